@@ -1,0 +1,35 @@
+/** Wire and product constants shared by the worker and the SDK (SPEC.md §9, wire-protocol.md §1, §4). */
+
+export const INTERNAL_PROJECT_ID = "internal";
+export const INTERNAL_PROJECT_DISPLAY_NAME = "Stack Dashboard";
+export const INTERNAL_OWNER_TEAM_ID = "a23e1b7f-ab18-41fc-9ee6-7a9ca9fa543c";
+export const INTERNAL_DEV_KEY_SET_ID = "3142e763-b230-44b5-8636-aa62f7489c26";
+export const DEV_PUBLISHABLE_CLIENT_KEY = "this-publishable-client-key-is-for-local-development-only";
+export const DEV_SECRET_SERVER_KEY = "this-secret-server-key-is-for-local-development-only";
+export const DEV_SUPER_SECRET_ADMIN_KEY = "this-super-secret-admin-key-is-for-local-development-only";
+export const PUBLIC_CLIENT_SENTINEL = "__stack_public_client__";
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 70;
+
+export const ACCESS_TOKEN_FRESHNESS_MS = 20_000;
+export const DEFAULT_SESSION_EXPIRY_MS = 31_536_000_000; // one year
+export const MAX_SESSION_EXPIRY_MS = 367 * 24 * 3600 * 1000;
+export const DEFAULT_ACCESS_TOKEN_TTL_S = 600; // 10 minutes
+export const MIN_ACCESS_TOKEN_TTL_S = 60; // the SDK breaks under ~45 s
+export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
+export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
+export const CACHE_THROTTLE_MS = 300;
+export const CACHE_DROP_AFTER_MS = 5_000;
+export const NETWORK_RETRY_ATTEMPTS = 5;
+export const NETWORK_RETRY_BASE_MS = 1_000;
+export const DEFAULT_HANDLER_PATH = "/handler";
+
+export const SYSTEM_TEAM_PERMISSIONS = [
+  "$update_team",
+  "$delete_team",
+  "$read_members",
+  "$remove_members",
+  "$invite_members",
+  "$manage_api_keys",
+] as const;

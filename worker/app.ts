@@ -1,0 +1,64 @@
+/**
+ * The root Hono app: middleware order, the route table on one screen, error rendering,
+ * 404 (text) and 405 (a known path with another method).
+ */
+import { Hono } from "hono";
+import { KnownError } from "../sdk/src/shared/known-errors";
+import { renderKnownError, renderStatusError, StatusError } from "./lib/errors";
+import type { AppEnv } from "./lib/hono-env";
+import { authenticate } from "./middleware/auth";
+import { pipeline } from "./middleware/pipeline";
+import { anonymousRoutes } from "./routes/auth/anonymous";
+import { oauthTokenRoutes } from "./routes/auth/oauth-token";
+import { passwordRoutes } from "./routes/auth/password";
+import { sessionsRoutes } from "./routes/auth/sessions";
+import { healthRoutes } from "./routes/health";
+import { internalApiKeysRoutes } from "./routes/internal/api-keys";
+import { internalProjectsRoutes } from "./routes/internal/projects";
+import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
+import { usersRoutes } from "./routes/users";
+
+const api = new Hono<AppEnv>()
+  .route("/", healthRoutes)
+  .route("/projects", projectsRoutes)
+  .route("/projects-anonymous-users", anonymousProjectsRoutes)
+  .route("/users", usersRoutes)
+  .route("/auth/password", passwordRoutes)
+  .route("/auth/anonymous", anonymousRoutes)
+  .route("/auth/sessions", sessionsRoutes)
+  .route("/auth/oauth/token", oauthTokenRoutes)
+  .route("/internal/projects", internalProjectsRoutes)
+  .route("/internal/api-keys", internalApiKeysRoutes);
+
+export const app = new Hono<AppEnv>({ strict: false });
+app.use("*", pipeline);
+app.use("/api/*", authenticate);
+// /api/latest serves the same handlers as /api/v1 (wire §0).
+app.route("/api/v1", api);
+app.route("/api/latest", api);
+
+/** Every concrete (method, path) pair, to tell 405 from 404. */
+const methodProbe = new Hono({ strict: false });
+for (const route of app.routes) {
+  if (route.method !== "ALL") methodProbe.on(route.method, route.path, (c) => c.body(null, 204));
+}
+
+app.notFound(async (c) => {
+  const url = new URL(c.req.url);
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+    if (method === c.req.method) continue;
+    const probe = await methodProbe.request(url.pathname, { method });
+    if (probe.status === 204) return c.text(`Method ${c.req.method} is not allowed on ${url.pathname}.`, 405, { allow: method });
+  }
+  return c.text(`Not found: ${url.pathname}`, 404);
+});
+
+app.onError((err, c) => {
+  if (err instanceof KnownError) return renderKnownError(err);
+  if (err instanceof StatusError) return renderStatusError(err);
+  const requestId = c.get("requestId") ?? "unknown";
+  console.error(`[${requestId}] unhandled error`, err);
+  const dev = c.env.ENVIRONMENT === "development";
+  const detail = dev ? `\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}` : "";
+  return c.text(`An internal error occurred (request id ${requestId}).${detail}`, 500);
+});

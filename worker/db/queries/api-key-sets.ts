@@ -1,0 +1,42 @@
+/** Data access for project key sets (publishable / secret / admin keys, stored as SHA-256). */
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../../lib/context";
+import { apiKeySets } from "../schema";
+
+export type ApiKeySetRow = typeof apiKeySets.$inferSelect;
+export type KeyKind = "publishable" | "secret" | "admin";
+
+const column = { publishable: apiKeySets.publishableKeyHash, secret: apiKeySets.secretKeyHash, admin: apiKeySets.adminKeyHash };
+
+/** A valid (unrevoked, unexpired) key set of the project holding this key hash in the given column. */
+export async function findValidKeySet(db: Db, projectId: string, kind: KeyKind, keyHash: string, now: number): Promise<ApiKeySetRow | null> {
+  const row = await db
+    .select()
+    .from(apiKeySets)
+    .where(and(eq(apiKeySets.projectId, projectId), eq(column[kind], keyHash), isNull(apiKeySets.revokedAt), gt(apiKeySets.expiresAt, now)))
+    .get();
+  return row ?? null;
+}
+
+export function insertKeySetStatement(db: Db, row: typeof apiKeySets.$inferInsert) {
+  return db.insert(apiKeySets).values(row).onConflictDoNothing();
+}
+
+export async function listKeySets(db: Db, projectId: string): Promise<ApiKeySetRow[]> {
+  return db.select().from(apiKeySets).where(eq(apiKeySets.projectId, projectId)).orderBy(desc(apiKeySets.createdAt)).all();
+}
+
+export async function findKeySet(db: Db, projectId: string, id: string): Promise<ApiKeySetRow | null> {
+  return (await db.select().from(apiKeySets).where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id))).get()) ?? null;
+}
+
+/** Updates description and, one-way, the revocation time (never un-revokes). */
+export async function updateKeySet(db: Db, projectId: string, id: string, patch: { description?: string; revokedAt?: number }): Promise<ApiKeySetRow | null> {
+  const current = await findKeySet(db, projectId, id);
+  if (!current) return null;
+  const set: Partial<ApiKeySetRow> = {};
+  if (patch.description !== undefined) set.description = patch.description;
+  if (patch.revokedAt !== undefined && current.revokedAt === null) set.revokedAt = patch.revokedAt;
+  if (Object.keys(set).length === 0) return current;
+  return (await db.update(apiKeySets).set(set).where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id))).returning().get()) ?? null;
+}

@@ -1,0 +1,43 @@
+/** Data access for projects. */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../lib/context";
+import { projects, teamMembers } from "../schema";
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+export async function findProjectById(db: Db, id: string): Promise<ProjectRow | null> {
+  return (await db.select().from(projects).where(eq(projects.id, id)).get()) ?? null;
+}
+
+export function insertProjectStatement(db: Db, row: typeof projects.$inferInsert) {
+  return db.insert(projects).values(row);
+}
+
+export async function updateProject(db: Db, id: string, patch: Partial<typeof projects.$inferInsert>): Promise<ProjectRow | null> {
+  return (await db.update(projects).set(patch).where(eq(projects.id, id)).returning().get()) ?? null;
+}
+
+export async function deleteProject(db: Db, id: string): Promise<boolean> {
+  const rows = await db.delete(projects).where(eq(projects.id, id)).returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** Projects owned by any internal-project team the user belongs to. */
+export async function listProjectsOwnedByUser(db: Db, internalUserId: string): Promise<ProjectRow[]> {
+  const teamIds = db.select({ id: teamMembers.teamId }).from(teamMembers).where(eq(teamMembers.userId, internalUserId));
+  return db.select().from(projects).where(inArray(projects.ownerTeamId, teamIds)).orderBy(projects.createdAt).all();
+}
+
+export async function isProjectOwnedByUser(db: Db, projectId: string, internalUserId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .innerJoin(teamMembers, eq(teamMembers.teamId, projects.ownerTeamId))
+    .where(and(eq(projects.id, projectId), eq(teamMembers.userId, internalUserId)))
+    .get();
+  return Boolean(row);
+}
+
+export async function setProjectOwnerTeam(db: Db, projectId: string, teamId: string): Promise<void> {
+  await db.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+}

@@ -1,0 +1,64 @@
+/** Data access for sessions (one row per sign-in; the refresh token is stored as SHA-256). */
+import { and, desc, eq, gt, or, sql } from "drizzle-orm";
+import type { Db } from "../../lib/context";
+import { sessions } from "../schema";
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export function insertSessionStatement(db: Db, row: typeof sessions.$inferInsert) {
+  return db.insert(sessions).values(row);
+}
+
+/** The session holding this refresh-token hash as its current or previous (rotated) token. */
+export async function findSessionByTokenHash(db: Db, projectId: string, tokenHash: string): Promise<SessionRow | null> {
+  const row = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.projectId, projectId), or(eq(sessions.refreshTokenHash, tokenHash), eq(sessions.previousTokenHash, tokenHash))))
+    .get();
+  return row ?? null;
+}
+
+export async function findSession(db: Db, projectId: string, id: string): Promise<SessionRow | null> {
+  return (await db.select().from(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.id, id))).get()) ?? null;
+}
+
+/** Stamps use of a live session; null when it is gone or expired (a racing sign-out won). */
+export async function touchSession(db: Db, id: string, tokenHash: string, now: number, ipInfo: unknown): Promise<SessionRow | null> {
+  const row = await db
+    .update(sessions)
+    .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
+    .where(and(eq(sessions.id, id), eq(sessions.refreshTokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .returning()
+    .get();
+  return row ?? null;
+}
+
+/** Replaces the refresh token only if `oldHash` is still current (compare-and-set). */
+export async function rotateSessionToken(db: Db, id: string, oldHash: string, newHash: string, now: number, graceUntil: number): Promise<SessionRow | null> {
+  const row = await db
+    .update(sessions)
+    .set({ refreshTokenHash: newHash, previousTokenHash: oldHash, graceUntil, lastUsedAt: now })
+    .where(and(eq(sessions.id, id), eq(sessions.refreshTokenHash, oldHash), gt(sessions.expiresAt, now)))
+    .returning()
+    .get();
+  return row ?? null;
+}
+
+export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.id, id))).returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+export async function deleteOtherSessionsOfUser(db: Db, userId: string, keepId: string | null): Promise<void> {
+  await db.delete(sessions).where(keepId ? and(eq(sessions.userId, userId), sql`${sessions.id} != ${keepId}`) : eq(sessions.userId, userId));
+}
+
+export async function listSessionsOfUser(db: Db, projectId: string, userId: string, now: number): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.createdAt))
+    .all();
+}

@@ -1,0 +1,126 @@
+/** Data access for users, their primary email and selected team. */
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../lib/context";
+import { contactChannels, teamMembers, teams, users } from "../schema";
+
+export type UserRow = typeof users.$inferSelect;
+export type ContactChannelRow = typeof contactChannels.$inferSelect;
+export type TeamRow = typeof teams.$inferSelect;
+export type UserRecord = { user: UserRow; primaryEmail: ContactChannelRow | null; selectedTeam: TeamRow | null };
+
+function baseSelect(db: Db) {
+  return db
+    .select({ user: users, primaryEmail: contactChannels, selectedTeam: teams })
+    .from(users)
+    .leftJoin(contactChannels, and(eq(contactChannels.userId, users.id), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")))
+    .leftJoin(teams, eq(teams.id, users.selectedTeamId));
+}
+
+export async function findUserRecord(db: Db, projectId: string, userId: string): Promise<UserRecord | null> {
+  return (await baseSelect(db).where(and(eq(users.projectId, projectId), eq(users.id, userId))).get()) ?? null;
+}
+
+/** The user who signs in with this email (an auth-enabled contact channel). */
+export async function findUserRecordByAuthEmail(db: Db, projectId: string, email: string): Promise<UserRecord | null> {
+  const channel = await db
+    .select({ userId: contactChannels.userId })
+    .from(contactChannels)
+    .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.type, "email"), eq(contactChannels.value, email), eq(contactChannels.usedForAuth, true)))
+    .get();
+  return channel ? findUserRecord(db, projectId, channel.userId) : null;
+}
+
+export async function isAuthEmailTaken(db: Db, projectId: string, email: string, exceptUserId?: string): Promise<boolean> {
+  const row = await db
+    .select({ userId: contactChannels.userId })
+    .from(contactChannels)
+    .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.type, "email"), eq(contactChannels.value, email), eq(contactChannels.usedForAuth, true)))
+    .get();
+  return Boolean(row && row.userId !== exceptUserId);
+}
+
+export function insertUserStatement(db: Db, row: typeof users.$inferInsert) {
+  return db.insert(users).values(row);
+}
+
+export function insertContactChannelStatement(db: Db, row: typeof contactChannels.$inferInsert) {
+  return db.insert(contactChannels).values(row);
+}
+
+export function updateUserStatement(db: Db, projectId: string, userId: string, patch: Partial<typeof users.$inferInsert>) {
+  return db.update(users).set(patch).where(and(eq(users.projectId, projectId), eq(users.id, userId)));
+}
+
+export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
+  const rows = await db.delete(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Drops the primary email of a user (statements to run in one batch with its replacement). */
+export function deletePrimaryEmailStatement(db: Db, userId: string) {
+  return db.delete(contactChannels).where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")));
+}
+
+export function updatePrimaryEmailStatement(db: Db, userId: string, patch: Partial<typeof contactChannels.$inferInsert>) {
+  return db
+    .update(contactChannels)
+    .set(patch)
+    .where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")));
+}
+
+/** Marks activity, at most once a minute per user, so reads do not become writes. */
+export async function touchUserActivity(db: Db, userId: string, now: number): Promise<void> {
+  await db.update(users).set({ lastActiveAt: now }).where(and(eq(users.id, userId), lt(users.lastActiveAt, now - 60_000)));
+}
+
+export type ListUsersOptions = {
+  projectId: string;
+  limit: number;
+  cursor?: string;
+  desc: boolean;
+  query?: string;
+  teamId?: string;
+  includeAnonymous: boolean;
+  onlyAnonymous: boolean;
+};
+
+/** One page ordered by (signed_up_at, id); the cursor is the id of the first item (inclusive). */
+export async function listUserRecords(db: Db, o: ListUsersOptions): Promise<{ items: UserRecord[]; nextCursor: string | null } | { cursorNotFound: true }> {
+  const where: SQL[] = [eq(users.projectId, o.projectId)];
+  if (o.onlyAnonymous) where.push(eq(users.isAnonymous, true));
+  else if (!o.includeAnonymous) where.push(eq(users.isAnonymous, false));
+  if (o.teamId) {
+    where.push(inArray(users.id, db.select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, o.teamId))));
+  }
+  if (o.query) {
+    const pattern = `%${o.query.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    where.push(
+      or(
+        sql`${users.displayName} LIKE ${pattern} ESCAPE '\\'`,
+        inArray(
+          users.id,
+          db
+            .select({ id: contactChannels.userId })
+            .from(contactChannels)
+            .where(and(eq(contactChannels.projectId, o.projectId), sql`${contactChannels.value} LIKE ${pattern.toLowerCase()} ESCAPE '\\'`)),
+        ),
+      )!,
+    );
+  }
+  if (o.cursor) {
+    const anchor = await db.select({ signedUpAt: users.signedUpAt }).from(users).where(and(eq(users.projectId, o.projectId), eq(users.id, o.cursor))).get();
+    if (!anchor) return { cursorNotFound: true };
+    const cmp = o.desc ? lt : gt;
+    const cmpEq = o.desc ? lte : gte;
+    where.push(or(cmp(users.signedUpAt, anchor.signedUpAt), and(eq(users.signedUpAt, anchor.signedUpAt), cmpEq(users.id, o.cursor)))!);
+  }
+  const order = o.desc ? [desc(users.signedUpAt), desc(users.id)] : [asc(users.signedUpAt), asc(users.id)];
+  const rows = await baseSelect(db)
+    .where(and(...where))
+    .orderBy(...order)
+    .limit(o.limit + 1)
+    .all();
+  const nextCursor = rows.length > o.limit ? rows[o.limit]!.user.id : null;
+  return { items: rows.slice(0, o.limit), nextCursor };
+}
+

@@ -1,0 +1,21 @@
+/** The worker's bindings and vars (wrangler.toml). */
+export interface Env {
+  DB: D1Database;
+  KV: KVNamespace;
+  SESSION_DO: DurableObjectNamespace<import("./durable/session-do").SessionDO>;
+  /** Public API origin, e.g. https://auth.example.com; empty = the request's origin. */
+  API_URL?: string;
+  ACCESS_TOKEN_TTL_SECONDS?: string;
+  /** "development" seeds the internal project with the public dev keys. */
+  ENVIRONMENT?: string;
+  /** Derives the JWT signing keys (and later the OAuth token encryption key). */
+  SERVER_SECRET: string;
+  /** The previous SERVER_SECRET during a rotation: tokens it signed still verify. */
+  SERVER_SECRET_PREVIOUS?: string;
+  /** Test-only: lets tests move the clock with the x-doorman-test-now header. Never set in production. */
+  ALLOW_TEST_CLOCK?: string;
+  /** Production keys for the internal project (wrangler secrets); dev keys are used when unset in development. */
+  INTERNAL_PUBLISHABLE_CLIENT_KEY?: string;
+  INTERNAL_SECRET_SERVER_KEY?: string;
+  INTERNAL_SUPER_SECRET_ADMIN_KEY?: string;
+}

@@ -1,0 +1,40 @@
+/** Maps service outcomes (`{ok:false, reason}`) to the wire's known errors. Routes call this. */
+import { KnownError } from "../../sdk/src/shared/known-errors";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
+import { StatusError } from "./errors";
+
+export type Problem = { ok: false; reason: string; [key: string]: unknown };
+
+export function problemError(problem: Problem): Error {
+  switch (problem.reason) {
+    case "password_too_short":
+      return new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH });
+    case "password_too_long":
+      return new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH });
+    case "email_taken":
+      return new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: false });
+    case "invalid_password_hash":
+      return new KnownError("SCHEMA_ERROR", { message: "password_hash must be a bcrypt hash ($2a$/$2b$/$2y$)." });
+    case "not_found":
+    case "user_not_found":
+      return new KnownError("USER_NOT_FOUND");
+    case "team_not_member":
+      return new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: problem.teamId, user_id: problem.userId ?? null });
+    case "password_auth_disabled":
+      return new KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+    case "sign_up_disabled":
+      return new KnownError("SIGN_UP_NOT_ENABLED");
+    case "mismatch":
+      return new KnownError("EMAIL_PASSWORD_MISMATCH");
+    case "refresh_failed":
+      return new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    default:
+      return new StatusError(400, `Request failed: ${problem.reason}`);
+  }
+}
+
+/** Unwraps an ok result or throws the matching known error. */
+export function unwrap<R extends { ok: boolean }>(result: R): Extract<R, { ok: true }> {
+  if (!result.ok) throw problemError(result as unknown as Problem);
+  return result as Extract<R, { ok: true }>;
+}

@@ -1,0 +1,29 @@
+/** Authenticates every API request (wire §1) and keeps last_active_at current. */
+import type { MiddlewareHandler } from "hono";
+import { touchUserActivity } from "../db/queries/users";
+import type { AppEnv } from "../lib/hono-env";
+import { resolveRequestAuth } from "../services/request-auth";
+import { stackHeader } from "./headers";
+
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const deps = c.get("deps");
+  const allowAnonymousUser = stackHeader(c, "allow-anonymous-user") === "true";
+  const auth = await resolveRequestAuth(deps, {
+    projectId: stackHeader(c, "project-id"),
+    accessType: stackHeader(c, "access-type"),
+    branchId: stackHeader(c, "branch-id"),
+    publishableClientKey: stackHeader(c, "publishable-client-key"),
+    secretServerKey: stackHeader(c, "secret-server-key"),
+    superSecretAdminKey: stackHeader(c, "super-secret-admin-key"),
+    adminAccessToken: stackHeader(c, "admin-access-token"),
+    accessToken: stackHeader(c, "access-token"),
+    allowAnonymousUser,
+    // allow-anonymous implies allow-restricted (wire §1).
+    allowRestrictedUser: allowAnonymousUser || stackHeader(c, "allow-restricted-user") === "true",
+  });
+  c.set("auth", auth);
+  if (auth?.user && auth.user.user.lastActiveAt < deps.now() - 60_000) {
+    deps.defer(touchUserActivity(deps.db, auth.user.user.id, deps.now()));
+  }
+  await next();
+};

@@ -1,0 +1,32 @@
+/** /auth/password: sign-up and sign-in with email and password. */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/hono-env";
+import { ipInfoOf } from "../../lib/ip-info";
+import { unwrap } from "../../lib/problems";
+import { parseBody } from "../../lib/validate";
+import { requireAccess } from "../../middleware/require";
+import { signInWithPassword, signUpWithPassword } from "../../services/password-auth";
+
+const credentials = {
+  email: z.email().max(320),
+  // Bounds the input only; the service answers PASSWORD_TOO_SHORT/LONG for the 8-70 rule.
+  password: z.string().max(4096),
+};
+const botChallenge = { bot_challenge_token: z.string().max(4096).optional(), bot_challenge_phase: z.string().max(64).optional() };
+
+export const passwordRoutes = new Hono<AppEnv>()
+  .post("/sign-up", async (c) => {
+    const auth = requireAccess(c, "client", "server", "admin");
+    const body = await parseBody(c, z.strictObject({ ...credentials, verification_callback_url: z.url().max(4096).optional(), ...botChallenge }));
+    const result = unwrap(
+      await signUpWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, currentUser: auth.user, ipInfo: ipInfoOf(c) }),
+    );
+    return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
+  })
+  .post("/sign-in", async (c) => {
+    const auth = requireAccess(c, "client", "server", "admin");
+    const body = await parseBody(c, z.strictObject({ ...credentials, ...botChallenge }));
+    const result = unwrap(await signInWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, ipInfo: ipInfoOf(c) }));
+    return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
+  });

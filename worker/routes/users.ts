@@ -1,0 +1,150 @@
+/** /users: the current user (client/server views) and user management (server). */
+import { Hono } from "hono";
+import { z } from "zod";
+import { KnownError } from "../../sdk/src/shared/known-errors";
+import type { AppEnv } from "../lib/hono-env";
+import { jsonValue, parseBody, parseQuery, queryBool } from "../lib/validate";
+import { problemError, unwrap } from "../lib/problems";
+import { StatusError } from "../lib/errors";
+import { requireAccess, requireUser } from "../middleware/require";
+import { readProjectConfig } from "../services/project-config";
+import { listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser, createUser } from "../services/users";
+import { userClientView, userServerView } from "../services/views";
+import { findUserRecord } from "../db/queries/users";
+import type { RequestAuth } from "../services/request-auth";
+
+const meta = jsonValue.nullable().optional();
+const str = (max: number) => z.string().max(max).nullable().optional();
+
+const clientUpdateSchema = z.strictObject({
+  display_name: str(256),
+  profile_image_url: str(4096),
+  client_metadata: meta,
+  selected_team_id: z.uuid().nullable().optional(),
+  otp_auth_enabled: z.boolean().optional(),
+  passkey_auth_enabled: z.boolean().optional(),
+  primary_email: z.email().max(320).nullable().optional(),
+});
+
+const serverFields = {
+  client_read_only_metadata: meta,
+  server_metadata: meta,
+  primary_email_verified: z.boolean().optional(),
+  primary_email_auth_enabled: z.boolean().optional(),
+  // Length limits are checked by the service to answer PASSWORD_TOO_SHORT/LONG; this only bounds the input.
+  password: z.string().max(4096).nullable().optional(),
+  password_hash: z.string().max(256).nullable().optional(),
+  restricted_by_admin: z.boolean().optional(),
+  restricted_by_admin_reason: str(1024),
+  restricted_by_admin_private_details: str(4096),
+  country_code: z.string().regex(/^[A-Z]{2}$/).nullable().optional(),
+  risk_scores: z.strictObject({ sign_up: z.strictObject({ bot: z.number().int().min(0).max(100), free_trial_abuse: z.number().int().min(0).max(100) }) }).optional(),
+};
+
+const serverUpdateSchema = clientUpdateSchema.extend({ ...serverFields, is_anonymous: z.literal(false).optional() });
+const serverCreateSchema = clientUpdateSchema.omit({ selected_team_id: true }).extend({ ...serverFields, is_anonymous: z.boolean().optional() });
+
+type UpdateBody = z.infer<typeof serverUpdateSchema>;
+
+function toUpdate(body: Partial<UpdateBody>): UserUpdate {
+  return {
+    displayName: body.display_name,
+    profileImageUrl: body.profile_image_url,
+    clientMetadata: body.client_metadata,
+    clientReadOnlyMetadata: body.client_read_only_metadata,
+    serverMetadata: body.server_metadata,
+    selectedTeamId: body.selected_team_id,
+    otpAuthEnabled: body.otp_auth_enabled,
+    passkeyAuthEnabled: body.passkey_auth_enabled,
+    primaryEmail: body.primary_email,
+    primaryEmailVerified: body.primary_email_verified,
+    primaryEmailAuthEnabled: body.primary_email_auth_enabled,
+    password: body.password,
+    passwordHash: body.password_hash,
+    restrictedByAdmin: body.restricted_by_admin,
+    restrictedByAdminReason: body.restricted_by_admin_reason,
+    restrictedByAdminPrivateDetails: body.restricted_by_admin_private_details,
+    countryCode: body.country_code,
+    riskScores: body.risk_scores,
+    isAnonymous: body.is_anonymous,
+  };
+}
+
+function view(auth: RequestAuth, record: Parameters<typeof userServerView>[0]) {
+  const config = readProjectConfig(auth.project.config);
+  return auth.type === "client" ? userClientView(record, config) : userServerView(record, config);
+}
+
+const listQuerySchema = z.strictObject({
+  cursor: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  desc: queryBool.optional(),
+  order_by: z.literal("signed_up_at").optional(),
+  query: z.string().max(256).optional(),
+  team_id: z.uuid().optional(),
+  include_anonymous: queryBool.optional(),
+  only_anonymous: queryBool.optional(),
+  include_restricted: queryBool.optional(),
+});
+
+export const usersRoutes = new Hono<AppEnv>()
+  .get("/me", (c) => {
+    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
+    return c.json(view(auth, auth.user));
+  })
+  .patch("/me", async (c) => {
+    const auth = requireAccess(c, "client", "server", "admin");
+    const body = auth.type === "client" ? await parseBody(c, clientUpdateSchema) : await parseBody(c, serverUpdateSchema);
+    const { user } = requireUser(auth);
+    const result = unwrap(await updateUser(c.get("deps"), auth.project, user.user.id, toUpdate(body), { keepSessionId: auth.sessionId }));
+    return c.json(view(auth, result.record));
+  })
+  .delete("/me", async (c) => {
+    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
+    if (auth.type === "client" && !readProjectConfig(auth.project.config).client_user_deletion_enabled) {
+      throw new StatusError(403, "Client user deletion is not enabled for this project.");
+    }
+    await removeUser(c.get("deps"), auth.project.id, auth.user.user.id);
+    return c.json({ success: true });
+  })
+  .get("/", async (c) => {
+    const auth = requireAccess(c, "server", "admin");
+    const q = parseQuery(c, listQuerySchema);
+    const page = await listUsers(c.get("deps"), {
+      projectId: auth.project.id,
+      limit: q.limit ?? 100,
+      cursor: q.cursor,
+      desc: q.desc ?? false,
+      query: q.query,
+      teamId: q.team_id,
+      includeAnonymous: q.include_anonymous ?? false,
+      onlyAnonymous: q.only_anonymous ?? false,
+    });
+    if ("cursorNotFound" in page) throw new KnownError("SCHEMA_ERROR", { message: "The cursor does not name a user of this project." });
+    return c.json({ items: page.items.map((r) => view(auth, r)), is_paginated: true, pagination: { next_cursor: page.nextCursor } });
+  })
+  .post("/", async (c) => {
+    const auth = requireAccess(c, "server", "admin");
+    const body = await parseBody(c, serverCreateSchema);
+    const input: NewUserInput = { ...toUpdate({ ...body, is_anonymous: undefined }), isAnonymous: body.is_anonymous ?? false };
+    const result = unwrap(await createUser(c.get("deps"), auth.project, input));
+    return c.json(view(auth, result.record), 201);
+  })
+  .get("/:userId", async (c) => {
+    const auth = requireAccess(c, "server", "admin");
+    const record = await findUserRecord(c.get("deps").db, auth.project.id, c.req.param("userId"));
+    if (!record) throw new KnownError("USER_NOT_FOUND");
+    return c.json(view(auth, record));
+  })
+  .patch("/:userId", async (c) => {
+    const auth = requireAccess(c, "server", "admin");
+    const body = await parseBody(c, serverUpdateSchema);
+    const result = await updateUser(c.get("deps"), auth.project, c.req.param("userId"), toUpdate(body));
+    if (!result.ok) throw problemError(result);
+    return c.json(view(auth, result.record));
+  })
+  .delete("/:userId", async (c) => {
+    const auth = requireAccess(c, "server", "admin");
+    if (!(await removeUser(c.get("deps"), auth.project.id, c.req.param("userId")))) throw new KnownError("USER_NOT_FOUND");
+    return c.json({ success: true });
+  });

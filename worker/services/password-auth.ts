@@ -1,0 +1,100 @@
+/** Password sign-up and sign-in, and anonymous sign-up (with in-place upgrade of anonymous users). */
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../crypto/password";
+import type { ProjectRow } from "../db/queries/projects";
+import { findUserRecordByAuthEmail, isAuthEmailTaken, updateUserStatement, insertContactChannelStatement, type UserRecord } from "../db/queries/users";
+import type { Deps } from "../lib/context";
+import { readProjectConfig } from "./project-config";
+import { createSessionForUser, type IpInfo } from "./sessions";
+import { checkPasswordLength, createUser, normaliseEmail, type PasswordProblem } from "./users";
+
+export type SignInTokens = { ok: true; accessToken: string; refreshToken: string; userId: string; isNewUser: boolean };
+
+export type SignUpResult =
+  | SignInTokens
+  | PasswordProblem
+  | { ok: false; reason: "password_auth_disabled" | "sign_up_disabled" }
+  | { ok: false; reason: "email_taken"; email: string };
+
+function isUniqueViolation(err: unknown): boolean {
+  return /UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`);
+}
+
+export async function signUpWithPassword(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo },
+): Promise<SignUpResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.credential_enabled) return { ok: false, reason: "password_auth_disabled" };
+  if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
+  const length = checkPasswordLength(input.password);
+  if (!length.ok) return length;
+  const email = normaliseEmail(input.email);
+
+  let userId: string;
+  if (input.currentUser?.user.isAnonymous) {
+    // Upgrade the anonymous user in place: same id, so its data stays with it.
+    userId = input.currentUser.user.id;
+    if (await isAuthEmailTaken(deps.db, project.id, email)) return { ok: false, reason: "email_taken", email };
+    const passwordHash = await hashPassword(input.password);
+    try {
+      await deps.db.batch([
+        updateUserStatement(deps.db, project.id, userId, { isAnonymous: false, passwordHash }),
+        insertContactChannelStatement(deps.db, {
+          id: deps.random.uuid(),
+          projectId: project.id,
+          userId,
+          type: "email",
+          value: email,
+          isVerified: false,
+          isPrimary: true,
+          usedForAuth: true,
+          createdAt: deps.now(),
+        }),
+      ]);
+    } catch (err) {
+      if (isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
+      throw err;
+    }
+  } else {
+    const created = await createUser(deps, project, { primaryEmail: email, password: input.password, primaryEmailAuthEnabled: true });
+    if (!created.ok) {
+      if (created.reason === "invalid_password_hash") throw new Error("unreachable: no hash given");
+      return created;
+    }
+    userId = created.record.user.id;
+  }
+  const session = await createSessionForUser(deps, project, userId, { ipInfo: input.ipInfo });
+  if (!session.ok) throw new Error("user vanished during sign-up");
+  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId, isNewUser: true };
+}
+
+export type SignInResult = SignInTokens | { ok: false; reason: "password_auth_disabled" | "mismatch" };
+
+export async function signInWithPassword(deps: Deps, project: ProjectRow, input: { email: string; password: string; ipInfo: IpInfo }): Promise<SignInResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.credential_enabled) return { ok: false, reason: "password_auth_disabled" };
+  const record = await findUserRecordByAuthEmail(deps.db, project.id, normaliseEmail(input.email));
+  if (!record?.user.passwordHash) {
+    // Same work as a real check: response time does not reveal whether the email exists.
+    await burnPasswordCheck(input.password);
+    return { ok: false, reason: "mismatch" };
+  }
+  const check = await verifyPassword(input.password, record.user.passwordHash);
+  if (!check.ok) return { ok: false, reason: "mismatch" };
+  if (check.needsRehash) {
+    const userId = record.user.id;
+    deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
+  }
+  const session = await createSessionForUser(deps, project, record.user.id, { ipInfo: input.ipInfo });
+  if (!session.ok) return { ok: false, reason: "mismatch" };
+  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId: record.user.id, isNewUser: false };
+}
+
+export async function signUpAnonymously(deps: Deps, project: ProjectRow, ipInfo: IpInfo): Promise<SignInTokens> {
+  const created = await createUser(deps, project, { isAnonymous: true });
+  if (!created.ok) throw new Error(`anonymous sign-up failed: ${created.reason}`);
+  const session = await createSessionForUser(deps, project, created.record.user.id, { ipInfo });
+  if (!session.ok) throw new Error("user vanished during anonymous sign-up");
+  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId: created.record.user.id, isNewUser: true };
+}

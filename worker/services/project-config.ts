@@ -1,0 +1,185 @@
+/**
+ * The project config: defaults, the zod schema of its wire form (snake_case, as stored),
+ * and the domain and production-mode rules of SPEC.md §5.
+ */
+import { z } from "zod";
+
+export const oauthProviderSchema = z.strictObject({
+  id: z.string().min(1).max(64),
+  type: z.enum(["shared", "standard"]),
+  client_id: z.string().max(512).optional(),
+  client_secret: z.string().max(1024).optional(),
+  facebook_config_id: z.string().max(256).optional(),
+  microsoft_tenant_id: z.string().max(256).optional(),
+  apple_bundle_ids: z.array(z.string().max(256)).optional(),
+});
+
+export const domainSchema = z.strictObject({ domain: z.string().min(1).max(512), handler_path: z.string().max(512).default("/handler") });
+const permissionRef = z.strictObject({ id: z.string().min(1).max(256) });
+
+export const emailConfigSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("shared") }),
+  z.strictObject({
+    type: z.literal("standard"),
+    host: z.string().min(1).max(512),
+    port: z.number().int().min(1).max(65535),
+    username: z.string().max(512),
+    password: z.string().max(1024),
+    sender_name: z.string().max(256),
+    sender_email: z.email(),
+  }),
+]);
+
+export const projectConfigSchema = z.strictObject({
+  allow_localhost: z.boolean(),
+  sign_up_enabled: z.boolean(),
+  credential_enabled: z.boolean(),
+  magic_link_enabled: z.boolean(),
+  passkey_enabled: z.boolean(),
+  client_team_creation_enabled: z.boolean(),
+  client_user_deletion_enabled: z.boolean(),
+  allow_user_api_keys: z.boolean(),
+  allow_team_api_keys: z.boolean(),
+  create_team_on_sign_up: z.boolean(),
+  require_email_verification: z.boolean(),
+  require_publishable_client_key: z.boolean(),
+  /** Doorman: rotate refresh tokens on use, with reuse detection (off: the Stack SDK never replaces its token). */
+  refresh_token_rotation: z.boolean(),
+  oauth_account_merge_strategy: z.enum(["link_method", "raise_error", "allow_duplicates"]),
+  oauth_providers: z.array(oauthProviderSchema).max(64),
+  domains: z.array(domainSchema).max(256),
+  email_config: emailConfigSchema,
+  email_theme: z.string().max(256),
+  team_creator_default_permissions: z.array(permissionRef).max(256),
+  team_member_default_permissions: z.array(permissionRef).max(256),
+  user_default_permissions: z.array(permissionRef).max(256),
+});
+
+export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+
+/** Partial update: every field optional. */
+export const projectConfigUpdateSchema = projectConfigSchema.partial();
+export type ProjectConfigUpdate = z.infer<typeof projectConfigUpdateSchema>;
+
+export function defaultProjectConfig(): ProjectConfig {
+  return {
+    allow_localhost: true,
+    sign_up_enabled: true,
+    credential_enabled: true,
+    magic_link_enabled: false,
+    passkey_enabled: false,
+    client_team_creation_enabled: false,
+    client_user_deletion_enabled: false,
+    allow_user_api_keys: false,
+    allow_team_api_keys: false,
+    create_team_on_sign_up: false,
+    require_email_verification: false,
+    require_publishable_client_key: false,
+    refresh_token_rotation: false,
+    oauth_account_merge_strategy: "link_method",
+    oauth_providers: [],
+    domains: [],
+    email_config: { type: "shared" },
+    email_theme: "default-light",
+    team_creator_default_permissions: [{ id: "team_admin" }],
+    team_member_default_permissions: [{ id: "team_member" }],
+    user_default_permissions: [],
+  };
+}
+
+/** Reads a stored config, filling fields added after it was written. */
+export function readProjectConfig(stored: unknown): ProjectConfig {
+  return { ...defaultProjectConfig(), ...(stored as Partial<ProjectConfig>) };
+}
+
+export function mergeProjectConfig(current: ProjectConfig, update: ProjectConfigUpdate | undefined): ProjectConfig {
+  return { ...current, ...(update ?? {}) } as ProjectConfig;
+}
+
+const WILDCARD_HOST = /^[a-zA-Z0-9*.-]+$/;
+
+/** Hostname of a trusted-domain entry (which may be a full URL with a wildcard host), or null. */
+export function domainHost(domain: string): string | null {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(domain.trim());
+  return match ? match[2]!.toLowerCase() : null;
+}
+
+/** SPEC §5: non-empty, no leading/trailing or double dot, valid hostname; `*` allowed. */
+export function isValidDomainHost(host: string): boolean {
+  if (!host || host.startsWith(".") || host.endsWith(".") || host.includes("..")) return false;
+  if (host.includes("*")) return WILDCARD_HOST.test(host);
+  try {
+    return new URL(`http://${host}`).hostname === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+export function isLocalhostHost(host: string): boolean {
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function isIpHost(host: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[");
+}
+
+/** Messages for every domain that is not valid at all (any mode). */
+export function domainErrors(config: ProjectConfig): string[] {
+  const errors: string[] = [];
+  for (const { domain } of config.domains) {
+    const host = domainHost(domain);
+    if (!host || !isValidDomainHost(host)) errors.push(`Trusted domain is not a valid URL: ${domain}`);
+  }
+  return errors;
+}
+
+/** SPEC §5 production-mode checks, with its exact messages. */
+export function productionModeErrors(config: ProjectConfig): string[] {
+  const errors: string[] = [];
+  if (config.allow_localhost) errors.push("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings.");
+  for (const { domain } of config.domains) {
+    const host = domainHost(domain);
+    if (!host || !isValidDomainHost(host)) {
+      errors.push(`Trusted domain is not a valid URL: ${domain}`);
+      continue;
+    }
+    if (isLocalhostHost(host)) errors.push("Localhost domains are not allowed to be trusted in production mode.");
+    else if (isIpHost(host)) errors.push("Direct IPs are not valid for trusted domains in production mode.");
+    else if (!domain.trim().toLowerCase().startsWith("https://")) errors.push("Trusted domains should be HTTPS.");
+  }
+  return errors;
+}
+
+function hostMatches(pattern: string, host: string): boolean {
+  if (!pattern.includes("*")) return pattern === host;
+  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, "\\$&")).join("[a-z0-9-]+")}$`);
+  return re.test(host);
+}
+
+/**
+ * Is `url` a trusted redirect/callback target? Only http(s) URLs on a trusted domain (scheme,
+ * host and port must match), or on localhost when allowed: open redirects leak codes and tokens.
+ */
+export function isTrustedUrl(config: ProjectConfig, url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  if (parsed.username || parsed.password) return false;
+  const host = parsed.hostname.toLowerCase();
+  if (config.allow_localhost && isLocalhostHost(host)) return true;
+  return config.domains.some(({ domain }) => {
+    const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:\d+)?/i.exec(domain.trim());
+    if (!match) return false;
+    const port = match[3] ? match[3].slice(1) : "";
+    const defaultPort = parsed.protocol === "https:" ? "443" : "80";
+    return (
+      `${match[1]!.toLowerCase()}:` === parsed.protocol &&
+      hostMatches(match[2]!.toLowerCase(), host) &&
+      (port || defaultPort) === (parsed.port || defaultPort)
+    );
+  });
+}

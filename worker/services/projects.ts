@@ -1,0 +1,89 @@
+/** Projects: create for an owner team, update with config rules, delete, transfer, list owned. */
+import type { ProjectRow } from "../db/queries/projects";
+import { deleteProject, findProjectById, insertProjectStatement, isProjectOwnedByUser, listProjectsOwnedByUser, setProjectOwnerTeam, updateProject } from "../db/queries/projects";
+import { isTeamMember } from "../db/queries/teams";
+import type { Deps } from "../lib/context";
+import { INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
+import { defaultProjectConfig, domainErrors, mergeProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";
+
+export type ProjectFields = {
+  displayName?: string;
+  description?: string;
+  isProductionMode?: boolean;
+  logoUrl?: string | null;
+  fullLogoUrl?: string | null;
+  config?: ProjectConfigUpdate;
+};
+
+export type ProjectProblem = { ok: false; reason: "invalid_config"; message: string } | { ok: false; reason: "not_team_member" };
+
+function configProblem(config: ReturnType<typeof readProjectConfig>, productionMode: boolean): ProjectProblem | null {
+  const errors = productionMode ? productionModeErrors(config) : domainErrors(config);
+  return errors.length ? { ok: false, reason: "invalid_config", message: errors[0]! } : null;
+}
+
+export async function createProject(
+  deps: Deps,
+  ownerUserId: string,
+  ownerTeamId: string,
+  fields: ProjectFields & { displayName: string },
+): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
+  // Only members of the owner team may create a project for it: ownership grants admin access.
+  if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return { ok: false, reason: "not_team_member" };
+  const config = mergeProjectConfig(defaultProjectConfig(), fields.config);
+  const problem = configProblem(config, fields.isProductionMode ?? false);
+  if (problem) return problem;
+  const id = deps.random.uuid();
+  await insertProjectStatement(deps.db, {
+    id,
+    displayName: fields.displayName,
+    description: fields.description ?? "",
+    createdAt: deps.now(),
+    isProductionMode: fields.isProductionMode ?? false,
+    logoUrl: fields.logoUrl ?? null,
+    fullLogoUrl: fields.fullLogoUrl ?? null,
+    ownerTeamId,
+    config,
+  });
+  const project = await findProjectById(deps.db, id);
+  if (!project) throw new Error("project vanished right after creation");
+  return { ok: true, project };
+}
+
+export async function updateProjectFields(deps: Deps, project: ProjectRow, fields: ProjectFields): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
+  const config = mergeProjectConfig(readProjectConfig(project.config), fields.config);
+  const problem = configProblem(config, fields.isProductionMode ?? project.isProductionMode);
+  if (problem) return problem;
+  const patch: Partial<ProjectRow> = { config };
+  if (fields.displayName !== undefined) patch.displayName = fields.displayName;
+  if (fields.description !== undefined) patch.description = fields.description;
+  if (fields.isProductionMode !== undefined) patch.isProductionMode = fields.isProductionMode;
+  if (fields.logoUrl !== undefined) patch.logoUrl = fields.logoUrl;
+  if (fields.fullLogoUrl !== undefined) patch.fullLogoUrl = fields.fullLogoUrl;
+  const updated = await updateProject(deps.db, project.id, patch);
+  if (!updated) throw new Error("project vanished during update");
+  return { ok: true, project: updated };
+}
+
+export async function removeProject(deps: Deps, project: ProjectRow): Promise<{ ok: true } | { ok: false; reason: "internal_project" }> {
+  // The internal project is the dashboard itself; deleting it would lock every owner out.
+  if (project.id === INTERNAL_PROJECT_ID) return { ok: false, reason: "internal_project" };
+  await deleteProject(deps.db, project.id);
+  return { ok: true };
+}
+
+export function listOwnedProjects(deps: Deps, ownerUserId: string): Promise<ProjectRow[]> {
+  return listProjectsOwnedByUser(deps.db, ownerUserId);
+}
+
+export async function transferProject(
+  deps: Deps,
+  ownerUserId: string,
+  projectId: string,
+  newTeamId: string,
+): Promise<{ ok: true } | { ok: false; reason: "project_not_found" | "not_team_member" }> {
+  if (!(await isProjectOwnedByUser(deps.db, projectId, ownerUserId))) return { ok: false, reason: "project_not_found" };
+  if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return { ok: false, reason: "not_team_member" };
+  await setProjectOwnerTeam(deps.db, projectId, newTeamId);
+  return { ok: true };
+}

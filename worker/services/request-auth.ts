@@ -1,0 +1,144 @@
+/**
+ * Request authentication in the exact order of wire-protocol.md §1 (parseAuth): access type,
+ * project id, access token, project, keys or admin access token, branch. Throws known errors.
+ */
+import { KnownError } from "../../sdk/src/shared/known-errors";
+import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
+import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
+import { sha256Hex } from "../crypto/hash";
+import { findValidKeySet, type KeyKind } from "../db/queries/api-key-sets";
+import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
+import { findUserRecord, type UserRecord } from "../db/queries/users";
+import { StatusError } from "../lib/errors";
+import type { Deps } from "../lib/context";
+import { readProjectConfig } from "./project-config";
+import { loadProject } from "./seed";
+
+export type AccessType = "client" | "server" | "admin";
+
+export type AuthHeaders = {
+  projectId?: string;
+  accessType?: string;
+  branchId?: string;
+  publishableClientKey?: string;
+  secretServerKey?: string;
+  superSecretAdminKey?: string;
+  adminAccessToken?: string;
+  accessToken?: string;
+  allowAnonymousUser: boolean;
+  allowRestrictedUser: boolean;
+};
+
+export type RequestAuth = {
+  type: AccessType;
+  project: ProjectRow;
+  /** The signed-in user (from x-stack-access-token), or null. */
+  user: UserRecord | null;
+  /** The session behind the access token (its refresh_token_id). */
+  sessionId: string | null;
+  /** Set when an owner's admin access token authenticated the request. */
+  adminUserId: string | null;
+};
+
+type ValidToken = Extract<DecodedToken, { ok: true }>["claims"];
+
+function accessTokenError(decoded: Exclude<DecodedToken, { ok: true }>): KnownError {
+  if (decoded.reason === "expired") {
+    return new KnownError("ACCESS_TOKEN_EXPIRED", {
+      expired_at_millis: decoded.expiredAtMs,
+      project_id: decoded.projectId,
+      user_id: decoded.userId,
+      refresh_token_id: decoded.refreshTokenId,
+    });
+  }
+  return new KnownError("UNPARSABLE_ACCESS_TOKEN");
+}
+
+export async function resolveRequestAuth(deps: Deps, h: AuthHeaders): Promise<RequestAuth | null> {
+  const hasKeyOrToken = Boolean(h.publishableClientKey || h.secretServerKey || h.superSecretAdminKey || h.adminAccessToken);
+  if (!h.accessType) {
+    if (hasKeyOrToken) throw new KnownError("PROJECT_KEY_WITHOUT_ACCESS_TYPE");
+    return null;
+  }
+  if (h.accessType !== "client" && h.accessType !== "server" && h.accessType !== "admin") throw new KnownError("INVALID_ACCESS_TYPE");
+  const accessType: AccessType = h.accessType;
+  if (!h.projectId) throw new KnownError("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
+  const projectId = h.projectId;
+
+  let token: ValidToken | null = null;
+  if (h.accessToken) {
+    const decoded = await verifyAccessToken(deps.tokenKeys, h.accessToken, deps.now());
+    if (!decoded.ok) throw accessTokenError(decoded);
+    if (decoded.claims.project_id !== projectId) {
+      throw new KnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN", { expected_project_id: projectId, actual_project_id: decoded.claims.project_id });
+    }
+    if (decoded.claims.is_anonymous && !h.allowAnonymousUser) throw new KnownError("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
+    if (decoded.claims.is_restricted && !decoded.claims.is_anonymous && !h.allowRestrictedUser) {
+      throw new KnownError("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: decoded.claims.restricted_reason });
+    }
+    token = decoded.claims;
+  }
+
+  const project = await loadProject(deps, projectId);
+  if (!project) throw new KnownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
+
+  let type: AccessType = accessType;
+  let adminUserId: string | null = null;
+  if (h.adminAccessToken) {
+    // Only the token is validated; keys are ignored and the access type is admin.
+    adminUserId = await checkAdminAccessToken(deps, project, h.adminAccessToken);
+    type = "admin";
+  } else {
+    await checkKey(deps, project, accessType, h);
+  }
+
+  if (h.branchId && h.branchId !== "main") throw new KnownError("BRANCH_DOES_NOT_EXIST", { branch_id: h.branchId });
+
+  let user: UserRecord | null = null;
+  if (token) {
+    user = await findUserRecord(deps.db, project.id, token.sub);
+    if (!user) throw new KnownError("UNPARSABLE_ACCESS_TOKEN", undefined, "The user of this access token no longer exists.");
+  }
+  return { type, project, user, sessionId: token?.refresh_token_id ?? null, adminUserId };
+}
+
+async function keyIsValid(deps: Deps, projectId: string, kind: KeyKind, key: string): Promise<boolean> {
+  return Boolean(await findValidKeySet(deps.db, projectId, kind, await sha256Hex(key), deps.now()));
+}
+
+async function checkKey(deps: Deps, project: ProjectRow, accessType: AccessType, h: AuthHeaders): Promise<void> {
+  const config = readProjectConfig(project.config);
+  if (accessType === "client") {
+    const key = h.publishableClientKey;
+    if (!key || key === PUBLIC_CLIENT_SENTINEL) {
+      if (config.require_publishable_client_key) throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: project.id });
+      return;
+    }
+    if (!(await keyIsValid(deps, project.id, "publishable", key))) throw new KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: project.id });
+    return;
+  }
+  if (accessType === "server") {
+    if (!h.secretServerKey) throw new KnownError("SERVER_AUTHENTICATION_REQUIRED");
+    if (!(await keyIsValid(deps, project.id, "secret", h.secretServerKey))) throw new KnownError("INVALID_SECRET_SERVER_KEY", { project_id: project.id });
+    return;
+  }
+  if (!h.superSecretAdminKey) throw new KnownError("ADMIN_AUTHENTICATION_REQUIRED");
+  if (!(await keyIsValid(deps, project.id, "admin", h.superSecretAdminKey))) throw new KnownError("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: project.id });
+}
+
+/** An owner's session on the internal project, for a project their team owns. Returns the owner's user id. */
+async function checkAdminAccessToken(deps: Deps, project: ProjectRow, token: string): Promise<string> {
+  const decoded = await verifyAccessToken(deps.tokenKeys, token, deps.now());
+  if (!decoded.ok) {
+    if (decoded.reason === "expired") throw new KnownError("ADMIN_ACCESS_TOKEN_EXPIRED", { expired_at_millis: decoded.expiredAtMs });
+    throw new KnownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  }
+  // Admin tokens are sessions of the internal project only: a project's own users never administer it.
+  if (decoded.claims.project_id !== INTERNAL_PROJECT_ID || decoded.claims.is_anonymous || decoded.claims.is_restricted) {
+    throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+  }
+  const owner = await findUserRecord(deps.db, INTERNAL_PROJECT_ID, decoded.claims.sub);
+  if (!owner) throw new StatusError(401, "The user of this admin access token no longer exists.");
+  if (!(await isProjectOwnedByUser(deps.db, project.id, owner.user.id))) throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+  return owner.user.id;
+}

@@ -1,0 +1,89 @@
+/**
+ * Seeds the internal project (id "internal", the dashboard's own project), its owner team and
+ * its key set. Runs lazily the first time the project is looked up and missing: in development
+ * with the public dev keys, in production only with keys from wrangler secrets.
+ */
+import type { BatchItem } from "drizzle-orm/batch";
+import { insertKeySetStatement } from "../db/queries/api-key-sets";
+import { findProjectById, type ProjectRow } from "../db/queries/projects";
+import { projects, teams } from "../db/schema";
+import { sha256Hex } from "../crypto/hash";
+import type { Deps } from "../lib/context";
+import {
+  DEV_PUBLISHABLE_CLIENT_KEY,
+  DEV_SECRET_SERVER_KEY,
+  DEV_SUPER_SECRET_ADMIN_KEY,
+  INTERNAL_DEV_KEY_SET_ID,
+  INTERNAL_OWNER_TEAM_ID,
+  INTERNAL_PROJECT_DISPLAY_NAME,
+  INTERNAL_PROJECT_ID,
+} from "../../sdk/src/shared/constants";
+import { defaultProjectConfig, type ProjectConfig } from "./project-config";
+
+export function internalProjectConfig(): ProjectConfig {
+  return {
+    ...defaultProjectConfig(),
+    allow_localhost: true,
+    create_team_on_sign_up: true,
+    client_team_creation_enabled: true,
+    magic_link_enabled: true,
+    credential_enabled: true,
+    oauth_providers: ["github", "spotify", "google", "microsoft"].map((id) => ({ id, type: "shared" as const })),
+  };
+}
+
+function internalKeys(deps: Deps): { publishable: string; secret: string; admin: string } | null {
+  const env = deps.env;
+  if (env.INTERNAL_PUBLISHABLE_CLIENT_KEY && env.INTERNAL_SECRET_SERVER_KEY && env.INTERNAL_SUPER_SECRET_ADMIN_KEY) {
+    return { publishable: env.INTERNAL_PUBLISHABLE_CLIENT_KEY, secret: env.INTERNAL_SECRET_SERVER_KEY, admin: env.INTERNAL_SUPER_SECRET_ADMIN_KEY };
+  }
+  // The public dev keys are only ever seeded in development: in production they would be a master key.
+  if (env.ENVIRONMENT === "development") return { publishable: DEV_PUBLISHABLE_CLIENT_KEY, secret: DEV_SECRET_SERVER_KEY, admin: DEV_SUPER_SECRET_ADMIN_KEY };
+  return null;
+}
+
+/** Creates the internal project if keys are configured; returns it (or null when not seedable). */
+export async function seedInternalProject(deps: Deps): Promise<ProjectRow | null> {
+  const keys = internalKeys(deps);
+  if (!keys) return null;
+  const now = deps.now();
+  const statements: BatchItem<"sqlite">[] = [
+    deps.db
+      .insert(projects)
+      .values({
+        id: INTERNAL_PROJECT_ID,
+        displayName: INTERNAL_PROJECT_DISPLAY_NAME,
+        description: "The Doorman dashboard's own project: project owners are its users.",
+        createdAt: now,
+        ownerTeamId: INTERNAL_OWNER_TEAM_ID,
+        config: internalProjectConfig(),
+      })
+      .onConflictDoNothing(),
+    deps.db
+      .insert(teams)
+      .values({ id: INTERNAL_OWNER_TEAM_ID, projectId: INTERNAL_PROJECT_ID, displayName: "Doorman Owners", createdAt: now })
+      .onConflictDoNothing(),
+    insertKeySetStatement(deps.db, {
+      id: INTERNAL_DEV_KEY_SET_ID,
+      projectId: INTERNAL_PROJECT_ID,
+      description: "Internal project keys (seeded)",
+      publishableKeyHash: await sha256Hex(keys.publishable),
+      secretKeyHash: await sha256Hex(keys.secret),
+      adminKeyHash: await sha256Hex(keys.admin),
+      publishableLastFour: keys.publishable.slice(-4),
+      secretLastFour: keys.secret.slice(-4),
+      adminLastFour: keys.admin.slice(-4),
+      createdAt: now,
+      expiresAt: Date.UTC(2099, 11, 31),
+    }),
+  ];
+  await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return findProjectById(deps.db, INTERNAL_PROJECT_ID);
+}
+
+/** Looks a project up, seeding the internal project on first use. */
+export async function loadProject(deps: Deps, projectId: string): Promise<ProjectRow | null> {
+  const project = await findProjectById(deps.db, projectId);
+  if (project || projectId !== INTERNAL_PROJECT_ID) return project;
+  return seedInternalProject(deps);
+}

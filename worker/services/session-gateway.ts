@@ -1,0 +1,21 @@
+/** Routes refresh and revoke of a session through its SessionDO (one instance per session id). */
+import { sha256Hex } from "../crypto/hash";
+import type { ProjectRow } from "../db/queries/projects";
+import { findSessionByTokenHash } from "../db/queries/sessions";
+import type { Deps } from "../lib/context";
+import type { IpInfo, RefreshResult } from "./sessions";
+
+function stubFor(deps: Deps, sessionId: string) {
+  return deps.env.SESSION_DO.get(deps.env.SESSION_DO.idFromName(sessionId));
+}
+
+export async function refreshThroughSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
+  if (!refreshToken || refreshToken === "undefined") return { ok: false };
+  const session = await findSessionByTokenHash(deps.db, project.id, await sha256Hex(refreshToken));
+  if (!session) return { ok: false };
+  return stubFor(deps, session.id).refresh({ projectId: project.id, apiUrl: deps.apiUrl, nowMs: deps.now(), refreshToken, ipInfo });
+}
+
+export async function revokeThroughSession(deps: Deps, projectId: string, sessionId: string): Promise<boolean> {
+  return stubFor(deps, sessionId).revoke({ projectId, apiUrl: deps.apiUrl, nowMs: deps.now(), sessionId });
+}

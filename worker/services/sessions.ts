@@ -1,0 +1,126 @@
+/**
+ * Sessions and tokens: create a session (refresh token stored hashed), mint access tokens,
+ * refresh (with optional rotation and reuse detection) and revoke. Refresh and revoke of one
+ * session are serialised by its SessionDO; the statements here are also safe on their own
+ * (compare-and-set updates), so a racing sign-out yields "not found", never a 5xx.
+ */
+import { type AccessTokenClaims, signAccessToken } from "../crypto/access-tokens";
+import { sha256Hex } from "../crypto/hash";
+import type { ProjectRow } from "../db/queries/projects";
+import { deleteSession, findSessionByTokenHash, insertSessionStatement, rotateSessionToken, touchSession } from "../db/queries/sessions";
+import { findUserRecord, type UserRecord } from "../db/queries/users";
+import type { Deps } from "../lib/context";
+import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
+import { type ProjectConfig, readProjectConfig } from "./project-config";
+import { restrictedReasonOf } from "./views";
+
+/** How long a rotated-out refresh token still works, for tabs that refreshed concurrently. */
+export const ROTATION_GRACE_MS = 30_000;
+
+export type IpInfo = Record<string, unknown> | null;
+
+export type NewSession = { sessionId: string; refreshToken: string; statement: ReturnType<typeof insertSessionStatement> };
+
+export async function prepareSession(
+  deps: Deps,
+  projectId: string,
+  userId: string,
+  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo } = {},
+): Promise<NewSession> {
+  const now = deps.now();
+  const sessionId = deps.random.uuid();
+  const refreshToken = deps.random.code(45);
+  const statement = insertSessionStatement(deps.db, {
+    id: sessionId,
+    projectId,
+    userId,
+    // Only the SHA-256 is stored: a database leak does not leak live sessions.
+    refreshTokenHash: await sha256Hex(refreshToken),
+    createdAt: now,
+    expiresAt: now + (options.expiresInMs ?? DEFAULT_SESSION_EXPIRY_MS),
+    lastUsedAt: now,
+    isImpersonation: options.isImpersonation ?? false,
+    lastIpInfo: options.ipInfo ?? null,
+  });
+  return { sessionId, refreshToken, statement };
+}
+
+export function accessTokenClaims(projectId: string, record: UserRecord, config: ProjectConfig, sessionId: string): AccessTokenClaims {
+  const reason = restrictedReasonOf(record, config);
+  return {
+    sub: record.user.id,
+    project_id: projectId,
+    branch_id: "main",
+    refresh_token_id: sessionId,
+    role: "authenticated",
+    name: record.user.displayName ?? null,
+    email: record.primaryEmail?.value ?? null,
+    email_verified: record.primaryEmail?.isVerified ?? false,
+    selected_team_id: record.user.selectedTeamId ?? null,
+    signed_up_at: Math.floor(record.user.signedUpAt / 1000),
+    is_anonymous: record.user.isAnonymous,
+    is_restricted: reason !== null,
+    restricted_reason: reason,
+    requires_totp_mfa: Boolean(record.user.totpSecret),
+  };
+}
+
+export function mintAccessToken(deps: Deps, project: ProjectRow, record: UserRecord, sessionId: string): Promise<string> {
+  const claims = accessTokenClaims(project.id, record, readProjectConfig(project.config), sessionId);
+  return signAccessToken(deps.tokenKeys, deps.apiUrl, claims, deps.now(), deps.accessTokenTtlSeconds);
+}
+
+/** Creates a session for an existing user and returns its tokens. */
+export async function createSessionForUser(
+  deps: Deps,
+  project: ProjectRow,
+  userId: string,
+  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo } = {},
+): Promise<{ ok: true; accessToken: string; refreshToken: string; sessionId: string } | { ok: false; reason: "user_not_found" }> {
+  const record = await findUserRecord(deps.db, project.id, userId);
+  if (!record) return { ok: false, reason: "user_not_found" };
+  const session = await prepareSession(deps, project.id, userId, options);
+  await session.statement;
+  const accessToken = await mintAccessToken(deps, project, record, session.sessionId);
+  return { ok: true, accessToken, refreshToken: session.refreshToken, sessionId: session.sessionId };
+}
+
+export type RefreshResult = { ok: true; accessToken: string; refreshToken?: string; userId: string } | { ok: false };
+
+/** Refreshes one session. Call through the session's Durable Object (see durable/session-do.ts). */
+export async function refreshSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
+  const now = deps.now();
+  const tokenHash = await sha256Hex(refreshToken);
+  const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
+  if (!session || session.expiresAt <= now) return { ok: false };
+  const config = readProjectConfig(project.config);
+
+  let newRefreshToken: string | undefined;
+  if (session.refreshTokenHash !== tokenHash) {
+    // A rotated-out token: fine inside the grace window (concurrent tabs); afterwards it is
+    // a replay of a stolen token, so the whole session is revoked (ASVS 10.4.5).
+    if (session.graceUntil !== null && now <= session.graceUntil) {
+      // Serve an access token without rotating again.
+    } else {
+      await deleteSession(deps.db, project.id, session.id);
+      return { ok: false };
+    }
+  } else if (config.refresh_token_rotation) {
+    newRefreshToken = deps.random.code(45);
+    const rotated = await rotateSessionToken(deps.db, session.id, tokenHash, await sha256Hex(newRefreshToken), now, now + ROTATION_GRACE_MS);
+    if (!rotated) return { ok: false };
+  } else {
+    const touched = await touchSession(deps.db, session.id, tokenHash, now, ipInfo);
+    if (!touched) return { ok: false };
+  }
+
+  const record = await findUserRecord(deps.db, project.id, session.userId);
+  if (!record) return { ok: false };
+  const accessToken = await mintAccessToken(deps, project, record, session.id);
+  return { ok: true, accessToken, refreshToken: newRefreshToken, userId: record.user.id };
+}
+
+/** Revokes (deletes) one session; false when it was already gone. */
+export function revokeSession(deps: Deps, projectId: string, sessionId: string): Promise<boolean> {
+  return deleteSession(deps.db, projectId, sessionId);
+}

@@ -1,0 +1,289 @@
+/**
+ * Users: create (with primary email, password and the personal team when the project wants
+ * one), update, delete, list. Multi-row writes go out as one D1 batch, so they land whole.
+ */
+import type { BatchItem } from "drizzle-orm/batch";
+import { hashPassword, isBcryptHash } from "../crypto/password";
+import type { ProjectRow } from "../db/queries/projects";
+import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
+import { insertMembershipStatement, insertTeamStatement, isTeamMember } from "../db/queries/teams";
+import {
+  deletePrimaryEmailStatement,
+  deleteUser,
+  findUserRecord,
+  insertContactChannelStatement,
+  insertUserStatement,
+  isAuthEmailTaken,
+  listUserRecords,
+  type ListUsersOptions,
+  updatePrimaryEmailStatement,
+  updateUserStatement,
+  type UserRecord,
+} from "../db/queries/users";
+import type { users } from "../db/schema";
+import type { Deps } from "../lib/context";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
+import { readProjectConfig } from "./project-config";
+
+export type PasswordProblem = { ok: false; reason: "password_too_short" | "password_too_long" };
+
+export function checkPasswordLength(password: string): { ok: true } | PasswordProblem {
+  const length = [...password.normalize("NFKC")].length;
+  if (length < PASSWORD_MIN_LENGTH) return { ok: false, reason: "password_too_short" };
+  if (length > PASSWORD_MAX_LENGTH) return { ok: false, reason: "password_too_long" };
+  return { ok: true };
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type NewUserInput = {
+  primaryEmail?: string | null;
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  password?: string | null;
+  passwordHash?: string | null;
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+  clientMetadata?: unknown;
+  clientReadOnlyMetadata?: unknown;
+  serverMetadata?: unknown;
+  isAnonymous?: boolean;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  totpSecretBase64?: string | null;
+  restrictedByAdmin?: boolean;
+  restrictedByAdminReason?: string | null;
+  restrictedByAdminPrivateDetails?: string | null;
+  countryCode?: string | null;
+  riskScores?: unknown;
+};
+
+export type CreateUserResult =
+  | { ok: true; record: UserRecord }
+  | PasswordProblem
+  | { ok: false; reason: "email_taken"; email: string }
+  | { ok: false; reason: "invalid_password_hash" };
+
+/** Resolves password/password_hash input into a stored hash (or a problem). */
+async function resolvePasswordHash(input: { password?: string | null; passwordHash?: string | null }) {
+  if (input.password) {
+    const length = checkPasswordLength(input.password);
+    if (!length.ok) return length;
+    return { ok: true as const, hash: await hashPassword(input.password) };
+  }
+  if (input.passwordHash) {
+    if (!isBcryptHash(input.passwordHash)) return { ok: false as const, reason: "invalid_password_hash" as const };
+    return { ok: true as const, hash: input.passwordHash };
+  }
+  return { ok: true as const, hash: null };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const text = String((err as { cause?: unknown })?.cause ?? err);
+  return /UNIQUE constraint failed/i.test(text) || /UNIQUE constraint failed/i.test(String(err));
+}
+
+/** Creates a user with its primary email and (when configured) a personal team, in one batch. */
+export async function createUser(deps: Deps, project: ProjectRow, input: NewUserInput): Promise<CreateUserResult> {
+  const config = readProjectConfig(project.config);
+  const now = deps.now();
+  const userId = deps.random.uuid();
+  const email = input.primaryEmail ? normaliseEmail(input.primaryEmail) : null;
+  const authEnabled = input.primaryEmailAuthEnabled ?? true;
+  if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return { ok: false, reason: "email_taken", email };
+  const password = await resolvePasswordHash(input);
+  if (!password.ok) return password;
+
+  const isAnonymous = input.isAnonymous ?? false;
+  const wantsTeam = config.create_team_on_sign_up && !isAnonymous;
+  const teamId = wantsTeam ? deps.random.uuid() : null;
+  const statements: BatchItem<"sqlite">[] = [
+    insertUserStatement(deps.db, {
+      id: userId,
+      projectId: project.id,
+      displayName: input.displayName ?? null,
+      profileImageUrl: input.profileImageUrl ?? null,
+      passwordHash: password.hash,
+      signedUpAt: now,
+      lastActiveAt: now,
+      clientMetadata: input.clientMetadata ?? null,
+      clientReadOnlyMetadata: input.clientReadOnlyMetadata ?? null,
+      serverMetadata: input.serverMetadata ?? null,
+      selectedTeamId: null,
+      isAnonymous,
+      totpSecret: input.totpSecretBase64 ?? null,
+      otpAuthEnabled: input.otpAuthEnabled ?? false,
+      passkeyAuthEnabled: input.passkeyAuthEnabled ?? false,
+      restrictedByAdmin: input.restrictedByAdmin ?? false,
+      restrictedByAdminReason: input.restrictedByAdminReason ?? null,
+      restrictedByAdminPrivateDetails: input.restrictedByAdminPrivateDetails ?? null,
+      countryCode: input.countryCode ?? null,
+      riskScores: input.riskScores ?? null,
+    }),
+  ];
+  if (email) {
+    statements.push(
+      insertContactChannelStatement(deps.db, {
+        id: deps.random.uuid(),
+        projectId: project.id,
+        userId,
+        type: "email",
+        value: email,
+        isVerified: input.primaryEmailVerified ?? false,
+        isPrimary: true,
+        usedForAuth: authEnabled,
+        createdAt: now,
+      }),
+    );
+  }
+  if (teamId) {
+    statements.push(
+      insertTeamStatement(deps.db, {
+        id: teamId,
+        projectId: project.id,
+        displayName: personalTeamName(input.displayName ?? null, email),
+        createdAt: now,
+      }),
+      insertMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: now }),
+      updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
+    );
+  }
+  try {
+    await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    // The partial unique index on auth emails decides races between two sign-ups.
+    if (email && isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
+    throw err;
+  }
+  const record = await findUserRecord(deps.db, project.id, userId);
+  if (!record) throw new Error("user vanished right after creation");
+  return { ok: true, record };
+}
+
+export function personalTeamName(displayName: string | null, email: string | null): string {
+  return `${displayName ?? email ?? "Personal"}'s Team`;
+}
+
+export type UserUpdate = Omit<NewUserInput, "isAnonymous"> & { selectedTeamId?: string | null; isAnonymous?: false };
+
+export type UpdateUserResult =
+  | { ok: true; record: UserRecord }
+  | { ok: false; reason: "not_found" }
+  | PasswordProblem
+  | { ok: false; reason: "email_taken"; email: string }
+  | { ok: false; reason: "invalid_password_hash" }
+  | { ok: false; reason: "team_not_member"; teamId: string };
+
+/** Applies a partial update. `undefined` leaves a field alone; `null` clears it. */
+export async function updateUser(deps: Deps, project: ProjectRow, userId: string, update: UserUpdate, options: { keepSessionId?: string | null } = {}): Promise<UpdateUserResult> {
+  const current = await findUserRecord(deps.db, project.id, userId);
+  if (!current) return { ok: false, reason: "not_found" };
+  const patch: Partial<typeof users.$inferInsert> = {};
+  const set = <K extends keyof typeof patch>(key: K, value: (typeof patch)[K] | undefined) => {
+    if (value !== undefined) patch[key] = value;
+  };
+  set("displayName", update.displayName);
+  set("profileImageUrl", update.profileImageUrl);
+  set("clientMetadata", update.clientMetadata);
+  set("clientReadOnlyMetadata", update.clientReadOnlyMetadata);
+  set("serverMetadata", update.serverMetadata);
+  set("otpAuthEnabled", update.otpAuthEnabled);
+  set("passkeyAuthEnabled", update.passkeyAuthEnabled);
+  set("totpSecret", update.totpSecretBase64);
+  set("restrictedByAdmin", update.restrictedByAdmin);
+  set("restrictedByAdminReason", update.restrictedByAdminReason);
+  set("restrictedByAdminPrivateDetails", update.restrictedByAdminPrivateDetails);
+  set("countryCode", update.countryCode);
+  set("riskScores", update.riskScores);
+  if (update.isAnonymous === false) patch.isAnonymous = false;
+  if (update.selectedTeamId !== undefined) {
+    if (update.selectedTeamId !== null && !(await isTeamMember(deps.db, update.selectedTeamId, userId))) {
+      return { ok: false, reason: "team_not_member", teamId: update.selectedTeamId };
+    }
+    patch.selectedTeamId = update.selectedTeamId;
+  }
+  let passwordChanged = false;
+  if (update.password !== undefined || update.passwordHash !== undefined) {
+    if (update.password === null || update.passwordHash === null) patch.passwordHash = null;
+    else {
+      const password = await resolvePasswordHash(update);
+      if (!password.ok) return password;
+      patch.passwordHash = password.hash;
+    }
+    passwordChanged = true;
+  }
+
+  const statements: BatchItem<"sqlite">[] = [];
+  if (Object.keys(patch).length > 0) statements.push(updateUserStatement(deps.db, project.id, userId, patch));
+  const emailStatements = await primaryEmailStatements(deps, project, current, update);
+  if ("reason" in emailStatements) return emailStatements;
+  statements.push(...emailStatements.statements);
+  if (statements.length > 0) {
+    try {
+      await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    } catch (err) {
+      if (isUniqueViolation(err) && update.primaryEmail) return { ok: false, reason: "email_taken", email: normaliseEmail(update.primaryEmail) };
+      throw err;
+    }
+  }
+  // A new password ends every other session: whoever knew the old one is signed out.
+  if (passwordChanged) await deleteOtherSessionsOfUser(deps.db, userId, options.keepSessionId ?? null);
+  const record = await findUserRecord(deps.db, project.id, userId);
+  return record ? { ok: true, record } : { ok: false, reason: "not_found" };
+}
+
+async function primaryEmailStatements(
+  deps: Deps,
+  project: ProjectRow,
+  current: UserRecord,
+  update: UserUpdate,
+): Promise<{ ok: false; reason: "email_taken"; email: string } | { statements: BatchItem<"sqlite">[] }> {
+  const statements: BatchItem<"sqlite">[] = [];
+  const userId = current.user.id;
+  if (update.primaryEmail === null) {
+    statements.push(deletePrimaryEmailStatement(deps.db, userId));
+    return { statements };
+  }
+  if (update.primaryEmail !== undefined) {
+    const email = normaliseEmail(update.primaryEmail);
+    if (current.primaryEmail?.value !== email) {
+      const authEnabled = update.primaryEmailAuthEnabled ?? current.primaryEmail?.usedForAuth ?? true;
+      if (authEnabled && (await isAuthEmailTaken(deps.db, project.id, email, userId))) return { ok: false, reason: "email_taken", email };
+      statements.push(
+        deletePrimaryEmailStatement(deps.db, userId),
+        insertContactChannelStatement(deps.db, {
+          id: deps.random.uuid(),
+          projectId: project.id,
+          userId,
+          type: "email",
+          value: email,
+          isVerified: update.primaryEmailVerified ?? false,
+          isPrimary: true,
+          usedForAuth: authEnabled,
+          createdAt: deps.now(),
+        }),
+      );
+      return { statements };
+    }
+  }
+  if (current.primaryEmail && (update.primaryEmailVerified !== undefined || update.primaryEmailAuthEnabled !== undefined)) {
+    if (update.primaryEmailAuthEnabled && !current.primaryEmail.usedForAuth && (await isAuthEmailTaken(deps.db, project.id, current.primaryEmail.value, userId))) {
+      return { ok: false, reason: "email_taken", email: current.primaryEmail.value };
+    }
+    const patch: { isVerified?: boolean; usedForAuth?: boolean } = {};
+    if (update.primaryEmailVerified !== undefined) patch.isVerified = update.primaryEmailVerified;
+    if (update.primaryEmailAuthEnabled !== undefined) patch.usedForAuth = update.primaryEmailAuthEnabled;
+    statements.push(updatePrimaryEmailStatement(deps.db, userId, patch));
+  }
+  return { statements };
+}
+
+export async function removeUser(deps: Deps, projectId: string, userId: string): Promise<boolean> {
+  return deleteUser(deps.db, projectId, userId);
+}
+
+export async function listUsers(deps: Deps, options: ListUsersOptions) {
+  return listUserRecords(deps.db, options);
+}
