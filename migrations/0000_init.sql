@@ -47,13 +47,20 @@ CREATE TABLE `projects` (
 	`config` text NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `retired_refresh_tokens` (
+	`token_hash` text PRIMARY KEY NOT NULL,
+	`session_id` text NOT NULL,
+	`project_id` text NOT NULL,
+	`retired_at` integer NOT NULL,
+	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `retired_refresh_tokens_session` ON `retired_refresh_tokens` (`session_id`);--> statement-breakpoint
 CREATE TABLE `sessions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`project_id` text NOT NULL,
 	`user_id` text NOT NULL,
 	`refresh_token_hash` text NOT NULL,
-	`previous_token_hash` text,
-	`grace_until` integer,
 	`created_at` integer NOT NULL,
 	`expires_at` integer NOT NULL,
 	`last_used_at` integer NOT NULL,
@@ -63,7 +70,6 @@ CREATE TABLE `sessions` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `sessions_refresh_token` ON `sessions` (`refresh_token_hash`);--> statement-breakpoint
-CREATE INDEX `sessions_previous_token` ON `sessions` (`previous_token_hash`);--> statement-breakpoint
 CREATE INDEX `sessions_user` ON `sessions` (`user_id`);--> statement-breakpoint
 CREATE TABLE `team_members` (
 	`project_id` text NOT NULL,

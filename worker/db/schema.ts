@@ -133,9 +133,6 @@ export const sessions = sqliteTable(
     projectId: text("project_id").notNull(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     refreshTokenHash: text("refresh_token_hash").notNull(),
-    /** With rotation on: the hash the current one replaced, accepted until graceUntil, then reuse revokes. */
-    previousTokenHash: text("previous_token_hash"),
-    graceUntil: integer("grace_until"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     lastUsedAt: integer("last_used_at").notNull(),
@@ -144,7 +141,21 @@ export const sessions = sqliteTable(
   },
   (t) => [
     uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash),
-    index("sessions_previous_token").on(t.previousTokenHash),
     index("sessions_user").on(t.userId),
   ],
+);
+
+/**
+ * Refresh tokens replaced by rotation. Presenting one after its grace window is a replay of a
+ * stolen token, and revokes the whole session (ASVS 10.4.5).
+ */
+export const retiredRefreshTokens = sqliteTable(
+  "retired_refresh_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
+    retiredAt: integer("retired_at").notNull(),
+  },
+  (t) => [index("retired_refresh_tokens_session").on(t.sessionId)],
 );

@@ -78,5 +78,6 @@ export const pipeline: MiddlewareHandler<AppEnv> = async (c, next) => {
   headers.set("x-stack-request-id", requestId);
   headers.set("x-hexclave-request-id", requestId);
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store, max-age=0");
+  if (headers.get("content-type") === "application/json") headers.set("content-type", "application/json; charset=utf-8");
   c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 };

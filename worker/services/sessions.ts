@@ -7,7 +7,7 @@
 import { type AccessTokenClaims, signAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
-import { deleteSession, findSessionByTokenHash, insertSessionStatement, rotateSessionToken, touchSession } from "../db/queries/sessions";
+import { deleteSession, findRetiredToken, findSession, findSessionByTokenHash, insertSessionStatement, rotateSessionToken, touchSession } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
@@ -91,32 +91,40 @@ export type RefreshResult = { ok: true; accessToken: string; refreshToken?: stri
 export async function refreshSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
   const now = deps.now();
   const tokenHash = await sha256Hex(refreshToken);
-  const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
-  if (!session || session.expiresAt <= now) return { ok: false };
   const config = readProjectConfig(project.config);
+  const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
 
+  let sessionId: string;
   let newRefreshToken: string | undefined;
-  if (session.refreshTokenHash !== tokenHash) {
-    // A rotated-out token: fine inside the grace window (concurrent tabs); afterwards it is
-    // a replay of a stolen token, so the whole session is revoked (ASVS 10.4.5).
-    if (session.graceUntil !== null && now <= session.graceUntil) {
-      // Serve an access token without rotating again.
-    } else {
-      await deleteSession(deps.db, project.id, session.id);
+  if (!session) {
+    const retired = await findRetiredToken(deps.db, project.id, tokenHash);
+    if (!retired) return { ok: false };
+    // A rotated-out token: fine inside the grace window (tabs that refreshed concurrently);
+    // afterwards it is a replay of a stolen token, so the whole session is revoked (ASVS 10.4.5).
+    if (now - retired.retiredAt > ROTATION_GRACE_MS) {
+      await deleteSession(deps.db, project.id, retired.sessionId);
       return { ok: false };
     }
+    const live = await findSession(deps.db, project.id, retired.sessionId);
+    if (!live || live.expiresAt <= now) return { ok: false };
+    sessionId = live.id;
+  } else if (session.expiresAt <= now) {
+    return { ok: false };
   } else if (config.refresh_token_rotation) {
     newRefreshToken = deps.random.code(45);
-    const rotated = await rotateSessionToken(deps.db, session.id, tokenHash, await sha256Hex(newRefreshToken), now, now + ROTATION_GRACE_MS);
+    const rotated = await rotateSessionToken(deps.db, session, tokenHash, await sha256Hex(newRefreshToken), now);
     if (!rotated) return { ok: false };
+    sessionId = session.id;
   } else {
     const touched = await touchSession(deps.db, session.id, tokenHash, now, ipInfo);
     if (!touched) return { ok: false };
+    sessionId = session.id;
   }
 
-  const record = await findUserRecord(deps.db, project.id, session.userId);
+  const userId = session?.userId ?? (await findSession(deps.db, project.id, sessionId))?.userId;
+  const record = userId ? await findUserRecord(deps.db, project.id, userId) : null;
   if (!record) return { ok: false };
-  const accessToken = await mintAccessToken(deps, project, record, session.id);
+  const accessToken = await mintAccessToken(deps, project, record, sessionId);
   return { ok: true, accessToken, refreshToken: newRefreshToken, userId: record.user.id };
 }
 

@@ -1,7 +1,7 @@
 /** Data access for sessions (one row per sign-in; the refresh token is stored as SHA-256). */
-import { and, desc, eq, gt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../lib/context";
-import { sessions } from "../schema";
+import { retiredRefreshTokens, sessions } from "../schema";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -9,12 +9,22 @@ export function insertSessionStatement(db: Db, row: typeof sessions.$inferInsert
   return db.insert(sessions).values(row);
 }
 
-/** The session holding this refresh-token hash as its current or previous (rotated) token. */
+/** The session whose current refresh token has this hash. */
 export async function findSessionByTokenHash(db: Db, projectId: string, tokenHash: string): Promise<SessionRow | null> {
   const row = await db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.projectId, projectId), or(eq(sessions.refreshTokenHash, tokenHash), eq(sessions.previousTokenHash, tokenHash))))
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.refreshTokenHash, tokenHash)))
+    .get();
+  return row ?? null;
+}
+
+/** A rotated-out token: which session it belonged to, and when it was replaced. */
+export async function findRetiredToken(db: Db, projectId: string, tokenHash: string): Promise<{ sessionId: string; retiredAt: number } | null> {
+  const row = await db
+    .select({ sessionId: retiredRefreshTokens.sessionId, retiredAt: retiredRefreshTokens.retiredAt })
+    .from(retiredRefreshTokens)
+    .where(and(eq(retiredRefreshTokens.projectId, projectId), eq(retiredRefreshTokens.tokenHash, tokenHash)))
     .get();
   return row ?? null;
 }
@@ -34,15 +44,17 @@ export async function touchSession(db: Db, id: string, tokenHash: string, now: n
   return row ?? null;
 }
 
-/** Replaces the refresh token only if `oldHash` is still current (compare-and-set). */
-export async function rotateSessionToken(db: Db, id: string, oldHash: string, newHash: string, now: number, graceUntil: number): Promise<SessionRow | null> {
+/** Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old one. */
+export async function rotateSessionToken(db: Db, session: SessionRow, oldHash: string, newHash: string, now: number): Promise<SessionRow | null> {
   const row = await db
     .update(sessions)
-    .set({ refreshTokenHash: newHash, previousTokenHash: oldHash, graceUntil, lastUsedAt: now })
-    .where(and(eq(sessions.id, id), eq(sessions.refreshTokenHash, oldHash), gt(sessions.expiresAt, now)))
+    .set({ refreshTokenHash: newHash, lastUsedAt: now })
+    .where(and(eq(sessions.id, session.id), eq(sessions.refreshTokenHash, oldHash), gt(sessions.expiresAt, now)))
     .returning()
     .get();
-  return row ?? null;
+  if (!row) return null;
+  await db.insert(retiredRefreshTokens).values({ tokenHash: oldHash, sessionId: session.id, projectId: session.projectId, retiredAt: now }).onConflictDoNothing();
+  return row;
 }
 
 export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {

@@ -1,0 +1,126 @@
+/** Password and anonymous sign-in: flags, limits, duplicates (also racing), upgrades, imports. */
+import { env } from "cloudflare:test";
+import bcrypt from "bcryptjs";
+import { describe, expect, it } from "vitest";
+import { call, createProjectWithKeys, internalClient, signUp, uniqueEmail } from "../helpers/api";
+
+describe("password sign-up", () => {
+  it("returns tokens and user id only", async () => {
+    const res = await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "long enough pw" } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["access_token", "refresh_token", "user_id"]);
+    expect(res.body.refresh_token).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
+  });
+
+  it("enforces 8 to 70 characters with their codes", async () => {
+    const short = await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "1234567" } });
+    expect(short.body).toMatchObject({ code: "PASSWORD_TOO_SHORT", details: { min_length: 8 } });
+    const long = await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "x".repeat(71) } });
+    expect(long.body).toMatchObject({ code: "PASSWORD_TOO_LONG", details: { maxLength: 70 } });
+    expect((await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "x".repeat(70) } })).status).toBe(200);
+  });
+
+  it("a duplicate email is USER_EMAIL_ALREADY_EXISTS (409), case-insensitively", async () => {
+    const user = await signUp();
+    const res = await call("/auth/password/sign-up", { ...internalClient, body: { email: user.email.toUpperCase(), password: "another password" } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: "USER_EMAIL_ALREADY_EXISTS", details: { email: user.email, would_work_if_email_was_verified: false } });
+  });
+
+  it("two racing sign-ups with one email: exactly one wins, no 5xx", async () => {
+    const email = uniqueEmail("race");
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => call("/auth/password/sign-up", { ...internalClient, body: { email, password: "racing password" } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409]);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM contact_channels WHERE value = ?").bind(email).first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+  });
+
+  it("is gated by sign_up_enabled and credential_enabled", async () => {
+    const noSignUp = await createProjectWithKeys({ sign_up_enabled: false });
+    expect((await call("/auth/password/sign-up", { ...noSignUp.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code).toBe("SIGN_UP_NOT_ENABLED");
+    const noPassword = await createProjectWithKeys({ credential_enabled: false });
+    expect((await call("/auth/password/sign-up", { ...noPassword.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code).toBe(
+      "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+    );
+    expect((await call("/auth/password/sign-in", { ...noPassword.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code).toBe(
+      "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+    );
+  });
+
+  it("stores a scrypt PHC hash, never the password", async () => {
+    const user = await signUp();
+    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.userId).first<{ password_hash: string }>();
+    expect(row?.password_hash).toMatch(/^\$scrypt\$ln=14,r=8,p=5\$/);
+    expect(row?.password_hash).not.toContain(user.password);
+  });
+});
+
+describe("password sign-in", () => {
+  it("signs in with the right password, fails with EMAIL_PASSWORD_MISMATCH otherwise", async () => {
+    const user = await signUp();
+    const ok = await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: user.password } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.user_id).toBe(user.userId);
+    const wrong = await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: "wrong password" } });
+    expect(wrong.body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    const nobody = await call("/auth/password/sign-in", { ...internalClient, body: { email: uniqueEmail(), password: "whatever123" } });
+    expect(nobody.body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+  });
+
+  it("normalises passwords with NFKC (composed and decomposed forms match)", async () => {
+    const email = uniqueEmail();
+    await signUp(internalClient, email, "café-crème-1");
+    const decomposed = "cafe\u0301-cre\u0300me-1";
+    expect((await call("/auth/password/sign-in", { ...internalClient, body: { email, password: decomposed } })).status).toBe(200);
+  });
+
+  it("verifies an imported bcrypt hash and upgrades it to scrypt", async () => {
+    const p = await createProjectWithKeys();
+    const email = uniqueEmail("import");
+    const created = await call("/users", { ...p.server, body: { primary_email: email, password_hash: bcrypt.hashSync("imported secret", 4) } });
+    expect(created.status).toBe(201);
+    expect(created.body.has_password).toBe(true);
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "wrong secret" } })).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "imported secret" } })).status).toBe(200);
+    let hash = "";
+    for (let i = 0; i < 20 && !hash.startsWith("$scrypt$"); i++) {
+      hash = (await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(created.body.id).first<{ password_hash: string }>())!.password_hash;
+      if (!hash.startsWith("$scrypt$")) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(hash).toMatch(/^\$scrypt\$/);
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "imported secret" } })).status).toBe(200);
+  });
+
+  it("rejects a password_hash that is not bcrypt", async () => {
+    const p = await createProjectWithKeys();
+    const res = await call("/users", { ...p.server, body: { primary_email: uniqueEmail(), password_hash: "md5:abc" } });
+    expect(res.body.code).toBe("SCHEMA_ERROR");
+  });
+});
+
+describe("anonymous sign-up", () => {
+  it("creates an anonymous user that password sign-up upgrades in place", async () => {
+    const anon = await call("/auth/anonymous/sign-up", { ...internalClient, method: "POST" });
+    expect(anon.status).toBe(200);
+    const token = anon.body.access_token;
+    const blocked = await call("/users/me", { ...internalClient, accessToken: token });
+    expect(blocked.body.code).toBe("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
+    const me = await call("/users/me", { ...internalClient, accessToken: token, allowAnonymous: true });
+    expect(me.body).toMatchObject({ is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" }, primary_email: null });
+
+    const email = uniqueEmail("upgrade");
+    const up = await call("/auth/password/sign-up", { ...internalClient, accessToken: token, allowAnonymous: true, body: { email, password: "upgrade password" } });
+    expect(up.status).toBe(200);
+    expect(up.body.user_id).toBe(anon.body.user_id);
+    const after = await call("/users/me", { ...internalClient, accessToken: up.body.access_token });
+    expect(after.body).toMatchObject({ id: anon.body.user_id, is_anonymous: false, primary_email: email, has_password: true });
+  });
+
+  it("rejects a body", async () => {
+    const res = await call("/auth/anonymous/sign-up", { ...internalClient, body: { anything: 1 } });
+    expect(res.body.code).toBe("SCHEMA_ERROR");
+  });
+});

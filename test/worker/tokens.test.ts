@@ -1,0 +1,124 @@
+/** Access tokens: ES256 against the JWKS, exactly the 18 wire claims, and every rejection path. */
+import { SELF } from "cloudflare:test";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import { call, createProjectWithKeys, internalClient, signUp } from "../helpers/api";
+
+const CLAIMS = [
+  "iss", "aud", "iat", "exp", "sub", "project_id", "branch_id", "refresh_token_id", "role", "name", "email",
+  "email_verified", "selected_team_id", "signed_up_at", "is_anonymous", "is_restricted", "restricted_reason", "requires_totp_mfa",
+].sort();
+
+async function jwks(projectId: string, query = "") {
+  const res = await SELF.fetch(`http://localhost/api/v1/projects/${projectId}/.well-known/jwks.json${query}`);
+  return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as any };
+}
+
+describe("access tokens", () => {
+  it("verify against the project JWKS and carry exactly the 18 claims", async () => {
+    const user = await signUp();
+    const keys = await jwks("internal");
+    expect(keys.status).toBe(200);
+    expect(keys.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(keys.body.keys[0]).toMatchObject({ kty: "EC", alg: "ES256", crv: "P-256" });
+    const { payload, protectedHeader } = await jwtVerify(user.accessToken, createLocalJWKSet(keys.body));
+    expect(protectedHeader.alg).toBe("ES256");
+    expect(protectedHeader.kid).toHaveLength(12);
+    expect(Object.keys(payload).sort()).toEqual(CLAIMS);
+    expect(payload).toMatchObject({
+      iss: "http://localhost/api/v1/projects/internal",
+      aud: "internal",
+      sub: user.userId,
+      project_id: "internal",
+      branch_id: "main",
+      role: "authenticated",
+      email: user.email,
+      email_verified: false,
+      is_anonymous: false,
+      is_restricted: false,
+      restricted_reason: null,
+      requires_totp_mfa: false,
+    });
+    expect(payload.exp! - payload.iat!).toBe(600);
+    expect(typeof payload.selected_team_id).toBe("string"); // the internal project creates a personal team
+  });
+
+  it("anonymous users get the anonymous issuer, audience and keys", async () => {
+    const res = await call("/auth/anonymous/sign-up", { ...internalClient, method: "POST" });
+    expect(res.status).toBe(200);
+    const payload = decodeJwt(res.body.access_token);
+    expect(payload).toMatchObject({ aud: "internal:anon", iss: "http://localhost/api/v1/projects-anonymous-users/internal", is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" } });
+    const plain = await jwks("internal");
+    await expect(jwtVerify(res.body.access_token, createLocalJWKSet(plain.body))).rejects.toThrow();
+    const withAnon = await jwks("internal", "?include_anonymous=true");
+    expect(withAnon.body.keys).toHaveLength(3);
+    await jwtVerify(res.body.access_token, createLocalJWKSet(withAnon.body));
+    const alias = await SELF.fetch("http://localhost/api/v1/projects-anonymous-users/internal/.well-known/jwks.json", { redirect: "manual" });
+    expect(alias.status).toBe(307);
+    expect(alias.headers.get("location")).toContain("/api/v1/projects/internal/.well-known/jwks.json?include_anonymous=true");
+  });
+
+  it("JWKS of an unknown project is a 404", async () => {
+    expect((await jwks("6f1a4f0e-3b5d-4c1e-9a7b-000000000000")).status).toBe(404);
+  });
+
+  it("each project signs with its own keys", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const own = await jwks(p.projectId);
+    await jwtVerify(user.accessToken, createLocalJWKSet(own.body));
+    const internal = await jwks("internal");
+    await expect(jwtVerify(user.accessToken, createLocalJWKSet(internal.body))).rejects.toThrow();
+  });
+});
+
+describe("token rejection", () => {
+  it("a tampered token is UNPARSABLE_ACCESS_TOKEN even on endpoints that need no user", async () => {
+    const user = await signUp();
+    const [h, p, s] = user.accessToken.split(".");
+    const payload = JSON.parse(atob(p!.replace(/-/g, "+").replace(/_/g, "/")));
+    payload.sub = "6f1a4f0e-3b5d-4c1e-9a7b-000000000000";
+    const forged = `${h}.${btoa(JSON.stringify(payload)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")}.${s}`;
+    const res = await call("/projects/current", { ...internalClient, accessToken: forged });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+    expect((await call("/projects/current", { ...internalClient, accessToken: "garbage" })).body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+  });
+
+  it("a token signed by another key (or alg none) is rejected", async () => {
+    const user = await signUp();
+    const claims = decodeJwt(user.accessToken);
+    const { privateKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+    const other = await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: decodeProtectedHeader(user.accessToken).kid! }).sign(privateKey);
+    expect((await call("/users/me", { ...internalClient, accessToken: other })).body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+    const none = `${btoa(JSON.stringify({ alg: "none" })).replace(/=+$/, "")}.${user.accessToken.split(".")[1]}.`;
+    expect((await call("/users/me", { ...internalClient, accessToken: none })).body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+  });
+
+  it("an expired token is ACCESS_TOKEN_EXPIRED with details", async () => {
+    const user = await signUp();
+    const res = await call("/users/me", { ...internalClient, accessToken: user.accessToken, nowMs: Date.now() + 11 * 60_000 });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("ACCESS_TOKEN_EXPIRED");
+    expect(res.body.details).toMatchObject({ project_id: "internal", user_id: user.userId });
+    expect(typeof res.body.details.expired_at_millis).toBe("number");
+    expect(typeof res.body.details.refresh_token_id).toBe("string");
+  });
+
+  it("a token of another project is INVALID_PROJECT_FOR_ACCESS_TOKEN", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp();
+    const res = await call("/users/me", { ...p.client, accessToken: user.accessToken });
+    expect(res.body.code).toBe("INVALID_PROJECT_FOR_ACCESS_TOKEN");
+    expect(res.body.details).toEqual({ expected_project_id: p.projectId, actual_project_id: "internal" });
+  });
+
+  it("a deleted user's token no longer authenticates", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    expect((await call(`/users/${user.userId}`, { ...p.server, method: "DELETE" })).status).toBe(200);
+    const res = await call("/users/me", { ...p.client, accessToken: user.accessToken });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+  });
+});
