@@ -1,0 +1,109 @@
+/**
+ * Wire compatibility: the published Stack Auth SDK (@stackframe/js) against a real Doorman
+ * worker (wrangler dev on loopback, fresh state). Run by `npm test` via scripts/test.mjs.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { StackClientApp, StackServerApp } from "@stackframe/js";
+import { startWorker } from "../helpers/worker-process.mjs";
+
+const PCK = "this-publishable-client-key-is-for-local-development-only";
+const CALLBACK = "http://localhost:8788/handler/email-verification";
+let worker;
+let baseUrl;
+
+before(async () => {
+  worker = await startWorker();
+  baseUrl = worker.url;
+});
+after(async () => worker?.stop());
+
+const email = (tag) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+const clientApp = (projectId, publishableClientKey, tokenStore = "memory") =>
+  new StackClientApp({ baseUrl, projectId, publishableClientKey, tokenStore, redirectMethod: "none" });
+
+test("owner flow: sign up on internal, update, create a project, mint keys", async () => {
+  const client = clientApp("internal", PCK);
+  const address = email("owner");
+  const signUp = await client.signUpWithCredential({ email: address, password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK });
+  assert.equal(signUp.status, "ok");
+  const user = await client.getUser({ or: "throw" });
+  assert.equal(user.primaryEmail, address);
+  assert.equal(user.hasPassword, true);
+  await user.update({ displayName: "Compat Owner" });
+  assert.equal((await client.getUser()).displayName, "Compat Owner");
+
+  const project = await user.createProject({ displayName: "Compat project" });
+  assert.match(project.id, /^[0-9a-f-]{36}$/);
+  const owned = await user.listOwnedProjects();
+  assert.deepEqual(owned.map((p) => p.id), [project.id]);
+
+  await project.update({ displayName: "Renamed", config: { signUpEnabled: true, credentialEnabled: true } });
+  const admin = await project.app.getProject();
+  assert.equal(admin.displayName, "Renamed");
+
+  const keys = await project.app.createInternalApiKey({
+    description: "compat",
+    expiresAt: new Date(Date.now() + 86_400_000),
+    hasPublishableClientKey: true,
+    hasSecretServerKey: true,
+    hasSuperSecretAdminKey: false,
+  });
+  assert.match(keys.publishableClientKey, /^pck_/);
+  assert.match(keys.secretServerKey, /^ssk_/);
+  const listed = await project.app.listInternalApiKeys();
+  assert.equal(listed.length, 1);
+
+  // A back end manages that project's users with the secret key.
+  const server = new StackServerApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey, secretServerKey: keys.secretServerKey, tokenStore: "memory" });
+  const member = email("member");
+  const created = await server.createUser({ primaryEmail: member, password: "member password 1", primaryEmailAuthEnabled: true, displayName: "Member" });
+  assert.equal(created.primaryEmail, member);
+  await created.update({ serverMetadata: { plan: "pro" } });
+  const fetched = await server.getUser(created.id);
+  assert.deepEqual(fetched.serverMetadata, { plan: "pro" });
+  assert.equal((await server.listUsers({ limit: 10 })).length, 1);
+  assert.equal(await server.getUser("6f1a4f0e-3b5d-4c1e-9a7b-000000000000"), null);
+
+  // End users of that project sign in with the publishable key.
+  const app = clientApp(project.id, keys.publishableClientKey);
+  const bad = await app.signInWithCredential({ email: member, password: "wrong password 1", noRedirect: true });
+  assert.equal(bad.status, "error");
+  assert.equal(bad.error.errorCode, "EMAIL_PASSWORD_MISMATCH");
+  const good = await app.signInWithCredential({ email: member, password: "member password 1", noRedirect: true });
+  assert.equal(good.status, "ok");
+  const me = await app.getUser({ or: "throw" });
+  assert.equal(me.id, created.id);
+
+  // A new app holding only the refresh token refreshes through /auth/oauth/token.
+  const { refreshToken } = await me.getAuthJson();
+  const fromRefresh = clientApp(project.id, keys.publishableClientKey, { accessToken: null, refreshToken });
+  assert.equal((await fromRefresh.getUser({ or: "throw" })).id, created.id);
+
+  await me.signOut({ redirectUrl: "/" });
+  assert.equal(await app.getUser(), null);
+  const dead = clientApp(project.id, keys.publishableClientKey, { accessToken: null, refreshToken });
+  assert.equal(await dead.getUser(), null);
+
+  await created.delete();
+  assert.equal(await server.getUser(created.id), null);
+});
+
+test("duplicate sign-up is USER_EMAIL_ALREADY_EXISTS; anonymous users upgrade in place", async () => {
+  const client = clientApp("internal", PCK);
+  const address = email("dup");
+  assert.equal((await client.signUpWithCredential({ email: address, password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK })).status, "ok");
+  const other = clientApp("internal", PCK);
+  const dup = await other.signUpWithCredential({ email: address, password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK });
+  assert.equal(dup.status, "error");
+  assert.equal(dup.error.errorCode, "USER_EMAIL_ALREADY_EXISTS");
+
+  const anonApp = clientApp("internal", PCK);
+  const anon = await anonApp.getUser({ or: "anonymous" });
+  assert.equal(anon.isAnonymous, true);
+  const upgraded = await anonApp.signUpWithCredential({ email: email("anon"), password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK });
+  assert.equal(upgraded.status, "ok");
+  const after = await anonApp.getUser({ or: "throw" });
+  assert.equal(after.id, anon.id);
+  assert.equal(after.isAnonymous, false);
+});
