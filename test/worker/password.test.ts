@@ -58,6 +58,25 @@ describe("password sign-up", () => {
   });
 });
 
+describe("trusted callback URLs", () => {
+  it("checks verification_callback_url against the project's trusted domains", async () => {
+    const p = await createProjectWithKeys({ allow_localhost: false, domains: [{ domain: "https://app.example.com", handler_path: "/handler" }] });
+    const body = (url: string) => ({ email: uniqueEmail(), password: "long enough pw", verification_callback_url: url });
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://evil.example.net/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://localhost:3000/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://app.example.com/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://app.example.com/handler/email-verification") })).status).toBe(200);
+  });
+
+  it("allows localhost when the project allows it, and wildcards", async () => {
+    const p = await createProjectWithKeys({ allow_localhost: true, domains: [{ domain: "https://*.example.org", handler_path: "/handler" }] });
+    const body = (url: string) => ({ email: uniqueEmail(), password: "long enough pw", verification_callback_url: url });
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://localhost:5173/cb") })).status).toBe(200);
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://tenant.example.org/cb") })).status).toBe(200);
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://example.org.evil.com/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+  });
+});
+
 describe("password sign-in", () => {
   it("signs in with the right password, fails with EMAIL_PASSWORD_MISMATCH otherwise", async () => {
     const user = await signUp();

@@ -7,6 +7,8 @@ import { unwrap } from "../../lib/problems";
 import { parseBody } from "../../lib/validate";
 import { requireAccess } from "../../middleware/require";
 import { signInWithPassword, signUpWithPassword } from "../../services/password-auth";
+import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
+import { KnownError } from "../../../sdk/src/shared/known-errors";
 
 const credentials = {
   email: z.email().max(320),
@@ -19,6 +21,10 @@ export const passwordRoutes = new Hono<AppEnv>()
   .post("/sign-up", async (c) => {
     const auth = requireAccess(c, "client", "server", "admin");
     const body = await parseBody(c, z.strictObject({ ...credentials, verification_callback_url: z.url().max(4096).optional(), ...botChallenge }));
+    // The verification link will carry a code: it may only point at the project's own domains.
+    if (body.verification_callback_url && !isTrustedUrl(readProjectConfig(auth.project.config), body.verification_callback_url)) {
+      throw new KnownError("REDIRECT_URL_NOT_WHITELISTED");
+    }
     const result = unwrap(
       await signUpWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, currentUser: auth.user, ipInfo: ipInfoOf(c) }),
     );
