@@ -6,9 +6,10 @@ import { KnownError } from "../../sdk/src/shared/known-errors";
 import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
 import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
-import { findValidKeySet, type KeyKind } from "../db/queries/api-key-sets";
-import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
-import { findUserRecord, type UserRecord } from "../db/queries/users";
+import type { BatchItem } from "drizzle-orm/batch";
+import { type KeyKind, validKeySetQuery } from "../db/queries/api-key-sets";
+import { isProjectOwnedByUser, projectByIdQuery, type ProjectRow } from "../db/queries/projects";
+import { findUserRecord, userRecordFrom, userRecordQueries, type UserRecord } from "../db/queries/users";
 import { StatusError } from "../lib/errors";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
@@ -79,7 +80,10 @@ export async function resolveRequestAuth(deps: Deps, h: AuthHeaders): Promise<Re
     token = decoded.claims;
   }
 
-  const project = await loadProject(deps, projectId);
+  // Project, key and user come back in one D1 round trip; they are checked below in the wire's order.
+  const keyToCheck = h.adminAccessToken ? null : await keyFor(accessType, h);
+  const rows = await lookupAuthRows(deps, projectId, keyToCheck, token?.sub ?? null);
+  const project = rows.project;
   if (!project) throw new KnownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
 
   let type: AccessType = accessType;
@@ -89,41 +93,58 @@ export async function resolveRequestAuth(deps: Deps, h: AuthHeaders): Promise<Re
     adminUserId = await checkAdminAccessToken(deps, project, h.adminAccessToken);
     type = "admin";
   } else {
-    await checkKey(deps, project, accessType, h);
+    checkKey(project, accessType, h, rows.keyValid);
   }
 
   if (h.branchId && h.branchId !== "main") throw new KnownError("BRANCH_DOES_NOT_EXIST", { branch_id: h.branchId });
 
-  let user: UserRecord | null = null;
-  if (token) {
-    user = await findUserRecord(deps.db, project.id, token.sub);
-    if (!user) throw new KnownError("UNPARSABLE_ACCESS_TOKEN", undefined, "The user of this access token no longer exists.");
-  }
-  return { type, project, user, sessionId: token?.refresh_token_id ?? null, adminUserId };
+  if (token && !rows.user) throw new KnownError("UNPARSABLE_ACCESS_TOKEN", undefined, "The user of this access token no longer exists.");
+  return { type, project, user: rows.user, sessionId: token?.refresh_token_id ?? null, adminUserId };
 }
 
-async function keyIsValid(deps: Deps, projectId: string, kind: KeyKind, key: string): Promise<boolean> {
-  return Boolean(await findValidKeySet(deps.db, projectId, kind, await sha256Hex(key), deps.now()));
+type KeyToCheck = { kind: KeyKind; hash: string } | null;
+
+/** The key this access type is checked with (null: none sent, or the public sentinel). */
+async function keyFor(accessType: AccessType, h: AuthHeaders): Promise<KeyToCheck> {
+  const [kind, value]: [KeyKind, string | undefined] =
+    accessType === "client" ? ["publishable", h.publishableClientKey] : accessType === "server" ? ["secret", h.secretServerKey] : ["admin", h.superSecretAdminKey];
+  if (!value || (kind === "publishable" && value === PUBLIC_CLIENT_SENTINEL)) return null;
+  return { kind, hash: await sha256Hex(value) };
 }
 
-async function checkKey(deps: Deps, project: ProjectRow, accessType: AccessType, h: AuthHeaders): Promise<void> {
+type AuthRows = { project: ProjectRow | null; keyValid: boolean | null; user: UserRecord | null };
+
+async function lookupAuthRows(deps: Deps, projectId: string, key: KeyToCheck, userId: string | null, seeded = false): Promise<AuthRows> {
+  const db = deps.db;
+  const queries: BatchItem<"sqlite">[] = [projectByIdQuery(db, projectId)];
+  if (key) queries.push(validKeySetQuery(db, projectId, key.kind, key.hash, deps.now()));
+  if (userId) queries.push(...userRecordQueries(db, projectId, userId));
+  const results = (await db.batch(queries as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[][];
+  const project = (results[0]?.[0] as ProjectRow | undefined) ?? null;
+  const keyValid = key ? (results[1]?.length ?? 0) > 0 : null;
+  const userResults = results.slice(key ? 2 : 1) as [unknown[], unknown[], unknown[]];
+  const user = userId ? userRecordFrom(userResults) : null;
+  if (!project && !seeded && (await loadProject(deps, projectId))) return lookupAuthRows(deps, projectId, key, userId, true);
+  return { project, keyValid, user };
+}
+
+function checkKey(project: ProjectRow, accessType: AccessType, h: AuthHeaders, keyValid: boolean | null): void {
   const config = readProjectConfig(project.config);
   if (accessType === "client") {
-    const key = h.publishableClientKey;
-    if (!key || key === PUBLIC_CLIENT_SENTINEL) {
+    if (keyValid === null) {
       if (config.require_publishable_client_key) throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: project.id });
       return;
     }
-    if (!(await keyIsValid(deps, project.id, "publishable", key))) throw new KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: project.id });
+    if (!keyValid) throw new KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: project.id });
     return;
   }
   if (accessType === "server") {
     if (!h.secretServerKey) throw new KnownError("SERVER_AUTHENTICATION_REQUIRED");
-    if (!(await keyIsValid(deps, project.id, "secret", h.secretServerKey))) throw new KnownError("INVALID_SECRET_SERVER_KEY", { project_id: project.id });
+    if (!keyValid) throw new KnownError("INVALID_SECRET_SERVER_KEY", { project_id: project.id });
     return;
   }
   if (!h.superSecretAdminKey) throw new KnownError("ADMIN_AUTHENTICATION_REQUIRED");
-  if (!(await keyIsValid(deps, project.id, "admin", h.superSecretAdminKey))) throw new KnownError("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: project.id });
+  if (!keyValid) throw new KnownError("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: project.id });
 }
 
 /** An owner's session on the internal project, for a project their team owns. Returns the owner's user id. */

@@ -8,14 +8,18 @@ export type KeyKind = "publishable" | "secret" | "admin";
 
 const column = { publishable: apiKeySets.publishableKeyHash, secret: apiKeySets.secretKeyHash, admin: apiKeySets.adminKeyHash };
 
-/** A valid (unrevoked, unexpired) key set of the project holding this key hash in the given column. */
-export async function findValidKeySet(db: Db, projectId: string, kind: KeyKind, keyHash: string, now: number): Promise<ApiKeySetRow | null> {
-  const row = await db
-    .select()
+/** The query behind findValidKeySet, unexecuted (for a D1 batch). */
+export function validKeySetQuery(db: Db, projectId: string, kind: KeyKind, keyHash: string, now: number) {
+  return db
+    .select({ id: apiKeySets.id })
     .from(apiKeySets)
     .where(and(eq(apiKeySets.projectId, projectId), eq(column[kind], keyHash), isNull(apiKeySets.revokedAt), gt(apiKeySets.expiresAt, now)))
-    .get();
-  return row ?? null;
+    .limit(1);
+}
+
+/** A valid (unrevoked, unexpired) key set of the project holding this key hash in the given column. */
+export async function findValidKeySet(db: Db, projectId: string, kind: KeyKind, keyHash: string, now: number): Promise<{ id: string } | null> {
+  return (await validKeySetQuery(db, projectId, kind, keyHash, now).get()) ?? null;
 }
 
 export function insertKeySetStatement(db: Db, row: typeof apiKeySets.$inferInsert) {

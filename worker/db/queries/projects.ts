@@ -5,8 +5,13 @@ import { projects, teamMembers } from "../schema";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
+/** The query behind findProjectById, unexecuted (for a D1 batch). */
+export function projectByIdQuery(db: Db, id: string) {
+  return db.select().from(projects).where(eq(projects.id, id)).limit(1);
+}
+
 export async function findProjectById(db: Db, id: string): Promise<ProjectRow | null> {
-  return (await db.select().from(projects).where(eq(projects.id, id)).get()) ?? null;
+  return (await projectByIdQuery(db, id).get()) ?? null;
 }
 
 export function insertProjectStatement(db: Db, row: typeof projects.$inferInsert) {

@@ -17,7 +17,37 @@ function baseSelect(db: Db) {
 }
 
 export async function findUserRecord(db: Db, projectId: string, userId: string): Promise<UserRecord | null> {
-  return (await baseSelect(db).where(and(eq(users.projectId, projectId), eq(users.id, userId))).get()) ?? null;
+  return (
+    (await baseSelect(db)
+      .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
+      .get()) ?? null
+  );
+}
+
+/**
+ * findUserRecord as three single-table selects, for a D1 batch (drizzle mis-maps joined
+ * selects inside db.batch because their column names collide). Assemble with userRecordFrom.
+ */
+export function userRecordQueries(db: Db, projectId: string, userId: string) {
+  return [
+    db.select().from(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).limit(1),
+    db
+      .select()
+      .from(contactChannels)
+      .where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")))
+      .limit(1),
+    db
+      .select()
+      .from(teams)
+      .where(inArray(teams.id, db.select({ id: users.selectedTeamId }).from(users).where(eq(users.id, userId))))
+      .limit(1),
+  ] as const;
+}
+
+export function userRecordFrom(results: [unknown[], unknown[], unknown[]]): UserRecord | null {
+  const user = results[0][0] as UserRow | undefined;
+  if (!user) return null;
+  return { user, primaryEmail: (results[1][0] as ContactChannelRow | undefined) ?? null, selectedTeam: (results[2][0] as TeamRow | undefined) ?? null };
 }
 
 /** The user who signs in with this email (an auth-enabled contact channel). */

@@ -6,15 +6,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { PUBLIC_CLIENT_SENTINEL } from "../../../sdk/src/shared/constants";
-import { sha256Hex } from "../../crypto/hash";
-import { findValidKeySet } from "../../db/queries/api-key-sets";
 import type { AppEnv } from "../../lib/hono-env";
 import { ipInfoOf } from "../../lib/ip-info";
 import { parseBody } from "../../lib/validate";
-import { readProjectConfig } from "../../services/project-config";
+import { checkOAuthClient } from "../../services/oauth-client";
 import { refreshThroughSession } from "../../services/session-gateway";
-import { loadProject } from "../../services/seed";
 
 const tokenBody = z.looseObject({
   grant_type: z.literal("refresh_token"),
@@ -26,17 +22,12 @@ const tokenBody = z.looseObject({
 export const oauthTokenRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const body = await parseBody(c, tokenBody);
   const deps = c.get("deps");
-  const [projectId, branchId] = body.client_id.split("#");
-  if (!projectId || (branchId !== undefined && branchId !== "main")) throw new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: body.client_id });
-  const project = await loadProject(deps, projectId);
-  if (!project) throw new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: body.client_id });
-  const config = readProjectConfig(project.config);
-  const secret = body.client_secret;
-  if (!secret || secret === PUBLIC_CLIENT_SENTINEL) {
-    if (config.require_publishable_client_key) throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: project.id });
-  } else if (!(await findValidKeySet(deps.db, project.id, "publishable", await sha256Hex(secret), deps.now()))) {
+  const client = await checkOAuthClient(deps, body.client_id, body.client_secret);
+  if (!client.ok) {
+    if (client.reason === "publishable_key_required") throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: client.projectId });
     throw new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: body.client_id });
   }
+  const project = client.project;
 
   const result = await refreshThroughSession(deps, project, body.refresh_token, ipInfoOf(c));
   if (!result.ok) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
