@@ -1,0 +1,158 @@
+/**
+ * StackAdminApp: project administration with the admin key, or as a project owner through an
+ * internal-project session (x-stack-admin-access-token, refreshed and retried once when stale).
+ */
+import type { RequestOptions } from "../interface/http";
+import type { Session } from "../session/session";
+import { KnownError } from "../shared/known-errors";
+import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import type { ClientAppOptions } from "./client-app";
+import { registerAdminAppFactory } from "./registry";
+import { StackServerApp } from "./server-app";
+import type { KeySetJson, LastFour, ListJson, ProjectAdminJson } from "./wire-types";
+
+export type AdminAppOptions = Omit<ClientAppOptions, "tokenStore"> & {
+  tokenStore?: ClientAppOptions["tokenStore"];
+  superSecretAdminKey?: string;
+  secretServerKey?: string;
+  /** The session of an internal-project user whose team owns this project. */
+  projectOwnerSession?: Session;
+};
+
+export type InternalApiKey = {
+  id: string;
+  description: string;
+  expiresAt: Date;
+  createdAt: Date;
+  manuallyRevokedAt: Date | null;
+  publishableClientKey: { lastFour: string } | null;
+  secretServerKey: { lastFour: string } | null;
+  superSecretAdminKey: { lastFour: string } | null;
+  isValid(): boolean;
+  whyInvalid(): "expired" | "manually-revoked" | null;
+  revoke(): Promise<void>;
+};
+
+/** The create response: the only time the full key values are shown. */
+export type InternalApiKeyFirstView = Omit<InternalApiKey, "publishableClientKey" | "secretServerKey" | "superSecretAdminKey"> & {
+  publishableClientKey?: string;
+  secretServerKey?: string;
+  superSecretAdminKey?: string;
+};
+
+const lastFour = (v: string | LastFour | undefined) => (v && typeof v === "object" ? { lastFour: v.last_four } : null);
+const full = (v: string | LastFour | undefined) => (typeof v === "string" ? v : undefined);
+
+/**
+ * The admin app of a project.
+ *
+ * @example
+ * const [project] = await owner.listOwnedProjects(); // owner: a signed-in internal-project user
+ * const keys = await project.app.createInternalApiKey({ description: "prod", expiresAt, hasPublishableClientKey: true, hasSecretServerKey: true, hasSuperSecretAdminKey: false });
+ */
+export class StackAdminApp extends StackServerApp {
+  private readonly ownerSession: Session | undefined;
+
+  constructor(options: AdminAppOptions) {
+    const owner = options.projectOwnerSession;
+    super(
+      { ...options, tokenStore: options.tokenStore ?? "memory", secretServerKey: options.secretServerKey ?? "" },
+      {
+        type: "admin",
+        publishableClientKey: options.publishableClientKey,
+        superSecretAdminKey: options.superSecretAdminKey,
+        getAdminAccessToken: owner ? () => owner.getAccessToken() : undefined,
+      },
+    );
+    if (!owner && !options.superSecretAdminKey) throw new Error("StackAdminApp needs superSecretAdminKey or projectOwnerSession");
+    this.ownerSession = owner;
+  }
+
+  override async _serverRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    try {
+      return await this._http.request<T>(path, options);
+    } catch (error) {
+      // A stale owner token: refresh the owner's session once and retry.
+      if (this.ownerSession && error instanceof KnownError && (error.is("INVALID_ADMIN_ACCESS_TOKEN") || error.code === "API_KEY_NOT_FOUND")) {
+        await this.ownerSession.refresh();
+        return this._http.request<T>(path, options);
+      }
+      throw error;
+    }
+  }
+
+  /** @internal */
+  _adminRequest<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
+    return this._serverRequest<T>(path, options);
+  }
+
+  /** The project with its full configuration. */
+  override async getProject(): Promise<AdminProject> {
+    return adminProjectFromJson(this, await this._serverRequest<ProjectAdminJson>("/internal/projects/current"));
+  }
+
+  private keyFromJson(json: KeySetJson): InternalApiKey {
+    const expiresAt = new Date(json.expires_at_millis);
+    const manuallyRevokedAt = json.manually_revoked_at_millis ? new Date(json.manually_revoked_at_millis) : null;
+    const whyInvalid = () => (expiresAt.getTime() < Date.now() ? "expired" : manuallyRevokedAt ? "manually-revoked" : null);
+    return {
+      id: json.id,
+      description: json.description,
+      expiresAt,
+      createdAt: new Date(json.created_at_millis),
+      manuallyRevokedAt,
+      publishableClientKey: lastFour(json.publishable_client_key),
+      secretServerKey: lastFour(json.secret_server_key),
+      superSecretAdminKey: lastFour(json.super_secret_admin_key),
+      whyInvalid,
+      isValid: () => whyInvalid() === null,
+      revoke: async () => {
+        await this._serverRequest(`/internal/api-keys/${encodeURIComponent(json.id)}`, { method: "PATCH", body: { revoked: true } });
+      },
+    };
+  }
+
+  /** Creates a key set; the full key values appear only in this response. */
+  async createInternalApiKey(options: {
+    description: string;
+    expiresAt: Date;
+    hasPublishableClientKey: boolean;
+    hasSecretServerKey: boolean;
+    hasSuperSecretAdminKey: boolean;
+  }): Promise<InternalApiKeyFirstView> {
+    const json = await this._serverRequest<KeySetJson>("/internal/api-keys", {
+      body: {
+        description: options.description,
+        expires_at_millis: options.expiresAt.getTime(),
+        has_publishable_client_key: options.hasPublishableClientKey,
+        has_secret_server_key: options.hasSecretServerKey,
+        has_super_secret_admin_key: options.hasSuperSecretAdminKey,
+      },
+    });
+    const key = this.keyFromJson(json);
+    return {
+      ...key,
+      publishableClientKey: full(json.publishable_client_key),
+      secretServerKey: full(json.secret_server_key),
+      superSecretAdminKey: full(json.super_secret_admin_key),
+    };
+  }
+
+  /** Key sets of the project (last four characters only). */
+  async listInternalApiKeys(): Promise<InternalApiKey[]> {
+    const list = await this._serverRequest<ListJson<KeySetJson>>("/internal/api-keys");
+    return list.items.map((k) => this.keyFromJson(k));
+  }
+}
+
+registerAdminAppFactory(
+  (owner, projectId, session) =>
+    new StackAdminApp({
+      projectId,
+      baseUrl: owner._http.baseUrl,
+      fetch: owner._options.fetch,
+      sleep: owner._options.sleep,
+      redirectMethod: "none",
+      projectOwnerSession: session,
+    }),
+);

@@ -1,0 +1,87 @@
+/** A project as its admins see it, with update and delete. Config keys are camelCase here, snake_case on the wire. */
+import { camelKeys, snakeKeys } from "./case";
+import type { ProjectAdminJson } from "./wire-types";
+
+export type ProjectConfig = {
+  allowLocalhost: boolean;
+  signUpEnabled: boolean;
+  credentialEnabled: boolean;
+  magicLinkEnabled: boolean;
+  passkeyEnabled: boolean;
+  clientTeamCreationEnabled: boolean;
+  clientUserDeletionEnabled: boolean;
+  allowUserApiKeys: boolean;
+  allowTeamApiKeys: boolean;
+  createTeamOnSignUp: boolean;
+  requirePublishableClientKey: boolean;
+  refreshTokenRotation: boolean;
+  oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
+  domains: { domain: string; handlerPath: string }[];
+  oauthProviders: { id: string; type: "shared" | "standard"; clientId?: string; clientSecret?: string }[];
+  emailConfig: { type: "shared" } | { type: "standard"; host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
+  [key: string]: unknown;
+};
+
+export type ProjectUpdate = {
+  displayName?: string;
+  description?: string;
+  isProductionMode?: boolean;
+  logoUrl?: string | null;
+  fullLogoUrl?: string | null;
+  config?: Partial<ProjectConfig>;
+};
+
+export type AdminProject = {
+  readonly id: string;
+  readonly displayName: string;
+  readonly description: string;
+  readonly createdAt: Date;
+  readonly isProductionMode: boolean;
+  readonly ownerTeamId: string | null;
+  readonly logoUrl: string | null;
+  readonly fullLogoUrl: string | null;
+  readonly config: ProjectConfig;
+  update(update: ProjectUpdate): Promise<void>;
+  delete(): Promise<void>;
+};
+
+/** Minimal view of the app that can change the project (admin access). */
+export type ProjectAdmin = {
+  _adminRequest<T>(path: string, options?: { method?: string; body?: unknown }): Promise<T>;
+};
+
+export function projectUpdateToWire(update: ProjectUpdate): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (update.displayName !== undefined) body.display_name = update.displayName;
+  if (update.description !== undefined) body.description = update.description;
+  if (update.isProductionMode !== undefined) body.is_production_mode = update.isProductionMode;
+  if (update.logoUrl !== undefined) body.logo_url = update.logoUrl;
+  if (update.fullLogoUrl !== undefined) body.logo_full_url = update.fullLogoUrl;
+  if (update.config !== undefined) body.config = snakeKeys(update.config);
+  return body;
+}
+
+export function adminProjectFromJson(admin: ProjectAdmin, json: ProjectAdminJson): AdminProject {
+  const { oauth_providers, enabled_oauth_providers, ...rest } = json.config as Record<string, unknown>;
+  const config = camelKeys<ProjectConfig>(rest);
+  // Wire providers carry a provider_config_id copy of id; the SDK shows id and type only once.
+  config.oauthProviders = ((oauth_providers as Record<string, unknown>[] | undefined) ?? []).map(({ provider_config_id: _ignored, ...p }) => camelKeys(p)) as ProjectConfig["oauthProviders"];
+  void enabled_oauth_providers;
+  return {
+    id: json.id,
+    displayName: json.display_name,
+    description: json.description,
+    createdAt: new Date(json.created_at_millis),
+    isProductionMode: json.is_production_mode,
+    ownerTeamId: json.owner_team_id,
+    logoUrl: json.logo_url,
+    fullLogoUrl: json.logo_full_url,
+    config,
+    async update(update) {
+      await admin._adminRequest("/internal/projects/current", { method: "PATCH", body: projectUpdateToWire(update) });
+    },
+    async delete() {
+      await admin._adminRequest("/internal/projects/current", { method: "DELETE" });
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * StackClientApp: the browser/end-user app. Password and anonymous sign-in, sign-out, the
+ * current user (with the four `getUser` options), the project, redirects and handler URLs.
+ */
+import { HttpClient, type AccessLevel, type FetchLike, type RequestOptions, type Sleep } from "../interface/http";
+import { err, ok, type Result } from "../interface/result";
+import { AsyncCache } from "../cache";
+import { Session } from "../session/session";
+import { type CookieJar, createTokenStore, type TokenStoreInit } from "../session/token-store";
+import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
+import { KnownError } from "../shared/known-errors";
+import { type HandlerUrls, Redirector, type RedirectMethod, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
+import { type CurrentUser, makeCurrentUser } from "./current-user";
+import type { ProjectClientJson, TokensJson, UserJson } from "./wire-types";
+
+export type ClientAppOptions = {
+  projectId: string;
+  publishableClientKey?: string;
+  /** Origin of the Doorman API; defaults to the page's origin in a browser. */
+  baseUrl?: string;
+  tokenStore: TokenStoreInit;
+  urls?: Partial<HandlerUrls>;
+  redirectMethod?: RedirectMethod;
+  /** Origins besides the page's own that redirects may go to. */
+  trustedOrigins?: string[];
+  fetch?: FetchLike;
+  sleep?: Sleep;
+  cookieJar?: CookieJar;
+};
+
+export type GetUserOptions = { or?: "redirect" | "throw" | "anonymous" | "return-null"; includeRestricted?: boolean };
+export type CredentialOptions = { email: string; password: string; noRedirect?: boolean };
+
+const USER_KEY = "me";
+
+/**
+ * The client app of a project.
+ *
+ * @example
+ * const app = new StackClientApp({ projectId: "internal", publishableClientKey, tokenStore: "cookie" });
+ * const result = await app.signInWithCredential({ email, password });
+ * if (result.status === "error") console.log(result.error.code);
+ */
+export class StackClientApp {
+  readonly projectId: string;
+  readonly urls: HandlerUrls;
+  /** @internal */ readonly _http: HttpClient;
+  /** @internal */ readonly _session: Session;
+  /** @internal */ readonly _options: ClientAppOptions;
+  protected readonly redirector: Redirector;
+  private readonly userCache: AsyncCache<UserJson | null>;
+  private anonymousSignUp: Promise<void> | null = null;
+
+  constructor(options: ClientAppOptions, access?: AccessLevel) {
+    this._options = options;
+    this.projectId = options.projectId;
+    const baseUrl = options.baseUrl ?? (typeof window !== "undefined" ? window.location.origin : undefined);
+    if (!baseUrl) throw new Error("baseUrl is required outside a browser");
+    this._http = new HttpClient({
+      baseUrl,
+      projectId: options.projectId,
+      access: access ?? { type: "client", publishableClientKey: options.publishableClientKey },
+      fetch: options.fetch,
+      sleep: options.sleep,
+    });
+    this._session = new Session(createTokenStore(options.tokenStore, options.projectId, options.cookieJar), (token) => this.refreshAccessToken(token));
+    this.urls = resolveUrls(options.urls);
+    this.redirector = new Redirector(options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none"), options.trustedOrigins ?? []);
+    this.userCache = new AsyncCache(() => this.fetchCurrentUser());
+  }
+
+  /** POST /auth/oauth/token (refresh grant), form-encoded like the reference SDK. */
+  private async refreshAccessToken(refreshToken: string): Promise<{ accessToken: string; refreshToken?: string } | null> {
+    const res = await this._http.request<{ access_token: string; refresh_token?: string }>("/auth/oauth/token", {
+      bare: true,
+      form: {
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+        client_id: this.projectId,
+        client_secret: this._options.publishableClientKey ?? PUBLIC_CLIENT_SENTINEL,
+      },
+    });
+    return { accessToken: res.access_token, refreshToken: res.refresh_token };
+  }
+
+  /** @internal A request carrying the session; an invalid access token is refreshed once. */
+  async _userRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const send = async (accessToken: string | null) => {
+      const { refreshToken } = this._session.tokens();
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (accessToken) headers["x-stack-access-token"] = accessToken;
+      if (refreshToken) headers["x-stack-refresh-token"] = refreshToken;
+      return this._http.request<T>(path, { ...options, headers });
+    };
+    const token = await this._session.getAccessToken();
+    try {
+      return await send(token);
+    } catch (error) {
+      if (token && error instanceof KnownError && error.is("INVALID_ACCESS_TOKEN")) return send(await this._session.markAccessTokenExpired());
+      throw error;
+    }
+  }
+
+  private async fetchCurrentUser(): Promise<UserJson | null> {
+    if (this._session.isKnownInvalid()) return null;
+    try {
+      return await this._userRequest<UserJson>("/users/me");
+    } catch (error) {
+      if (error instanceof KnownError && (error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER" || error.is("INVALID_ACCESS_TOKEN"))) return null;
+      throw error;
+    }
+  }
+
+  /** @internal Re-reads the current user and tells subscribers (after a mutation). */
+  _refreshUser(): Promise<UserJson | null> {
+    return this.userCache.refresh(USER_KEY);
+  }
+
+  /** @internal For React hooks: called whenever the cached current user changes. */
+  _subscribeUser(callback: () => void): () => void {
+    return this.userCache.subscribe(USER_KEY, callback);
+  }
+
+  private async signInWith(path: string, body: Record<string, unknown>, after: "signIn" | "signUp", noRedirect?: boolean): Promise<Result<undefined>> {
+    if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
+    try {
+      const tokens = await this._userRequest<TokensJson>(path, { body });
+      this._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+    } catch (error) {
+      if (error instanceof KnownError) return err(error);
+      throw error;
+    }
+    await this._refreshUser();
+    if (!noRedirect) await this.redirectAfterAuth(after);
+    return ok(undefined);
+  }
+
+  /** Signs up with email and password (upgrading a current anonymous user in place). */
+  signUpWithCredential(options: CredentialOptions & { verificationCallbackUrl?: string }): Promise<Result<undefined>> {
+    const body: Record<string, unknown> = { email: options.email, password: options.password };
+    const callback = options.verificationCallbackUrl ?? (typeof window !== "undefined" ? new URL(this.urls.emailVerification, window.location.origin).toString() : undefined);
+    if (callback) body.verification_callback_url = callback;
+    return this.signInWith("/auth/password/sign-up", body, "signUp", options.noRedirect);
+  }
+
+  /** Signs in with email and password; expected failures come back as `{status: "error"}`. */
+  signInWithCredential(options: CredentialOptions): Promise<Result<undefined>> {
+    return this.signInWith("/auth/password/sign-in", { email: options.email, password: options.password }, "signIn", options.noRedirect);
+  }
+
+  /** Ends the session on the server (an already-dead session is fine), then forgets the tokens. */
+  async signOut(options: { redirectUrl?: string } = {}): Promise<void> {
+    if (!this._session.isKnownInvalid()) {
+      try {
+        await this._userRequest("/auth/sessions/current", { method: "DELETE" });
+      } catch (error) {
+        const ignorable = error instanceof KnownError && (error.is("REFRESH_TOKEN_ERROR") || error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER");
+        if (!ignorable) throw error;
+      }
+    }
+    this._session.clear();
+    this.userCache.set(USER_KEY, null);
+    await this.redirector.redirect(options.redirectUrl ?? this.urls.afterSignOut);
+  }
+
+  /**
+   * The signed-in user. Signed out: `or: "redirect"` goes to sign-in, `"throw"` throws,
+   * `"anonymous"` signs up anonymously, otherwise null. Anonymous users count as signed out
+   * unless `or: "anonymous"`.
+   */
+  async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
+    let json = await this.userCache.get(USER_KEY);
+    if (json?.is_anonymous && options.or !== "anonymous") json = null;
+    if (json?.is_restricted && !json.is_anonymous && !options.includeRestricted && options.or !== "anonymous") json = null;
+    if (json) return makeCurrentUser(this, json);
+    switch (options.or) {
+      case "redirect":
+        await this.redirectToSignIn({ replace: true });
+        return null;
+      case "throw":
+        throw new Error("User is not signed in but getUser was called with { or: 'throw' }");
+      case "anonymous": {
+        // At most one anonymous sign-up in flight per app.
+        this.anonymousSignUp ??= this.signUpAnonymously().finally(() => {
+          this.anonymousSignUp = null;
+        });
+        await this.anonymousSignUp;
+        const user = await this.userCache.get(USER_KEY);
+        if (!user) throw new Error("Anonymous sign-up did not produce a user");
+        return makeCurrentUser(this, user);
+      }
+      default:
+        return null;
+    }
+  }
+
+  private async signUpAnonymously(): Promise<void> {
+    const tokens = await this._http.request<TokensJson>("/auth/anonymous/sign-up", { body: {} });
+    this._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+    await this._refreshUser();
+  }
+
+  /** The project's public configuration (GET /projects/current). */
+  async getProject(): Promise<{ id: string; displayName: string; config: Record<string, unknown> }> {
+    const json = await this._http.request<ProjectClientJson>("/projects/current");
+    return { id: json.id, displayName: json.display_name, config: json.config };
+  }
+
+  private async redirectAfterAuth(kind: "signIn" | "signUp"): Promise<void> {
+    const returnTo = returnToFromLocation();
+    await this.redirector.redirect(returnTo ?? (kind === "signUp" ? this.urls.afterSignUp : this.urls.afterSignIn));
+  }
+
+  /** Goes to sign-in, remembering the current page in `after_auth_return_to`. */
+  redirectToSignIn(options: { replace?: boolean } = {}): Promise<void> {
+    return this.redirector.redirect(withReturnTo(this.urls.signIn), options);
+  }
+  redirectToSignUp(options: { replace?: boolean } = {}): Promise<void> {
+    return this.redirector.redirect(withReturnTo(this.urls.signUp), options);
+  }
+  redirectToSignOut(): Promise<void> {
+    return this.redirector.redirect(this.urls.signOut);
+  }
+  redirectToAccountSettings(): Promise<void> {
+    return this.redirector.redirect(this.urls.accountSettings);
+  }
+  redirectToHome(): Promise<void> {
+    return this.redirector.redirect(this.urls.home);
+  }
+  redirectToAfterSignIn(): Promise<void> {
+    return this.redirectAfterAuth("signIn");
+  }
+  redirectToAfterSignOut(): Promise<void> {
+    return this.redirector.redirect(this.urls.afterSignOut);
+  }
+}

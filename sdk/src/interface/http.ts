@@ -1,0 +1,160 @@
+/**
+ * The HTTP layer: `{baseUrl}/api/v1{path}` with the wire headers of an access level, retries
+ * (network errors on idempotent methods, 429 with Retry-After, 508), and known errors rebuilt
+ * from `x-stack-known-error` + `{code, details}`.
+ */
+import { NETWORK_RETRY_ATTEMPTS, NETWORK_RETRY_BASE_MS } from "../shared/constants";
+import { ACTUAL_STATUS_HEADERS, isKnownErrorCode, KNOWN_ERROR_HEADERS, KnownError } from "../shared/known-errors";
+
+export const SDK_VERSION = "js doorman-sdk@0.1.0";
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type Sleep = (ms: number) => Promise<void>;
+
+export type AccessLevel =
+  | { type: "client"; publishableClientKey?: string }
+  | { type: "server"; publishableClientKey?: string; secretServerKey: string }
+  | { type: "admin"; publishableClientKey?: string; superSecretAdminKey?: string; getAdminAccessToken?: () => Promise<string | null> };
+
+export type HttpOptions = {
+  baseUrl: string;
+  projectId: string;
+  access: AccessLevel;
+  fetch?: FetchLike;
+  sleep?: Sleep;
+  random?: () => number;
+};
+
+export type RequestOptions = {
+  method?: string;
+  body?: unknown;
+  /** Extra headers (e.g. x-stack-access-token), sent last. */
+  headers?: Record<string, string>;
+  /** Send no wire auth headers at all (e.g. /auth/oauth/token). */
+  bare?: boolean;
+  form?: Record<string, string>;
+};
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`Doorman API answered ${status}: ${body.slice(0, 500)}`);
+    this.name = "HttpError";
+  }
+}
+
+/** Failed to reach the server after every retry. */
+export class ConnectionError extends Error {
+  constructor(
+    message: string,
+    readonly cause: unknown,
+  ) {
+    super(message);
+    this.name = "ConnectionError";
+  }
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(28));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly projectId: string;
+  readonly access: AccessLevel;
+  private readonly fetchImpl: FetchLike;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+
+  constructor(options: HttpOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.projectId = options.projectId;
+    this.access = options.access;
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.random = options.random ?? Math.random;
+  }
+
+  private async authHeaders(): Promise<Record<string, string>> {
+    const a = this.access;
+    const h: Record<string, string> = {
+      "x-stack-project-id": this.projectId,
+      "x-stack-access-type": a.type,
+      "x-stack-client-version": SDK_VERSION,
+      "x-stack-allow-anonymous-user": "true",
+      "x-stack-override-error-status": "true",
+    };
+    if (a.publishableClientKey) h["x-stack-publishable-client-key"] = a.publishableClientKey;
+    if (a.type === "server") h["x-stack-secret-server-key"] = a.secretServerKey;
+    if (a.type === "admin") {
+      if (a.superSecretAdminKey) h["x-stack-super-secret-admin-key"] = a.superSecretAdminKey;
+      const token = await a.getAdminAccessToken?.();
+      if (token) h["x-stack-admin-access-token"] = token;
+    }
+    return h;
+  }
+
+  /** Sends a request and returns the parsed JSON (or text) body; throws KnownError/HttpError. */
+  async request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    const method = options.method ?? (options.body !== undefined || options.form ? "POST" : "GET");
+    const url = `${this.baseUrl}/api/v1${path}`;
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = options.bare ? {} : await this.authHeaders();
+      headers["x-stack-random-nonce"] = randomNonce();
+      let body: string | undefined;
+      if (options.form) {
+        headers["content-type"] = "application/x-www-form-urlencoded";
+        body = new URLSearchParams(options.form).toString();
+      } else if (options.body !== undefined) {
+        headers["content-type"] = "application/json";
+        body = JSON.stringify(options.body);
+      }
+      Object.assign(headers, options.headers ?? {});
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, { method, headers, body, credentials: "omit", cache: "no-store" });
+      } catch (error) {
+        if (IDEMPOTENT.has(method) && attempt < NETWORK_RETRY_ATTEMPTS) {
+          await this.sleep(this.backoff(attempt));
+          continue;
+        }
+        throw new ConnectionError(`Could not reach ${this.baseUrl} (${method} ${path}) after ${attempt} attempt(s): ${String(error)}`, error);
+      }
+      if ((res.status === 429 || res.status === 508) && attempt < NETWORK_RETRY_ATTEMPTS) {
+        const retryAfter = Number(res.headers.get("retry-after"));
+        await this.sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : this.backoff(attempt));
+        continue;
+      }
+      return this.parse<T>(res);
+    }
+  }
+
+  /** 1 s × 2^(n-1) × a random factor in [0.5, 1.5). */
+  backoff(attempt: number): number {
+    return NETWORK_RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + this.random());
+  }
+
+  private async parse<T>(res: Response): Promise<T> {
+    let status = res.status;
+    for (const name of ACTUAL_STATUS_HEADERS) {
+      const actual = res.headers.get(name);
+      if (actual) status = Number(actual);
+    }
+    const text = await res.text();
+    const isJson = (res.headers.get("content-type") ?? "").includes("application/json");
+    const parsed = isJson && text ? (JSON.parse(text) as unknown) : text;
+    if (status >= 200 && status < 300) return parsed as T;
+    const code = KNOWN_ERROR_HEADERS.map((h) => res.headers.get(h)).find(Boolean);
+    if (code && typeof parsed === "object" && parsed !== null && (parsed as { code?: string }).code === code) {
+      const { details, error } = parsed as { details?: Record<string, unknown>; error?: string };
+      if (!isKnownErrorCode(code)) throw new KnownError("UNSUPPORTED_ERROR", { originalErrorCode: code });
+      throw new KnownError(code, details, error);
+    }
+    throw new HttpError(status, typeof parsed === "string" ? parsed : JSON.stringify(parsed));
+  }
+}
