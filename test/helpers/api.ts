@@ -45,7 +45,11 @@ export async function call(path: string, o: CallOptions = {}): Promise<CallResul
     headers["content-type"] ??= "application/json";
   }
   if (o.contentType) headers["content-type"] = o.contentType;
-  const res = await SELF.fetch(`http://localhost/api/v1${path}`, { method: o.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  const res = await SELF.fetch(`http://localhost/api/v1${path}`, {
+    method: o.method ?? (body !== undefined ? "POST" : "GET"),
+    headers,
+    body,
+  });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get("content-type") ?? "").includes("application/json")) parsed = JSON.parse(text);
@@ -64,7 +68,11 @@ export function uniqueEmail(tag = "user"): string {
 
 export type SignedUp = { email: string; password: string; accessToken: string; refreshToken: string; userId: string };
 
-export async function signUp(project: CallOptions = internalClient, email = uniqueEmail(), password = "correct horse battery"): Promise<SignedUp> {
+export async function signUp(
+  project: CallOptions = internalClient,
+  email = uniqueEmail(),
+  password = "correct horse battery",
+): Promise<SignedUp> {
   const res = await call("/auth/password/sign-up", { ...project, body: { email, password } });
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   return { email, password, accessToken: res.body.access_token, refreshToken: res.body.refresh_token, userId: res.body.user_id };
@@ -73,13 +81,23 @@ export async function signUp(project: CallOptions = internalClient, email = uniq
 /** A fresh project owned by a fresh internal user, with admin/server/client credentials. */
 export async function createProjectWithKeys(config: Record<string, unknown> = {}) {
   const owner = await signUp();
-  const created = await call("/internal/projects", { ...internalClient, accessToken: owner.accessToken, body: { display_name: "Test project", config } });
+  const created = await call("/internal/projects", {
+    ...internalClient,
+    accessToken: owner.accessToken,
+    body: { display_name: "Test project", config },
+  });
   if (created.status !== 201) throw new Error(`project create failed: ${created.status} ${created.text}`);
   const projectId: string = created.body.id;
   const admin = { projectId, accessType: "admin", adminAccessToken: owner.accessToken } as const;
   const keys = await call("/internal/api-keys", {
     ...admin,
-    body: { description: "test", expires_at_millis: Date.now() + 3600_000, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: true },
+    body: {
+      description: "test",
+      expires_at_millis: Date.now() + 3600_000,
+      has_publishable_client_key: true,
+      has_secret_server_key: true,
+      has_super_secret_admin_key: true,
+    },
   });
   if (keys.status !== 200) throw new Error(`key create failed: ${keys.status} ${keys.text}`);
   return {

@@ -7,13 +7,19 @@ import { uniqueEmail } from "../helpers/api";
 
 const fetchImpl = (input: string, init: RequestInit) => SELF.fetch(input, init);
 const base = { baseUrl: "http://localhost", fetch: fetchImpl, redirectMethod: "none" as const };
-const internalClient = () => new StackClientApp({ ...base, projectId: "internal", publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY, tokenStore: "memory" });
+const internalClient = () =>
+  new StackClientApp({ ...base, projectId: "internal", publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY, tokenStore: "memory" });
 
 describe("client app", () => {
   it("signs up, reads and updates the user, signs out", async () => {
     const app = internalClient();
     const email = uniqueEmail("sdk");
-    const result = await app.signUpWithCredential({ email, password: "sdk password 1", noRedirect: true, verificationCallbackUrl: "http://localhost/handler/email-verification" });
+    const result = await app.signUpWithCredential({
+      email,
+      password: "sdk password 1",
+      noRedirect: true,
+      verificationCallbackUrl: "http://localhost/handler/email-verification",
+    });
     expect(result.status).toBe("ok");
     const user = await app.getUser({ or: "throw" });
     expect(user?.primaryEmail).toBe(email);
@@ -58,7 +64,12 @@ describe("client app", () => {
     const first = internalClient();
     await first.signUpWithCredential({ email: uniqueEmail("refresh"), password: "sdk password 1", noRedirect: true });
     const { refreshToken } = first._session.tokens();
-    const second = new StackClientApp({ ...base, projectId: "internal", publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY, tokenStore: { accessToken: null, refreshToken } });
+    const second = new StackClientApp({
+      ...base,
+      projectId: "internal",
+      publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
+      tokenStore: { accessToken: null, refreshToken },
+    });
     const user = await second.getUser({ or: "throw" });
     expect(user?.id).toBe((await first.getUser())?.id);
     expect(second._session.tokens().accessToken).toBeTruthy();
@@ -81,7 +92,9 @@ describe("client app", () => {
 
   it("refuses to sign in without a persistent token store", async () => {
     const app = new StackClientApp({ ...base, projectId: "internal", tokenStore: null });
-    await expect(app.signInWithCredential({ email: uniqueEmail(), password: "whatever123", noRedirect: true })).rejects.toThrow(/persistent token store/);
+    await expect(app.signInWithCredential({ email: uniqueEmail(), password: "whatever123", noRedirect: true })).rejects.toThrow(
+      /persistent token store/,
+    );
   });
 
   it("reads the project's public configuration", async () => {

@@ -23,7 +23,14 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
 const client = (s: ReturnType<typeof scripted>, random = () => 0.5) =>
-  new HttpClient({ baseUrl: "http://api.test/", projectId: "p", access: { type: "client", publishableClientKey: "pck" }, fetch: s.fetch, sleep: s.sleep, random });
+  new HttpClient({
+    baseUrl: "http://api.test/",
+    projectId: "p",
+    access: { type: "client", publishableClientKey: "pck" },
+    fetch: s.fetch,
+    sleep: s.sleep,
+    random,
+  });
 
 describe("http client", () => {
   it("sends the wire headers to {baseUrl}/api/v1{path}", async () => {
@@ -54,7 +61,11 @@ describe("http client", () => {
   });
 
   it("waits Retry-After on 429 and retries 508", async () => {
-    const s = scripted([new Response("slow down", { status: 429, headers: { "retry-after": "3" } }), new Response("loop", { status: 508 }), json({ fine: true })]);
+    const s = scripted([
+      new Response("slow down", { status: 429, headers: { "retry-after": "3" } }),
+      new Response("loop", { status: 508 }),
+      json({ fine: true }),
+    ]);
     expect(await client(s).request("/users/me")).toEqual({ fine: true });
     expect(s.sleeps).toEqual([3000, 2000]);
   });
@@ -65,8 +76,15 @@ describe("http client", () => {
   });
 
   it("rebuilds known errors from the header and body, restoring the actual status", async () => {
-    const s = scripted([json({ code: "PASSWORD_TOO_SHORT", error: "Password too short.", details: { min_length: 8 } }, 200, { "x-stack-known-error": "PASSWORD_TOO_SHORT", "x-stack-actual-status": "400" })]);
-    const error = await client(s).request("/auth/password/sign-up", { body: {} }).catch((e) => e);
+    const s = scripted([
+      json({ code: "PASSWORD_TOO_SHORT", error: "Password too short.", details: { min_length: 8 } }, 200, {
+        "x-stack-known-error": "PASSWORD_TOO_SHORT",
+        "x-stack-actual-status": "400",
+      }),
+    ]);
+    const error = await client(s)
+      .request("/auth/password/sign-up", { body: {} })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(KnownError);
     expect(error.code).toBe("PASSWORD_TOO_SHORT");
     expect(error.status).toBe(400);
@@ -75,13 +93,21 @@ describe("http client", () => {
   });
 
   it("reads the x-hexclave-* response headers too", async () => {
-    const s = scripted([json({ code: "USER_NOT_FOUND", error: "User not found." }, 200, { "x-hexclave-known-error": "USER_NOT_FOUND", "x-hexclave-actual-status": "404" })]);
+    const s = scripted([
+      json({ code: "USER_NOT_FOUND", error: "User not found." }, 200, {
+        "x-hexclave-known-error": "USER_NOT_FOUND",
+        "x-hexclave-actual-status": "404",
+      }),
+    ]);
     await expect(client(s).request("/users/x")).rejects.toMatchObject({ code: "USER_NOT_FOUND" });
   });
 
   it("an unknown code becomes UNSUPPORTED_ERROR", async () => {
     const s = scripted([json({ code: "FROM_THE_FUTURE", error: "?" }, 400, { "x-stack-known-error": "FROM_THE_FUTURE" })]);
-    await expect(client(s).request("/x")).rejects.toMatchObject({ code: "UNSUPPORTED_ERROR", details: { originalErrorCode: "FROM_THE_FUTURE" } });
+    await expect(client(s).request("/x")).rejects.toMatchObject({
+      code: "UNSUPPORTED_ERROR",
+      details: { originalErrorCode: "FROM_THE_FUTURE" },
+    });
   });
 
   it("plain error responses become HttpError", async () => {

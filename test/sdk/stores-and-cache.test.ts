@@ -12,7 +12,12 @@ function jwtWithExp(expSeconds: number): string {
 
 function jar(): CookieJar & { data: Map<string, { value: string; maxAge: number }> } {
   const data = new Map<string, { value: string; maxAge: number }>();
-  return { data, get: (n) => data.get(n)?.value ?? null, set: (n, value, maxAge) => void data.set(n, { value, maxAge }), remove: (n) => void data.delete(n) };
+  return {
+    data,
+    get: (n) => data.get(n)?.value ?? null,
+    set: (n, value, maxAge) => void data.set(n, { value, maxAge }),
+    remove: (n) => void data.delete(n),
+  };
 }
 
 describe("token stores", () => {
@@ -34,7 +39,10 @@ describe("token stores", () => {
 
   it("reads x-stack-auth from request-like objects (Headers or plain records)", () => {
     const value = JSON.stringify({ accessToken: "a", refreshToken: "r" });
-    expect(createTokenStore({ headers: new Headers({ "x-stack-auth": value }) }, "p").get()).toEqual({ accessToken: "a", refreshToken: "r" });
+    expect(createTokenStore({ headers: new Headers({ "x-stack-auth": value }) }, "p").get()).toEqual({
+      accessToken: "a",
+      refreshToken: "r",
+    });
     expect(createTokenStore({ headers: { "x-stack-auth": value } }, "p").get()).toEqual({ accessToken: "a", refreshToken: "r" });
     expect(createTokenStore({ headers: { "x-stack-auth": "not json" } }, "p").get()).toEqual({ accessToken: null, refreshToken: null });
   });

@@ -17,14 +17,22 @@ describe("password sign-up", () => {
     expect(short.body).toMatchObject({ code: "PASSWORD_TOO_SHORT", details: { min_length: 8 } });
     const long = await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "x".repeat(71) } });
     expect(long.body).toMatchObject({ code: "PASSWORD_TOO_LONG", details: { maxLength: 70 } });
-    expect((await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "x".repeat(70) } })).status).toBe(200);
+    expect(
+      (await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "x".repeat(70) } })).status,
+    ).toBe(200);
   });
 
   it("a duplicate email is USER_EMAIL_ALREADY_EXISTS (409), case-insensitively", async () => {
     const user = await signUp();
-    const res = await call("/auth/password/sign-up", { ...internalClient, body: { email: user.email.toUpperCase(), password: "another password" } });
+    const res = await call("/auth/password/sign-up", {
+      ...internalClient,
+      body: { email: user.email.toUpperCase(), password: "another password" },
+    });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: "USER_EMAIL_ALREADY_EXISTS", details: { email: user.email, would_work_if_email_was_verified: false } });
+    expect(res.body).toMatchObject({
+      code: "USER_EMAIL_ALREADY_EXISTS",
+      details: { email: user.email, would_work_if_email_was_verified: false },
+    });
   });
 
   it("two racing sign-ups with one email: exactly one wins, no 5xx", async () => {
@@ -40,14 +48,18 @@ describe("password sign-up", () => {
 
   it("is gated by sign_up_enabled and credential_enabled", async () => {
     const noSignUp = await createProjectWithKeys({ sign_up_enabled: false });
-    expect((await call("/auth/password/sign-up", { ...noSignUp.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code).toBe("SIGN_UP_NOT_ENABLED");
+    expect(
+      (await call("/auth/password/sign-up", { ...noSignUp.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code,
+    ).toBe("SIGN_UP_NOT_ENABLED");
     const noPassword = await createProjectWithKeys({ credential_enabled: false });
-    expect((await call("/auth/password/sign-up", { ...noPassword.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code).toBe(
-      "PASSWORD_AUTHENTICATION_NOT_ENABLED",
-    );
-    expect((await call("/auth/password/sign-in", { ...noPassword.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body.code).toBe(
-      "PASSWORD_AUTHENTICATION_NOT_ENABLED",
-    );
+    expect(
+      (await call("/auth/password/sign-up", { ...noPassword.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body
+        .code,
+    ).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+    expect(
+      (await call("/auth/password/sign-in", { ...noPassword.client, body: { email: uniqueEmail(), password: "long enough pw" } })).body
+        .code,
+    ).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED");
   });
 
   it("stores a scrypt PHC hash, never the password", async () => {
@@ -60,20 +72,36 @@ describe("password sign-up", () => {
 
 describe("trusted callback URLs", () => {
   it("checks verification_callback_url against the project's trusted domains", async () => {
-    const p = await createProjectWithKeys({ allow_localhost: false, domains: [{ domain: "https://app.example.com", handler_path: "/handler" }] });
+    const p = await createProjectWithKeys({
+      allow_localhost: false,
+      domains: [{ domain: "https://app.example.com", handler_path: "/handler" }],
+    });
     const body = (url: string) => ({ email: uniqueEmail(), password: "long enough pw", verification_callback_url: url });
-    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://evil.example.net/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
-    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://localhost:3000/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
-    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://app.example.com/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
-    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://app.example.com/handler/email-verification") })).status).toBe(200);
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://evil.example.net/cb") })).body.code).toBe(
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://localhost:3000/cb") })).body.code).toBe(
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://app.example.com/cb") })).body.code).toBe(
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
+    expect(
+      (await call("/auth/password/sign-up", { ...p.client, body: body("https://app.example.com/handler/email-verification") })).status,
+    ).toBe(200);
   });
 
   it("allows localhost when the project allows it, and wildcards", async () => {
-    const p = await createProjectWithKeys({ allow_localhost: true, domains: [{ domain: "https://*.example.org", handler_path: "/handler" }] });
+    const p = await createProjectWithKeys({
+      allow_localhost: true,
+      domains: [{ domain: "https://*.example.org", handler_path: "/handler" }],
+    });
     const body = (url: string) => ({ email: uniqueEmail(), password: "long enough pw", verification_callback_url: url });
     expect((await call("/auth/password/sign-up", { ...p.client, body: body("http://localhost:5173/cb") })).status).toBe(200);
     expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://tenant.example.org/cb") })).status).toBe(200);
-    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://example.org.evil.com/cb") })).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect((await call("/auth/password/sign-up", { ...p.client, body: body("https://example.org.evil.com/cb") })).body.code).toBe(
+      "REDIRECT_URL_NOT_WHITELISTED",
+    );
   });
 });
 
@@ -99,14 +127,21 @@ describe("password sign-in", () => {
   it("verifies an imported bcrypt hash and upgrades it to scrypt", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("import");
-    const created = await call("/users", { ...p.server, body: { primary_email: email, password_hash: bcrypt.hashSync("imported secret", 4) } });
+    const created = await call("/users", {
+      ...p.server,
+      body: { primary_email: email, password_hash: bcrypt.hashSync("imported secret", 4) },
+    });
     expect(created.status).toBe(201);
     expect(created.body.has_password).toBe(true);
-    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "wrong secret" } })).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "wrong secret" } })).body.code).toBe(
+      "EMAIL_PASSWORD_MISMATCH",
+    );
     expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "imported secret" } })).status).toBe(200);
     let hash = "";
     for (let i = 0; i < 20 && !hash.startsWith("$scrypt$"); i++) {
-      hash = (await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(created.body.id).first<{ password_hash: string }>())!.password_hash;
+      hash = (await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?")
+        .bind(created.body.id)
+        .first<{ password_hash: string }>())!.password_hash;
       if (!hash.startsWith("$scrypt$")) await new Promise((r) => setTimeout(r, 50));
     }
     expect(hash).toMatch(/^\$scrypt\$/);
@@ -128,10 +163,20 @@ describe("anonymous sign-up", () => {
     const blocked = await call("/users/me", { ...internalClient, accessToken: token });
     expect(blocked.body.code).toBe("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
     const me = await call("/users/me", { ...internalClient, accessToken: token, allowAnonymous: true });
-    expect(me.body).toMatchObject({ is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" }, primary_email: null });
+    expect(me.body).toMatchObject({
+      is_anonymous: true,
+      is_restricted: true,
+      restricted_reason: { type: "anonymous" },
+      primary_email: null,
+    });
 
     const email = uniqueEmail("upgrade");
-    const up = await call("/auth/password/sign-up", { ...internalClient, accessToken: token, allowAnonymous: true, body: { email, password: "upgrade password" } });
+    const up = await call("/auth/password/sign-up", {
+      ...internalClient,
+      accessToken: token,
+      allowAnonymous: true,
+      body: { email, password: "upgrade password" },
+    });
     expect(up.status).toBe(200);
     expect(up.body.user_id).toBe(anon.body.user_id);
     const after = await call("/users/me", { ...internalClient, accessToken: up.body.access_token });

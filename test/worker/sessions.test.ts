@@ -15,7 +15,13 @@ async function tokenGrant(fields: Record<string, string>) {
 }
 
 const refreshGrant = (refreshToken: string, extra: Record<string, string> = {}) =>
-  tokenGrant({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: "internal", client_secret: DEV_PUBLISHABLE_CLIENT_KEY, ...extra });
+  tokenGrant({
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: "internal",
+    client_secret: DEV_PUBLISHABLE_CLIENT_KEY,
+    ...extra,
+  });
 
 describe("refresh", () => {
   it("POST /auth/oauth/token refreshes (form body, client id and secret rules)", async () => {
@@ -37,7 +43,13 @@ describe("refresh", () => {
   it("accepts a JSON body too", async () => {
     const user = await signUp();
     const res = await call("/auth/oauth/token", {
-      body: { grant_type: "refresh_token", refresh_token: user.refreshToken, client_id: "internal", client_secret: DEV_PUBLISHABLE_CLIENT_KEY, extra_field: "ignored" },
+      body: {
+        grant_type: "refresh_token",
+        refresh_token: user.refreshToken,
+        client_id: "internal",
+        client_secret: DEV_PUBLISHABLE_CLIENT_KEY,
+        extra_field: "ignored",
+      },
     });
     expect(res.status).toBe(200);
   });
@@ -57,14 +69,23 @@ describe("refresh", () => {
     const p = await createProjectWithKeys();
     const user = await signUp(p.client);
     expect((await refreshGrant(user.refreshToken)).status).toBe(401);
-    const own = await tokenGrant({ grant_type: "refresh_token", refresh_token: user.refreshToken, client_id: p.projectId, client_secret: p.client.publishableClientKey });
+    const own = await tokenGrant({
+      grant_type: "refresh_token",
+      refresh_token: user.refreshToken,
+      client_id: p.projectId,
+      client_secret: p.client.publishableClientKey,
+    });
     expect(own.status).toBe(200);
   });
 
   it("stores refresh tokens only as SHA-256", async () => {
     const user = await signUp();
-    const plain = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE refresh_token_hash = ?").bind(user.refreshToken).first<{ n: number }>();
-    const hashed = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE refresh_token_hash = ?").bind(await sha256Hex(user.refreshToken)).first<{ n: number }>();
+    const plain = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE refresh_token_hash = ?")
+      .bind(user.refreshToken)
+      .first<{ n: number }>();
+    const hashed = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE refresh_token_hash = ?")
+      .bind(await sha256Hex(user.refreshToken))
+      .first<{ n: number }>();
     expect(plain?.n).toBe(0);
     expect(hashed?.n).toBe(1);
   });
@@ -80,7 +101,12 @@ describe("refresh", () => {
     const session = await call("/auth/sessions", { ...internalServer, body: { user_id: user.userId, expires_in_millis: 60_000 } });
     expect(session.status).toBe(200);
     const later = Date.now() + 120_000;
-    const res = await call("/auth/sessions/current/refresh", { ...internalClient, method: "POST", refreshToken: session.body.refresh_token, nowMs: later });
+    const res = await call("/auth/sessions/current/refresh", {
+      ...internalClient,
+      method: "POST",
+      refreshToken: session.body.refresh_token,
+      nowMs: later,
+    });
     expect(res.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
   });
 });
@@ -152,14 +178,26 @@ describe("session management", () => {
     const current = list.body.items.filter((s: any) => s.is_current_session);
     expect(current).toHaveLength(1);
     expect(list.body.items.filter((s: any) => s.is_impersonation)).toHaveLength(1);
-    for (const s of list.body.items) expect(Object.keys(s)).toEqual(expect.arrayContaining(["id", "user_id", "created_at", "is_impersonation", "last_used_at"]));
+    for (const s of list.body.items)
+      expect(Object.keys(s)).toEqual(expect.arrayContaining(["id", "user_id", "created_at", "is_impersonation", "last_used_at"]));
   });
 
   it("server session creation validates input", async () => {
-    expect((await call("/auth/sessions", { ...internalServer, body: { user_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000" } })).body.code).toBe("USER_ID_DOES_NOT_EXIST");
+    expect((await call("/auth/sessions", { ...internalServer, body: { user_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000" } })).body.code).toBe(
+      "USER_ID_DOES_NOT_EXIST",
+    );
     expect((await call("/auth/sessions", { ...internalServer, body: { user_id: "x" } })).body.code).toBe("SCHEMA_ERROR");
-    expect((await call("/auth/sessions", { ...internalServer, body: { user_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000", expires_in_millis: 400 * 86400_000 } })).body.code).toBe("SCHEMA_ERROR");
-    expect((await call("/auth/sessions", { ...internalClient, body: { user_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000" } })).body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    expect(
+      (
+        await call("/auth/sessions", {
+          ...internalServer,
+          body: { user_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000", expires_in_millis: 400 * 86400_000 },
+        })
+      ).body.code,
+    ).toBe("SCHEMA_ERROR");
+    expect((await call("/auth/sessions", { ...internalClient, body: { user_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000" } })).body.code).toBe(
+      "INSUFFICIENT_ACCESS_TYPE",
+    );
   });
 
   it("deleting sessions: not the current one, only your own", async () => {
@@ -169,11 +207,19 @@ describe("session management", () => {
     const currentId = list.body.items.find((s: any) => s.is_current_session).id;
     const otherId = list.body.items.find((s: any) => !s.is_current_session).id;
 
-    const self = await call(`/auth/sessions/${currentId}?user_id=me`, { ...internalClient, method: "DELETE", accessToken: user.accessToken });
+    const self = await call(`/auth/sessions/${currentId}?user_id=me`, {
+      ...internalClient,
+      method: "DELETE",
+      accessToken: user.accessToken,
+    });
     expect(self.body.code).toBe("CANNOT_DELETE_CURRENT_SESSION");
 
     const stranger = await signUp();
-    const foreign = await call(`/auth/sessions/${otherId}?user_id=me`, { ...internalClient, method: "DELETE", accessToken: stranger.accessToken });
+    const foreign = await call(`/auth/sessions/${otherId}?user_id=me`, {
+      ...internalClient,
+      method: "DELETE",
+      accessToken: stranger.accessToken,
+    });
     expect(foreign.status).toBe(404);
 
     const ok = await call(`/auth/sessions/${otherId}?user_id=me`, { ...internalClient, method: "DELETE", accessToken: user.accessToken });

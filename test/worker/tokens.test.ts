@@ -5,8 +5,24 @@ import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, internalClient, signUp } from "../helpers/api";
 
 const CLAIMS = [
-  "iss", "aud", "iat", "exp", "sub", "project_id", "branch_id", "refresh_token_id", "role", "name", "email",
-  "email_verified", "selected_team_id", "signed_up_at", "is_anonymous", "is_restricted", "restricted_reason", "requires_totp_mfa",
+  "iss",
+  "aud",
+  "iat",
+  "exp",
+  "sub",
+  "project_id",
+  "branch_id",
+  "refresh_token_id",
+  "role",
+  "name",
+  "email",
+  "email_verified",
+  "selected_team_id",
+  "signed_up_at",
+  "is_anonymous",
+  "is_restricted",
+  "restricted_reason",
+  "requires_totp_mfa",
 ].sort();
 
 async function jwks(projectId: string, query = "") {
@@ -47,13 +63,21 @@ describe("access tokens", () => {
     const res = await call("/auth/anonymous/sign-up", { ...internalClient, method: "POST" });
     expect(res.status).toBe(200);
     const payload = decodeJwt(res.body.access_token);
-    expect(payload).toMatchObject({ aud: "internal:anon", iss: "http://localhost/api/v1/projects-anonymous-users/internal", is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" } });
+    expect(payload).toMatchObject({
+      aud: "internal:anon",
+      iss: "http://localhost/api/v1/projects-anonymous-users/internal",
+      is_anonymous: true,
+      is_restricted: true,
+      restricted_reason: { type: "anonymous" },
+    });
     const plain = await jwks("internal");
     await expect(jwtVerify(res.body.access_token, createLocalJWKSet(plain.body))).rejects.toThrow();
     const withAnon = await jwks("internal", "?include_anonymous=true");
     expect(withAnon.body.keys).toHaveLength(3);
     await jwtVerify(res.body.access_token, createLocalJWKSet(withAnon.body));
-    const alias = await SELF.fetch("http://localhost/api/v1/projects-anonymous-users/internal/.well-known/jwks.json", { redirect: "manual" });
+    const alias = await SELF.fetch("http://localhost/api/v1/projects-anonymous-users/internal/.well-known/jwks.json", {
+      redirect: "manual",
+    });
     expect(alias.status).toBe(307);
     expect(alias.headers.get("location")).toContain("/api/v1/projects/internal/.well-known/jwks.json?include_anonymous=true");
   });
@@ -89,7 +113,9 @@ describe("token rejection", () => {
     const user = await signUp();
     const claims = decodeJwt(user.accessToken);
     const { privateKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
-    const other = await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: decodeProtectedHeader(user.accessToken).kid! }).sign(privateKey);
+    const other = await new SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", kid: decodeProtectedHeader(user.accessToken).kid! })
+      .sign(privateKey);
     expect((await call("/users/me", { ...internalClient, accessToken: other })).body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
     const none = `${btoa(JSON.stringify({ alg: "none" })).replace(/=+$/, "")}.${user.accessToken.split(".")[1]}.`;
     expect((await call("/users/me", { ...internalClient, accessToken: none })).body.code).toBe("UNPARSABLE_ACCESS_TOKEN");

@@ -30,11 +30,21 @@ export function audienceFor(projectId: string, claims: Pick<AccessTokenClaims, "
 }
 
 export function issuerFor(apiUrl: string, projectId: string, audience: string): string {
-  const kind = audience.endsWith(":anon") ? "projects-anonymous-users" : audience.endsWith(":restricted") ? "projects-restricted-users" : "projects";
+  const kind = audience.endsWith(":anon")
+    ? "projects-anonymous-users"
+    : audience.endsWith(":restricted")
+      ? "projects-restricted-users"
+      : "projects";
   return `${apiUrl}/api/v1/${kind}/${projectId}`;
 }
 
-export async function signAccessToken(keys: TokenKeys, apiUrl: string, claims: AccessTokenClaims, nowMs: number, ttlSeconds: number): Promise<string> {
+export async function signAccessToken(
+  keys: TokenKeys,
+  apiUrl: string,
+  claims: AccessTokenClaims,
+  nowMs: number,
+  ttlSeconds: number,
+): Promise<string> {
   const aud = audienceFor(claims.project_id, claims);
   const key = await getSigningKey(keys.secret, aud);
   const iat = Math.floor(nowMs / 1000);

@@ -18,7 +18,12 @@ async function deriveScalar(secret: string, audience: string): Promise<Uint8Arra
   const ikm = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveBits"]);
   for (let counter = 0; ; counter++) {
     const bits = await crypto.subtle.deriveBits(
-      { name: "HKDF", hash: "SHA-256", salt: new TextEncoder().encode("doorman-jwt-es256"), info: new TextEncoder().encode(`${audience}#${counter}`) },
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: new TextEncoder().encode("doorman-jwt-es256"),
+        info: new TextEncoder().encode(`${audience}#${counter}`),
+      },
       ikm,
       256,
     );
@@ -33,7 +38,13 @@ async function buildKey(secret: string, audience: string): Promise<SigningKey> {
   const x = base64url.encode(bigintTo32Bytes(point.x));
   const y = base64url.encode(bigintTo32Bytes(point.y));
   const publicJwk: JsonWebKey = { kty: "EC", crv: "P-256", x, y };
-  const privateKey = await crypto.subtle.importKey("jwk", { ...publicJwk, d: base64url.encode(scalar) }, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+  const privateKey = await crypto.subtle.importKey(
+    "jwk",
+    { ...publicJwk, d: base64url.encode(scalar) },
+    { name: "ECDSA", namedCurve: "P-256" },
+    false,
+    ["sign"],
+  );
   const publicKey = await crypto.subtle.importKey("jwk", publicJwk, { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
   const thumb = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${x}.${y}`));
   const kid = base64url.encode(new Uint8Array(thumb)).slice(0, 12);

@@ -27,7 +27,9 @@ export const apiKeySets = sqliteTable(
   "api_key_sets",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     description: text("description").notNull().default(""),
     publishableKeyHash: text("publishable_key_hash"),
     secretKeyHash: text("secret_key_hash"),
@@ -51,7 +53,9 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     displayName: text("display_name"),
     profileImageUrl: text("profile_image_url"),
     passwordHash: text("password_hash"),
@@ -80,7 +84,9 @@ export const contactChannels = sqliteTable(
   {
     id: text("id").primaryKey(),
     projectId: text("project_id").notNull(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull().default("email"),
     /** Lower-cased value. */
     value: text("value").notNull(),
@@ -101,7 +107,9 @@ export const teams = sqliteTable(
   "teams",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     displayName: text("display_name").notNull(),
     profileImageUrl: text("profile_image_url"),
     clientMetadata: json("client_metadata"),
@@ -116,8 +124,12 @@ export const teamMembers = sqliteTable(
   "team_members",
   {
     projectId: text("project_id").notNull(),
-    teamId: text("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     displayName: text("display_name"),
     profileImageUrl: text("profile_image_url"),
     createdAt: integer("created_at").notNull(),
@@ -131,7 +143,9 @@ export const sessions = sqliteTable(
   {
     id: text("id").primaryKey(),
     projectId: text("project_id").notNull(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     refreshTokenHash: text("refresh_token_hash").notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
@@ -139,10 +153,7 @@ export const sessions = sqliteTable(
     isImpersonation: bool("is_impersonation").notNull().default(false),
     lastIpInfo: json("last_ip_info"),
   },
-  (t) => [
-    uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash),
-    index("sessions_user").on(t.userId),
-  ],
+  (t) => [uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash), index("sessions_user").on(t.userId)],
 );
 
 /**
@@ -153,7 +164,9 @@ export const retiredRefreshTokens = sqliteTable(
   "retired_refresh_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     projectId: text("project_id").notNull(),
     retiredAt: integer("retired_at").notNull(),
   },

@@ -4,8 +4,8 @@
  * outbound I/O, which does not hold a DO's input gate, hence the explicit queue below.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
 import { findProjectById } from "../db/queries/projects";
+import type { Env } from "../env";
 import { makeDeps } from "../lib/context";
 import { type IpInfo, type RefreshResult, refreshSession, revokeSession } from "../services/sessions";
 

@@ -1,10 +1,10 @@
 /** Per-request dependencies handed to services: database, clock, randomness, config. */
-import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import type { Env } from "../env";
-import * as schema from "../db/schema";
-import { type RandomSource, systemRandom } from "../crypto/random";
-import type { TokenKeys } from "../crypto/access-tokens";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { DEFAULT_ACCESS_TOKEN_TTL_S, MIN_ACCESS_TOKEN_TTL_S } from "../../sdk/src/shared/constants";
+import type { TokenKeys } from "../crypto/access-tokens";
+import { type RandomSource, systemRandom } from "../crypto/random";
+import * as schema from "../db/schema";
+import type { Env } from "../env";
 
 export type Db = DrizzleD1Database<typeof schema>;
 

@@ -1,7 +1,7 @@
 /** The Hono environment type shared by every route and middleware. */
 import type { Env } from "../env";
-import type { Deps } from "./context";
 import type { RequestAuth } from "../services/request-auth";
+import type { Deps } from "./context";
 
 export type AppEnv = {
   Bindings: Env;

@@ -1,6 +1,7 @@
 /** Maps service outcomes (`{ok:false, reason}`) to the wire's known errors. Routes call this. */
-import { KnownError } from "../../sdk/src/shared/known-errors";
+
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
+import { KnownError } from "../../sdk/src/shared/known-errors";
 import { StatusError } from "./errors";
 
 export type Problem = { ok: false; reason: string; [key: string]: unknown };

@@ -20,9 +20,11 @@ export function formatIssues(method: string, path: string, issues: z.core.$ZodIs
 export async function readBody(c: Context): Promise<unknown> {
   if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
   const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (declared > MAX_BODY_BYTES)
+    throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
   const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES) throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (text.length > MAX_BODY_BYTES)
+    throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
   if (text.trim() === "") return undefined;
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));

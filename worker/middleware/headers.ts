@@ -6,7 +6,9 @@ export function stackHeader(c: Context, name: string): string | undefined {
   const a = c.req.header(`x-stack-${name}`);
   const b = c.req.header(`x-hexclave-${name}`);
   if (a && b && a !== b) {
-    throw new KnownError("SCHEMA_ERROR", { message: `The headers x-stack-${name} and x-hexclave-${name} disagree; send one of them, or the same value in both.` });
+    throw new KnownError("SCHEMA_ERROR", {
+      message: `The headers x-stack-${name} and x-hexclave-${name} disagree; send one of them, or the same value in both.`,
+    });
   }
   return a || b || undefined;
 }

@@ -1,14 +1,15 @@
 /** Route guards: the access level an endpoint needs, and the signed-in user. */
 import type { Context } from "hono";
 import { KnownError } from "../../sdk/src/shared/known-errors";
+import type { UserRecord } from "../db/queries/users";
 import type { AppEnv } from "../lib/hono-env";
 import type { AccessType, RequestAuth } from "../services/request-auth";
-import type { UserRecord } from "../db/queries/users";
 
 export function requireAccess(c: Context<AppEnv>, ...allowed: AccessType[]): RequestAuth {
   const auth = c.get("auth");
   if (!auth) throw new KnownError("ACCESS_TYPE_REQUIRED");
-  if (!allowed.includes(auth.type)) throw new KnownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: auth.type, allowed_access_types: allowed });
+  if (!allowed.includes(auth.type))
+    throw new KnownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: auth.type, allowed_access_types: allowed });
   return auth;
 }
 

@@ -2,16 +2,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { KnownError } from "../../sdk/src/shared/known-errors";
-import type { AppEnv } from "../lib/hono-env";
-import { jsonValue, parseBody, parseQuery, queryBool } from "../lib/validate";
-import { problemError, unwrap } from "../lib/problems";
+import { findUserRecord } from "../db/queries/users";
 import { StatusError } from "../lib/errors";
+import type { AppEnv } from "../lib/hono-env";
+import { problemError, unwrap } from "../lib/problems";
+import { jsonValue, parseBody, parseQuery, queryBool } from "../lib/validate";
 import { requireAccess, requireUser } from "../middleware/require";
 import { readProjectConfig } from "../services/project-config";
-import { listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser, createUser } from "../services/users";
-import { userClientView, userServerView } from "../services/views";
-import { findUserRecord } from "../db/queries/users";
 import type { RequestAuth } from "../services/request-auth";
+import { createUser, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
+import { userClientView, userServerView } from "../services/views";
 
 const meta = jsonValue.nullable().optional();
 const str = (max: number) => z.string().max(max).nullable().optional();
@@ -37,12 +37,22 @@ const serverFields = {
   restricted_by_admin: z.boolean().optional(),
   restricted_by_admin_reason: str(1024),
   restricted_by_admin_private_details: str(4096),
-  country_code: z.string().regex(/^[A-Z]{2}$/).nullable().optional(),
-  risk_scores: z.strictObject({ sign_up: z.strictObject({ bot: z.number().int().min(0).max(100), free_trial_abuse: z.number().int().min(0).max(100) }) }).optional(),
+  country_code: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .nullable()
+    .optional(),
+  risk_scores: z
+    .strictObject({
+      sign_up: z.strictObject({ bot: z.number().int().min(0).max(100), free_trial_abuse: z.number().int().min(0).max(100) }),
+    })
+    .optional(),
 };
 
 const serverUpdateSchema = clientUpdateSchema.extend({ ...serverFields, is_anonymous: z.literal(false).optional() });
-const serverCreateSchema = clientUpdateSchema.omit({ selected_team_id: true }).extend({ ...serverFields, is_anonymous: z.boolean().optional() });
+const serverCreateSchema = clientUpdateSchema
+  .omit({ selected_team_id: true })
+  .extend({ ...serverFields, is_anonymous: z.boolean().optional() });
 
 type UpdateBody = z.infer<typeof serverUpdateSchema>;
 

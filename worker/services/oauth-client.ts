@@ -7,7 +7,9 @@ import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
 import { loadProject } from "./seed";
 
-export type OAuthClientCheck = { ok: true; project: ProjectRow } | { ok: false; reason: "invalid_client" | "publishable_key_required"; projectId?: string };
+export type OAuthClientCheck =
+  | { ok: true; project: ProjectRow }
+  | { ok: false; reason: "invalid_client" | "publishable_key_required"; projectId?: string };
 
 export async function checkOAuthClient(deps: Deps, clientId: string, clientSecret: string | undefined): Promise<OAuthClientCheck> {
   const [projectId, branchId] = clientId.split("#");
@@ -15,7 +17,8 @@ export async function checkOAuthClient(deps: Deps, clientId: string, clientSecre
   const project = await loadProject(deps, projectId);
   if (!project) return { ok: false, reason: "invalid_client" };
   if (!clientSecret || clientSecret === PUBLIC_CLIENT_SENTINEL) {
-    if (readProjectConfig(project.config).require_publishable_client_key) return { ok: false, reason: "publishable_key_required", projectId: project.id };
+    if (readProjectConfig(project.config).require_publishable_client_key)
+      return { ok: false, reason: "publishable_key_required", projectId: project.id };
     return { ok: true, project };
   }
   const key = await findValidKeySet(deps.db, project.id, "publishable", await sha256Hex(clientSecret), deps.now());

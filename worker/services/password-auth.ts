@@ -1,7 +1,13 @@
 /** Password sign-up and sign-in, and anonymous sign-up (with in-place upgrade of anonymous users). */
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../crypto/password";
 import type { ProjectRow } from "../db/queries/projects";
-import { findUserRecordByAuthEmail, isAuthEmailTaken, updateUserStatement, insertContactChannelStatement, type UserRecord } from "../db/queries/users";
+import {
+  findUserRecordByAuthEmail,
+  insertContactChannelStatement,
+  isAuthEmailTaken,
+  type UserRecord,
+  updateUserStatement,
+} from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
@@ -71,7 +77,11 @@ export async function signUpWithPassword(
 
 export type SignInResult = SignInTokens | { ok: false; reason: "password_auth_disabled" | "mismatch" };
 
-export async function signInWithPassword(deps: Deps, project: ProjectRow, input: { email: string; password: string; ipInfo: IpInfo }): Promise<SignInResult> {
+export async function signInWithPassword(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; password: string; ipInfo: IpInfo },
+): Promise<SignInResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return { ok: false, reason: "password_auth_disabled" };
   const record = await findUserRecordByAuthEmail(deps.db, project.id, normaliseEmail(input.email));
@@ -96,5 +106,11 @@ export async function signUpAnonymously(deps: Deps, project: ProjectRow, ipInfo:
   if (!created.ok) throw new Error(`anonymous sign-up failed: ${created.reason}`);
   const session = await createSessionForUser(deps, project, created.record.user.id, { ipInfo });
   if (!session.ok) throw new Error("user vanished during anonymous sign-up");
-  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId: created.record.user.id, isNewUser: true };
+  return {
+    ok: true,
+    accessToken: session.accessToken,
+    refreshToken: session.refreshToken,
+    userId: created.record.user.id,
+    isNewUser: true,
+  };
 }

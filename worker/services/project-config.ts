@@ -152,7 +152,12 @@ export function productionModeErrors(config: ProjectConfig): string[] {
 
 function hostMatches(pattern: string, host: string): boolean {
   if (!pattern.includes("*")) return pattern === host;
-  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, "\\$&")).join("[a-z0-9-]+")}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, "\\$&"))
+      .join("[a-z0-9-]+")}$`,
+  );
   return re.test(host);
 }
 

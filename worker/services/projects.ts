@@ -1,10 +1,26 @@
 /** Projects: create for an owner team, update with config rules, delete, transfer, list owned. */
+
+import { INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
 import type { ProjectRow } from "../db/queries/projects";
-import { deleteProject, findProjectById, insertProjectStatement, isProjectOwnedByUser, listProjectsOwnedByUser, setProjectOwnerTeam, updateProject } from "../db/queries/projects";
+import {
+  deleteProject,
+  findProjectById,
+  insertProjectStatement,
+  isProjectOwnedByUser,
+  listProjectsOwnedByUser,
+  setProjectOwnerTeam,
+  updateProject,
+} from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
 import type { Deps } from "../lib/context";
-import { INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
-import { defaultProjectConfig, domainErrors, mergeProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";
+import {
+  defaultProjectConfig,
+  domainErrors,
+  mergeProjectConfig,
+  type ProjectConfigUpdate,
+  productionModeErrors,
+  readProjectConfig,
+} from "./project-config";
 
 export type ProjectFields = {
   displayName?: string;
@@ -50,7 +66,11 @@ export async function createProject(
   return { ok: true, project };
 }
 
-export async function updateProjectFields(deps: Deps, project: ProjectRow, fields: ProjectFields): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
+export async function updateProjectFields(
+  deps: Deps,
+  project: ProjectRow,
+  fields: ProjectFields,
+): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
   const config = mergeProjectConfig(readProjectConfig(project.config), fields.config);
   const problem = configProblem(config, fields.isProductionMode ?? project.isProductionMode);
   if (problem) return problem;

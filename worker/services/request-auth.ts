@@ -2,16 +2,17 @@
  * Request authentication in the exact order of wire-protocol.md §1 (parseAuth): access type,
  * project id, access token, project, keys or admin access token, branch. Throws known errors.
  */
-import { KnownError } from "../../sdk/src/shared/known-errors";
+
+import type { BatchItem } from "drizzle-orm/batch";
 import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
+import { KnownError } from "../../sdk/src/shared/known-errors";
 import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
-import type { BatchItem } from "drizzle-orm/batch";
 import { type KeyKind, validKeySetQuery } from "../db/queries/api-key-sets";
-import { isProjectOwnedByUser, projectByIdQuery, type ProjectRow } from "../db/queries/projects";
-import { findUserRecord, userRecordFrom, userRecordQueries, type UserRecord } from "../db/queries/users";
-import { StatusError } from "../lib/errors";
+import { isProjectOwnedByUser, type ProjectRow, projectByIdQuery } from "../db/queries/projects";
+import { findUserRecord, type UserRecord, userRecordFrom, userRecordQueries } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { StatusError } from "../lib/errors";
 import { readProjectConfig } from "./project-config";
 import { loadProject } from "./seed";
 
@@ -71,7 +72,10 @@ export async function resolveRequestAuth(deps: Deps, h: AuthHeaders): Promise<Re
     const decoded = await verifyAccessToken(deps.tokenKeys, h.accessToken, deps.now());
     if (!decoded.ok) throw accessTokenError(decoded);
     if (decoded.claims.project_id !== projectId) {
-      throw new KnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN", { expected_project_id: projectId, actual_project_id: decoded.claims.project_id });
+      throw new KnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN", {
+        expected_project_id: projectId,
+        actual_project_id: decoded.claims.project_id,
+      });
     }
     if (decoded.claims.is_anonymous && !h.allowAnonymousUser) throw new KnownError("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
     if (decoded.claims.is_restricted && !decoded.claims.is_anonymous && !h.allowRestrictedUser) {
@@ -107,7 +111,11 @@ type KeyToCheck = { kind: KeyKind; hash: string } | null;
 /** The key this access type is checked with (null: none sent, or the public sentinel). */
 async function keyFor(accessType: AccessType, h: AuthHeaders): Promise<KeyToCheck> {
   const [kind, value]: [KeyKind, string | undefined] =
-    accessType === "client" ? ["publishable", h.publishableClientKey] : accessType === "server" ? ["secret", h.secretServerKey] : ["admin", h.superSecretAdminKey];
+    accessType === "client"
+      ? ["publishable", h.publishableClientKey]
+      : accessType === "server"
+        ? ["secret", h.secretServerKey]
+        : ["admin", h.superSecretAdminKey];
   if (!value || (kind === "publishable" && value === PUBLIC_CLIENT_SENTINEL)) return null;
   return { kind, hash: await sha256Hex(value) };
 }
@@ -132,7 +140,8 @@ function checkKey(project: ProjectRow, accessType: AccessType, h: AuthHeaders, k
   const config = readProjectConfig(project.config);
   if (accessType === "client") {
     if (keyValid === null) {
-      if (config.require_publishable_client_key) throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: project.id });
+      if (config.require_publishable_client_key)
+        throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: project.id });
       return;
     }
     if (!keyValid) throw new KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: project.id });

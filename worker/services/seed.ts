@@ -4,11 +4,6 @@
  * with the public dev keys, in production only with keys from wrangler secrets.
  */
 import type { BatchItem } from "drizzle-orm/batch";
-import { insertKeySetStatement } from "../db/queries/api-key-sets";
-import { findProjectById, type ProjectRow } from "../db/queries/projects";
-import { projects, teams } from "../db/schema";
-import { sha256Hex } from "../crypto/hash";
-import type { Deps } from "../lib/context";
 import {
   DEV_PUBLISHABLE_CLIENT_KEY,
   DEV_SECRET_SERVER_KEY,
@@ -18,6 +13,11 @@ import {
   INTERNAL_PROJECT_DISPLAY_NAME,
   INTERNAL_PROJECT_ID,
 } from "../../sdk/src/shared/constants";
+import { sha256Hex } from "../crypto/hash";
+import { insertKeySetStatement } from "../db/queries/api-key-sets";
+import { findProjectById, type ProjectRow } from "../db/queries/projects";
+import { projects, teams } from "../db/schema";
+import type { Deps } from "../lib/context";
 import { defaultProjectConfig, type ProjectConfig } from "./project-config";
 
 export function internalProjectConfig(): ProjectConfig {
@@ -35,10 +35,15 @@ export function internalProjectConfig(): ProjectConfig {
 function internalKeys(deps: Deps): { publishable: string; secret: string; admin: string } | null {
   const env = deps.env;
   if (env.INTERNAL_PUBLISHABLE_CLIENT_KEY && env.INTERNAL_SECRET_SERVER_KEY && env.INTERNAL_SUPER_SECRET_ADMIN_KEY) {
-    return { publishable: env.INTERNAL_PUBLISHABLE_CLIENT_KEY, secret: env.INTERNAL_SECRET_SERVER_KEY, admin: env.INTERNAL_SUPER_SECRET_ADMIN_KEY };
+    return {
+      publishable: env.INTERNAL_PUBLISHABLE_CLIENT_KEY,
+      secret: env.INTERNAL_SECRET_SERVER_KEY,
+      admin: env.INTERNAL_SUPER_SECRET_ADMIN_KEY,
+    };
   }
   // The public dev keys are only ever seeded in development: in production they would be a master key.
-  if (env.ENVIRONMENT === "development") return { publishable: DEV_PUBLISHABLE_CLIENT_KEY, secret: DEV_SECRET_SERVER_KEY, admin: DEV_SUPER_SECRET_ADMIN_KEY };
+  if (env.ENVIRONMENT === "development")
+    return { publishable: DEV_PUBLISHABLE_CLIENT_KEY, secret: DEV_SECRET_SERVER_KEY, admin: DEV_SUPER_SECRET_ADMIN_KEY };
   return null;
 }
 

@@ -12,7 +12,9 @@ function stubFor(deps: Deps, sessionId: string) {
 export async function refreshThroughSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
   if (!refreshToken || refreshToken === "undefined") return { ok: false };
   const tokenHash = await sha256Hex(refreshToken);
-  const sessionId = (await findSessionByTokenHash(deps.db, project.id, tokenHash))?.id ?? (await findRetiredToken(deps.db, project.id, tokenHash))?.sessionId;
+  const sessionId =
+    (await findSessionByTokenHash(deps.db, project.id, tokenHash))?.id ??
+    (await findRetiredToken(deps.db, project.id, tokenHash))?.sessionId;
   if (!sessionId) return { ok: false };
   return stubFor(deps, sessionId).refresh({ projectId: project.id, apiUrl: deps.apiUrl, nowMs: deps.now(), refreshToken, ipInfo });
 }

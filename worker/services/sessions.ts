@@ -4,13 +4,22 @@
  * session are serialised by its SessionDO; the statements here are also safe on their own
  * (compare-and-set updates), so a racing sign-out yields "not found", never a 5xx.
  */
+
+import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
 import { type AccessTokenClaims, signAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
-import { deleteSession, findRetiredToken, findSession, findSessionByTokenHash, insertSessionStatement, rotateSessionToken, touchSession } from "../db/queries/sessions";
+import {
+  deleteSession,
+  findRetiredToken,
+  findSession,
+  findSessionByTokenHash,
+  insertSessionStatement,
+  rotateSessionToken,
+  touchSession,
+} from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
-import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 import { restrictedReasonOf } from "./views";
 

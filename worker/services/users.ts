@@ -3,6 +3,7 @@
  * one), update, delete, list. Multi-row writes go out as one D1 batch, so they land whole.
  */
 import type { BatchItem } from "drizzle-orm/batch";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
 import { hashPassword, isBcryptHash } from "../crypto/password";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
@@ -14,15 +15,14 @@ import {
   insertContactChannelStatement,
   insertUserStatement,
   isAuthEmailTaken,
-  listUserRecords,
   type ListUsersOptions,
+  listUserRecords,
+  type UserRecord,
   updatePrimaryEmailStatement,
   updateUserStatement,
-  type UserRecord,
 } from "../db/queries/users";
 import type { users } from "../db/schema";
 import type { Deps } from "../lib/context";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
 import { readProjectConfig } from "./project-config";
 
 export type PasswordProblem = { ok: false; reason: "password_too_short" | "password_too_long" };
@@ -177,7 +177,13 @@ export type UpdateUserResult =
   | { ok: false; reason: "team_not_member"; teamId: string };
 
 /** Applies a partial update. `undefined` leaves a field alone; `null` clears it. */
-export async function updateUser(deps: Deps, project: ProjectRow, userId: string, update: UserUpdate, options: { keepSessionId?: string | null } = {}): Promise<UpdateUserResult> {
+export async function updateUser(
+  deps: Deps,
+  project: ProjectRow,
+  userId: string,
+  update: UserUpdate,
+  options: { keepSessionId?: string | null } = {},
+): Promise<UpdateUserResult> {
   const current = await findUserRecord(deps.db, project.id, userId);
   if (!current) return { ok: false, reason: "not_found" };
   const patch: Partial<typeof users.$inferInsert> = {};
@@ -224,7 +230,8 @@ export async function updateUser(deps: Deps, project: ProjectRow, userId: string
     try {
       await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (err) {
-      if (isUniqueViolation(err) && update.primaryEmail) return { ok: false, reason: "email_taken", email: normaliseEmail(update.primaryEmail) };
+      if (isUniqueViolation(err) && update.primaryEmail)
+        return { ok: false, reason: "email_taken", email: normaliseEmail(update.primaryEmail) };
       throw err;
     }
   }
@@ -269,7 +276,11 @@ async function primaryEmailStatements(
     }
   }
   if (current.primaryEmail && (update.primaryEmailVerified !== undefined || update.primaryEmailAuthEnabled !== undefined)) {
-    if (update.primaryEmailAuthEnabled && !current.primaryEmail.usedForAuth && (await isAuthEmailTaken(deps.db, project.id, current.primaryEmail.value, userId))) {
+    if (
+      update.primaryEmailAuthEnabled &&
+      !current.primaryEmail.usedForAuth &&
+      (await isAuthEmailTaken(deps.db, project.id, current.primaryEmail.value, userId))
+    ) {
       return { ok: false, reason: "email_taken", email: current.primaryEmail.value };
     }
     const patch: { isVerified?: boolean; usedForAuth?: boolean } = {};

@@ -1,9 +1,10 @@
 /** Shapes rows into the wire objects of wire-protocol.md §2. Outputs never carry secrets. */
+
+import type { RestrictedReason } from "../crypto/access-tokens";
 import type { ApiKeySetRow } from "../db/queries/api-key-sets";
 import type { ProjectRow } from "../db/queries/projects";
 import type { SessionRow } from "../db/queries/sessions";
 import type { TeamRow, UserRecord } from "../db/queries/users";
-import type { RestrictedReason } from "../crypto/access-tokens";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 
 export function restrictedReasonOf(record: UserRecord, config: ProjectConfig): RestrictedReason | null {

@@ -73,7 +73,11 @@ export class StackAdminApp extends StackServerApp {
       return await this._http.request<T>(path, options);
     } catch (error) {
       // A stale owner token: refresh the owner's session once and retry.
-      if (this.ownerSession && error instanceof KnownError && (error.is("INVALID_ADMIN_ACCESS_TOKEN") || error.code === "API_KEY_NOT_FOUND")) {
+      if (
+        this.ownerSession &&
+        error instanceof KnownError &&
+        (error.is("INVALID_ADMIN_ACCESS_TOKEN") || error.code === "API_KEY_NOT_FOUND")
+      ) {
         await this.ownerSession.refresh();
         return this._http.request<T>(path, options);
       }

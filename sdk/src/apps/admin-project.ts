@@ -18,7 +18,9 @@ export type ProjectConfig = {
   oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
   domains: { domain: string; handlerPath: string }[];
   oauthProviders: { id: string; type: "shared" | "standard"; clientId?: string; clientSecret?: string }[];
-  emailConfig: { type: "shared" } | { type: "standard"; host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
+  emailConfig:
+    | { type: "shared" }
+    | { type: "standard"; host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
   [key: string]: unknown;
 };
 
@@ -65,7 +67,9 @@ export function adminProjectFromJson(admin: ProjectAdmin, json: ProjectAdminJson
   const { oauth_providers, enabled_oauth_providers, ...rest } = json.config as Record<string, unknown>;
   const config = camelKeys<ProjectConfig>(rest);
   // Wire providers carry a provider_config_id copy of id; the SDK shows id and type only once.
-  config.oauthProviders = ((oauth_providers as Record<string, unknown>[] | undefined) ?? []).map(({ provider_config_id: _ignored, ...p }) => camelKeys(p)) as ProjectConfig["oauthProviders"];
+  config.oauthProviders = ((oauth_providers as Record<string, unknown>[] | undefined) ?? []).map(({ provider_config_id: _ignored, ...p }) =>
+    camelKeys(p),
+  ) as ProjectConfig["oauthProviders"];
   void enabled_oauth_providers;
   return {
     id: json.id,

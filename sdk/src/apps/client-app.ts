@@ -2,14 +2,15 @@
  * StackClientApp: the browser/end-user app. Password and anonymous sign-in, sign-out, the
  * current user (with the four `getUser` options), the project, redirects and handler URLs.
  */
-import { HttpClient, type AccessLevel, type FetchLike, type RequestOptions, type Sleep } from "../interface/http";
-import { err, ok, type Result } from "../interface/result";
+
 import { AsyncCache } from "../cache";
+import { type AccessLevel, type FetchLike, HttpClient, type RequestOptions, type Sleep } from "../interface/http";
+import { err, ok, type Result } from "../interface/result";
 import { Session } from "../session/session";
 import { type CookieJar, createTokenStore, type TokenStoreInit } from "../session/token-store";
 import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
-import { type HandlerUrls, Redirector, type RedirectMethod, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
+import { type HandlerUrls, type RedirectMethod, Redirector, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
 import { type CurrentUser, makeCurrentUser } from "./current-user";
 import type { ProjectClientJson, TokensJson, UserJson } from "./wire-types";
 
@@ -63,9 +64,14 @@ export class StackClientApp {
       fetch: options.fetch,
       sleep: options.sleep,
     });
-    this._session = new Session(createTokenStore(options.tokenStore, options.projectId, options.cookieJar), (token) => this.refreshAccessToken(token));
+    this._session = new Session(createTokenStore(options.tokenStore, options.projectId, options.cookieJar), (token) =>
+      this.refreshAccessToken(token),
+    );
     this.urls = resolveUrls(options.urls);
-    this.redirector = new Redirector(options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none"), options.trustedOrigins ?? []);
+    this.redirector = new Redirector(
+      options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none"),
+      options.trustedOrigins ?? [],
+    );
     this.userCache = new AsyncCache(() => this.fetchCurrentUser());
   }
 
@@ -96,7 +102,8 @@ export class StackClientApp {
     try {
       return await send(token);
     } catch (error) {
-      if (token && error instanceof KnownError && error.is("INVALID_ACCESS_TOKEN")) return send(await this._session.markAccessTokenExpired());
+      if (token && error instanceof KnownError && error.is("INVALID_ACCESS_TOKEN"))
+        return send(await this._session.markAccessTokenExpired());
       throw error;
     }
   }
@@ -106,7 +113,8 @@ export class StackClientApp {
     try {
       return await this._userRequest<UserJson>("/users/me");
     } catch (error) {
-      if (error instanceof KnownError && (error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER" || error.is("INVALID_ACCESS_TOKEN"))) return null;
+      if (error instanceof KnownError && (error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER" || error.is("INVALID_ACCESS_TOKEN")))
+        return null;
       throw error;
     }
   }
@@ -121,7 +129,12 @@ export class StackClientApp {
     return this.userCache.subscribe(USER_KEY, callback);
   }
 
-  private async signInWith(path: string, body: Record<string, unknown>, after: "signIn" | "signUp", noRedirect?: boolean): Promise<Result<undefined>> {
+  private async signInWith(
+    path: string,
+    body: Record<string, unknown>,
+    after: "signIn" | "signUp",
+    noRedirect?: boolean,
+  ): Promise<Result<undefined>> {
     if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
     try {
       const tokens = await this._userRequest<TokensJson>(path, { body });
@@ -138,7 +151,9 @@ export class StackClientApp {
   /** Signs up with email and password (upgrading a current anonymous user in place). */
   signUpWithCredential(options: CredentialOptions & { verificationCallbackUrl?: string }): Promise<Result<undefined>> {
     const body: Record<string, unknown> = { email: options.email, password: options.password };
-    const callback = options.verificationCallbackUrl ?? (typeof window !== "undefined" ? new URL(this.urls.emailVerification, window.location.origin).toString() : undefined);
+    const callback =
+      options.verificationCallbackUrl ??
+      (typeof window !== "undefined" ? new URL(this.urls.emailVerification, window.location.origin).toString() : undefined);
     if (callback) body.verification_callback_url = callback;
     return this.signInWith("/auth/password/sign-up", body, "signUp", options.noRedirect);
   }
@@ -154,7 +169,8 @@ export class StackClientApp {
       try {
         await this._userRequest("/auth/sessions/current", { method: "DELETE" });
       } catch (error) {
-        const ignorable = error instanceof KnownError && (error.is("REFRESH_TOKEN_ERROR") || error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER");
+        const ignorable =
+          error instanceof KnownError && (error.is("REFRESH_TOKEN_ERROR") || error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER");
         if (!ignorable) throw error;
       }
     }

@@ -1,10 +1,11 @@
 /** The signed-in user of a client app: fields plus account, session and (internal project) owner methods. */
-import type { StackClientApp } from "./client-app";
+
+import type { StackAdminApp } from "./admin-app";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import type { StackClientApp } from "./client-app";
 import { makeOwnerAdminApp } from "./registry";
 import { type UserFields, type UserUpdateOptions, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, ProjectAdminJson, SessionJson, UserJson } from "./wire-types";
-import type { StackAdminApp } from "./admin-app";
 
 export type ActiveSession = {
   id: string;

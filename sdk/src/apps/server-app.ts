@@ -3,7 +3,7 @@ import type { AccessLevel, RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";
 import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app";
 import type { CurrentUser } from "./current-user";
-import { sessionFromJson, type ActiveSession } from "./current-user";
+import { type ActiveSession, sessionFromJson } from "./current-user";
 import { type ServerUserUpdateOptions, type UserFields, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, SessionJson, TokensJson, UserJson } from "./wire-types";
 
@@ -20,7 +20,15 @@ export type ServerUser = UserFields & {
 };
 
 export type CreateUserOptions = ServerUserUpdateOptions & { primaryEmail?: string | null; isAnonymous?: boolean };
-export type ListUsersOptions = { cursor?: string; limit?: number; orderBy?: "signedUpAt"; desc?: boolean; query?: string; includeAnonymous?: boolean; teamId?: string };
+export type ListUsersOptions = {
+  cursor?: string;
+  limit?: number;
+  orderBy?: "signedUpAt";
+  desc?: boolean;
+  query?: string;
+  includeAnonymous?: boolean;
+  teamId?: string;
+};
 
 /**
  * The server app of a project (keep the secret key on the server).
@@ -32,7 +40,10 @@ export type ListUsersOptions = { cursor?: string; limit?: number; orderBy?: "sig
  */
 export class StackServerApp extends StackClientApp {
   constructor(options: ServerAppOptions, access?: AccessLevel) {
-    super(options, access ?? { type: "server", publishableClientKey: options.publishableClientKey, secretServerKey: options.secretServerKey });
+    super(
+      options,
+      access ?? { type: "server", publishableClientKey: options.publishableClientKey, secretServerKey: options.secretServerKey },
+    );
   }
 
   /** @internal Requests at this app's key level (admin apps add owner-session retries). */

@@ -123,7 +123,10 @@ export class HttpClient {
           await this.sleep(this.backoff(attempt));
           continue;
         }
-        throw new ConnectionError(`Could not reach ${this.baseUrl} (${method} ${path}) after ${attempt} attempt(s): ${String(error)}`, error);
+        throw new ConnectionError(
+          `Could not reach ${this.baseUrl} (${method} ${path}) after ${attempt} attempt(s): ${String(error)}`,
+          error,
+        );
       }
       if ((res.status === 429 || res.status === 508) && attempt < NETWORK_RETRY_ATTEMPTS) {
         const retryAfter = Number(res.headers.get("retry-after"));

@@ -5,14 +5,21 @@
  */
 import { ACCESS_TOKEN_FRESHNESS_MS } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
-import type { Tokens, TokenStore } from "./token-store";
+import type { TokenStore, Tokens } from "./token-store";
 
 /** Expiry (ms) of a JWT, read without verifying (the server verifies). */
 export function accessTokenExpiry(token: string): number | null {
   const part = token.split(".")[1];
   if (!part) return null;
   try {
-    const json = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=")));
+    const json = JSON.parse(
+      atob(
+        part
+          .replace(/-/g, "+")
+          .replace(/_/g, "/")
+          .padEnd(Math.ceil(part.length / 4) * 4, "="),
+      ),
+    );
     return typeof json.exp === "number" ? json.exp * 1000 : null;
   } catch {
     return null;

@@ -51,9 +51,11 @@ export const documentCookieJar: CookieJar = {
   },
   set(name, value, maxAgeSeconds) {
     const secure = typeof location !== "undefined" && location.protocol === "https:" ? "; Secure" : "";
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser; values are encoded here.
     document.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`;
   },
   remove(name) {
+    // biome-ignore lint/suspicious/noDocumentCookie: see above.
     document.cookie = `${encodeURIComponent(name)}=; Path=/; Max-Age=0; SameSite=Lax`;
   },
 };
@@ -73,7 +75,8 @@ export class CookieTokenStore implements TokenStore {
     return { accessToken: clean(this.jar.get(ACCESS_COOKIE_NAME)), refreshToken: clean(this.jar.get(refreshCookieName(this.projectId))) };
   }
   set(tokens: Tokens): void {
-    const write = (name: string, value: string | null, maxAge: number) => (value && value !== "undefined" ? this.jar.set(name, value, maxAge) : this.jar.remove(name));
+    const write = (name: string, value: string | null, maxAge: number) =>
+      value && value !== "undefined" ? this.jar.set(name, value, maxAge) : this.jar.remove(name);
     write(refreshCookieName(this.projectId), tokens.refreshToken, REFRESH_COOKIE_MAX_AGE_S);
     write(ACCESS_COOKIE_NAME, tokens.accessToken, ACCESS_COOKIE_MAX_AGE_S);
   }

@@ -18,7 +18,13 @@ export function validKeySetQuery(db: Db, projectId: string, kind: KeyKind, keyHa
 }
 
 /** A valid (unrevoked, unexpired) key set of the project holding this key hash in the given column. */
-export async function findValidKeySet(db: Db, projectId: string, kind: KeyKind, keyHash: string, now: number): Promise<{ id: string } | null> {
+export async function findValidKeySet(
+  db: Db,
+  projectId: string,
+  kind: KeyKind,
+  keyHash: string,
+  now: number,
+): Promise<{ id: string } | null> {
   return (await validKeySetQuery(db, projectId, kind, keyHash, now).get()) ?? null;
 }
 
@@ -31,16 +37,34 @@ export async function listKeySets(db: Db, projectId: string): Promise<ApiKeySetR
 }
 
 export async function findKeySet(db: Db, projectId: string, id: string): Promise<ApiKeySetRow | null> {
-  return (await db.select().from(apiKeySets).where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id))).get()) ?? null;
+  return (
+    (await db
+      .select()
+      .from(apiKeySets)
+      .where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id)))
+      .get()) ?? null
+  );
 }
 
 /** Updates description and, one-way, the revocation time (never un-revokes). */
-export async function updateKeySet(db: Db, projectId: string, id: string, patch: { description?: string; revokedAt?: number }): Promise<ApiKeySetRow | null> {
+export async function updateKeySet(
+  db: Db,
+  projectId: string,
+  id: string,
+  patch: { description?: string; revokedAt?: number },
+): Promise<ApiKeySetRow | null> {
   const current = await findKeySet(db, projectId, id);
   if (!current) return null;
   const set: Partial<ApiKeySetRow> = {};
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.revokedAt !== undefined && current.revokedAt === null) set.revokedAt = patch.revokedAt;
   if (Object.keys(set).length === 0) return current;
-  return (await db.update(apiKeySets).set(set).where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id))).returning().get()) ?? null;
+  return (
+    (await db
+      .update(apiKeySets)
+      .set(set)
+      .where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id)))
+      .returning()
+      .get()) ?? null
+  );
 }

@@ -20,7 +20,11 @@ export async function findSessionByTokenHash(db: Db, projectId: string, tokenHas
 }
 
 /** A rotated-out token: which session it belonged to, and when it was replaced. */
-export async function findRetiredToken(db: Db, projectId: string, tokenHash: string): Promise<{ sessionId: string; retiredAt: number } | null> {
+export async function findRetiredToken(
+  db: Db,
+  projectId: string,
+  tokenHash: string,
+): Promise<{ sessionId: string; retiredAt: number } | null> {
   const row = await db
     .select({ sessionId: retiredRefreshTokens.sessionId, retiredAt: retiredRefreshTokens.retiredAt })
     .from(retiredRefreshTokens)
@@ -30,7 +34,13 @@ export async function findRetiredToken(db: Db, projectId: string, tokenHash: str
 }
 
 export async function findSession(db: Db, projectId: string, id: string): Promise<SessionRow | null> {
-  return (await db.select().from(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.id, id))).get()) ?? null;
+  return (
+    (await db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)))
+      .get()) ?? null
+  );
 }
 
 /** Stamps use of a live session; null when it is gone or expired (a racing sign-out won). */
@@ -45,7 +55,13 @@ export async function touchSession(db: Db, id: string, tokenHash: string, now: n
 }
 
 /** Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old one. */
-export async function rotateSessionToken(db: Db, session: SessionRow, oldHash: string, newHash: string, now: number): Promise<SessionRow | null> {
+export async function rotateSessionToken(
+  db: Db,
+  session: SessionRow,
+  oldHash: string,
+  newHash: string,
+  now: number,
+): Promise<SessionRow | null> {
   const row = await db
     .update(sessions)
     .set({ refreshTokenHash: newHash, lastUsedAt: now })
@@ -53,17 +69,25 @@ export async function rotateSessionToken(db: Db, session: SessionRow, oldHash: s
     .returning()
     .get();
   if (!row) return null;
-  await db.insert(retiredRefreshTokens).values({ tokenHash: oldHash, sessionId: session.id, projectId: session.projectId, retiredAt: now }).onConflictDoNothing();
+  await db
+    .insert(retiredRefreshTokens)
+    .values({ tokenHash: oldHash, sessionId: session.id, projectId: session.projectId, retiredAt: now })
+    .onConflictDoNothing();
   return row;
 }
 
 export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.id, id))).returning({ id: sessions.id });
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)))
+    .returning({ id: sessions.id });
   return rows.length > 0;
 }
 
 export async function deleteOtherSessionsOfUser(db: Db, userId: string, keepId: string | null): Promise<void> {
-  await db.delete(sessions).where(keepId ? and(eq(sessions.userId, userId), sql`${sessions.id} != ${keepId}`) : eq(sessions.userId, userId));
+  await db
+    .delete(sessions)
+    .where(keepId ? and(eq(sessions.userId, userId), sql`${sessions.id} != ${keepId}`) : eq(sessions.userId, userId));
 }
 
 export async function listSessionsOfUser(db: Db, projectId: string, userId: string, now: number): Promise<SessionRow[]> {

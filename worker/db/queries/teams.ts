@@ -21,5 +21,11 @@ export async function isTeamMember(db: Db, teamId: string, userId: string): Prom
 }
 
 export async function findTeam(db: Db, projectId: string, teamId: string) {
-  return (await db.select().from(teams).where(and(eq(teams.projectId, projectId), eq(teams.id, teamId))).get()) ?? null;
+  return (
+    (await db
+      .select()
+      .from(teams)
+      .where(and(eq(teams.projectId, projectId), eq(teams.id, teamId)))
+      .get()) ?? null
+  );
 }

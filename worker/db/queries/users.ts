@@ -12,7 +12,10 @@ function baseSelect(db: Db) {
   return db
     .select({ user: users, primaryEmail: contactChannels, selectedTeam: teams })
     .from(users)
-    .leftJoin(contactChannels, and(eq(contactChannels.userId, users.id), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")))
+    .leftJoin(
+      contactChannels,
+      and(eq(contactChannels.userId, users.id), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")),
+    )
     .leftJoin(teams, eq(teams.id, users.selectedTeamId));
 }
 
@@ -30,7 +33,11 @@ export async function findUserRecord(db: Db, projectId: string, userId: string):
  */
 export function userRecordQueries(db: Db, projectId: string, userId: string) {
   return [
-    db.select().from(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).limit(1),
+    db
+      .select()
+      .from(users)
+      .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
+      .limit(1),
     db
       .select()
       .from(contactChannels)
@@ -47,7 +54,11 @@ export function userRecordQueries(db: Db, projectId: string, userId: string) {
 export function userRecordFrom(results: [unknown[], unknown[], unknown[]]): UserRecord | null {
   const user = results[0][0] as UserRow | undefined;
   if (!user) return null;
-  return { user, primaryEmail: (results[1][0] as ContactChannelRow | undefined) ?? null, selectedTeam: (results[2][0] as TeamRow | undefined) ?? null };
+  return {
+    user,
+    primaryEmail: (results[1][0] as ContactChannelRow | undefined) ?? null,
+    selectedTeam: (results[2][0] as TeamRow | undefined) ?? null,
+  };
 }
 
 /** The user who signs in with this email (an auth-enabled contact channel). */
@@ -55,7 +66,14 @@ export async function findUserRecordByAuthEmail(db: Db, projectId: string, email
   const channel = await db
     .select({ userId: contactChannels.userId })
     .from(contactChannels)
-    .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.type, "email"), eq(contactChannels.value, email), eq(contactChannels.usedForAuth, true)))
+    .where(
+      and(
+        eq(contactChannels.projectId, projectId),
+        eq(contactChannels.type, "email"),
+        eq(contactChannels.value, email),
+        eq(contactChannels.usedForAuth, true),
+      ),
+    )
     .get();
   return channel ? findUserRecord(db, projectId, channel.userId) : null;
 }
@@ -64,7 +82,14 @@ export async function isAuthEmailTaken(db: Db, projectId: string, email: string,
   const row = await db
     .select({ userId: contactChannels.userId })
     .from(contactChannels)
-    .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.type, "email"), eq(contactChannels.value, email), eq(contactChannels.usedForAuth, true)))
+    .where(
+      and(
+        eq(contactChannels.projectId, projectId),
+        eq(contactChannels.type, "email"),
+        eq(contactChannels.value, email),
+        eq(contactChannels.usedForAuth, true),
+      ),
+    )
     .get();
   return Boolean(row && row.userId !== exceptUserId);
 }
@@ -78,17 +103,25 @@ export function insertContactChannelStatement(db: Db, row: typeof contactChannel
 }
 
 export function updateUserStatement(db: Db, projectId: string, userId: string, patch: Partial<typeof users.$inferInsert>) {
-  return db.update(users).set(patch).where(and(eq(users.projectId, projectId), eq(users.id, userId)));
+  return db
+    .update(users)
+    .set(patch)
+    .where(and(eq(users.projectId, projectId), eq(users.id, userId)));
 }
 
 export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
-  const rows = await db.delete(users).where(and(eq(users.projectId, projectId), eq(users.id, userId))).returning({ id: users.id });
+  const rows = await db
+    .delete(users)
+    .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
+    .returning({ id: users.id });
   return rows.length > 0;
 }
 
 /** Drops the primary email of a user (statements to run in one batch with its replacement). */
 export function deletePrimaryEmailStatement(db: Db, userId: string) {
-  return db.delete(contactChannels).where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")));
+  return db
+    .delete(contactChannels)
+    .where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")));
 }
 
 export function updatePrimaryEmailStatement(db: Db, userId: string, patch: Partial<typeof contactChannels.$inferInsert>) {
@@ -100,7 +133,10 @@ export function updatePrimaryEmailStatement(db: Db, userId: string, patch: Parti
 
 /** Marks activity, at most once a minute per user, so reads do not become writes. */
 export async function touchUserActivity(db: Db, userId: string, now: number): Promise<void> {
-  await db.update(users).set({ lastActiveAt: now }).where(and(eq(users.id, userId), lt(users.lastActiveAt, now - 60_000)));
+  await db
+    .update(users)
+    .set({ lastActiveAt: now })
+    .where(and(eq(users.id, userId), lt(users.lastActiveAt, now - 60_000)));
 }
 
 export type ListUsersOptions = {
@@ -115,7 +151,10 @@ export type ListUsersOptions = {
 };
 
 /** One page ordered by (signed_up_at, id); the cursor is the id of the first item (inclusive). */
-export async function listUserRecords(db: Db, o: ListUsersOptions): Promise<{ items: UserRecord[]; nextCursor: string | null } | { cursorNotFound: true }> {
+export async function listUserRecords(
+  db: Db,
+  o: ListUsersOptions,
+): Promise<{ items: UserRecord[]; nextCursor: string | null } | { cursorNotFound: true }> {
   const where: SQL[] = [eq(users.projectId, o.projectId)];
   if (o.onlyAnonymous) where.push(eq(users.isAnonymous, true));
   else if (!o.includeAnonymous) where.push(eq(users.isAnonymous, false));
@@ -132,13 +171,19 @@ export async function listUserRecords(db: Db, o: ListUsersOptions): Promise<{ it
           db
             .select({ id: contactChannels.userId })
             .from(contactChannels)
-            .where(and(eq(contactChannels.projectId, o.projectId), sql`${contactChannels.value} LIKE ${pattern.toLowerCase()} ESCAPE '\\'`)),
+            .where(
+              and(eq(contactChannels.projectId, o.projectId), sql`${contactChannels.value} LIKE ${pattern.toLowerCase()} ESCAPE '\\'`),
+            ),
         ),
       )!,
     );
   }
   if (o.cursor) {
-    const anchor = await db.select({ signedUpAt: users.signedUpAt }).from(users).where(and(eq(users.projectId, o.projectId), eq(users.id, o.cursor))).get();
+    const anchor = await db
+      .select({ signedUpAt: users.signedUpAt })
+      .from(users)
+      .where(and(eq(users.projectId, o.projectId), eq(users.id, o.cursor)))
+      .get();
     if (!anchor) return { cursorNotFound: true };
     const cmp = o.desc ? lt : gt;
     const cmpEq = o.desc ? lte : gte;
@@ -153,4 +198,3 @@ export async function listUserRecords(db: Db, o: ListUsersOptions): Promise<{ it
   const nextCursor = rows.length > o.limit ? rows[o.limit]!.user.id : null;
   return { items: rows.slice(0, o.limit), nextCursor };
 }
-

@@ -24,7 +24,8 @@ export const oauthTokenRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const deps = c.get("deps");
   const client = await checkOAuthClient(deps, body.client_id, body.client_secret);
   if (!client.ok) {
-    if (client.reason === "publishable_key_required") throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: client.projectId });
+    if (client.reason === "publishable_key_required")
+      throw new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: client.projectId });
     throw new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: body.client_id });
   }
   const project = client.project;

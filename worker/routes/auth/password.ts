@@ -1,6 +1,7 @@
 /** /auth/password: sign-up and sign-in with email and password. */
 import { Hono } from "hono";
 import { z } from "zod";
+import { KnownError } from "../../../sdk/src/shared/known-errors";
 import type { AppEnv } from "../../lib/hono-env";
 import { ipInfoOf } from "../../lib/ip-info";
 import { unwrap } from "../../lib/problems";
@@ -8,7 +9,6 @@ import { parseBody } from "../../lib/validate";
 import { requireAccess } from "../../middleware/require";
 import { signInWithPassword, signUpWithPassword } from "../../services/password-auth";
 import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
 
 const credentials = {
   email: z.email().max(320),
@@ -20,19 +20,29 @@ const botChallenge = { bot_challenge_token: z.string().max(4096).optional(), bot
 export const passwordRoutes = new Hono<AppEnv>()
   .post("/sign-up", async (c) => {
     const auth = requireAccess(c, "client", "server", "admin");
-    const body = await parseBody(c, z.strictObject({ ...credentials, verification_callback_url: z.url().max(4096).optional(), ...botChallenge }));
+    const body = await parseBody(
+      c,
+      z.strictObject({ ...credentials, verification_callback_url: z.url().max(4096).optional(), ...botChallenge }),
+    );
     // The verification link will carry a code: it may only point at the project's own domains.
     if (body.verification_callback_url && !isTrustedUrl(readProjectConfig(auth.project.config), body.verification_callback_url)) {
       throw new KnownError("REDIRECT_URL_NOT_WHITELISTED");
     }
     const result = unwrap(
-      await signUpWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, currentUser: auth.user, ipInfo: ipInfoOf(c) }),
+      await signUpWithPassword(c.get("deps"), auth.project, {
+        email: body.email,
+        password: body.password,
+        currentUser: auth.user,
+        ipInfo: ipInfoOf(c),
+      }),
     );
     return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
   })
   .post("/sign-in", async (c) => {
     const auth = requireAccess(c, "client", "server", "admin");
     const body = await parseBody(c, z.strictObject({ ...credentials, ...botChallenge }));
-    const result = unwrap(await signInWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, ipInfo: ipInfoOf(c) }));
+    const result = unwrap(
+      await signInWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, ipInfo: ipInfoOf(c) }),
+    );
     return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
   });

@@ -1,8 +1,8 @@
 /** /auth/sessions: create (server), list, revoke, sign out, and refresh the current session. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { MAX_SESSION_EXPIRY_MS } from "../../../sdk/src/shared/constants";
+import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { findSession, listSessionsOfUser } from "../../db/queries/sessions";
 import { StatusError } from "../../lib/errors";
 import type { AppEnv } from "../../lib/hono-env";
@@ -55,7 +55,9 @@ export const sessionsRoutes = new Hono<AppEnv>()
     if (!refreshToken) throw new KnownError("SCHEMA_ERROR", { message: "The x-stack-refresh-token header is required." });
     const result = await refreshThroughSession(c.get("deps"), auth.project, refreshToken, ipInfoOf(c));
     if (!result.ok) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-    return c.json(result.refreshToken ? { access_token: result.accessToken, refresh_token: result.refreshToken } : { access_token: result.accessToken });
+    return c.json(
+      result.refreshToken ? { access_token: result.accessToken, refresh_token: result.refreshToken } : { access_token: result.accessToken },
+    );
   })
   .delete("/:sessionId", async (c) => {
     const auth = requireAccess(c, "client", "server", "admin");

@@ -16,7 +16,10 @@ const createSchema = z
     has_secret_server_key: z.boolean(),
     has_super_secret_admin_key: z.boolean(),
   })
-  .refine((b) => b.has_publishable_client_key || b.has_secret_server_key || b.has_super_secret_admin_key, "At least one key type must be requested.");
+  .refine(
+    (b) => b.has_publishable_client_key || b.has_secret_server_key || b.has_super_secret_admin_key,
+    "At least one key type must be requested.",
+  );
 
 export const internalApiKeysRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {

@@ -1,14 +1,21 @@
 /** /internal/projects: owners create and list projects (internal project); admins manage the current one. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { StatusError } from "../../lib/errors";
 import type { AppEnv } from "../../lib/hono-env";
 import { parseBody } from "../../lib/validate";
 import { requireAccess, requireUser } from "../../middleware/require";
 import { projectConfigUpdateSchema } from "../../services/project-config";
-import { createProject, listOwnedProjects, type ProjectFields, removeProject, transferProject, updateProjectFields } from "../../services/projects";
+import {
+  createProject,
+  listOwnedProjects,
+  type ProjectFields,
+  removeProject,
+  transferProject,
+  updateProjectFields,
+} from "../../services/projects";
 import type { RequestAuth } from "../../services/request-auth";
 import { projectAdminView } from "../../services/views";
 
@@ -44,7 +51,8 @@ function requireOwner(auth: RequestAuth) {
 
 function configProblem(problem: { reason: string; message?: string }): Error {
   if (problem.reason === "invalid_config") return new StatusError(400, problem.message ?? "Invalid project configuration.");
-  if (problem.reason === "not_team_member") return new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team.");
+  if (problem.reason === "not_team_member")
+    return new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team.");
   if (problem.reason === "project_not_found") return new KnownError("PROJECT_NOT_FOUND", { project_id: null });
   return new StatusError(400, problem.reason);
 }
@@ -60,7 +68,10 @@ export const internalProjectsRoutes = new Hono<AppEnv>()
     const body = await parseBody(c, createSchema);
     const ownerTeamId = body.owner_team_id ?? auth.user.user.selectedTeamId;
     if (!ownerTeamId) throw new KnownError("SCHEMA_ERROR", { message: "owner_team_id is required: the user has no selected team." });
-    const result = await createProject(c.get("deps"), auth.user.user.id, ownerTeamId, { ...toFields(body), displayName: body.display_name });
+    const result = await createProject(c.get("deps"), auth.user.user.id, ownerTeamId, {
+      ...toFields(body),
+      displayName: body.display_name,
+    });
     if (!result.ok) throw configProblem(result);
     return c.json(projectAdminView(result.project), 201);
   })
