@@ -82,9 +82,9 @@ describe("http client", () => {
         "x-stack-actual-status": "400",
       }),
     ]);
-    const error = await client(s)
+    const error = (await client(s)
       .request("/auth/password/sign-up", { body: {} })
-      .catch((e) => e);
+      .catch((e) => e)) as KnownError;
     expect(error).toBeInstanceOf(KnownError);
     expect(error.code).toBe("PASSWORD_TOO_SHORT");
     expect(error.status).toBe(400);
