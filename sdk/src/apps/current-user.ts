@@ -2,6 +2,7 @@
 
 import type { StackAdminApp } from "./admin-app";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import { snakeKeys } from "./case";
 import type { StackClientApp } from "./client-app";
 import { makeOwnerAdminApp } from "./registry";
 import { type UserFields, type UserUpdateOptions, userFieldsFromJson, userUpdateToWire } from "./users";
@@ -84,7 +85,7 @@ export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUse
       const body: Record<string, unknown> = { display_name: options.displayName };
       if (options.description !== undefined) body.description = options.description;
       if (json.selected_team_id) body.owner_team_id = json.selected_team_id;
-      if (options.config) body.config = (await import("./case")).snakeKeys(options.config);
+      if (options.config) body.config = snakeKeys(options.config);
       const created = await app._userRequest<ProjectAdminJson>("/internal/projects", { body });
       return ownedProject(app, created);
     },

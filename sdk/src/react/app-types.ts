@@ -1,0 +1,39 @@
+/**
+ * The slice of the client app that the React layer relies on, as a structural type.
+ * `StackClientApp` (sdk/src) satisfies it; keeping it structural lets the hooks and
+ * components work with any object of the same shape (and keeps them testable).
+ */
+
+/** What the components read from and do with the signed-in user. */
+export type ReactUser = {
+  readonly id: string;
+  readonly displayName: string | null;
+  readonly primaryEmail: string | null;
+  readonly isAnonymous?: boolean;
+  update(update: { displayName?: string | null }): Promise<unknown>;
+  signOut(options?: { redirectUrl?: string }): Promise<unknown>;
+};
+
+/** The result of a password sign-in or sign-up (errors are values, not exceptions). */
+export type CredentialResult = { status: "ok"; data?: unknown } | { status: "error"; error: Error & { code?: string } };
+
+/** Handler and redirect URLs, already resolved by the app (wire names of Stack's HandlerUrls). */
+export type ReactHandlerUrls = {
+  readonly signIn: string;
+  readonly signUp: string;
+  readonly signOut: string;
+  readonly accountSettings: string;
+  readonly home: string;
+  readonly afterSignIn: string;
+  readonly afterSignOut: string;
+};
+
+/** The client app as the React layer sees it. */
+export interface ReactStackApp {
+  readonly urls: ReactHandlerUrls;
+  getUser(options?: { or?: "return-null" }): Promise<ReactUser | null>;
+  signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<CredentialResult>;
+  signUpWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<CredentialResult>;
+  signOut(options?: { redirectUrl?: string }): Promise<unknown>;
+  redirectToSignIn(options?: { replace?: boolean }): Promise<unknown>;
+}

@@ -1,0 +1,48 @@
+/**
+ * Client-side checks for the password forms and the mapping of known errors from the
+ * API onto form fields (so each message shows next to the input it is about).
+ */
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../shared/constants";
+
+export type CredentialField = "email" | "password" | "passwordRepeat";
+export type FormErrors = Partial<Record<CredentialField | "form", string>>;
+
+// Deliberately loose: the server is the authority; this only catches obvious typos.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Checks the email field; returns the message or null. */
+export function checkEmail(email: string): string | null {
+  if (!email.trim()) return "Please enter your email.";
+  if (!EMAIL_SHAPE.test(email.trim())) return "Please enter a valid email address.";
+  return null;
+}
+
+/** Checks a new password against the wire limits (8 to 70 characters). */
+export function checkNewPassword(password: string): string | null {
+  if (!password) return "Please enter a password.";
+  if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
+  return null;
+}
+
+/** Which field a known error code belongs to ("form" = the whole form). */
+const FIELD_OF_CODE: Record<string, CredentialField | "form"> = {
+  USER_EMAIL_ALREADY_EXISTS: "email",
+  PASSWORD_TOO_SHORT: "password",
+  PASSWORD_TOO_LONG: "password",
+  PASSWORD_REQUIREMENTS_NOT_MET: "password",
+  PASSWORD_CONFIRMATION_MISMATCH: "passwordRepeat",
+};
+
+/** Turns an error from the SDK (known error or not) into form errors. */
+export function errorsFromResult(error: unknown): FormErrors {
+  const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
+  const message = error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
+  if (!code) return { form: "Something went wrong. Please check your connection and try again." };
+  return { [FIELD_OF_CODE[code] ?? "form"]: message };
+}
+
+/** True when there is at least one message. */
+export function hasErrors(errors: FormErrors): boolean {
+  return Object.values(errors).some(Boolean);
+}

@@ -1,0 +1,74 @@
+/**
+ * `StackHandler` mounts the handler pages (sign-in, sign-up, sign-out, account-settings,
+ * error) under one base path, e.g. /handler/*, in any React app or router.
+ */
+import type { ReactNode } from "react";
+import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
+import type { ReactStackApp } from "../app-types";
+import { StackProvider, useHasStackApp, useStackApp } from "../provider";
+import { AccountSettings } from "./account-settings";
+import { AuthCard } from "./auth-card";
+import { ErrorPage } from "./error-page";
+import { SignIn } from "./sign-in";
+import { SignOut } from "./sign-out";
+import { SignUp } from "./sign-up";
+
+export type StackHandlerProps = {
+  /** The client app; optional when a `StackProvider` is already above. */
+  app?: ReactStackApp;
+  /** The current path (optionally with "?query"); defaults to the browser's location. */
+  location?: string;
+  /** Where the handler pages are mounted. Default "/handler". */
+  basePath?: string;
+};
+
+/** The page names this handler serves, and what each renders. */
+const PAGES: Record<string, (search: string) => ReactNode> = {
+  "sign-in": () => <SignIn />,
+  "sign-up": () => <SignUp />,
+  "sign-out": () => <SignOut />,
+  "account-settings": () => <AccountSettings />,
+  error: (search) => <ErrorPage search={search} />,
+};
+
+/**
+ * The page name in `pathname` below `basePath` ("" when outside it).
+ *
+ * @example
+ * handlerPageName("/handler/sign-in"); // "sign-in"
+ */
+export function handlerPageName(pathname: string, basePath: string = DEFAULT_HANDLER_PATH): string {
+  const base = basePath.replace(/\/+$/, "");
+  if (pathname !== base && !pathname.startsWith(`${base}/`)) return "";
+  return pathname.slice(base.length).replace(/^\/+/, "").replace(/\/+$/, "").toLowerCase();
+}
+
+/**
+ * Renders the handler page named by the path, or a not-found message.
+ *
+ * @example
+ * // In a catch-all route for /handler/*:
+ * <StackHandler app={app} location={location.pathname + location.search} />
+ */
+export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH }: StackHandlerProps) {
+  const hasOuter = useHasStackApp();
+  const where = location ?? (typeof window === "undefined" ? basePath : window.location.pathname + window.location.search);
+  const [pathname = "", search = ""] = where.split("?", 2);
+  const page = PAGES[handlerPageName(pathname, basePath)];
+  const body = page ? page(search ? `?${search}` : "") : <HandlerNotFound />;
+  if (app) return <StackProvider app={app}>{body}</StackProvider>;
+  if (!hasOuter) throw new Error("StackHandler needs an `app` prop or a <StackProvider> above it.");
+  return <>{body}</>;
+}
+
+/** Shown for an unknown handler page. */
+function HandlerNotFound() {
+  const app = useStackApp();
+  return (
+    <AuthCard title="Page not found" subtitle="This page does not exist.">
+      <a className="stack-button stack-secondary" href={app.urls.home}>
+        Go home
+      </a>
+    </AuthCard>
+  );
+}

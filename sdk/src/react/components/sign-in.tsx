@@ -1,0 +1,79 @@
+/**
+ * The sign-in page: email + password, per-field and form-level errors, and a link to
+ * sign-up that keeps `after_auth_return_to`. On success the SDK redirects to
+ * after-sign-in (or the return target).
+ */
+import { useStackApp } from "../provider";
+import { useUser } from "../use-user";
+import { AuthCard } from "./auth-card";
+import { checkEmail, type FormErrors } from "./credential-errors";
+import { Field, FormAlert } from "./field";
+import { currentSearch, withReturnTo } from "./return-to";
+import { SignedInNotice } from "./signed-in-notice";
+import { useCredentialForm } from "./use-credential-form";
+
+export type SignInProps = {
+  /** Heading of the card. Default "Sign in to your account". */
+  title?: string;
+};
+
+/**
+ * The password sign-in form. Render it inside a `StackProvider` (or through `StackHandler`).
+ *
+ * @example
+ * <StackProvider app={app}><SignIn /></StackProvider>
+ */
+export function SignIn({ title = "Sign in to your account" }: SignInProps) {
+  const app = useStackApp();
+  const user = useUser();
+  const form = useCredentialForm(
+    (v): FormErrors => ({
+      email: checkEmail(v.email) ?? undefined,
+      password: v.password ? undefined : "Please enter your password.",
+    }),
+    (v) => app.signInWithCredential({ email: v.email, password: v.password }),
+  );
+  const { values, errors, pending, done } = form;
+
+  if (user && !done && !pending) return <SignedInNotice />;
+  return (
+    <AuthCard
+      title={title}
+      subtitle="Welcome back. Enter your email and password."
+      footer={
+        <>
+          Don't have an account?{" "}
+          <a className="stack-link" href={withReturnTo(app.urls.signUp, currentSearch())}>
+            Sign up
+          </a>
+        </>
+      }
+    >
+      <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign in">
+        <FormAlert message={errors.form} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+          value={values.email}
+          onChange={form.setValue("email")}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={values.password}
+          onChange={form.setValue("password")}
+          error={errors.password}
+        />
+        <button className="stack-button" type="submit" disabled={pending || done}>
+          {pending || done ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

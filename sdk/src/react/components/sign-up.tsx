@@ -1,0 +1,91 @@
+/**
+ * The sign-up page: email, password and its repetition, per-field errors (including
+ * the server's "email already exists" and password-length errors), and a link to
+ * sign-in that keeps `after_auth_return_to`. On success the SDK redirects to
+ * after-sign-up (or the return target).
+ */
+import { useStackApp } from "../provider";
+import { useUser } from "../use-user";
+import { AuthCard } from "./auth-card";
+import { checkEmail, checkNewPassword, type FormErrors } from "./credential-errors";
+import { Field, FormAlert } from "./field";
+import { currentSearch, withReturnTo } from "./return-to";
+import { SignedInNotice } from "./signed-in-notice";
+import { useCredentialForm } from "./use-credential-form";
+
+export type SignUpProps = {
+  /** Heading of the card. Default "Create your account". */
+  title?: string;
+};
+
+/**
+ * The password sign-up form. Render it inside a `StackProvider` (or through `StackHandler`).
+ *
+ * @example
+ * <StackProvider app={app}><SignUp /></StackProvider>
+ */
+export function SignUp({ title = "Create your account" }: SignUpProps) {
+  const app = useStackApp();
+  const user = useUser();
+  const form = useCredentialForm(
+    (v): FormErrors => ({
+      email: checkEmail(v.email) ?? undefined,
+      password: checkNewPassword(v.password) ?? undefined,
+      passwordRepeat: v.passwordRepeat === v.password ? undefined : "Passwords do not match.",
+    }),
+    (v) => app.signUpWithCredential({ email: v.email, password: v.password }),
+  );
+  const { values, errors, pending, done } = form;
+
+  if (user && !done && !pending) return <SignedInNotice />;
+  return (
+    <AuthCard
+      title={title}
+      subtitle="Sign up with your email and a password."
+      footer={
+        <>
+          Already have an account?{" "}
+          <a className="stack-link" href={withReturnTo(app.urls.signIn, currentSearch())}>
+            Sign in
+          </a>
+        </>
+      }
+    >
+      <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign up">
+        <FormAlert message={errors.form} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+          value={values.email}
+          onChange={form.setValue("email")}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          hint="8 to 70 characters."
+          value={values.password}
+          onChange={form.setValue("password")}
+          error={errors.password}
+        />
+        <Field
+          label="Repeat password"
+          name="passwordRepeat"
+          type="password"
+          autoComplete="new-password"
+          value={values.passwordRepeat}
+          onChange={form.setValue("passwordRepeat")}
+          error={errors.passwordRepeat}
+        />
+        <button className="stack-button" type="submit" disabled={pending || done}>
+          {pending || done ? "Creating account…" : "Sign up"}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

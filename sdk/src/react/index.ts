@@ -1,0 +1,18 @@
+/**
+ * The React entry of the SDK: provider, hooks and ready-made handler-page components.
+ *
+ * @example
+ * import { StackProvider, StackHandler, useUser } from "doorman/sdk/src/react";
+ */
+export type { CredentialResult, ReactHandlerUrls, ReactStackApp, ReactUser } from "./app-types";
+export { AccountSettings } from "./components/account-settings";
+export { AuthCard, type AuthCardProps } from "./components/auth-card";
+export { ErrorPage, type ErrorPageProps } from "./components/error-page";
+export { Field, type FieldProps, FormAlert } from "./components/field";
+export { handlerPageName, StackHandler, type StackHandlerProps } from "./components/handler";
+export { SignIn, type SignInProps } from "./components/sign-in";
+export { SignOut } from "./components/sign-out";
+export { SignUp, type SignUpProps } from "./components/sign-up";
+export { StackLoading, StackProvider, type StackProviderProps, useStackApp } from "./provider";
+export { StackStyles, stackCss } from "./styles";
+export { type UseUserOptions, useRefreshUser, useUser } from "./use-user";

@@ -1,0 +1,42 @@
+/**
+ * A minimal sequential test runner for the browser scenario: steps share one browser
+ * and build on each other, so after the first failure the rest are reported as skipped.
+ * Prints TAP-like lines and ends with exactly "N passed, N failed".
+ */
+import assert from "node:assert/strict";
+
+export { assert };
+
+export function createRunner() {
+  const steps = [];
+  return {
+    step(name, fn) {
+      steps.push({ name, fn });
+    },
+    async run(onFailure) {
+      let passed = 0;
+      let failed = 0;
+      let broken = false;
+      for (const [i, { name, fn }] of steps.entries()) {
+        const n = i + 1;
+        if (broken) {
+          console.log(`ok ${n} - ${name} # SKIP (an earlier step failed)`);
+          continue;
+        }
+        const started = Date.now();
+        try {
+          await fn();
+          passed++;
+          console.log(`ok ${n} - ${name} (${Date.now() - started} ms)`);
+        } catch (error) {
+          failed++;
+          broken = true;
+          console.log(`not ok ${n} - ${name}`);
+          console.log(String(error?.stack ?? error).replace(/^/gm, "  # "));
+          await onFailure?.(name).catch(() => {});
+        }
+      }
+      return { passed, failed };
+    },
+  };
+}

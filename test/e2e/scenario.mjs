@@ -1,0 +1,124 @@
+/**
+ * The browser scenario, step by step: sign-up (with client-side field errors first),
+ * profile edit persisted across reload, sign-out, wrong-password and duplicate-email
+ * errors, sign-in, the signed-out redirect with after_auth_return_to, and the dashboard
+ * creating a project whose keys are shown once.
+ */
+import { join } from "node:path";
+import { assert, createRunner } from "./harness.mjs";
+
+export function defineScenario({ page, context, origin, shots }) {
+  const runner = createRunner();
+  const email = `owner-${Date.now().toString(36)}@example.com`;
+  const password = "correct-horse-battery";
+  const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const path = () => new URL(page.url()).pathname;
+  const input = (label) => page.getByLabel(label, { exact: true });
+
+  runner.step("sign-up page shows per-field errors with aria-invalid", async () => {
+    await page.goto(`${origin}/handler/sign-up`);
+    await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    await input("Email").fill("not-an-email");
+    await input("Password").fill("short");
+    await input("Repeat password").fill("different");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    assert.equal(await input("Email").getAttribute("aria-invalid"), "true");
+    assert.equal(await input("Password").getAttribute("aria-invalid"), "true");
+    assert.equal(await input("Repeat password").getAttribute("aria-invalid"), "true");
+    await page.getByText("Password must be at least 8 characters.").waitFor();
+    await shot("01-sign-up-errors");
+  });
+
+  runner.step("sign up with email and password lands on account settings", async () => {
+    await input("Email").fill(email);
+    await input("Password").fill(password);
+    await input("Repeat password").fill(password);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/account-settings");
+    await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    assert.equal(await input("Email").inputValue(), email);
+  });
+
+  runner.step("account settings: change the display name, still there after reload", async () => {
+    await input("Display name").fill("Ada Lovelace");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    assert.equal(await input("Display name").inputValue(), "Ada Lovelace");
+    assert.equal(await input("Email").inputValue(), email);
+    await shot("02-account-settings");
+  });
+
+  runner.step("sign out, then protected pages redirect to sign-in with after_auth_return_to", async () => {
+    await page.getByRole("link", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in");
+    await page.goto(`${origin}/projects`);
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in");
+    const returnTo = new URL(page.url()).searchParams.get("after_auth_return_to");
+    assert.ok(returnTo?.includes("/projects"), `after_auth_return_to should point at /projects, got ${returnTo}`);
+    await page.getByRole("heading", { name: "Sign in to your account" }).waitFor();
+  });
+
+  runner.step("wrong password shows the known error", async () => {
+    await input("Email").fill(email);
+    await input("Password").fill("wrong-password-123");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "Wrong e-mail or password." }).waitFor();
+    assert.equal(path(), "/handler/sign-in");
+    await shot("03-sign-in-wrong-password");
+  });
+
+  runner.step("sign-up with an existing email marks the email field", async () => {
+    await page.getByRole("link", { name: "Sign up" }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/sign-up");
+    assert.ok(new URL(page.url()).searchParams.get("after_auth_return_to"), "the link keeps after_auth_return_to");
+    await input("Email").fill(email);
+    await input("Password").fill(password);
+    await input("Repeat password").fill(password);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByText("already exists").waitFor();
+    assert.equal(await input("Email").getAttribute("aria-invalid"), "true");
+  });
+
+  runner.step("sign in again returns to the page that asked for it", async () => {
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in");
+    await input("Email").fill(email);
+    await input("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname === "/projects");
+    await page.getByText("Ada Lovelace").first().waitFor();
+  });
+
+  runner.step("dashboard: empty project name is a field error", async () => {
+    await page.getByRole("heading", { name: "Create a project" }).waitFor();
+    await page.getByRole("button", { name: "Create project" }).click();
+    assert.equal(await input("Project name").getAttribute("aria-invalid"), "true");
+  });
+
+  runner.step("dashboard: create a project and read its keys once", async () => {
+    await input("Project name").fill("E2E Shop");
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.getByText("You won't see the secret values again").waitFor();
+    const value = (id) => page.getByTestId(id).textContent();
+    assert.match(await value("publishable-client-key"), /^pck_/);
+    assert.match(await value("secret-server-key"), /^ssk_/);
+    assert.match(await value("super-secret-admin-key"), /^sak_/);
+    await page.getByRole("list", { name: "Your projects" }).getByText("E2E Shop").waitFor();
+    await shot("04-project-keys");
+    await page.getByRole("button", { name: "I have saved my keys" }).click();
+    await page.getByTestId("secret-server-key").waitFor({ state: "detached" });
+  });
+
+  runner.step("unknown handler page shows not-found; error page shows its message", async () => {
+    await page.goto(`${origin}/handler/no-such-page`);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    await page.goto(`${origin}/handler/error?errorCode=SOME_CODE&message=${encodeURIComponent("<b>Boom</b> happened")}`);
+    await page.getByRole("alert").filter({ hasText: "<b>Boom</b> happened" }).waitFor();
+    await page.getByText("SOME_CODE").waitFor();
+  });
+
+  void context;
+  return runner;
+}

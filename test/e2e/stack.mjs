@@ -1,0 +1,77 @@
+/**
+ * Starts the whole local stack for the browser tests: builds the web app (unless
+ * E2E_SKIP_BUILD=1), applies the D1 migrations into a fresh temp state folder, then runs
+ * `wrangler pages dev` in web/ with the worker's config as a second config (Pages +
+ * API worker on one origin). stop() kills wrangler's whole process group.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "../..");
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
+
+/** `preferred` if it is free on 127.0.0.1, else any free port. */
+function freePort(preferred = 0) {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once("error", () => res(preferred ? freePort(0) : Promise.reject(new Error("no free port"))));
+    srv.listen(preferred, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+export async function startStack() {
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    console.log("# building the web app (npm run build)");
+    execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build"], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+  const state = mkdtempSync(join(tmpdir(), "doorman-e2e-state-"));
+  execFileSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, stdio: "pipe" });
+  const port = await freePort(Number(process.env.E2E_PORT || 8799));
+  const inspector = await freePort(9231);
+  const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.toml", "--persist-to", state];
+  args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
+  const child = spawn(wrangler, args, { cwd: join(root, "web"), env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+
+  const stop = async () => {
+    for (const signal of ["SIGTERM", "SIGKILL"]) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {}
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    rmSync(state, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler pages dev exited early:\n${log}`);
+    }
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler pages dev did not answer /api/v1/health within 90 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  // localhost, not 127.0.0.1: WebAuthn rejects IP origins as rpID (TOOLCHAIN §6).
+  return { origin: `http://localhost:${port}`, log: () => log, stop };
+}

@@ -1,0 +1,28 @@
+/**
+ * The owner's projects (id, name, creation date), or a friendly empty state.
+ */
+import type { OwnedProject } from "../lib/dashboard-types";
+
+export function ProjectList({ projects }: { projects: OwnedProject[] | null }) {
+  if (projects === null) {
+    return (
+      <p className="muted" role="status">
+        Loading projects…
+      </p>
+    );
+  }
+  if (projects.length === 0) {
+    return <p className="empty">No projects yet. Create your first one above.</p>;
+  }
+  return (
+    <ul className="project-list" aria-label="Your projects">
+      {projects.map((p) => (
+        <li key={p.id} className="project-item">
+          <span className="project-name">{p.displayName}</span>
+          <code className="muted project-id">{p.id}</code>
+          {p.createdAt ? <span className="muted">Created {p.createdAt.toLocaleDateString()}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

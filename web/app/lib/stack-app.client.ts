@@ -1,0 +1,22 @@
+/**
+ * The dashboard's client app for the internal project, created once per page load and
+ * only in the browser (the token store is the browser's cookies). Same origin: the
+ * Pages function forwards /api/* to the API worker.
+ */
+import { StackClientApp } from "../../../sdk/src";
+import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+
+let app: StackClientApp | null = null;
+
+/** The one client app of this page (created on first call). */
+export function getStackApp(publishableClientKey: string): StackClientApp {
+  app ??= new StackClientApp({
+    projectId: INTERNAL_PROJECT_ID,
+    publishableClientKey,
+    baseUrl: window.location.origin,
+    tokenStore: "cookie",
+    // A new account lands on its settings; sign-in returns to the dashboard (or after_auth_return_to).
+    urls: { afterSignUp: "/handler/account-settings", afterSignIn: "/projects" },
+  });
+  return app;
+}

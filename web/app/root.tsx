@@ -1,0 +1,60 @@
+/**
+ * The document shell: head, the app stylesheet, and the client-side StackProvider
+ * (fed with the internal project's publishable key from the Pages environment).
+ */
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ClientStackProvider } from "./components/client-stack-provider";
+import { RouteError } from "./components/route-error";
+import { readPublishableClientKey } from "./lib/env.server";
+import appCss from "./styles/app.css?url";
+
+/** An inline SVG icon (the brand mark), so browsers do not ask for /favicon.ico. */
+const FAVICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4338ca"/><text x="16" y="23" font-family="system-ui,sans-serif" font-size="19" font-weight="800" fill="#fff" text-anchor="middle">D</text></svg>',
+  );
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: FAVICON, type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Doorman" }];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  return { publishableClientKey: readPublishableClientKey(context) };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { publishableClientKey } = useLoaderData<typeof loader>();
+  return (
+    <ClientStackProvider publishableClientKey={publishableClientKey}>
+      <Outlet />
+    </ClientStackProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
