@@ -9,7 +9,7 @@ export interface Env {
   /** "development" seeds the internal project with the public dev keys. */
   ENVIRONMENT?: string;
   /** Derives the JWT signing keys (and later the OAuth token encryption key). */
-  SERVER_SECRET: string;
+  SERVER_SECRET?: string;
   /** The previous SERVER_SECRET during a rotation: tokens it signed still verify. */
   SERVER_SECRET_PREVIOUS?: string;
   /** Test-only: lets tests move the clock with the x-doorman-test-now header. Never set in production. */

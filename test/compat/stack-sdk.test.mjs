@@ -25,7 +25,12 @@ const clientApp = (projectId, publishableClientKey, tokenStore = "memory") =>
 test("owner flow: sign up on internal, update, create a project, mint keys", async () => {
   const client = clientApp("internal", PCK);
   const address = email("owner");
-  const signUp = await client.signUpWithCredential({ email: address, password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK });
+  const signUp = await client.signUpWithCredential({
+    email: address,
+    password: "compat password 1",
+    noRedirect: true,
+    verificationCallbackUrl: CALLBACK,
+  });
   assert.equal(signUp.status, "ok");
   const user = await client.getUser({ or: "throw" });
   assert.equal(user.primaryEmail, address);
@@ -36,7 +41,10 @@ test("owner flow: sign up on internal, update, create a project, mint keys", asy
   const project = await user.createProject({ displayName: "Compat project" });
   assert.match(project.id, /^[0-9a-f-]{36}$/);
   const owned = await user.listOwnedProjects();
-  assert.deepEqual(owned.map((p) => p.id), [project.id]);
+  assert.deepEqual(
+    owned.map((p) => p.id),
+    [project.id],
+  );
 
   await project.update({ displayName: "Renamed", config: { signUpEnabled: true, credentialEnabled: true } });
   const admin = await project.app.getProject();
@@ -55,9 +63,20 @@ test("owner flow: sign up on internal, update, create a project, mint keys", asy
   assert.equal(listed.length, 1);
 
   // A back end manages that project's users with the secret key.
-  const server = new StackServerApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey, secretServerKey: keys.secretServerKey, tokenStore: "memory" });
+  const server = new StackServerApp({
+    baseUrl,
+    projectId: project.id,
+    publishableClientKey: keys.publishableClientKey,
+    secretServerKey: keys.secretServerKey,
+    tokenStore: "memory",
+  });
   const member = email("member");
-  const created = await server.createUser({ primaryEmail: member, password: "member password 1", primaryEmailAuthEnabled: true, displayName: "Member" });
+  const created = await server.createUser({
+    primaryEmail: member,
+    password: "member password 1",
+    primaryEmailAuthEnabled: true,
+    displayName: "Member",
+  });
   assert.equal(created.primaryEmail, member);
   await created.update({ serverMetadata: { plan: "pro" } });
   const fetched = await server.getUser(created.id);
@@ -92,16 +111,36 @@ test("owner flow: sign up on internal, update, create a project, mint keys", asy
 test("duplicate sign-up is USER_EMAIL_ALREADY_EXISTS; anonymous users upgrade in place", async () => {
   const client = clientApp("internal", PCK);
   const address = email("dup");
-  assert.equal((await client.signUpWithCredential({ email: address, password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK })).status, "ok");
+  assert.equal(
+    (
+      await client.signUpWithCredential({
+        email: address,
+        password: "compat password 1",
+        noRedirect: true,
+        verificationCallbackUrl: CALLBACK,
+      })
+    ).status,
+    "ok",
+  );
   const other = clientApp("internal", PCK);
-  const dup = await other.signUpWithCredential({ email: address, password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK });
+  const dup = await other.signUpWithCredential({
+    email: address,
+    password: "compat password 1",
+    noRedirect: true,
+    verificationCallbackUrl: CALLBACK,
+  });
   assert.equal(dup.status, "error");
   assert.equal(dup.error.errorCode, "USER_EMAIL_ALREADY_EXISTS");
 
   const anonApp = clientApp("internal", PCK);
   const anon = await anonApp.getUser({ or: "anonymous" });
   assert.equal(anon.isAnonymous, true);
-  const upgraded = await anonApp.signUpWithCredential({ email: email("anon"), password: "compat password 1", noRedirect: true, verificationCallbackUrl: CALLBACK });
+  const upgraded = await anonApp.signUpWithCredential({
+    email: email("anon"),
+    password: "compat password 1",
+    noRedirect: true,
+    verificationCallbackUrl: CALLBACK,
+  });
   assert.equal(upgraded.status, "ok");
   const after = await anonApp.getUser({ or: "throw" });
   assert.equal(after.id, anon.id);

@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+// `npm start`: the whole product on one origin, offline.
+//   1. apply the D1 migrations to the local state in .wrangler/state
+//   2. build the Remix web app (web/build)
+//   3. run `wrangler pages dev` in web/ with the API worker's config as a second config,
+//      so the pages and /api/* (forwarded to the worker via the API service binding) share
+//      http://localhost:$PORT (default 8788)
+//   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
+//      development), then print the URLs and the internal project's dev keys.
+// Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const port = Number(process.env.PORT || 8788);
+const origin = `http://localhost:${port}`;
+const probeOrigin = `http://127.0.0.1:${port}`;
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a TCP port number, got ${JSON.stringify(process.env.PORT)}`);
+if (!existsSync(wrangler)) fail("node_modules is missing: run `npm ci` first.");
+
+let current = null; // the running child process
+let stopping = false;
+
+function log(msg) {
+  console.log(`\x1b[36m[doorman]\x1b[0m ${msg}`);
+}
+
+function fail(msg) {
+  console.error(`\x1b[31m[doorman]\x1b[0m ${msg}`);
+  process.exit(1);
+}
+
+/** Runs a step to completion in its own process group; rejects on a non-zero exit. */
+function step(cmd, args, opts = {}) {
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit", detached: true, ...opts });
+    current = child;
+    child.on("error", rej);
+    child.on("exit", (code, signal) => {
+      current = null;
+      if (code === 0) res();
+      else rej(new Error(`${cmd} ${args.join(" ")} failed (${signal ?? `exit ${code}`})`));
+    });
+  });
+}
+
+function killGroup(child, signal) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {}
+  }
+}
+
+function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  const child = current;
+  if (!child) process.exit(0);
+  log(`stopping (${signal})…`);
+  killGroup(child, signal);
+  const hard = setTimeout(() => killGroup(child, "SIGKILL"), 8000);
+  hard.unref();
+  child.once("exit", () => {
+    clearTimeout(hard);
+    // workerd may outlive the wrangler process briefly; make sure the group is gone.
+    killGroup(child, "SIGKILL");
+    process.exit(0);
+  });
+}
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGHUP", () => shutdown("SIGHUP"));
+
+function portInUse(p) {
+  return new Promise((res) => {
+    const sock = connect({ host: "127.0.0.1", port: p });
+    sock.once("connect", () => {
+      sock.destroy();
+      res(true);
+    });
+    sock.once("error", () => res(false));
+  });
+}
+
+/** A free loopback port chosen by the OS. */
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once("error", rej);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port: p } = srv.address();
+      srv.close(() => res(p));
+    });
+  });
+}
+
+function devKeys() {
+  const fallback = {
+    DEV_PUBLISHABLE_CLIENT_KEY: "this-publishable-client-key-is-for-local-development-only",
+    DEV_SECRET_SERVER_KEY: "this-secret-server-key-is-for-local-development-only",
+    DEV_SUPER_SECRET_ADMIN_KEY: "this-super-secret-admin-key-is-for-local-development-only",
+  };
+  try {
+    const src = readFileSync(join(root, "sdk/src/shared/constants.ts"), "utf8");
+    for (const name of Object.keys(fallback)) {
+      const m = src.match(new RegExp(`${name}\\s*=\\s*"([^"]+)"`));
+      if (m) fallback[name] = m[1];
+    }
+  } catch {}
+  return fallback;
+}
+
+async function waitForHealth(child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    try {
+      const res = await fetch(`${probeOrigin}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
+      if (res.ok) return true;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}
+
+async function main() {
+  const started = Date.now();
+  if (await portInUse(port)) fail(`port ${port} is already in use (another \`npm start\`?). Stop it, or run with PORT=<other port>.`);
+
+  log("applying D1 migrations to .wrangler/state …");
+  await step(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", ".wrangler/state"], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+
+  log("building the web app (remix vite:build) …");
+  await step(npm, ["run", "build", "--silent"]);
+
+  // wrangler's inspector defaults to 9229; another wrangler (e.g. `npm run dev`) may hold it.
+  const inspectorPort = (await portInUse(9229)) ? await freePort() : 9229;
+  log(`starting wrangler pages dev (web + API worker) on ${origin} …`);
+  const server = spawn(
+    wrangler,
+    [
+      "pages",
+      "dev",
+      "-c",
+      "wrangler.toml",
+      "-c",
+      "../wrangler.toml",
+      "--persist-to",
+      "../.wrangler/state",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+    ],
+    { cwd: join(root, "web"), env, stdio: ["ignore", "inherit", "inherit"], detached: true },
+  );
+  current = server;
+  server.on("exit", (code, signal) => {
+    current = null;
+    if (stopping) return;
+    console.error(`\x1b[31m[doorman]\x1b[0m wrangler pages dev exited (${signal ?? `exit ${code}`}).`);
+    killGroup(server, "SIGKILL");
+    process.exit(code || 1);
+  });
+
+  // Any /api/v1 request seeds the internal project in development; health is the first.
+  if (!(await waitForHealth(server, 120_000))) {
+    if (stopping) return;
+    killGroup(server, "SIGTERM");
+    fail(`the API did not answer ${origin}/api/v1/health within 120 s (see the log above).`);
+  }
+  const keys = devKeys();
+  let seeded = "";
+  try {
+    const res = await fetch(`${probeOrigin}/api/v1/projects/current`, {
+      headers: {
+        "x-stack-project-id": "internal",
+        "x-stack-access-type": "client",
+        "x-stack-publishable-client-key": keys.DEV_PUBLISHABLE_CLIENT_KEY,
+      },
+    });
+    if (!res.ok) seeded = `\n  (warning: GET /api/v1/projects/current with the dev keys answered ${res.status})`;
+  } catch {}
+
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  const line = "─".repeat(72);
+  console.log(`
+${line}
+  Doorman is running (ready in ${secs} s). Offline; data in .wrangler/state.
+
+  App           ${origin}/
+  API base      ${origin}/api/v1        (health: ${origin}/api/v1/health)
+  Dashboard     ${origin}/projects      (project owners sign in to the internal project)
+  Sign in       ${origin}/handler/sign-in
+  Sign up       ${origin}/handler/sign-up
+
+  Internal project (the dashboard's own project), development keys:
+    project id              internal
+    publishable client key  ${keys.DEV_PUBLISHABLE_CLIENT_KEY}
+    secret server key       ${keys.DEV_SECRET_SERVER_KEY}
+    super secret admin key  ${keys.DEV_SUPER_SECRET_ADMIN_KEY}${seeded}
+
+  Press Ctrl+C to stop.
+${line}
+`);
+}
+
+main().catch((err) => {
+  if (stopping) return;
+  console.error(`\x1b[31m[doorman]\x1b[0m ${err.message}`);
+  killGroup(current, "SIGTERM");
+  process.exit(1);
+});
