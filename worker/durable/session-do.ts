@@ -4,7 +4,7 @@
  * outbound I/O, which does not hold a DO's input gate, hence the explicit queue below.
  */
 import { DurableObject } from "cloudflare:workers";
-import { findProjectById } from "../db/queries/projects";
+import type { ProjectRow } from "../db/queries/projects";
 import type { Env } from "../env";
 import { makeDeps } from "../lib/context";
 import { type IpInfo, type RefreshResult, refreshSession, revokeSession } from "../services/sessions";
@@ -20,12 +20,11 @@ export class SessionDO extends DurableObject<Env> {
     return run;
   }
 
-  async refresh(call: SessionCall & { refreshToken: string; ipInfo: IpInfo }): Promise<RefreshResult> {
+  /** The caller passes the project it already loaded, saving the DO a query. */
+  async refresh(call: SessionCall & { project: ProjectRow; refreshToken: string; ipInfo: IpInfo }): Promise<RefreshResult> {
     return this.serialised(async () => {
       const deps = makeDeps(this.env, { origin: call.apiUrl, nowMs: call.nowMs });
-      const project = await findProjectById(deps.db, call.projectId);
-      if (!project) return { ok: false } as const;
-      return refreshSession(deps, project, call.refreshToken, call.ipInfo);
+      return refreshSession(deps, call.project, call.refreshToken, call.ipInfo);
     });
   }
 

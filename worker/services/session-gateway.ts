@@ -16,7 +16,7 @@ export async function refreshThroughSession(deps: Deps, project: ProjectRow, ref
     (await findSessionByTokenHash(deps.db, project.id, tokenHash))?.id ??
     (await findRetiredToken(deps.db, project.id, tokenHash))?.sessionId;
   if (!sessionId) return { ok: false };
-  return stubFor(deps, sessionId).refresh({ projectId: project.id, apiUrl: deps.apiUrl, nowMs: deps.now(), refreshToken, ipInfo });
+  return stubFor(deps, sessionId).refresh({ projectId: project.id, project, apiUrl: deps.apiUrl, nowMs: deps.now(), refreshToken, ipInfo });
 }
 
 export async function revokeThroughSession(deps: Deps, projectId: string, sessionId: string): Promise<boolean> {

@@ -17,6 +17,7 @@ import {
   insertSessionStatement,
   rotateSessionToken,
   touchSession,
+  touchSessionByTokenHash,
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
@@ -101,6 +102,11 @@ export async function refreshSession(deps: Deps, project: ProjectRow, refreshTok
   const now = deps.now();
   const tokenHash = await sha256Hex(refreshToken);
   const config = readProjectConfig(project.config);
+  if (!config.refresh_token_rotation) {
+    // Common path: one compare-and-set UPDATE finds the live session and stamps its use.
+    const touched = await touchSessionByTokenHash(deps.db, project.id, tokenHash, now, ipInfo);
+    if (touched) return finishRefresh(deps, project, touched.id, touched.userId);
+  }
   const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
 
   let sessionId: string;
@@ -131,7 +137,17 @@ export async function refreshSession(deps: Deps, project: ProjectRow, refreshTok
   }
 
   const userId = session?.userId ?? (await findSession(deps.db, project.id, sessionId))?.userId;
-  const record = userId ? await findUserRecord(deps.db, project.id, userId) : null;
+  return userId ? finishRefresh(deps, project, sessionId, userId, newRefreshToken) : { ok: false };
+}
+
+async function finishRefresh(
+  deps: Deps,
+  project: ProjectRow,
+  sessionId: string,
+  userId: string,
+  newRefreshToken?: string,
+): Promise<RefreshResult> {
+  const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) return { ok: false };
   const accessToken = await mintAccessToken(deps, project, record, sessionId);
   return { ok: true, accessToken, refreshToken: newRefreshToken, userId: record.user.id };

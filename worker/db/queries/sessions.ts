@@ -54,6 +54,23 @@ export async function touchSession(db: Db, id: string, tokenHash: string, now: n
   return row ?? null;
 }
 
+/** Stamps use of the live (unexpired) session holding this token; null when none does. */
+export async function touchSessionByTokenHash(
+  db: Db,
+  projectId: string,
+  tokenHash: string,
+  now: number,
+  ipInfo: unknown,
+): Promise<{ id: string; userId: string } | null> {
+  const row = await db
+    .update(sessions)
+    .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.refreshTokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .returning({ id: sessions.id, userId: sessions.userId })
+    .get();
+  return row ?? null;
+}
+
 /** Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old one. */
 export async function rotateSessionToken(
   db: Db,
