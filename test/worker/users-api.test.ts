@@ -1,0 +1,241 @@
+/** /users: client and server views, updates, deletion, listing and pagination. */
+import { describe, expect, it } from "vitest";
+import { call, createProjectWithKeys, internalClient, internalServer, signUp, uniqueEmail } from "../helpers/api";
+
+const CLIENT_KEYS = [
+  "auth_with_email",
+  "client_metadata",
+  "client_read_only_metadata",
+  "display_name",
+  "has_password",
+  "id",
+  "is_anonymous",
+  "is_restricted",
+  "oauth_providers",
+  "otp_auth_enabled",
+  "passkey_auth_enabled",
+  "primary_email",
+  "primary_email_verified",
+  "profile_image_url",
+  "requires_totp_mfa",
+  "restricted_by_admin",
+  "restricted_by_admin_reason",
+  "restricted_reason",
+  "selected_team",
+  "selected_team_id",
+  "signed_up_at_millis",
+].sort();
+
+describe("/users/me", () => {
+  it("client access sees exactly the client view; server access sees the server view", async () => {
+    const user = await signUp();
+    const client = await call("/users/me", { ...internalClient, accessToken: user.accessToken });
+    expect(Object.keys(client.body).sort()).toEqual(CLIENT_KEYS);
+    const server = await call("/users/me", { ...internalServer, accessToken: user.accessToken });
+    expect(server.body).toMatchObject({ id: user.userId, server_metadata: null, primary_email_auth_enabled: true });
+    expect(typeof server.body.last_active_at_millis).toBe("number");
+    expect(server.body.risk_scores).toEqual({ sign_up: { bot: 0, free_trial_abuse: 0 } });
+  });
+
+  it("without a user: CANNOT_GET_OWN_USER_WITHOUT_USER", async () => {
+    expect((await call("/users/me", internalClient)).body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  });
+
+  it("client PATCH accepts client fields and refuses server-only fields", async () => {
+    const user = await signUp();
+    const ok = await call("/users/me", {
+      ...internalClient,
+      accessToken: user.accessToken,
+      method: "PATCH",
+      body: { display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: "https://img.example.com/a.png" },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({
+      display_name: "Grace",
+      client_metadata: { a: [1, { b: true }] },
+      profile_image_url: "https://img.example.com/a.png",
+    });
+    for (const body of [{ server_metadata: {} }, { client_read_only_metadata: {} }, { password: "new password 1" }, { unknown: 1 }]) {
+      const res = await call("/users/me", { ...internalClient, accessToken: user.accessToken, method: "PATCH", body });
+      expect(res.body.code, JSON.stringify(body)).toBe("SCHEMA_ERROR");
+    }
+  });
+
+  it("selecting a team the user is not in is a 404 known error, not a 500", async () => {
+    const user = await signUp();
+    const res = await call("/users/me", {
+      ...internalClient,
+      accessToken: user.accessToken,
+      method: "PATCH",
+      body: { selected_team_id: "6f1a4f0e-3b5d-4c1e-9a7b-000000000000" },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("TEAM_MEMBERSHIP_NOT_FOUND");
+  });
+
+  it("client deletion is gated by client_user_deletion_enabled", async () => {
+    const off = await createProjectWithKeys();
+    const a = await signUp(off.client);
+    const refused = await call("/users/me", { ...off.client, accessToken: a.accessToken, method: "DELETE" });
+    expect(refused.status).toBe(403);
+    const on = await createProjectWithKeys({ client_user_deletion_enabled: true });
+    const b = await signUp(on.client);
+    expect((await call("/users/me", { ...on.client, accessToken: b.accessToken, method: "DELETE" })).body).toEqual({ success: true });
+    expect((await call(`/users/${b.userId}`, on.server)).body.code).toBe("USER_NOT_FOUND");
+  });
+});
+
+describe("/users (server)", () => {
+  it("creates users with metadata and a bcrypt-less password, and reads them back", async () => {
+    const p = await createProjectWithKeys();
+    const email = uniqueEmail("created");
+    const res = await call("/users", {
+      ...p.server,
+      body: {
+        primary_email: email,
+        primary_email_verified: true,
+        password: "created password",
+        display_name: "Created",
+        client_metadata: { c: 1 },
+        client_read_only_metadata: { r: 2 },
+        server_metadata: { s: 3 },
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      primary_email: email,
+      primary_email_verified: true,
+      has_password: true,
+      display_name: "Created",
+      client_metadata: { c: 1 },
+      client_read_only_metadata: { r: 2 },
+      server_metadata: { s: 3 },
+      selected_team: null,
+    });
+    expect((await call(`/users/${res.body.id}`, p.server)).body.server_metadata).toEqual({ s: 3 });
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "created password" } })).status).toBe(200);
+  });
+
+  it("rejects duplicates, bad passwords and unknown fields with known errors", async () => {
+    const p = await createProjectWithKeys();
+    const email = uniqueEmail("dup");
+    expect((await call("/users", { ...p.server, body: { primary_email: email } })).status).toBe(201);
+    const dup = await call("/users", { ...p.server, body: { primary_email: email.toUpperCase() } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe("USER_EMAIL_ALREADY_EXISTS");
+    expect((await call("/users", { ...p.server, body: { primary_email: uniqueEmail(), password: "short" } })).body).toMatchObject({
+      code: "PASSWORD_TOO_SHORT",
+      details: { min_length: 8 },
+    });
+    expect((await call("/users", { ...p.server, body: { primary_email: uniqueEmail(), password: "y".repeat(71) } })).body).toMatchObject({
+      code: "PASSWORD_TOO_LONG",
+      details: { maxLength: 70 },
+    });
+    expect((await call("/users", { ...p.server, body: { primary_email: "not an email" } })).body.code).toBe("SCHEMA_ERROR");
+    expect((await call("/users", { ...p.server, body: { selected_team_id: null } })).body.code).toBe("SCHEMA_ERROR");
+  });
+
+  it("GET, PATCH and DELETE an unknown id are USER_NOT_FOUND (404)", async () => {
+    const missing = "/users/6f1a4f0e-3b5d-4c1e-9a7b-000000000000";
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { display_name: "x" }],
+      ["DELETE", undefined],
+    ] as const) {
+      const res = await call(missing, { ...internalServer, method, body });
+      expect(res.status, method).toBe(404);
+      expect(res.body.code).toBe("USER_NOT_FOUND");
+    }
+  });
+
+  it("clients cannot manage other users", async () => {
+    const user = await signUp();
+    for (const path of ["/users", `/users/${user.userId}`]) {
+      const res = await call(path, { ...internalClient, accessToken: user.accessToken });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    }
+  });
+
+  it("a server password change ends the user's other sessions", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const res = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { password: "brand new password" } });
+    expect(res.status).toBe(200);
+    const refresh = await call("/auth/sessions/current/refresh", { ...p.client, method: "POST", refreshToken: user.refreshToken });
+    expect(refresh.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    expect(
+      (await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: "brand new password" } })).status,
+    ).toBe(200);
+  });
+
+  it("changes and removes the primary email", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const next = uniqueEmail("moved");
+    const moved = await call(`/users/${user.userId}`, {
+      ...p.server,
+      method: "PATCH",
+      body: { primary_email: next, primary_email_verified: true },
+    });
+    expect(moved.body).toMatchObject({ primary_email: next, primary_email_verified: true });
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email: next, password: user.password } })).status).toBe(200);
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } })).body.code).toBe(
+      "EMAIL_PASSWORD_MISMATCH",
+    );
+    const other = await signUp(p.client);
+    const taken = await call(`/users/${other.userId}`, { ...p.server, method: "PATCH", body: { primary_email: next } });
+    expect(taken.body.code).toBe("USER_EMAIL_ALREADY_EXISTS");
+    const removed = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: null } });
+    expect(removed.body.primary_email).toBeNull();
+  });
+
+  it("lists with cursor pagination, ordering, search and anonymous filters", async () => {
+    const p = await createProjectWithKeys();
+    const emails: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const email = uniqueEmail(`list${i}`);
+      emails.push(email);
+      await call("/users", { ...p.server, body: { primary_email: email, display_name: i === 2 ? "Needle Person" : `User ${i}` } });
+    }
+    const anon = await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof call>> = await call(`/users?limit=2${cursor ? `&cursor=${cursor}` : ""}`, p.server);
+      expect(page.body.is_paginated).toBe(true);
+      seen.push(...page.body.items.map((u: { primary_email: string }) => u.primary_email));
+      cursor = page.body.pagination.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(emails);
+
+    const desc = await call("/users?desc=true&order_by=signed_up_at", p.server);
+    expect(desc.body.items.map((u: { primary_email: string }) => u.primary_email)).toEqual([...emails].reverse());
+
+    expect((await call("/users?query=needle", p.server)).body.items.map((u: { display_name: string }) => u.display_name)).toEqual([
+      "Needle Person",
+    ]);
+    expect((await call(`/users?query=${encodeURIComponent(emails[3]!.slice(0, 12))}`, p.server)).body.items).toHaveLength(1);
+    expect((await call("/users?query=%25", p.server)).body.items).toHaveLength(0); // LIKE wildcards are escaped
+
+    const all = await call("/users?include_anonymous=true", p.server);
+    expect(all.body.items).toHaveLength(6);
+    const only = await call("/users?only_anonymous=true", p.server);
+    expect(only.body.items.map((u: { id: string }) => u.id)).toEqual([anon.body.user_id]);
+
+    expect((await call("/users?limit=0", p.server)).body.code).toBe("SCHEMA_ERROR");
+    expect((await call("/users?cursor=6f1a4f0e-3b5d-4c1e-9a7b-000000000000", p.server)).body.code).toBe("SCHEMA_ERROR");
+  });
+
+  it("keeps last_active_at_millis current", async () => {
+    const user = await signUp();
+    const later = Date.now() + 5 * 60_000;
+    await call("/users/me", { ...internalClient, accessToken: user.accessToken, nowMs: later - 1 });
+    let seen = 0;
+    for (let i = 0; i < 20 && seen < later - 60_000; i++) {
+      seen = (await call(`/users/${user.userId}`, internalServer)).body.last_active_at_millis;
+    }
+    expect(seen).toBeGreaterThanOrEqual(later - 60_000);
+  });
+});
