@@ -11,6 +11,7 @@ export function defineScenario({ page, context, origin, shots }) {
   const runner = createRunner();
   const email = `owner-${Date.now().toString(36)}@example.com`;
   const password = "correct-horse-battery";
+  const newPassword = "staple-battery-horse-2";
   const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const path = () => new URL(page.url()).pathname;
   const input = (label) => page.getByLabel(label, { exact: true });
@@ -50,6 +51,19 @@ export function defineScenario({ page, context, origin, shots }) {
     await shot("02-account-settings");
   });
 
+  runner.step("account settings: change the password (a wrong current one is marked)", async () => {
+    await input("Current password").fill("not-my-password-1");
+    await input("New password").fill(newPassword);
+    await input("Repeat new password").fill(newPassword);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("That is not your current password.").waitFor();
+    assert.equal(await input("Current password").getAttribute("aria-invalid"), "true");
+    await input("Current password").fill(password);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("status").filter({ hasText: "Password changed." }).waitFor();
+    await shot("02b-password-changed");
+  });
+
   runner.step("sign out, then protected pages redirect to sign-in with after_auth_return_to", async () => {
     await page.getByRole("link", { name: "Sign out" }).click();
     await page.waitForURL((url) => url.pathname === "/handler/sign-in");
@@ -81,11 +95,11 @@ export function defineScenario({ page, context, origin, shots }) {
     assert.equal(await input("Email").getAttribute("aria-invalid"), "true");
   });
 
-  runner.step("sign in again returns to the page that asked for it", async () => {
+  runner.step("sign in again (with the new password) returns to the page that asked for it", async () => {
     await page.getByRole("link", { name: "Sign in" }).click();
     await page.waitForURL((url) => url.pathname === "/handler/sign-in");
     await input("Email").fill(email);
-    await input("Password").fill(password);
+    await input("Password").fill(newPassword);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL((url) => url.pathname === "/projects");
     await page.getByText("Ada Lovelace").first().waitFor();

@@ -161,3 +161,19 @@ describe("owners, admin and server apps", () => {
     expect(user.selectedTeam).not.toBeNull();
   });
 });
+
+describe("password management", () => {
+  it("updates the password with a Result and reports a wrong old password as a value", async () => {
+    const app = internalClient();
+    const email = uniqueEmail("pw");
+    await app.signUpWithCredential({ email, password: "first password 1", noRedirect: true });
+    const user = (await app.getUser({ or: "throw" }))!;
+    const wrong = await user.updatePassword({ oldPassword: "not the password", newPassword: "second password 2" });
+    expect(wrong.status === "error" && wrong.error.code).toBe("PASSWORD_CONFIRMATION_MISMATCH");
+    expect((await user.updatePassword({ oldPassword: "first password 1", newPassword: "second password 2" })).status).toBe("ok");
+    // A user who already has a password cannot "set" one: a plain 400 on the wire, so the SDK throws.
+    await expect(user.setPassword({ password: "third password 3" })).rejects.toThrow(/already has a password/);
+    const again = internalClient();
+    expect((await again.signInWithCredential({ email, password: "second password 2", noRedirect: true })).status).toBe("ok");
+  });
+});

@@ -27,6 +27,12 @@ export function problemError(problem: Problem): Error {
       return new KnownError("SIGN_UP_NOT_ENABLED");
     case "mismatch":
       return new KnownError("EMAIL_PASSWORD_MISMATCH");
+    case "no_password":
+      return new KnownError("USER_DOES_NOT_HAVE_PASSWORD");
+    case "old_password_mismatch":
+      return new KnownError("PASSWORD_CONFIRMATION_MISMATCH");
+    case "already_has_password":
+      return new StatusError(400, "User already has a password set.");
     case "refresh_failed":
       return new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     default:

@@ -11,7 +11,7 @@ import {
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
-import { checkPasswordLength, createUser, normaliseEmail, type PasswordProblem } from "./users";
+import { checkPasswordLength, createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser } from "./users";
 
 export type SignInTokens = { ok: true; accessToken: string; refreshToken: string; userId: string; isNewUser: boolean };
 
@@ -113,4 +113,36 @@ export async function signUpAnonymously(deps: Deps, project: ProjectRow, ipInfo:
     userId: created.record.user.id,
     isNewUser: true,
   };
+}
+
+export type PasswordChangeResult =
+  | { ok: true }
+  | PasswordProblem
+  | Exclude<UpdateUserResult, { ok: true }>
+  | { ok: false; reason: "no_password" | "old_password_mismatch" | "already_has_password" };
+
+/** Changes a password after checking the old one; every other session of the user ends. */
+export async function updatePassword(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  input: { oldPassword: string; newPassword: string; keepSessionId: string | null },
+): Promise<PasswordChangeResult> {
+  if (!user.user.passwordHash) return { ok: false, reason: "no_password" };
+  const check = await verifyPassword(input.oldPassword, user.user.passwordHash);
+  if (!check.ok) return { ok: false, reason: "old_password_mismatch" };
+  const result = await updateUser(deps, project, user.user.id, { password: input.newPassword }, { keepSessionId: input.keepSessionId });
+  return result.ok ? { ok: true } : result;
+}
+
+/** Sets the first password of a user who has none (e.g. signed up without one). */
+export async function setPassword(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  input: { password: string; keepSessionId: string | null },
+): Promise<PasswordChangeResult> {
+  if (user.user.passwordHash) return { ok: false, reason: "already_has_password" };
+  const result = await updateUser(deps, project, user.user.id, { password: input.password }, { keepSessionId: input.keepSessionId });
+  return result.ok ? { ok: true } : result;
 }

@@ -1,5 +1,7 @@
 /** The signed-in user of a client app: fields plus account, session and (internal project) owner methods. */
 
+import { err, ok, type Result } from "../interface/result";
+import { KnownError } from "../shared/known-errors";
 import type { StackAdminApp } from "./admin-app";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import { snakeKeys } from "./case";
@@ -23,6 +25,10 @@ export type AdminOwnedProject = AdminProject & { app: StackAdminApp };
 
 export type CurrentUser = UserFields & {
   update(update: UserUpdateOptions): Promise<void>;
+  /** Changes the password; other sessions end. Expected failures (wrong old password, too short…) are values. */
+  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<Result<undefined>>;
+  /** Sets a first password for a user without one. */
+  setPassword(options: { password: string }): Promise<Result<undefined>>;
   delete(): Promise<void>;
   signOut(options?: { redirectUrl?: string }): Promise<void>;
   getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
@@ -50,6 +56,17 @@ function ownedProject(app: StackClientApp, json: ProjectAdminJson): AdminOwnedPr
   return Object.assign(adminProjectFromJson(admin, json), { app: admin });
 }
 
+async function passwordCall(app: StackClientApp, path: string, body: Record<string, string>): Promise<Result<undefined>> {
+  try {
+    await app._userRequest(path, { body });
+  } catch (error) {
+    if (error instanceof KnownError) return err(error);
+    throw error;
+  }
+  await app._refreshUser();
+  return ok(undefined);
+}
+
 export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUser {
   return {
     ...userFieldsFromJson(json),
@@ -61,6 +78,12 @@ export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUse
       await app._userRequest("/users/me", { method: "DELETE" });
       app._session.clear();
       await app._refreshUser();
+    },
+    async updatePassword({ oldPassword, newPassword }) {
+      return passwordCall(app, "/auth/password/update", { old_password: oldPassword, new_password: newPassword });
+    },
+    async setPassword({ password }) {
+      return passwordCall(app, "/auth/password/set", { password });
     },
     signOut: (options) => app.signOut(options),
     async getAuthJson() {

@@ -10,7 +10,10 @@ export type ReactUser = {
   readonly displayName: string | null;
   readonly primaryEmail: string | null;
   readonly isAnonymous?: boolean;
+  readonly hasPassword?: boolean;
   update(update: { displayName?: string | null }): Promise<unknown>;
+  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<CredentialResult>;
+  setPassword(options: { password: string }): Promise<CredentialResult>;
   signOut(options?: { redirectUrl?: string }): Promise<unknown>;
 };
 

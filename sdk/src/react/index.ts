@@ -10,6 +10,7 @@ export { AuthCard, type AuthCardProps } from "./components/auth-card";
 export { ErrorPage, type ErrorPageProps } from "./components/error-page";
 export { Field, type FieldProps, FormAlert } from "./components/field";
 export { handlerPageName, StackHandler, type StackHandlerProps } from "./components/handler";
+export { PasswordSection } from "./components/password-section";
 export { SignIn, type SignInProps } from "./components/sign-in";
 export { SignOut } from "./components/sign-out";
 export { SignUp, type SignUpProps } from "./components/sign-up";

@@ -6,8 +6,8 @@ import type { AppEnv } from "../../lib/hono-env";
 import { ipInfoOf } from "../../lib/ip-info";
 import { unwrap } from "../../lib/problems";
 import { parseBody } from "../../lib/validate";
-import { requireAccess } from "../../middleware/require";
-import { signInWithPassword, signUpWithPassword } from "../../services/password-auth";
+import { requireAccess, requireUser } from "../../middleware/require";
+import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/password-auth";
 import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
 
 const credentials = {
@@ -45,4 +45,22 @@ export const passwordRoutes = new Hono<AppEnv>()
       await signInWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, ipInfo: ipInfoOf(c) }),
     );
     return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
+  })
+  .post("/update", async (c) => {
+    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
+    const body = await parseBody(c, z.strictObject({ old_password: credentials.password, new_password: credentials.password }));
+    unwrap(
+      await updatePassword(c.get("deps"), auth.project, auth.user, {
+        oldPassword: body.old_password,
+        newPassword: body.new_password,
+        keepSessionId: auth.sessionId,
+      }),
+    );
+    return c.json({ success: true });
+  })
+  .post("/set", async (c) => {
+    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
+    const body = await parseBody(c, z.strictObject({ password: credentials.password }));
+    unwrap(await setPassword(c.get("deps"), auth.project, auth.user, { password: body.password, keepSessionId: auth.sessionId }));
+    return c.json({ success: true });
   });

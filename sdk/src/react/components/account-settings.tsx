@@ -1,12 +1,13 @@
 /**
- * The account-settings page: the profile (editable display name, read-only email)
- * and signing out. Only sections that work end to end are shown.
+ * The account-settings page: the profile (editable display name, read-only email), the
+ * password (change, or set a first one) and signing out.
  */
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
 import { useRefreshUser, useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { Field, FormAlert } from "./field";
+import { PasswordSection } from "./password-section";
 
 const DISPLAY_NAME_MAX = 256; // wire limit of display_name
 
@@ -22,6 +23,7 @@ export function AccountSettings() {
   return (
     <AuthCard title="Account settings" subtitle={user.primaryEmail ?? undefined} wide>
       <ProfileSection />
+      <PasswordSection user={user} />
       <section className="stack-section" aria-labelledby="stack-signout-heading">
         <h2 id="stack-signout-heading">Sign out</h2>
         <p className="stack-hint" style={{ marginBottom: 12 }}>

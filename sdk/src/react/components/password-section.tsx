@@ -1,0 +1,113 @@
+/**
+ * The password section of account settings: change the password (current + new + repeat) or,
+ * for a user without one, set a first password. Errors show next to the field they concern.
+ */
+import { type FormEvent, useState } from "react";
+import type { ReactUser } from "../app-types";
+import { useRefreshUser } from "../use-user";
+import { checkNewPassword } from "./credential-errors";
+import { Field, FormAlert } from "./field";
+
+type Errors = Partial<Record<"oldPassword" | "newPassword" | "repeat" | "form", string>>;
+
+/** Maps a known error from the API onto the field it is about. */
+function errorsFrom(error: unknown): Errors {
+  const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
+  const message = error instanceof Error && error.message ? error.message : "Could not change your password.";
+  if (code === "PASSWORD_CONFIRMATION_MISMATCH") return { oldPassword: "That is not your current password." };
+  if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG") return { newPassword: message };
+  return { form: message };
+}
+
+/**
+ * @example
+ * <PasswordSection user={useUser({ or: "redirect" })} />
+ */
+export function PasswordSection({ user }: { user: ReactUser }) {
+  const refreshUser = useRefreshUser();
+  const hasPassword = user.hasPassword ?? true;
+  const [oldPassword, setOldPassword] = useState("");
+  const [newPassword, setNewPassword] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const next: Errors = {};
+    if (hasPassword && !oldPassword) next.oldPassword = "Please enter your current password.";
+    const problem = checkNewPassword(newPassword);
+    if (problem) next.newPassword = problem;
+    if (repeat !== newPassword) next.repeat = "Passwords do not match.";
+    setErrors(next);
+    setDone(false);
+    if (Object.values(next).some(Boolean)) return;
+    setPending(true);
+    try {
+      const result = hasPassword
+        ? await user.updatePassword({ oldPassword, newPassword })
+        : await user.setPassword({ password: newPassword });
+      if (result.status === "error") setErrors(errorsFrom(result.error));
+      else {
+        setOldPassword("");
+        setNewPassword("");
+        setRepeat("");
+        setDone(true);
+        await refreshUser();
+      }
+    } catch (error) {
+      setErrors(errorsFrom(error));
+    }
+    setPending(false);
+  };
+
+  return (
+    <section className="stack-section" aria-labelledby="stack-password-heading">
+      <h2 id="stack-password-heading">Password</h2>
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Password">
+        <FormAlert message={errors.form} />
+        {hasPassword ? (
+          <Field
+            label="Current password"
+            name="oldPassword"
+            type="password"
+            autoComplete="current-password"
+            value={oldPassword}
+            onChange={(e) => setOldPassword(e.target.value)}
+            error={errors.oldPassword}
+          />
+        ) : (
+          <p className="stack-hint">You signed up without a password. Set one to sign in with your email and password.</p>
+        )}
+        <Field
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={(e) => setNewPassword(e.target.value)}
+          error={errors.newPassword}
+          hint="8 to 70 characters. Your other sessions will be signed out."
+        />
+        <Field
+          label="Repeat new password"
+          name="repeat"
+          type="password"
+          autoComplete="new-password"
+          value={repeat}
+          onChange={(e) => setRepeat(e.target.value)}
+          error={errors.repeat}
+        />
+        <div className="stack-actions">
+          <button className="stack-button" type="submit" disabled={pending}>
+            {pending ? "Saving…" : hasPassword ? "Change password" : "Set password"}
+          </button>
+          <span role="status" aria-live="polite" className="stack-hint">
+            {done ? "Password changed." : ""}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}
