@@ -193,16 +193,36 @@ describe("password update and set", () => {
   it("update checks the old password, keeps this session and ends the others", async () => {
     const user = await signUp();
     const other = await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: user.password } });
-    const wrong = await call("/auth/password/update", { ...internalClient, accessToken: user.accessToken, body: { old_password: "not it at all", new_password: "new password 1" } });
+    const wrong = await call("/auth/password/update", {
+      ...internalClient,
+      accessToken: user.accessToken,
+      body: { old_password: "not it at all", new_password: "new password 1" },
+    });
     expect(wrong.body.code).toBe("PASSWORD_CONFIRMATION_MISMATCH");
-    const short = await call("/auth/password/update", { ...internalClient, accessToken: user.accessToken, body: { old_password: user.password, new_password: "short" } });
+    const short = await call("/auth/password/update", {
+      ...internalClient,
+      accessToken: user.accessToken,
+      body: { old_password: user.password, new_password: "short" },
+    });
     expect(short.body.code).toBe("PASSWORD_TOO_SHORT");
-    const ok = await call("/auth/password/update", { ...internalClient, accessToken: user.accessToken, body: { old_password: user.password, new_password: "new password 1" } });
+    const ok = await call("/auth/password/update", {
+      ...internalClient,
+      accessToken: user.accessToken,
+      body: { old_password: user.password, new_password: "new password 1" },
+    });
     expect(ok.body).toEqual({ success: true });
-    expect((await call("/auth/sessions/current/refresh", { ...internalClient, method: "POST", refreshToken: user.refreshToken })).status).toBe(200);
-    expect((await call("/auth/sessions/current/refresh", { ...internalClient, method: "POST", refreshToken: other.body.refresh_token })).status).toBe(401);
-    expect((await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: user.password } })).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
-    expect((await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: "new password 1" } })).status).toBe(200);
+    expect(
+      (await call("/auth/sessions/current/refresh", { ...internalClient, method: "POST", refreshToken: user.refreshToken })).status,
+    ).toBe(200);
+    expect(
+      (await call("/auth/sessions/current/refresh", { ...internalClient, method: "POST", refreshToken: other.body.refresh_token })).status,
+    ).toBe(401);
+    expect(
+      (await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: user.password } })).body.code,
+    ).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect(
+      (await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: "new password 1" } })).status,
+    ).toBe(200);
   });
 
   it("update without a password is USER_DOES_NOT_HAVE_PASSWORD; set works once", async () => {
@@ -211,9 +231,15 @@ describe("password update and set", () => {
     const created = await call("/users", { ...p.server, body: { primary_email: email } });
     const session = await call("/auth/sessions", { ...p.server, body: { user_id: created.body.id } });
     const token = session.body.access_token;
-    const update = await call("/auth/password/update", { ...p.client, accessToken: token, body: { old_password: "whatever12", new_password: "new password 1" } });
+    const update = await call("/auth/password/update", {
+      ...p.client,
+      accessToken: token,
+      body: { old_password: "whatever12", new_password: "new password 1" },
+    });
     expect(update.body.code).toBe("USER_DOES_NOT_HAVE_PASSWORD");
-    expect((await call("/auth/password/set", { ...p.client, accessToken: token, body: { password: "first password" } })).body).toEqual({ success: true });
+    expect((await call("/auth/password/set", { ...p.client, accessToken: token, body: { password: "first password" } })).body).toEqual({
+      success: true,
+    });
     const again = await call("/auth/password/set", { ...p.client, accessToken: token, body: { password: "second password" } });
     expect(again.status).toBe(400);
     expect(again.text).toBe("User already has a password set.");
@@ -221,7 +247,10 @@ describe("password update and set", () => {
   });
 
   it("needs a signed-in user", async () => {
-    const res = await call("/auth/password/update", { ...internalClient, body: { old_password: "a long one", new_password: "another one" } });
+    const res = await call("/auth/password/update", {
+      ...internalClient,
+      body: { old_password: "a long one", new_password: "another one" },
+    });
     expect(res.body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
   });
 });
