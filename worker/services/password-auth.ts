@@ -5,6 +5,7 @@ import {
   findUserRecordByAuthEmail,
   insertContactChannelStatement,
   isAuthEmailTaken,
+  isUniqueViolation,
   type UserRecord,
   updateUserStatement,
 } from "../db/queries/users";
@@ -20,10 +21,6 @@ export type SignUpResult =
   | PasswordProblem
   | { ok: false; reason: "password_auth_disabled" | "sign_up_disabled" }
   | { ok: false; reason: "email_taken"; email: string };
-
-function isUniqueViolation(err: unknown): boolean {
-  return /UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`);
-}
 
 export async function signUpWithPassword(
   deps: Deps,

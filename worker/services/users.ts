@@ -15,6 +15,7 @@ import {
   insertContactChannelStatement,
   insertUserStatement,
   isAuthEmailTaken,
+  isUniqueViolation,
   type ListUsersOptions,
   listUserRecords,
   type UserRecord,
@@ -78,11 +79,6 @@ async function resolvePasswordHash(input: { password?: string | null; passwordHa
     return { ok: true as const, hash: input.passwordHash };
   }
   return { ok: true as const, hash: null };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const text = String((err as { cause?: unknown })?.cause ?? err);
-  return /UNIQUE constraint failed/i.test(text) || /UNIQUE constraint failed/i.test(String(err));
 }
 
 /** Creates a user with its primary email and (when configured) a personal team, in one batch. */

@@ -61,24 +61,8 @@ export function userRecordFrom(results: [unknown[], unknown[], unknown[]]): User
   };
 }
 
-/** The user who signs in with this email (an auth-enabled contact channel). */
-export async function findUserRecordByAuthEmail(db: Db, projectId: string, email: string): Promise<UserRecord | null> {
-  const channel = await db
-    .select({ userId: contactChannels.userId })
-    .from(contactChannels)
-    .where(
-      and(
-        eq(contactChannels.projectId, projectId),
-        eq(contactChannels.type, "email"),
-        eq(contactChannels.value, email),
-        eq(contactChannels.usedForAuth, true),
-      ),
-    )
-    .get();
-  return channel ? findUserRecord(db, projectId, channel.userId) : null;
-}
-
-export async function isAuthEmailTaken(db: Db, projectId: string, email: string, exceptUserId?: string): Promise<boolean> {
+/** The id of the user who signs in with this email (an auth-enabled contact channel), or null. */
+async function findAuthEmailOwner(db: Db, projectId: string, email: string): Promise<string | null> {
   const row = await db
     .select({ userId: contactChannels.userId })
     .from(contactChannels)
@@ -91,7 +75,24 @@ export async function isAuthEmailTaken(db: Db, projectId: string, email: string,
       ),
     )
     .get();
-  return Boolean(row && row.userId !== exceptUserId);
+  return row?.userId ?? null;
+}
+
+/** The user who signs in with this email. */
+export async function findUserRecordByAuthEmail(db: Db, projectId: string, email: string): Promise<UserRecord | null> {
+  const userId = await findAuthEmailOwner(db, projectId, email);
+  return userId ? findUserRecord(db, projectId, userId) : null;
+}
+
+/** Does another user already sign in with this email? */
+export async function isAuthEmailTaken(db: Db, projectId: string, email: string, exceptUserId?: string): Promise<boolean> {
+  const owner = await findAuthEmailOwner(db, projectId, email);
+  return owner !== null && owner !== exceptUserId;
+}
+
+/** A D1 unique-constraint failure (the database deciding a race, e.g. two sign-ups with one email). */
+export function isUniqueViolation(err: unknown): boolean {
+  return /UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`);
 }
 
 export function insertUserStatement(db: Db, row: typeof users.$inferInsert) {
