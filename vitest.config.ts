@@ -15,6 +15,7 @@ export default defineConfig(async () => {
     test: {
       include: ["test/worker/**/*.test.ts", "test/sdk/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      globalSetup: ["./test/global-setup.ts"],
       testTimeout: 30_000,
       deps: {
         optimizer: {

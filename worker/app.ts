@@ -14,6 +14,7 @@ import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
 import { healthRoutes } from "./routes/health";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
+import { internalEmailsRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
 import { usersRoutes } from "./routes/users";
@@ -28,7 +29,9 @@ const api = new Hono<AppEnv>()
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
   .route("/internal/projects", internalProjectsRoutes)
-  .route("/internal/api-keys", internalApiKeysRoutes);
+  .route("/internal/api-keys", internalApiKeysRoutes)
+  .route("/internal/emails", internalEmailsRoutes)
+  .route("/internal/send-test-email", sendTestEmailRoutes);
 
 export const app = new Hono<AppEnv>({ strict: false });
 app.use("*", pipeline);

@@ -14,6 +14,13 @@ export interface Env {
   SERVER_SECRET_PREVIOUS?: string;
   /** Test-only: lets tests move the clock with the x-doorman-test-now header. Never set in production. */
   ALLOW_TEST_CLOCK?: string;
+  /** The platform ("shared") mail sender; unset = the dev outbox (emails are only logged). */
+  SHARED_SMTP_HOST?: string;
+  SHARED_SMTP_PORT?: string;
+  SHARED_SMTP_USERNAME?: string;
+  SHARED_SMTP_PASSWORD?: string;
+  SHARED_SMTP_SENDER_EMAIL?: string;
+  SHARED_SMTP_SENDER_NAME?: string;
   /** Production keys for the internal project (wrangler secrets); dev keys are used when unset in development. */
   INTERNAL_PUBLISHABLE_CLIENT_KEY?: string;
   INTERNAL_SECRET_SERVER_KEY?: string;

@@ -172,3 +172,63 @@ export const retiredRefreshTokens = sqliteTable(
   },
   (t) => [index("retired_refresh_tokens_session").on(t.sessionId)],
 );
+
+/**
+ * One-time codes (email links, OTPs, password resets, email verification). Only hashes are
+ * stored: `code_hash` = SHA-256 of the 45-character code, `nonce_hash` = SHA-256 of its last 39
+ * characters (the nonce that OTP attempts are counted against).
+ */
+export const verificationCodes = sqliteTable(
+  "verification_codes",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** What the code is for: sign_in_otp | password_reset | email_verification | team_invitation. */
+    purpose: text("purpose").notNull(),
+    codeHash: text("code_hash").notNull(),
+    nonceHash: text("nonce_hash").notNull(),
+    /** Purpose-specific data (email, user id, callback URL…), never a secret. */
+    data: text("data", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [uniqueIndex("verification_codes_code").on(t.codeHash), index("verification_codes_nonce").on(t.projectId, t.nonceHash)],
+);
+
+/** Every email sent or attempted, with its outcome (the dev outbox and the delivery log). */
+export const sentEmails = sqliteTable(
+  "sent_emails",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    to: text("to", { mode: "json" }).notNull().$type<string[]>(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    /** sent | failed | queued */
+    status: text("status").notNull(),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [index("sent_emails_project_created").on(t.projectId, t.createdAt)],
+);
+
+/** A user's choice for one notification category (absent = the category's default). */
+export const notificationPreferences = sqliteTable(
+  "notification_preferences",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    categoryId: text("category_id").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.categoryId] })],
+);

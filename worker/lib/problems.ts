@@ -33,6 +33,16 @@ export function problemError(problem: Problem): Error {
       return new KnownError("PASSWORD_CONFIRMATION_MISMATCH");
     case "already_has_password":
       return new StatusError(400, "User already has a password set.");
+    case "code_not_found":
+      return new KnownError("VERIFICATION_CODE_NOT_FOUND");
+    case "code_expired":
+      return new KnownError("VERIFICATION_CODE_EXPIRED");
+    case "code_used":
+      return new KnownError("VERIFICATION_CODE_ALREADY_USED");
+    case "code_max_attempts":
+      return new KnownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
+    case "untrusted_url":
+      return new KnownError("REDIRECT_URL_NOT_WHITELISTED");
     case "refresh_failed":
       return new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     default:

@@ -1,0 +1,73 @@
+/**
+ * The one shared mechanism behind every emailed code (wire-protocol.md §5): 45-character codes,
+ * OTP = first 6 characters upper-cased, nonce = last 39; only hashes stored; at most 20
+ * attempts per nonce; single use enforced atomically; check order not found → expired → used
+ * → max attempts.
+ */
+import { sha256Hex } from "../crypto/hash";
+import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
+import type { Deps } from "../lib/context";
+
+export type CodePurpose = "sign_in_otp" | "password_reset" | "email_verification" | "team_invitation";
+
+export const CODE_LENGTH = 45;
+export const OTP_LENGTH = 6;
+export const MAX_CODE_ATTEMPTS = 20;
+export const DEFAULT_CODE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export type CodeProblem = { ok: false; reason: "code_not_found" | "code_expired" | "code_used" | "code_max_attempts" };
+export type CodeCheck = { ok: true; row: VerificationCodeRow } | CodeProblem;
+
+export type IssuedCode = { id: string; code: string; nonce: string; otp: string; expiresAt: number };
+
+/** Splits a code into the OTP a person types and the nonce the client keeps. */
+export function splitCode(code: string): { otp: string; nonce: string } {
+  return { otp: code.slice(0, OTP_LENGTH).toUpperCase(), nonce: code.slice(OTP_LENGTH) };
+}
+
+export async function issueCode(
+  deps: Deps,
+  projectId: string,
+  purpose: CodePurpose,
+  data: Record<string, unknown>,
+  ttlMs = DEFAULT_CODE_TTL_MS,
+): Promise<IssuedCode> {
+  const code = deps.random.code(CODE_LENGTH);
+  const { otp, nonce } = splitCode(code);
+  const now = deps.now();
+  const id = deps.random.uuid();
+  // Hashes only: a database leak does not leak usable links or OTPs.
+  await insertCodeStatement(deps.db, {
+    id,
+    projectId,
+    purpose,
+    codeHash: await sha256Hex(code),
+    nonceHash: await sha256Hex(nonce),
+    data,
+    createdAt: now,
+    expiresAt: now + ttlMs,
+  });
+  return { id, code, nonce, otp, expiresAt: now + ttlMs };
+}
+
+/** Checks (and with `consume`, uses up) a code. Every call counts as an attempt. */
+export async function redeemCode(
+  deps: Deps,
+  projectId: string,
+  purpose: CodePurpose,
+  rawCode: string,
+  consume: boolean,
+): Promise<CodeCheck> {
+  const code = rawCode.toLowerCase();
+  const { nonce } = splitCode(code);
+  const row = await countAttemptAndFind(deps.db, projectId, purpose, await sha256Hex(nonce), await sha256Hex(code));
+  if (!row) return { ok: false, reason: "code_not_found" };
+  const now = deps.now();
+  if (row.expiresAt <= now) return { ok: false, reason: "code_expired" };
+  if (row.usedAt !== null) return { ok: false, reason: "code_used" };
+  if (row.attempts > MAX_CODE_ATTEMPTS) return { ok: false, reason: "code_max_attempts" };
+  if (!consume) return { ok: true, row };
+  // Single use under concurrency: only one UPDATE can flip used_at from NULL.
+  const used = await markCodeUsed(deps.db, row.id, now);
+  return used ? { ok: true, row: used } : { ok: false, reason: "code_used" };
+}
