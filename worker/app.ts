@@ -10,6 +10,7 @@ import { authenticate } from "./middleware/auth";
 import { pipeline } from "./middleware/pipeline";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { oauthTokenRoutes } from "./routes/auth/oauth-token";
+import { otpRoutes } from "./routes/auth/otp";
 import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
 import { healthRoutes } from "./routes/health";
@@ -26,6 +27,7 @@ const api = new Hono<AppEnv>()
   .route("/users", usersRoutes)
   .route("/auth/password", passwordRoutes)
   .route("/auth/anonymous", anonymousRoutes)
+  .route("/auth/otp", otpRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
   .route("/internal/projects", internalProjectsRoutes)

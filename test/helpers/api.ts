@@ -93,7 +93,7 @@ export async function createProjectWithKeys(config: Record<string, unknown> = {}
     ...admin,
     body: {
       description: "test",
-      expires_at_millis: Date.now() + 3600_000,
+      expires_at_millis: Date.now() + 10 * 365 * 24 * 3600_000,
       has_publishable_client_key: true,
       has_secret_server_key: true,
       has_super_secret_admin_key: true,

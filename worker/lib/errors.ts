@@ -19,7 +19,10 @@ export function renderKnownError(err: KnownError): Response {
 }
 
 export function renderStatusError(err: StatusError): Response {
-  return new Response(err.message, { status: err.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const headers = new Headers({ "content-type": "text/plain; charset=utf-8" });
+  const retryAfter = (err as StatusError & { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (retryAfter !== undefined) headers.set("retry-after", String(retryAfter));
+  return new Response(err.message, { status: err.status, headers });
 }
 
 /** x-stack-override-error-status: any 4xx becomes 200 with the real status in a header. */

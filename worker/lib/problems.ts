@@ -43,6 +43,10 @@ export function problemError(problem: Problem): Error {
       return new KnownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
     case "untrusted_url":
       return new KnownError("REDIRECT_URL_NOT_WHITELISTED");
+    case "magic_link_disabled":
+      return new StatusError(403, "Magic link / OTP sign-in is not enabled for this project.");
+    case "email_unverified":
+      return new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: true });
     case "refresh_failed":
       return new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     default:

@@ -6,8 +6,10 @@ import type { AppEnv } from "../../lib/hono-env";
 import { ipInfoOf } from "../../lib/ip-info";
 import { unwrap } from "../../lib/problems";
 import { parseBody } from "../../lib/validate";
+import { enforceRateLimits } from "../../middleware/rate-limit";
 import { requireAccess, requireUser } from "../../middleware/require";
 import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/password-auth";
+import { checkResetCode, resetPassword, sendResetCode } from "../../services/password-reset";
 import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
 
 const credentials = {
@@ -24,6 +26,7 @@ export const passwordRoutes = new Hono<AppEnv>()
       c,
       z.strictObject({ ...credentials, verification_callback_url: z.url().max(4096).optional(), ...botChallenge }),
     );
+    await enforceRateLimits(c, { ip: "SIGN_UP_PER_IP" });
     // The verification link will carry a code: it may only point at the project's own domains.
     if (body.verification_callback_url && !isTrustedUrl(readProjectConfig(auth.project.config), body.verification_callback_url)) {
       throw new KnownError("REDIRECT_URL_NOT_WHITELISTED");
@@ -41,6 +44,7 @@ export const passwordRoutes = new Hono<AppEnv>()
   .post("/sign-in", async (c) => {
     const auth = requireAccess(c, "client", "server", "admin");
     const body = await parseBody(c, z.strictObject({ ...credentials, ...botChallenge }));
+    await enforceRateLimits(c, { ip: "SIGN_IN_PER_IP", email: "SIGN_IN_PER_EMAIL" }, body.email);
     const result = unwrap(
       await signInWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, ipInfo: ipInfoOf(c) }),
     );
@@ -63,4 +67,26 @@ export const passwordRoutes = new Hono<AppEnv>()
     const body = await parseBody(c, z.strictObject({ password: credentials.password }));
     unwrap(await setPassword(c.get("deps"), auth.project, auth.user, { password: body.password, keepSessionId: auth.sessionId }));
     return c.json({ success: true });
+  })
+  .post("/send-reset-code", async (c) => {
+    const auth = requireAccess(c, "client", "server", "admin");
+    const body = await parseBody(c, z.strictObject({ email: z.email().max(320), callback_url: z.url().max(4096) }));
+    await enforceRateLimits(c, { ip: "RESET_SEND_PER_IP", email: "RESET_SEND_PER_EMAIL" }, body.email);
+    unwrap(await sendResetCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }));
+    // The same answer whether or not the email has an account: nobody learns who signed up.
+    return c.json({ success: "maybe, only if user with e-mail exists" });
+  })
+  .post("/reset", async (c) => {
+    const auth = requireAccess(c, "client", "server", "admin");
+    const body = await parseBody(c, z.strictObject({ code: z.string().length(45), password: credentials.password }));
+    await enforceRateLimits(c, { ip: "CODE_VERIFY_PER_IP" });
+    unwrap(await resetPassword(c.get("deps"), auth.project, { code: body.code, password: body.password }));
+    return c.json({ success: true });
+  })
+  .post("/reset/check-code", async (c) => {
+    const auth = requireAccess(c, "client", "server", "admin");
+    const body = await parseBody(c, z.strictObject({ code: z.string().length(45) }));
+    await enforceRateLimits(c, { ip: "CODE_VERIFY_PER_IP" });
+    unwrap(await checkResetCode(c.get("deps"), auth.project, body.code));
+    return c.json({ is_code_valid: true });
   });

@@ -1,0 +1,79 @@
+/** Rate limits (KV): per email and per IP, 429 with Retry-After, windows that move with the clock. */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { hitRateLimit, ruleLimit } from "../../worker/services/rate-limit";
+import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
+
+const CALLBACK = "http://localhost:3000/cb";
+
+describe("rate limits", () => {
+  it("limit OTP sends per email: the 6th within 10 minutes is a 429 with Retry-After", async () => {
+    const p = await createProjectWithKeys({ magic_link_enabled: true });
+    const email = uniqueEmail("flood");
+    for (let i = 0; i < 5; i++)
+      expect((await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } })).status).toBe(200);
+    const limited = await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another email is not affected.
+    expect(
+      (await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: uniqueEmail(), callback_url: CALLBACK } })).status,
+    ).toBe(200);
+    // The next window opens (clock moved, not slept).
+    const later = await call("/auth/otp/send-sign-in-code", {
+      ...p.client,
+      body: { email, callback_url: CALLBACK },
+      nowMs: Date.now() + 11 * 60_000,
+    });
+    expect(later.status).toBe(200);
+  });
+
+  it("limit password sign-ins per client IP", async () => {
+    const p = await createProjectWithKeys();
+    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const attempt = () =>
+      call("/auth/password/sign-in", {
+        ...p.client,
+        body: { email: uniqueEmail(), password: "whatever123" },
+        headers: { "cf-connecting-ip": ip },
+      });
+    for (let i = 0; i < 30; i++) expect((await attempt()).status).toBe(400);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("with override-error-status the 429 becomes 200 and keeps Retry-After (what the Stack SDK reads)", async () => {
+    const p = await createProjectWithKeys({ magic_link_enabled: true });
+    const email = uniqueEmail("override");
+    for (let i = 0; i < 5; i++) await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
+    const res = await call("/auth/otp/send-sign-in-code", {
+      ...p.client,
+      body: { email, callback_url: CALLBACK },
+      headers: { "x-stack-override-error-status": "true" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-stack-actual-status")).toBe("429");
+    expect(res.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("rules are configurable and can be switched off", () => {
+    expect(ruleLimit(env, "OTP_SEND_PER_EMAIL")).toEqual({ count: 5, seconds: 600 });
+    expect(ruleLimit({ ...env, RATE_LIMIT_OTP_SEND_PER_EMAIL: "2/30" } as typeof env, "OTP_SEND_PER_EMAIL")).toEqual({
+      count: 2,
+      seconds: 30,
+    });
+    expect(ruleLimit({ ...env, RATE_LIMIT_OTP_SEND_PER_EMAIL: "0" } as typeof env, "OTP_SEND_PER_EMAIL")).toBeNull();
+  });
+
+  it("counts in fixed windows keyed by a hash (no raw emails in KV)", async () => {
+    const scope = uniqueEmail("kv");
+    const now = Date.now();
+    const custom = { ...env, RATE_LIMIT_OTP_SEND_PER_EMAIL: "2/60" } as typeof env;
+    expect((await hitRateLimit(custom, "OTP_SEND_PER_EMAIL", scope, now)).ok).toBe(true);
+    expect((await hitRateLimit(custom, "OTP_SEND_PER_EMAIL", scope, now)).ok).toBe(true);
+    expect(await hitRateLimit(custom, "OTP_SEND_PER_EMAIL", scope, now)).toMatchObject({ ok: false });
+    const keys = await env.KV.list({ prefix: "rl:OTP_SEND_PER_EMAIL:" });
+    expect(keys.keys.some((k) => k.name.includes(scope))).toBe(false);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Sign-in by emailed code (magic link / OTP). The email carries the 6-character OTP and a link
+ * (callback URL + ?code=); the client keeps the nonce. A verified email signs its user in; an
+ * unknown email signs up (when sign-up is on), upgrading a current anonymous user in place.
+ */
+
+import type { ProjectRow } from "../db/queries/projects";
+import {
+  findUserRecordByAuthEmail,
+  insertContactChannelStatement,
+  isUniqueViolation,
+  type UserRecord,
+  updateUserStatement,
+} from "../db/queries/users";
+import { deliverEmail } from "../email/delivery";
+import { renderEmail } from "../email/templates";
+import type { Deps } from "../lib/context";
+import type { SignInTokens } from "./password-auth";
+import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { createSessionForUser, type IpInfo } from "./sessions";
+import { createUser, normaliseEmail } from "./users";
+import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+
+/** The email link: the callback URL with `code` set (replacing any `code` already there). */
+export function linkWithCode(callbackUrl: string, code: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set("code", code);
+  return url.toString();
+}
+
+export type SendCodeResult = { ok: true; nonce: string } | { ok: false; reason: "magic_link_disabled" | "untrusted_url" };
+
+export async function sendSignInCode(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; callbackUrl: string },
+): Promise<SendCodeResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.magic_link_enabled) return { ok: false, reason: "magic_link_disabled" };
+  // The link carries a sign-in code: it may only point at the project's own domains.
+  if (!isTrustedUrl(config, input.callbackUrl)) return { ok: false, reason: "untrusted_url" };
+  const email = normaliseEmail(input.email);
+  const issued = await issueCode(deps, project.id, "sign_in_otp", { email });
+  const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  const message = renderEmail(project, "magic_link", {
+    link: linkWithCode(input.callbackUrl, issued.code),
+    otp: issued.otp,
+    userDisplayName: existing?.user.displayName ?? null,
+  });
+  await deliverEmail(deps, project, [email], message);
+  return { ok: true, nonce: issued.nonce };
+}
+
+export type OtpSignInResult =
+  | SignInTokens
+  | CodeProblem
+  | { ok: false; reason: "magic_link_disabled" | "sign_up_disabled" }
+  | { ok: false; reason: "email_unverified"; email: string };
+
+export async function signInWithCode(
+  deps: Deps,
+  project: ProjectRow,
+  input: { code: string; currentUser: UserRecord | null; ipInfo: IpInfo },
+): Promise<OtpSignInResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.magic_link_enabled) return { ok: false, reason: "magic_link_disabled" };
+  const redeemed = await redeemCode(deps, project.id, "sign_in_otp", input.code, true);
+  if (!redeemed.ok) return redeemed;
+  const email = String(redeemed.row.data.email);
+
+  const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  let userId: string;
+  let isNewUser = false;
+  if (existing) {
+    // An unverified address could have been registered by someone else: signing in by code
+    // would hand its owner an account another person controls, so it is refused.
+    if (!existing.primaryEmail?.isVerified || existing.primaryEmail.value !== email) {
+      return { ok: false, reason: "email_unverified", email };
+    }
+    userId = existing.user.id;
+    if (!existing.user.otpAuthEnabled) await updateUserStatement(deps.db, project.id, userId, { otpAuthEnabled: true });
+  } else {
+    if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
+    isNewUser = true;
+    if (input.currentUser?.user.isAnonymous) {
+      userId = input.currentUser.user.id;
+      try {
+        await deps.db.batch([
+          updateUserStatement(deps.db, project.id, userId, { isAnonymous: false, otpAuthEnabled: true }),
+          insertContactChannelStatement(deps.db, {
+            id: deps.random.uuid(),
+            projectId: project.id,
+            userId,
+            type: "email",
+            value: email,
+            isVerified: true,
+            isPrimary: true,
+            usedForAuth: true,
+            createdAt: deps.now(),
+          }),
+        ]);
+      } catch (err) {
+        if (isUniqueViolation(err)) return { ok: false, reason: "email_unverified", email };
+        throw err;
+      }
+    } else {
+      // Receiving the code proves the address: the new user's email starts verified.
+      const created = await createUser(deps, project, {
+        primaryEmail: email,
+        primaryEmailVerified: true,
+        primaryEmailAuthEnabled: true,
+        otpAuthEnabled: true,
+      });
+      if (!created.ok)
+        return created.reason === "email_taken"
+          ? { ok: false, reason: "email_unverified", email }
+          : { ok: false, reason: "sign_up_disabled" };
+      userId = created.record.user.id;
+    }
+  }
+  const session = await createSessionForUser(deps, project, userId, { ipInfo: input.ipInfo });
+  if (!session.ok) throw new Error("user vanished during OTP sign-in");
+  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId, isNewUser };
+}
+
+export function checkSignInCode(deps: Deps, project: ProjectRow, code: string) {
+  return redeemCode(deps, project.id, "sign_in_otp", code, false);
+}

@@ -1,0 +1,46 @@
+/**
+ * Rate limits: fixed-window counters in KV, per IP and per email, on sign-in, sign-up, code
+ * sending and code verification. KV is eventually consistent (and allows one write per key per
+ * second), so these limits are approximate by design: they stop floods and bulk guessing; the
+ * exact per-code attempt cap lives in D1 (verification_codes.attempts).
+ * Each rule is "count/seconds", overridable by a wrangler var RATE_LIMIT_<RULE> ("0" turns it off).
+ */
+import { sha256Hex } from "../crypto/hash";
+import type { Env } from "../env";
+import { rateLimitKey } from "../kv/keys";
+
+export const RATE_LIMIT_RULES = {
+  SIGN_IN_PER_IP: "30/60",
+  SIGN_IN_PER_EMAIL: "10/300",
+  SIGN_UP_PER_IP: "20/3600",
+  OTP_SEND_PER_IP: "20/600",
+  OTP_SEND_PER_EMAIL: "5/600",
+  RESET_SEND_PER_IP: "20/600",
+  RESET_SEND_PER_EMAIL: "5/600",
+  CODE_VERIFY_PER_IP: "60/600",
+} as const;
+
+export type RateLimitRule = keyof typeof RATE_LIMIT_RULES;
+
+export function ruleLimit(env: Env, rule: RateLimitRule): { count: number; seconds: number } | null {
+  const raw = (env as unknown as Record<string, string | undefined>)[`RATE_LIMIT_${rule}`] ?? RATE_LIMIT_RULES[rule];
+  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  if (!match || match[1] === "0") return null;
+  return { count: Number(match[1]), seconds: Math.max(1, Number(match[2])) };
+}
+
+export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** Counts one hit of `scope` (an IP or an email) against a rule. */
+export async function hitRateLimit(env: Env, rule: RateLimitRule, scope: string, nowMs: number): Promise<RateLimitResult> {
+  const limit = ruleLimit(env, rule);
+  if (!limit) return { ok: true };
+  const windowMs = limit.seconds * 1000;
+  const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+  // Hashed: KV keys are visible in the dashboard and should not list users' emails or IPs.
+  const { key, ttl } = rateLimitKey(rule, (await sha256Hex(scope.toLowerCase())).slice(0, 32), windowStart, limit.seconds);
+  const count = Number((await env.KV.get(key)) ?? "0");
+  if (count >= limit.count) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)) };
+  await env.KV.put(key, String(count + 1), { expirationTtl: ttl });
+  return { ok: true };
+}
