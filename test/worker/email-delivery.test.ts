@@ -19,6 +19,9 @@ describe("send-test-email", () => {
     expect(mail?.text).toContain("Your email server settings work.");
     const log = await call("/internal/emails", p.admin);
     expect(log.body.items[0]).toMatchObject({ subject: "Test email from Test project", to: [to], status: "sent", error: null });
+    const one = await call(`/internal/emails/${log.body.items[0].id}`, p.admin);
+    expect(one.body.text).toContain("Your email server settings work.");
+    expect((await call("/internal/emails/6f1a4f0e-3b5d-4c1e-9a7b-000000000000", p.admin)).status).toBe(404);
   });
 
   it("reports an SMTP authentication failure, logs it, and answers 200", async () => {
