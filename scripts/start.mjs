@@ -9,7 +9,7 @@
 //      development), then print the URLs and the internal project's dev keys.
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -138,6 +138,32 @@ async function waitForHealth(child, timeoutMs) {
   return false;
 }
 
+/**
+ * The worker's config for this run. When the shell sets SHARED_SMTP_* (e.g. a local mail
+ * catcher), they are added to a generated copy, wrangler.dev.toml (gitignored): the worker
+ * behind `pages dev` reads vars only from its wrangler.toml, not from .dev.vars.
+ */
+function workerConfigWithRelay() {
+  const names = [
+    "SHARED_SMTP_HOST",
+    "SHARED_SMTP_PORT",
+    "SHARED_SMTP_USERNAME",
+    "SHARED_SMTP_PASSWORD",
+    "SHARED_SMTP_SENDER_EMAIL",
+    "SHARED_SMTP_SENDER_NAME",
+  ];
+  const relay = names.filter((n) => process.env[n]);
+  if (relay.length === 0) return "wrangler.toml";
+  const base = readFileSync(join(root, "wrangler.toml"), "utf8");
+  const lines = relay.map((n) => `${n} = ${JSON.stringify(process.env[n])}`).join("\n");
+  writeFileSync(
+    join(root, "wrangler.dev.toml"),
+    base.replace(/^\[vars\]$/m, `[vars]\n# Added by npm start from the shell environment.\n${lines}`),
+  );
+  log(`relaying shared email to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT ?? "587"} (wrangler.dev.toml)`);
+  return "wrangler.dev.toml";
+}
+
 async function main() {
   const started = Date.now();
   if (await portInUse(port)) fail(`port ${port} is already in use (another \`npm start\`?). Stop it, or run with PORT=<other port>.`);
@@ -150,6 +176,8 @@ async function main() {
   log("building the web app (remix vite:build) …");
   await step(npm, ["run", "build", "--silent"]);
 
+  const workerConfig = workerConfigWithRelay();
+
   // wrangler's inspector defaults to 9229; another wrangler (e.g. `npm run dev`) may hold it.
   const inspectorPort = (await portInUse(9229)) ? await freePort() : 9229;
   log(`starting wrangler pages dev (web + API worker) on ${origin} …`);
@@ -161,7 +189,7 @@ async function main() {
       "-c",
       "wrangler.toml",
       "-c",
-      "../wrangler.toml",
+      `../${workerConfig}`,
       "--persist-to",
       "../.wrangler/state",
       "--ip",
