@@ -146,3 +146,53 @@ test("duplicate sign-up is USER_EMAIL_ALREADY_EXISTS; anonymous users upgrade in
   assert.equal(after.id, anon.id);
   assert.equal(after.isAnonymous, false);
 });
+
+/** Reads the newest email to an address from the dev outbox (admin API of the internal project). */
+async function latestEmailTo(address) {
+  const headers = {
+    "x-stack-project-id": "internal",
+    "x-stack-access-type": "admin",
+    "x-stack-super-secret-admin-key": "this-super-secret-admin-key-is-for-local-development-only",
+  };
+  for (let i = 0; i < 50; i++) {
+    const list = await (await fetch(`${baseUrl}/api/v1/internal/emails?limit=50`, { headers })).json();
+    const hit = list.items.find((e) => e.to.includes(address) && e.status === "sent");
+    if (hit) return (await fetch(`${baseUrl}/api/v1/internal/emails/${hit.id}`, { headers })).json();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no email to ${address}`);
+}
+
+test("magic link and password reset through the Stack SDK", async () => {
+  const client = clientApp("internal", PCK);
+  const address = email("magic");
+  const sent = await client.sendMagicLinkEmail(address, { callbackUrl: "http://localhost:8788/handler/magic-link-callback" });
+  assert.equal(sent.status, "ok");
+  const mail = await latestEmailTo(address);
+  assert.match(mail.subject, /^Sign in to Stack Dashboard: Your code is [A-Z0-9]{6}$/);
+  const code = /[?&]code=([a-z0-9]+)/.exec(mail.text)[1];
+  assert.equal(code.slice(6), sent.data.nonce);
+  const signedIn = await client.signInWithMagicLink(code, { noRedirect: true });
+  assert.equal(signedIn.status, "ok");
+  const user = await client.getUser({ or: "throw" });
+  assert.equal(user.primaryEmail, address);
+  assert.equal(user.primaryEmailVerified, true);
+
+  // Reset: the user has no password yet; set one via reset, then sign in with it.
+  const forgot = await client.sendForgotPasswordEmail(address, { callbackUrl: "http://localhost:8788/handler/password-reset" });
+  assert.equal(forgot.status, "ok");
+  let resetMail;
+  for (let i = 0; i < 50 && !resetMail; i++) {
+    const candidate = await latestEmailTo(address);
+    if (candidate.subject.startsWith("Reset your password")) resetMail = candidate;
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  const resetCode = /[?&]code=([a-z0-9]+)/.exec(resetMail.text)[1];
+  assert.equal((await client.verifyPasswordResetCode(resetCode)).status, "ok");
+  assert.equal((await client.resetPassword({ code: resetCode, password: "reset via sdk 1" })).status, "ok");
+  const replay = await client.resetPassword({ code: resetCode, password: "reset via sdk 2" });
+  assert.equal(replay.status, "error");
+  assert.equal(replay.error.errorCode, "VERIFICATION_CODE_ALREADY_USED");
+  const fresh = clientApp("internal", PCK);
+  assert.equal((await fresh.signInWithCredential({ email: address, password: "reset via sdk 1", noRedirect: true })).status, "ok");
+});
