@@ -13,10 +13,12 @@ import { oauthTokenRoutes } from "./routes/auth/oauth-token";
 import { otpRoutes } from "./routes/auth/otp";
 import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
+import { contactChannelsRoutes } from "./routes/contact-channels";
 import { healthRoutes } from "./routes/health";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalEmailsRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalProjectsRoutes } from "./routes/internal/projects";
+import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
 import { usersRoutes } from "./routes/users";
 
@@ -30,6 +32,8 @@ const api = new Hono<AppEnv>()
   .route("/auth/otp", otpRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
+  .route("/contact-channels", contactChannelsRoutes)
+  .route("/emails/notification-preference", notificationPreferencesRoutes)
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)
   .route("/internal/emails", internalEmailsRoutes)

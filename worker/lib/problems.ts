@@ -47,6 +47,28 @@ export function problemError(problem: Problem): Error {
       return new StatusError(403, "Magic link / OTP sign-in is not enabled for this project.");
     case "email_unverified":
       return new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: true });
+    case "channel_not_found":
+      return new StatusError(404, "Contact channel not found.");
+    case "channel_duplicate":
+      return new StatusError(409, "This user already has this contact channel.");
+    case "channel_used_for_auth":
+      return new KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
+        type: "email",
+        contact_channel_value: problem.value,
+        would_work_if_email_was_verified: false,
+      });
+    case "channel_gone":
+      return new StatusError(400, "The contact channel of this code no longer exists or has changed.");
+    case "already_verified":
+      return new KnownError("EMAIL_ALREADY_VERIFIED");
+    case "no_primary_email":
+      return new StatusError(400, "User does not have a primary email");
+    case "not_primary_email":
+      return new KnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", { email: problem.email, primary_email: problem.primary });
+    case "category_not_found":
+      return new StatusError(404, "Notification category not found.");
+    case "category_required":
+      return new StatusError(400, "This notification category cannot be disabled.");
     case "refresh_failed":
       return new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     default:

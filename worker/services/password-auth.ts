@@ -2,6 +2,7 @@
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../crypto/password";
 import type { ProjectRow } from "../db/queries/projects";
 import {
+  findUserRecord,
   findUserRecordByAuthEmail,
   insertContactChannelStatement,
   isAuthEmailTaken,
@@ -10,6 +11,7 @@ import {
   updateUserStatement,
 } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { sendVerificationEmail } from "./email-verification";
 import { readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import { checkPasswordLength, createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser } from "./users";
@@ -25,7 +27,7 @@ export type SignUpResult =
 export async function signUpWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo },
+  input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo; verificationCallbackUrl?: string },
 ): Promise<SignUpResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return { ok: false, reason: "password_auth_disabled" };
@@ -66,6 +68,11 @@ export async function signUpWithPassword(
       return created;
     }
     userId = created.record.user.id;
+  }
+  if (input.verificationCallbackUrl) {
+    const record = await findUserRecord(deps.db, project.id, userId);
+    // The callback URL was checked against the trusted domains by the route already.
+    if (record?.primaryEmail) await sendVerificationEmail(deps, project, record, record.primaryEmail, input.verificationCallbackUrl);
   }
   const session = await createSessionForUser(deps, project, userId, { ipInfo: input.ipInfo });
   if (!session.ok) throw new Error("user vanished during sign-up");

@@ -159,3 +159,15 @@ export function keySetView(row: ApiKeySetRow, full?: KeyValues) {
     super_secret_admin_key: show(full?.admin, row.adminLastFour),
   };
 }
+
+export function contactChannelView(row: import("../db/queries/contact-channels").ContactChannelRow) {
+  return {
+    user_id: row.userId,
+    id: row.id,
+    value: row.value,
+    type: row.type,
+    used_for_auth: row.usedForAuth,
+    is_verified: row.isVerified,
+    is_primary: row.isPrimary,
+  };
+}

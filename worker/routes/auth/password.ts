@@ -37,6 +37,7 @@ export const passwordRoutes = new Hono<AppEnv>()
         password: body.password,
         currentUser: auth.user,
         ipInfo: ipInfoOf(c),
+        verificationCallbackUrl: body.verification_callback_url,
       }),
     );
     return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });

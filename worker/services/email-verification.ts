@@ -1,0 +1,45 @@
+/** Email verification: send a code to a contact channel, and verify it (marking the channel verified). */
+import { type ContactChannelRow, findChannel, markChannelVerified } from "../db/queries/contact-channels";
+import type { ProjectRow } from "../db/queries/projects";
+import type { UserRecord } from "../db/queries/users";
+import { deliverEmail } from "../email/delivery";
+import { renderEmail } from "../email/templates";
+import type { Deps } from "../lib/context";
+import { linkWithCode } from "./otp-sign-in";
+import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+
+export async function sendVerificationEmail(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  channel: ContactChannelRow,
+  callbackUrl: string,
+): Promise<{ ok: true } | { ok: false; reason: "untrusted_url" }> {
+  // The link carries a code that proves ownership: it may only point at the project's domains.
+  if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return { ok: false, reason: "untrusted_url" };
+  const issued = await issueCode(deps, project.id, "email_verification", {
+    user_id: user.user.id,
+    channel_id: channel.id,
+    email: channel.value,
+  });
+  const message = renderEmail(project, "email_verification", {
+    link: linkWithCode(callbackUrl, issued.code),
+    userDisplayName: user.user.displayName,
+  });
+  await deliverEmail(deps, project, [channel.value], message);
+  return { ok: true };
+}
+
+export type VerifyResult = { ok: true } | CodeProblem | { ok: false; reason: "channel_gone" };
+
+/** Checks or uses a verification code; using it marks the channel verified (if it still holds that email). */
+export async function verifyEmailCode(deps: Deps, project: ProjectRow, code: string, consume: boolean): Promise<VerifyResult> {
+  const redeemed = await redeemCode(deps, project.id, "email_verification", code, consume);
+  if (!redeemed.ok) return redeemed;
+  if (!consume) return { ok: true };
+  const { user_id, channel_id, email } = redeemed.row.data as { user_id: string; channel_id: string; email: string };
+  const channel = await findChannel(deps.db, project.id, user_id, channel_id);
+  if (!channel || !(await markChannelVerified(deps.db, channel.id, email))) return { ok: false, reason: "channel_gone" };
+  return { ok: true };
+}

@@ -1,0 +1,39 @@
+/** Notification categories (defined here) and each user's choices (stored only when changed). */
+import { eq } from "drizzle-orm";
+import { notificationPreferences } from "../db/schema";
+import type { Deps } from "../lib/context";
+
+export type NotificationCategory = { id: string; name: string; canDisable: boolean; defaultEnabled: boolean };
+
+export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = [
+  // Sign-in codes, resets and verification: a user cannot opt out of mail the account needs.
+  { id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", name: "Transactional", canDisable: false, defaultEnabled: true },
+  { id: "2cd9d2a4-9c83-4bd8-a1cc-0b3c2f2a0f7e", name: "Marketing", canDisable: true, defaultEnabled: false },
+];
+
+export type Preference = { category: NotificationCategory; enabled: boolean };
+
+export async function listPreferences(deps: Deps, userId: string): Promise<Preference[]> {
+  const rows = await deps.db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).all();
+  const chosen = new Map(rows.map((r) => [r.categoryId, r.enabled]));
+  return NOTIFICATION_CATEGORIES.map((category) => ({
+    category,
+    enabled: category.canDisable ? (chosen.get(category.id) ?? category.defaultEnabled) : true,
+  }));
+}
+
+export async function setPreference(
+  deps: Deps,
+  userId: string,
+  categoryId: string,
+  enabled: boolean,
+): Promise<{ ok: true; preference: Preference } | { ok: false; reason: "category_not_found" | "category_required" }> {
+  const category = NOTIFICATION_CATEGORIES.find((c) => c.id === categoryId);
+  if (!category) return { ok: false, reason: "category_not_found" };
+  if (!enabled && !category.canDisable) return { ok: false, reason: "category_required" };
+  await deps.db
+    .insert(notificationPreferences)
+    .values({ userId, categoryId, enabled })
+    .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.categoryId], set: { enabled } });
+  return { ok: true, preference: { category, enabled } };
+}
