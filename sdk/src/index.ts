@@ -9,6 +9,7 @@
 export { type AdminAppOptions, type InternalApiKey, type InternalApiKeyFirstView, StackAdminApp } from "./apps/admin-app";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export { type ClientAppOptions, type CredentialOptions, type GetUserOptions, StackClientApp } from "./apps/client-app";
+export type { ContactChannel, NotificationCategory } from "./apps/contact-channels";
 export type { ActiveSession, AdminOwnedProject, CurrentUser } from "./apps/current-user";
 export { type CreateUserOptions, type ListUsersOptions, type ServerAppOptions, type ServerUser, StackServerApp } from "./apps/server-app";
 export type { ServerUserUpdateOptions, Team, UserUpdateOptions } from "./apps/users";

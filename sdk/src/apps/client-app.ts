@@ -12,6 +12,7 @@ import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
 import { type HandlerUrls, type RedirectMethod, Redirector, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
 import { type CurrentUser, makeCurrentUser } from "./current-user";
+import * as emailAuth from "./email-auth";
 import type { ProjectClientJson, TokensJson, UserJson } from "./wire-types";
 
 export type ClientAppOptions = {
@@ -216,13 +217,54 @@ export class StackClientApp {
     await this._refreshUser();
   }
 
+  /**
+   * Emails a sign-in code and link (magic link / OTP). Keep the returned nonce: the code a person
+   * types is the 6 characters from the email followed by it.
+   *
+   * @example
+   * const sent = await app.sendMagicLinkEmail("ada@example.com");
+   * if (sent.status === "ok") await app.signInWithMagicLink(typedOtp.toLowerCase() + sent.data.nonce);
+   */
+  sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<{ nonce: string }>> {
+    return emailAuth.sendMagicLinkEmail(this, email, options.callbackUrl ?? this.urls.magicLinkCallback);
+  }
+
+  /** Signs in with a code from the email (the link's code, or OTP + nonce), then redirects. */
+  async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    const result = await emailAuth.signInWithCode(this, code);
+    if (result.status === "error") return result;
+    if (!options.noRedirect) await this.redirectAfterAuth(result.data.isNewUser ? "signUp" : "signIn");
+    return ok(undefined);
+  }
+
+  /** Emails a password-reset link (the answer is the same whether or not the address has an account). */
+  sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<undefined>> {
+    return emailAuth.sendForgotPasswordEmail(this, email, options.callbackUrl ?? this.urls.passwordReset);
+  }
+
+  /** Checks a reset code without using it (to show "this link has expired" before asking for a password). */
+  verifyPasswordResetCode(code: string): Promise<Result<undefined>> {
+    return emailAuth.verifyPasswordResetCode(this, code);
+  }
+
+  /** Sets a new password with a reset code; every session of the user ends. */
+  resetPassword(options: { code: string; password: string }): Promise<Result<undefined>> {
+    return emailAuth.resetPassword(this, options.code, options.password);
+  }
+
+  /** Verifies an email address with the code from its verification link. */
+  verifyEmail(code: string): Promise<Result<undefined>> {
+    return emailAuth.verifyEmail(this, code);
+  }
+
   /** The project's public configuration (GET /projects/current). */
   async getProject(): Promise<{ id: string; displayName: string; config: Record<string, unknown> }> {
     const json = await this._http.request<ProjectClientJson>("/projects/current");
     return { id: json.id, displayName: json.display_name, config: json.config };
   }
 
-  private async redirectAfterAuth(kind: "signIn" | "signUp"): Promise<void> {
+  /** @internal */
+  async redirectAfterAuth(kind: "signIn" | "signUp"): Promise<void> {
     const returnTo = returnToFromLocation();
     await this.redirector.redirect(returnTo ?? (kind === "signUp" ? this.urls.afterSignUp : this.urls.afterSignIn));
   }

@@ -6,6 +6,8 @@ import type { StackAdminApp } from "./admin-app";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import { snakeKeys } from "./case";
 import type { StackClientApp } from "./client-app";
+import type { ContactChannel, NotificationCategory } from "./contact-channels";
+import * as channels from "./contact-channels";
 import { makeOwnerAdminApp } from "./registry";
 import { type UserFields, type UserUpdateOptions, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, ProjectAdminJson, SessionJson, UserJson } from "./wire-types";
@@ -31,6 +33,11 @@ export type CurrentUser = UserFields & {
   setPassword(options: { password: string }): Promise<Result<undefined>>;
   delete(): Promise<void>;
   signOut(options?: { redirectUrl?: string }): Promise<void>;
+  listContactChannels(): Promise<ContactChannel[]>;
+  createContactChannel(options: { value: string; type?: "email"; usedForAuth: boolean; isPrimary?: boolean }): Promise<ContactChannel>;
+  /** Emails a verification link to the primary email. */
+  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<Result<undefined>>;
+  listNotificationCategories(): Promise<NotificationCategory[]>;
   getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   listSessions(): Promise<ActiveSession[]>;
@@ -86,6 +93,13 @@ export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUse
       return passwordCall(app, "/auth/password/set", { password });
     },
     signOut: (options) => app.signOut(options),
+    listContactChannels: () => channels.listContactChannels(app),
+    createContactChannel: (options) => channels.createContactChannel(app, options),
+    async sendVerificationEmail(options = {}) {
+      if (!json.primary_email) throw new Error("User does not have a primary email");
+      return channels.sendPrimaryVerificationEmail(app, json.primary_email, options.callbackUrl);
+    },
+    listNotificationCategories: () => channels.listNotificationCategories(app),
     async getAuthJson() {
       const accessToken = await app._session.getAccessToken();
       return { accessToken, refreshToken: app._session.tokens().refreshToken };
