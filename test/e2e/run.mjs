@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { routeInternalMailTo, startMail } from "./mail.mjs";
 import { defineScenario } from "./scenario.mjs";
 import { startStack } from "./stack.mjs";
 
@@ -18,12 +19,14 @@ const shots = join(root, "test-results");
 mkdirSync(shots, { recursive: true });
 
 let stack = null;
+let mail = null;
 let context = null;
 let profile = null;
 const cleanup = async () => {
   await context?.close().catch(() => {});
   if (profile) rmSync(profile, { recursive: true, force: true });
   await stack?.stop();
+  await mail?.stop();
 };
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, () => {
@@ -35,6 +38,9 @@ let result = { passed: 0, failed: 1 };
 try {
   stack = await startStack();
   console.log(`# stack ready at ${stack.origin}`);
+  mail = await startMail();
+  await routeInternalMailTo(stack.origin, mail.port);
+  console.log(`# internal project's email goes to the SMTP sink on port ${mail.port}`);
   profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -55,7 +61,7 @@ try {
   page.setDefaultTimeout(15_000);
   const browserErrors = [];
   page.on("pageerror", (err) => browserErrors.push(String(err)));
-  const runner = defineScenario({ page, context, origin: stack.origin, shots });
+  const runner = defineScenario({ page, context, origin: stack.origin, shots, mail });
   result = await runner.run(async (name) => {
     const file = join(shots, `failure-${name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.png`);
     await page.screenshot({ path: file, fullPage: true });

@@ -5,9 +5,10 @@
  * creating a project whose keys are shown once.
  */
 import { join } from "node:path";
+import { defineEmailSteps } from "./email-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
 
-export function defineScenario({ page, context, origin, shots }) {
+export function defineScenario({ page, context, origin, shots, mail }) {
   const runner = createRunner();
   const email = `owner-${Date.now().toString(36)}@example.com`;
   const password = "correct-horse-battery";
@@ -132,6 +133,8 @@ export function defineScenario({ page, context, origin, shots }) {
     await page.getByRole("alert").filter({ hasText: "<b>Boom</b> happened" }).waitFor();
     await page.getByText("SOME_CODE").waitFor();
   });
+
+  if (mail) defineEmailSteps(runner, { page, origin, shots, mail, account: { email } });
 
   void context;
   return runner;

@@ -11,10 +11,33 @@ export type ReactUser = {
   readonly primaryEmail: string | null;
   readonly isAnonymous?: boolean;
   readonly hasPassword?: boolean;
+  readonly primaryEmailVerified?: boolean;
   update(update: { displayName?: string | null }): Promise<unknown>;
   updatePassword(options: { oldPassword: string; newPassword: string }): Promise<CredentialResult>;
   setPassword(options: { password: string }): Promise<CredentialResult>;
   signOut(options?: { redirectUrl?: string }): Promise<unknown>;
+  listContactChannels(): Promise<ReactContactChannel[]>;
+  createContactChannel(options: { value: string; usedForAuth: boolean; isPrimary?: boolean }): Promise<ReactContactChannel>;
+  listNotificationCategories(): Promise<ReactNotificationCategory[]>;
+};
+
+export type ReactContactChannel = {
+  readonly id: string;
+  readonly value: string;
+  readonly isPrimary: boolean;
+  readonly isVerified: boolean;
+  readonly usedForAuth: boolean;
+  update(update: { isPrimary?: boolean; usedForAuth?: boolean }): Promise<unknown>;
+  delete(): Promise<unknown>;
+  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<CredentialResult>;
+};
+
+export type ReactNotificationCategory = {
+  readonly id: string;
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly canDisable: boolean;
+  setEnabled(enabled: boolean): Promise<unknown>;
 };
 
 /** The result of a password sign-in or sign-up (errors are values, not exceptions). */
@@ -29,6 +52,7 @@ export type ReactHandlerUrls = {
   readonly home: string;
   readonly afterSignIn: string;
   readonly afterSignOut: string;
+  readonly forgotPassword?: string;
 };
 
 /** The client app as the React layer sees it. */
@@ -39,4 +63,11 @@ export interface ReactStackApp {
   signUpWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<CredentialResult>;
   signOut(options?: { redirectUrl?: string }): Promise<unknown>;
   redirectToSignIn(options?: { replace?: boolean }): Promise<unknown>;
+  getProject(): Promise<{ config: Record<string, unknown> }>;
+  sendMagicLinkEmail(email: string, options?: { callbackUrl?: string }): Promise<CredentialResult & { data?: { nonce: string } }>;
+  signInWithMagicLink(code: string, options?: { noRedirect?: boolean }): Promise<CredentialResult>;
+  sendForgotPasswordEmail(email: string, options?: { callbackUrl?: string }): Promise<CredentialResult>;
+  verifyPasswordResetCode(code: string): Promise<CredentialResult>;
+  resetPassword(options: { code: string; password: string }): Promise<CredentialResult>;
+  verifyEmail(code: string): Promise<CredentialResult>;
 }

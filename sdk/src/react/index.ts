@@ -4,12 +4,25 @@
  * @example
  * import { StackProvider, StackHandler, useUser } from "doorman/sdk/src/react";
  */
-export type { CredentialResult, ReactHandlerUrls, ReactStackApp, ReactUser } from "./app-types";
+export type {
+  CredentialResult,
+  ReactContactChannel,
+  ReactHandlerUrls,
+  ReactNotificationCategory,
+  ReactStackApp,
+  ReactUser,
+} from "./app-types";
 export { AccountSettings } from "./components/account-settings";
 export { AuthCard, type AuthCardProps } from "./components/auth-card";
+export { EmailVerification, MagicLinkCallback } from "./components/code-landing";
+export { EmailsSection } from "./components/emails-section";
 export { ErrorPage, type ErrorPageProps } from "./components/error-page";
 export { Field, type FieldProps, FormAlert } from "./components/field";
+export { ForgotPassword } from "./components/forgot-password";
 export { handlerPageName, StackHandler, type StackHandlerProps } from "./components/handler";
+export { MagicLinkSignIn } from "./components/magic-link-sign-in";
+export { NotificationsSection } from "./components/notifications-section";
+export { PasswordReset } from "./components/password-reset";
 export { PasswordSection } from "./components/password-section";
 export { SignIn, type SignInProps } from "./components/sign-in";
 export { SignOut } from "./components/sign-out";

@@ -37,6 +37,14 @@ export const stackCss = `
 .stack-section{padding:20px 0;border-top:1px solid #e5e7eb}
 .stack-section:first-of-type{border-top:0;padding-top:8px}
 .stack-loading{padding:48px 16px;text-align:center;color:var(--stack-muted);font-family:system-ui,sans-serif}
+.stack-small{padding:5px 10px;font-size:.85rem}
+.stack-small-link{font-size:.85rem;align-self:flex-end;margin-top:-8px}
+.stack-switch{background:none;border:0;padding:8px 0 0;cursor:pointer;font:inherit;display:block;margin:0 auto}
+.stack-list{list-style:none;margin:0 0 12px;padding:0}
+.stack-list-item{display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap;padding:10px 0;border-bottom:1px solid #f1f5f9}
+.stack-badge{display:inline-block;font-size:.75rem;font-weight:600;padding:2px 8px;border-radius:999px;background:#eef2ff;color:var(--stack-accent)}
+.stack-badge-warn{background:#fffbeb;color:#b45309}
+.stack-checkbox{display:flex;gap:8px;align-items:center;padding:6px 0}
 .stack-code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;background:#f3f4f6;padding:2px 6px;border-radius:6px;word-break:break-all}
 `;
 

@@ -1,12 +1,14 @@
 /**
- * The account-settings page: the profile (editable display name, read-only email), the
- * password (change, or set a first one) and signing out.
+ * The account-settings page: the profile (editable display name, read-only email), emails,
+ * the password (change, or set a first one), notifications and signing out.
  */
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
 import { useRefreshUser, useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
+import { EmailsSection } from "./emails-section";
 import { Field, FormAlert } from "./field";
+import { NotificationsSection } from "./notifications-section";
 import { PasswordSection } from "./password-section";
 
 const DISPLAY_NAME_MAX = 256; // wire limit of display_name
@@ -23,7 +25,9 @@ export function AccountSettings() {
   return (
     <AuthCard title="Account settings" subtitle={user.primaryEmail ?? undefined} wide>
       <ProfileSection />
+      <EmailsSection user={user} />
       <PasswordSection user={user} />
+      <NotificationsSection user={user} />
       <section className="stack-section" aria-labelledby="stack-signout-heading">
         <h2 id="stack-signout-heading">Sign out</h2>
         <p className="stack-hint" style={{ marginBottom: 12 }}>

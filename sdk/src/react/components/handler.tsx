@@ -1,6 +1,6 @@
 /**
- * `StackHandler` mounts the handler pages (sign-in, sign-up, sign-out, account-settings,
- * error) under one base path, e.g. /handler/*, in any React app or router.
+ * `StackHandler` mounts the handler pages (sign-in, sign-up, sign-out, account-settings, error,
+ * forgot-password, password-reset, email-verification, magic-link-callback) under one base path, e.g. /handler/*, in any React app or router.
  */
 import type { ReactNode } from "react";
 import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
@@ -8,7 +8,10 @@ import type { ReactStackApp } from "../app-types";
 import { StackProvider, useHasStackApp, useStackApp } from "../provider";
 import { AccountSettings } from "./account-settings";
 import { AuthCard } from "./auth-card";
+import { EmailVerification, MagicLinkCallback } from "./code-landing";
 import { ErrorPage } from "./error-page";
+import { ForgotPassword } from "./forgot-password";
+import { PasswordReset } from "./password-reset";
 import { SignIn } from "./sign-in";
 import { SignOut } from "./sign-out";
 import { SignUp } from "./sign-up";
@@ -29,6 +32,10 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
   "sign-out": () => <SignOut />,
   "account-settings": () => <AccountSettings />,
   error: (search) => <ErrorPage search={search} />,
+  "forgot-password": () => <ForgotPassword />,
+  "password-reset": (search) => <PasswordReset search={search} />,
+  "email-verification": (search) => <EmailVerification search={search} />,
+  "magic-link-callback": (search) => <MagicLinkCallback search={search} />,
 };
 
 /**

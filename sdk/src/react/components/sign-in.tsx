@@ -3,11 +3,13 @@
  * sign-up that keeps `after_auth_return_to`. On success the SDK redirects to
  * after-sign-in (or the return target).
  */
+import { useEffect, useState } from "react";
 import { useStackApp } from "../provider";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { checkEmail, type FormErrors } from "./credential-errors";
 import { Field, FormAlert } from "./field";
+import { MagicLinkSignIn } from "./magic-link-sign-in";
 import { currentSearch, withReturnTo } from "./return-to";
 import { SignedInNotice } from "./signed-in-notice";
 import { useCredentialForm } from "./use-credential-form";
@@ -34,12 +36,24 @@ export function SignIn({ title = "Sign in to your account" }: SignInProps) {
     (v) => app.signInWithCredential({ email: v.email, password: v.password }),
   );
   const { values, errors, pending, done } = form;
+  const [magicLinkEnabled, setMagicLinkEnabled] = useState(false);
+  const [mode, setMode] = useState<"password" | "code">("password");
+  useEffect(() => {
+    let live = true;
+    app.getProject().then(
+      (project) => live && setMagicLinkEnabled(project.config.magic_link_enabled === true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [app]);
 
   if (user && !done && !pending) return <SignedInNotice />;
   return (
     <AuthCard
       title={title}
-      subtitle="Welcome back. Enter your email and password."
+      subtitle={mode === "code" ? "We will email you a one-time code and link." : "Welcome back. Enter your email and password."}
       footer={
         <>
           Don't have an account?{" "}
@@ -49,31 +63,48 @@ export function SignIn({ title = "Sign in to your account" }: SignInProps) {
         </>
       }
     >
-      <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign in">
-        <FormAlert message={errors.form} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          autoFocus
-          value={values.email}
-          onChange={form.setValue("email")}
-          error={errors.email}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={values.password}
-          onChange={form.setValue("password")}
-          error={errors.password}
-        />
-        <button className="stack-button" type="submit" disabled={pending || done}>
-          {pending || done ? "Signing in…" : "Sign in"}
-        </button>
-      </form>
+      {mode === "code" ? (
+        <>
+          <MagicLinkSignIn />
+          <button type="button" className="stack-link stack-switch" onClick={() => setMode("password")}>
+            Sign in with a password instead
+          </button>
+        </>
+      ) : (
+        <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign in">
+          <FormAlert message={errors.form} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            autoFocus
+            value={values.email}
+            onChange={form.setValue("email")}
+            error={errors.email}
+          />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={form.setValue("password")}
+            error={errors.password}
+          />
+          <a className="stack-link stack-small-link" href={app.urls.forgotPassword ?? "/handler/forgot-password"}>
+            Forgot password?
+          </a>
+          <button className="stack-button" type="submit" disabled={pending || done}>
+            {pending || done ? "Signing in…" : "Sign in"}
+          </button>
+          {magicLinkEnabled ? (
+            <button type="button" className="stack-button stack-secondary" onClick={() => setMode("code")}>
+              Email me a sign-in code instead
+            </button>
+          ) : null}
+        </form>
+      )}
     </AuthCard>
   );
 }

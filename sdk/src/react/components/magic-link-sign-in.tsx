@@ -1,0 +1,109 @@
+/**
+ * Sign-in by emailed code: the email address first, then the 6-character code from the email
+ * (or the link in it). The code typed is the OTP; the SDK adds the nonce it kept.
+ */
+import { type FormEvent, useState } from "react";
+import { useStackApp } from "../provider";
+import { codeErrorMessage, errorCodeOf, messageOf } from "./code-messages";
+import { checkEmail } from "./credential-errors";
+import { Field, FormAlert } from "./field";
+
+/**
+ * @example
+ * <StackProvider app={app}><MagicLinkSignIn /></StackProvider>
+ */
+export function MagicLinkSignIn() {
+  const app = useStackApp();
+  const [email, setEmail] = useState("");
+  const [nonce, setNonce] = useState<string | null>(null);
+  const [otp, setOtp] = useState("");
+  const [errors, setErrors] = useState<{ email?: string; otp?: string; form?: string }>({});
+  const [pending, setPending] = useState(false);
+
+  const send = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = checkEmail(email);
+    setErrors(problem ? { email: problem } : {});
+    if (problem) return;
+    setPending(true);
+    try {
+      const result = await app.sendMagicLinkEmail(email.trim());
+      if (result.status === "error") setErrors({ form: result.error.message });
+      else setNonce(result.data?.nonce ?? null);
+    } catch (error) {
+      setErrors({ form: messageOf(error) });
+    }
+    setPending(false);
+  };
+
+  const verify = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const typed = otp.trim();
+    if (!/^[A-Za-z0-9]{6}$/.test(typed)) {
+      setErrors({ otp: "Enter the 6-character code from the email." });
+      return;
+    }
+    setPending(true);
+    setErrors({});
+    try {
+      const result = await app.signInWithMagicLink(`${typed.toLowerCase()}${nonce}`);
+      if (result.status === "error") {
+        const code = errorCodeOf(result.error);
+        const message = codeErrorMessage(code, "code");
+        setErrors(
+          message && code !== "VERIFICATION_CODE_EXPIRED" && code !== "VERIFICATION_CODE_ALREADY_USED"
+            ? { otp: message }
+            : { form: message ?? result.error.message },
+        );
+        setPending(false);
+      }
+    } catch (error) {
+      setErrors({ form: messageOf(error) });
+      setPending(false);
+    }
+  };
+
+  if (nonce === null) {
+    return (
+      <form className="stack-form" noValidate onSubmit={send} aria-label="Email me a sign-in code">
+        <FormAlert message={errors.form} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+        />
+        <button className="stack-button" type="submit" disabled={pending}>
+          {pending ? "Sending…" : "Email me a sign-in code"}
+        </button>
+      </form>
+    );
+  }
+  return (
+    <form className="stack-form" noValidate onSubmit={verify} aria-label="Enter your sign-in code">
+      <p className="stack-hint" role="status">
+        We sent a code to {email.trim()}. Enter it below, or open the link in the email.
+      </p>
+      <FormAlert message={errors.form} />
+      <Field
+        label="Code"
+        name="otp"
+        autoComplete="one-time-code"
+        inputMode="text"
+        maxLength={6}
+        value={otp}
+        onChange={(e) => setOtp(e.target.value.toUpperCase())}
+        error={errors.otp}
+      />
+      <button className="stack-button" type="submit" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+      <button className="stack-button stack-secondary" type="button" onClick={() => (setNonce(null), setOtp(""), setErrors({}))}>
+        Use another email
+      </button>
+    </form>
+  );
+}

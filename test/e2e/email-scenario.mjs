@@ -1,0 +1,94 @@
+/**
+ * The email flows of the browser e2e, reading the real emails from the SMTP sink: verify an
+ * email from account settings, sign in by magic link (link and typed code), and reset a password
+ * then sign in with the new one.
+ */
+import { join } from "node:path";
+import { assert } from "./harness.mjs";
+import { linkIn } from "./mail.mjs";
+
+export function defineEmailSteps(runner, { page, origin, shots, mail, account }) {
+  const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const input = (label) => page.getByLabel(label, { exact: true });
+  const signOut = async () => {
+    await page.goto(`${origin}/handler/sign-out`);
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in" || url.pathname === "/");
+  };
+  const magicEmail = `magic-${Date.now().toString(36)}@example.com`;
+
+  runner.step("email: verify the primary email from account settings with the emailed link", async () => {
+    await page.goto(`${origin}/handler/account-settings`);
+    const emails = page.getByRole("region", { name: "Emails" });
+    await emails.getByText("Unverified").waitFor();
+    const before = mail.count(account.email, /^Verify your email/);
+    await emails.getByRole("button", { name: "Send verification email" }).click();
+    await emails.getByRole("status").filter({ hasText: "Verification email sent" }).waitFor();
+    const message = await mail.waitFor(account.email, /^Verify your email at /, { after: before });
+    await page.goto(linkIn(message));
+    await page.getByRole("heading", { name: "Email verified" }).waitFor();
+    await shot("05-email-verified");
+    await page.goto(`${origin}/handler/account-settings`);
+    await emails.getByText("Verified", { exact: true }).waitFor();
+  });
+
+  runner.step("email: sign up by magic link (the link in the real email)", async () => {
+    await signOut();
+    await page.goto(`${origin}/handler/sign-in`);
+    await page.getByRole("button", { name: "Email me a sign-in code instead" }).click();
+    await input("Email").fill(magicEmail);
+    await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+    await page.getByText(`We sent a code to ${magicEmail}`).waitFor();
+    await shot("06-magic-link-sent");
+    const message = await mail.waitFor(magicEmail, /^Sign in to Stack Dashboard: Your code is [A-Z0-9]{6}$/);
+    await page.goto(linkIn(message));
+    // A new account lands on its settings, with the address already verified.
+    await page.waitForURL((url) => url.pathname === "/handler/account-settings");
+    assert.equal(await input("Email").inputValue(), magicEmail);
+    await page.getByRole("region", { name: "Emails" }).getByText("Verified", { exact: true }).waitFor();
+  });
+
+  runner.step("email: sign in again by typing the 6-character code", async () => {
+    await signOut();
+    await page.goto(`${origin}/handler/sign-in`);
+    await page.getByRole("button", { name: "Email me a sign-in code instead" }).click();
+    await input("Email").fill(magicEmail);
+    const before = mail.count(magicEmail, /^Sign in to /);
+    await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+    const message = await mail.waitFor(magicEmail, /^Sign in to /, { after: before });
+    const otp = /Your code is ([A-Z0-9]{6})$/.exec(message.subject)[1];
+    await input("Code").fill("ZZZZZZ");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByText("That code is not right").waitFor();
+    assert.equal(await input("Code").getAttribute("aria-invalid"), "true");
+    await input("Code").fill(otp);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/projects");
+  });
+
+  runner.step("email: reset a forgotten password with the emailed link, then sign in with it", async () => {
+    await signOut();
+    await page.goto(`${origin}/handler/sign-in`);
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/forgot-password");
+    await input("Email").fill(account.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await page.getByRole("heading", { name: "Check your email" }).waitFor();
+    const message = await mail.waitFor(account.email, /^Reset your password at /);
+    await page.goto(linkIn(message));
+    await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    const resetPassword = "reset-by-email-3";
+    await input("New password").fill(resetPassword);
+    await input("Repeat new password").fill(resetPassword);
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await page.getByRole("heading", { name: "Password changed" }).waitFor();
+    await shot("07-password-reset");
+    // The link is single-use.
+    await page.goto(linkIn(message));
+    await page.getByText("This link has already been used.").waitFor();
+    await page.goto(`${origin}/handler/sign-in`);
+    await input("Email").fill(account.email);
+    await input("Password").fill(resetPassword);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/projects");
+  });
+}
