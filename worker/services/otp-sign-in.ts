@@ -5,20 +5,14 @@
  */
 
 import type { ProjectRow } from "../db/queries/projects";
-import {
-  findUserRecordByAuthEmail,
-  insertContactChannelStatement,
-  isUniqueViolation,
-  type UserRecord,
-  updateUserStatement,
-} from "../db/queries/users";
+import { findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
 import type { SignInTokens } from "./password-auth";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
-import { createUser, normaliseEmail } from "./users";
+import { createUser, normaliseEmail, upgradeAnonymousUser } from "./users";
 import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
 
 /** The email link: the callback URL with `code` set (replacing any `code` already there). */
@@ -84,25 +78,8 @@ export async function signInWithCode(
     isNewUser = true;
     if (input.currentUser?.user.isAnonymous) {
       userId = input.currentUser.user.id;
-      try {
-        await deps.db.batch([
-          updateUserStatement(deps.db, project.id, userId, { isAnonymous: false, otpAuthEnabled: true }),
-          insertContactChannelStatement(deps.db, {
-            id: deps.random.uuid(),
-            projectId: project.id,
-            userId,
-            type: "email",
-            value: email,
-            isVerified: true,
-            isPrimary: true,
-            usedForAuth: true,
-            createdAt: deps.now(),
-          }),
-        ]);
-      } catch (err) {
-        if (isUniqueViolation(err)) return { ok: false, reason: "email_unverified", email };
-        throw err;
-      }
+      const upgraded = await upgradeAnonymousUser(deps, project, userId, { email, emailVerified: true, patch: { otpAuthEnabled: true } });
+      if (!upgraded.ok) return { ok: false, reason: "email_unverified", email };
     } else {
       // Receiving the code proves the address: the new user's email starts verified.
       const created = await createUser(deps, project, {

@@ -1,20 +1,20 @@
 /** Password sign-up and sign-in, and anonymous sign-up (with in-place upgrade of anonymous users). */
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../crypto/password";
 import type { ProjectRow } from "../db/queries/projects";
-import {
-  findUserRecord,
-  findUserRecordByAuthEmail,
-  insertContactChannelStatement,
-  isAuthEmailTaken,
-  isUniqueViolation,
-  type UserRecord,
-  updateUserStatement,
-} from "../db/queries/users";
+import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { sendVerificationEmail } from "./email-verification";
 import { readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
-import { checkPasswordLength, createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser } from "./users";
+import {
+  checkPasswordLength,
+  createUser,
+  normaliseEmail,
+  type PasswordProblem,
+  type UpdateUserResult,
+  updateUser,
+  upgradeAnonymousUser,
+} from "./users";
 
 export type SignInTokens = { ok: true; accessToken: string; refreshToken: string; userId: string; isNewUser: boolean };
 
@@ -38,29 +38,13 @@ export async function signUpWithPassword(
 
   let userId: string;
   if (input.currentUser?.user.isAnonymous) {
-    // Upgrade the anonymous user in place: same id, so its data stays with it.
     userId = input.currentUser.user.id;
-    if (await isAuthEmailTaken(deps.db, project.id, email)) return { ok: false, reason: "email_taken", email };
-    const passwordHash = await hashPassword(input.password);
-    try {
-      await deps.db.batch([
-        updateUserStatement(deps.db, project.id, userId, { isAnonymous: false, passwordHash }),
-        insertContactChannelStatement(deps.db, {
-          id: deps.random.uuid(),
-          projectId: project.id,
-          userId,
-          type: "email",
-          value: email,
-          isVerified: false,
-          isPrimary: true,
-          usedForAuth: true,
-          createdAt: deps.now(),
-        }),
-      ]);
-    } catch (err) {
-      if (isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
-      throw err;
-    }
+    const upgraded = await upgradeAnonymousUser(deps, project, userId, {
+      email,
+      emailVerified: false,
+      patch: { passwordHash: await hashPassword(input.password) },
+    });
+    if (!upgraded.ok) return upgraded;
   } else {
     const created = await createUser(deps, project, { primaryEmail: email, password: input.password, primaryEmailAuthEnabled: true });
     if (!created.ok) {

@@ -17,18 +17,18 @@ export const oauthProviderSchema = z.strictObject({
 export const domainSchema = z.strictObject({ domain: z.string().min(1).max(512), handler_path: z.string().max(512).default("/handler") });
 const permissionRef = z.strictObject({ id: z.string().min(1).max(256) });
 
-export const emailConfigSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("shared") }),
-  z.strictObject({
-    type: z.literal("standard"),
-    host: z.string().min(1).max(512),
-    port: z.number().int().min(1).max(65535),
-    username: z.string().max(512),
-    password: z.string().max(1024),
-    sender_name: z.string().max(256),
-    sender_email: z.email(),
-  }),
-]);
+/** A project's own SMTP server. */
+export const standardEmailConfigSchema = z.strictObject({
+  type: z.literal("standard"),
+  host: z.string().min(1).max(512),
+  port: z.number().int().min(1).max(65535),
+  username: z.string().max(512),
+  password: z.string().max(1024),
+  sender_name: z.string().max(256),
+  sender_email: z.email(),
+});
+
+export const emailConfigSchema = z.discriminatedUnion("type", [z.strictObject({ type: z.literal("shared") }), standardEmailConfigSchema]);
 
 export const projectConfigSchema = z.strictObject({
   allow_localhost: z.boolean(),

@@ -294,3 +294,37 @@ export async function removeUser(deps: Deps, projectId: string, userId: string):
 export async function listUsers(deps: Deps, options: ListUsersOptions) {
   return listUserRecords(deps.db, options);
 }
+
+/**
+ * Turns an anonymous user into a regular one in place (same id, so its data stays with it):
+ * one batch that clears is_anonymous, applies `patch` and adds the primary sign-in email.
+ */
+export async function upgradeAnonymousUser(
+  deps: Deps,
+  project: ProjectRow,
+  userId: string,
+  input: { email: string; emailVerified: boolean; patch?: Partial<typeof users.$inferInsert> },
+): Promise<{ ok: true } | { ok: false; reason: "email_taken"; email: string }> {
+  const email = normaliseEmail(input.email);
+  if (await isAuthEmailTaken(deps.db, project.id, email)) return { ok: false, reason: "email_taken", email };
+  try {
+    await deps.db.batch([
+      updateUserStatement(deps.db, project.id, userId, { ...input.patch, isAnonymous: false }),
+      insertContactChannelStatement(deps.db, {
+        id: deps.random.uuid(),
+        projectId: project.id,
+        userId,
+        type: "email",
+        value: email,
+        isVerified: input.emailVerified,
+        isPrimary: true,
+        usedForAuth: true,
+        createdAt: deps.now(),
+      }),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
+    throw err;
+  }
+  return { ok: true };
+}

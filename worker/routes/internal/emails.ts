@@ -6,6 +6,7 @@ import type { AppEnv } from "../../lib/hono-env";
 import { parseBody, parseQuery } from "../../lib/validate";
 import { requireAccess } from "../../middleware/require";
 import { getEmail, listEmails, sendTestEmail } from "../../services/emails";
+import { standardEmailConfigSchema } from "../../services/project-config";
 
 export const internalEmailsRoutes = new Hono<AppEnv>()
   // One email with its bodies: in development this is how you read codes from the outbox.
@@ -47,14 +48,7 @@ export const sendTestEmailRoutes = new Hono<AppEnv>().post("/", async (c) => {
     c,
     z.strictObject({
       recipient_email: z.email(),
-      email_config: z.strictObject({
-        host: z.string().min(1).max(512),
-        port: z.number().int().min(1).max(65535),
-        username: z.string().max(512),
-        password: z.string().max(1024),
-        sender_name: z.string().max(256),
-        sender_email: z.email(),
-      }),
+      email_config: standardEmailConfigSchema.omit({ type: true }),
     }),
   );
   const e = body.email_config;
