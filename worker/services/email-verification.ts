@@ -5,9 +5,8 @@ import type { UserRecord } from "../db/queries/users";
 import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
-import { linkWithCode } from "./otp-sign-in";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
-import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
 export async function sendVerificationEmail(
   deps: Deps,

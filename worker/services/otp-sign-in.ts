@@ -13,14 +13,7 @@ import type { SignInTokens } from "./password-auth";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "./users";
-import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
-
-/** The email link: the callback URL with `code` set (replacing any `code` already there). */
-export function linkWithCode(callbackUrl: string, code: string): string {
-  const url = new URL(callbackUrl);
-  url.searchParams.set("code", code);
-  return url.toString();
-}
+import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
 export type SendCodeResult = { ok: true; nonce: string } | { ok: false; reason: "magic_link_disabled" | "untrusted_url" };
 

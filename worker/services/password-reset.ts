@@ -9,10 +9,9 @@ import { revokeOpenCodes } from "../db/queries/verification-codes";
 import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
-import { linkWithCode } from "./otp-sign-in";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { checkPasswordLength, type PasswordProblem, updateUser } from "./users";
-import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
 export async function sendResetCode(
   deps: Deps,

@@ -20,6 +20,13 @@ export type CodeCheck = { ok: true; row: VerificationCodeRow } | CodeProblem;
 
 export type IssuedCode = { id: string; code: string; nonce: string; otp: string; expiresAt: number };
 
+/** The email link: the callback URL with `code` set (replacing any `code` already there). */
+export function linkWithCode(callbackUrl: string, code: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set("code", code);
+  return url.toString();
+}
+
 /** Splits a code into the OTP a person types and the nonce the client keeps. */
 export function splitCode(code: string): { otp: string; nonce: string } {
   return { otp: code.slice(0, OTP_LENGTH).toUpperCase(), nonce: code.slice(OTP_LENGTH) };
