@@ -6,7 +6,7 @@
  * const app = new StackClientApp({ projectId, publishableClientKey, tokenStore: "cookie" });
  * const user = await app.getUser({ or: "redirect" });
  */
-export { type AdminAppOptions, type InternalApiKey, type InternalApiKeyFirstView, StackAdminApp } from "./apps/admin-app";
+export { type AdminAppOptions, type InternalApiKey, type InternalApiKeyFirstView, type SentEmail, StackAdminApp } from "./apps/admin-app";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export { type ClientAppOptions, type CredentialOptions, type GetUserOptions, StackClientApp } from "./apps/client-app";
 export type { ContactChannel, NotificationCategory } from "./apps/contact-channels";

@@ -126,6 +126,13 @@ export function defineScenario({ page, context, origin, shots, mail }) {
     await page.getByTestId("secret-server-key").waitFor({ state: "detached" });
   });
 
+  runner.step("dashboard: a project's email log opens from the list", async () => {
+    await page.getByRole("list", { name: "Your projects" }).getByRole("link", { name: "Emails" }).first().click();
+    await page.getByRole("heading", { name: "Emails · E2E Shop" }).waitFor();
+    await page.getByText("No emails yet.").waitFor();
+    await page.goto(`${origin}/projects`);
+  });
+
   runner.step("unknown handler page shows not-found; error page shows its message", async () => {
     await page.goto(`${origin}/handler/no-such-page`);
     await page.getByRole("heading", { name: "Page not found" }).waitFor();

@@ -99,3 +99,39 @@ describe("SDK email flows", () => {
     expect((await user.listNotificationCategories()).find((c) => c.id === marketing.id)?.enabled).toBe(true);
   });
 });
+
+describe("admin email log", () => {
+  it("lists a project's emails newest first through the owner's admin app", async () => {
+    const owner = app();
+    await owner.signUpWithCredential({ email: uniqueEmail("log-owner"), password: "owner password 1", noRedirect: true });
+    const project = await (await owner.getUser({ or: "throw" }))!.createProject({
+      displayName: "Log project",
+      config: { magicLinkEnabled: true },
+    });
+    const keys = await project.app.createInternalApiKey({
+      description: "k",
+      expiresAt: new Date(Date.now() + 86_400_000),
+      hasPublishableClientKey: true,
+      hasSecretServerKey: false,
+      hasSuperSecretAdminKey: false,
+    });
+    const endUser = new StackClientApp({
+      baseUrl: "http://localhost",
+      fetch: (input, init) => SELF.fetch(input, init),
+      redirectMethod: "none",
+      projectId: project.id,
+      publishableClientKey: keys.publishableClientKey,
+      tokenStore: "memory",
+    });
+    const first = uniqueEmail("log-a");
+    const second = uniqueEmail("log-b");
+    await endUser.sendMagicLinkEmail(first, { callbackUrl: cb("magic-link-callback") });
+    await endUser.sendMagicLinkEmail(second, { callbackUrl: cb("magic-link-callback") });
+    await waitForOutbox(second);
+    let log = await project.app.listSentEmails();
+    for (let i = 0; i < 20 && log.some((e) => e.status === "queued"); i++) log = await project.app.listSentEmails();
+    expect(log.map((e) => e.to[0])).toEqual([second, first]);
+    expect(log[0]).toMatchObject({ status: "sent", error: null });
+    expect(log[0]!.subject).toMatch(/^Sign in to Log project: Your code is /);
+  });
+});

@@ -40,6 +40,23 @@ export type InternalApiKeyFirstView = Omit<InternalApiKey, "publishableClientKey
   superSecretAdminKey?: string;
 };
 
+type SentEmailJson = {
+  id: string;
+  subject: string;
+  to: string[];
+  status: "queued" | "sent" | "failed";
+  error: string | null;
+  sent_at_millis: number;
+};
+export type SentEmail = {
+  id: string;
+  subject: string;
+  to: string[];
+  status: "queued" | "sent" | "failed";
+  error: string | null;
+  sentAt: Date;
+};
+
 const lastFour = (v: string | LastFour | undefined) => (v && typeof v === "object" ? { lastFour: v.last_four } : null);
 const full = (v: string | LastFour | undefined) => (typeof v === "string" ? v : undefined);
 
@@ -140,6 +157,19 @@ export class StackAdminApp extends StackServerApp {
       secretServerKey: full(json.secret_server_key),
       superSecretAdminKey: full(json.super_secret_admin_key),
     };
+  }
+
+  /** The project's email log, newest first: every email sent, failed (with its error) or queued. */
+  async listSentEmails(options: { limit?: number } = {}): Promise<SentEmail[]> {
+    const list = await this._serverRequest<ListJson<SentEmailJson>>(`/internal/emails${options.limit ? `?limit=${options.limit}` : ""}`);
+    return list.items.map((e) => ({
+      id: e.id,
+      subject: e.subject,
+      to: e.to,
+      status: e.status,
+      error: e.error,
+      sentAt: new Date(e.sent_at_millis),
+    }));
   }
 
   /** Key sets of the project (last four characters only). */

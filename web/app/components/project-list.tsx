@@ -21,6 +21,7 @@ export function ProjectList({ projects }: { projects: OwnedProject[] | null }) {
           <span className="project-name">{p.displayName}</span>
           <code className="muted project-id">{p.id}</code>
           {p.createdAt ? <span className="muted">Created {p.createdAt.toLocaleDateString()}</span> : null}
+          <a href={`/projects/${p.id}/emails`}>Emails</a>
         </li>
       ))}
     </ul>
