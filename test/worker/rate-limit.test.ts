@@ -43,6 +43,14 @@ describe("rate limits", () => {
     expect(limited.headers.get("retry-after")).toBeTruthy();
   });
 
+  it("limit sign-ups per email", async () => {
+    const p = await createProjectWithKeys();
+    const email = uniqueEmail("signup-flood");
+    for (let i = 0; i < 5; i++) await call("/auth/password/sign-up", { ...p.client, body: { email, password: "x" } });
+    const limited = await call("/auth/password/sign-up", { ...p.client, body: { email, password: "long enough pw" } });
+    expect(limited.status).toBe(429);
+  });
+
   it("with override-error-status the 429 becomes 200 and keeps Retry-After (what the Stack SDK reads)", async () => {
     const p = await createProjectWithKeys({ magic_link_enabled: true });
     const email = uniqueEmail("override");

@@ -26,7 +26,7 @@ export const passwordRoutes = new Hono<AppEnv>()
       c,
       z.strictObject({ ...credentials, verification_callback_url: z.url().max(4096).optional(), ...botChallenge }),
     );
-    await enforceRateLimits(c, { ip: "SIGN_UP_PER_IP" });
+    await enforceRateLimits(c, { ip: "SIGN_UP_PER_IP", email: "SIGN_UP_PER_EMAIL" }, body.email);
     // The verification link will carry a code: it may only point at the project's own domains.
     if (body.verification_callback_url && !isTrustedUrl(readProjectConfig(auth.project.config), body.verification_callback_url)) {
       throw new KnownError("REDIRECT_URL_NOT_WHITELISTED");
