@@ -9,6 +9,7 @@ import type { AppEnv } from "./lib/hono-env";
 import { authenticate } from "./middleware/auth";
 import { pipeline } from "./middleware/pipeline";
 import { anonymousRoutes } from "./routes/auth/anonymous";
+import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthTokenRoutes } from "./routes/auth/oauth-token";
 import { otpRoutes } from "./routes/auth/otp";
 import { passwordRoutes } from "./routes/auth/password";
@@ -30,6 +31,7 @@ const api = new Hono<AppEnv>()
   .route("/auth/password", passwordRoutes)
   .route("/auth/anonymous", anonymousRoutes)
   .route("/auth/otp", otpRoutes)
+  .route("/auth/mfa", mfaRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
   .route("/contact-channels", contactChannelsRoutes)

@@ -69,6 +69,10 @@ export function problemError(problem: Problem): Error {
       return new StatusError(404, "Notification category not found.");
     case "category_required":
       return new StatusError(400, "This notification category cannot be disabled.");
+    case "mfa_required":
+      return new KnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: problem.attemptCode });
+    case "invalid_totp":
+      return new KnownError("INVALID_TOTP_CODE");
     case "refresh_failed":
       return new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     default:

@@ -16,6 +16,17 @@ import { userClientView, userServerView } from "../services/views";
 const meta = jsonValue.nullable().optional();
 const str = (max: number) => z.string().max(max).nullable().optional();
 
+/** A TOTP secret: base64 of 10 to 64 random bytes (RFC 4226 asks for at least 128 bits; 160 is usual). */
+const totpSecret = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be base64")
+  .refine((v) => {
+    const bytes = Math.floor((v.replace(/=+$/, "").length * 3) / 4);
+    return bytes >= 10 && bytes <= 64;
+  }, "must encode 10 to 64 bytes")
+  .nullable()
+  .optional();
+
 const clientUpdateSchema = z.strictObject({
   display_name: str(256),
   profile_image_url: str(4096),
@@ -24,6 +35,7 @@ const clientUpdateSchema = z.strictObject({
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
   primary_email: z.email().max(320).nullable().optional(),
+  totp_secret_base64: totpSecret,
 });
 
 const serverFields = {
@@ -67,6 +79,7 @@ function toUpdate(body: Partial<UpdateBody>): UserUpdate {
     otpAuthEnabled: body.otp_auth_enabled,
     passkeyAuthEnabled: body.passkey_auth_enabled,
     primaryEmail: body.primary_email,
+    totpSecretBase64: body.totp_secret_base64,
     primaryEmailVerified: body.primary_email_verified,
     primaryEmailAuthEnabled: body.primary_email_auth_enabled,
     password: body.password,

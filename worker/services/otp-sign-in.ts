@@ -5,13 +5,14 @@
  */
 
 import type { ProjectRow } from "../db/queries/projects";
-import { findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
+import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
-import type { SignInTokens } from "./password-auth";
+import { finishFirstFactor } from "./mfa";
+import type { MfaRequired, SignInTokens } from "./password-auth";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
-import { createSessionForUser, type IpInfo } from "./sessions";
+import type { IpInfo } from "./sessions";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "./users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
@@ -40,6 +41,7 @@ export async function sendSignInCode(
 
 export type OtpSignInResult =
   | SignInTokens
+  | MfaRequired
   | CodeProblem
   | { ok: false; reason: "magic_link_disabled" | "sign_up_disabled" }
   | { ok: false; reason: "email_unverified"; email: string };
@@ -88,9 +90,10 @@ export async function signInWithCode(
       userId = created.record.user.id;
     }
   }
-  const session = await createSessionForUser(deps, project, userId, { ipInfo: input.ipInfo });
-  if (!session.ok) throw new Error("user vanished during OTP sign-in");
-  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId, isNewUser };
+  const record = await findUserRecord(deps.db, project.id, userId);
+  if (!record) throw new Error("user vanished during OTP sign-in");
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser, ipInfo: input.ipInfo });
+  return finished.ok ? finished.tokens : finished;
 }
 
 export function checkSignInCode(deps: Deps, project: ProjectRow, code: string) {

@@ -4,6 +4,7 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { sendVerificationEmail } from "./email-verification";
+import { finishFirstFactor } from "./mfa";
 import { readProjectConfig } from "./project-config";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import {
@@ -18,8 +19,11 @@ import {
 
 export type SignInTokens = { ok: true; accessToken: string; refreshToken: string; userId: string; isNewUser: boolean };
 
+export type MfaRequired = { ok: false; reason: "mfa_required"; attemptCode: string };
+
 export type SignUpResult =
   | SignInTokens
+  | MfaRequired
   | PasswordProblem
   | { ok: false; reason: "password_auth_disabled" | "sign_up_disabled" }
   | { ok: false; reason: "email_taken"; email: string };
@@ -53,17 +57,16 @@ export async function signUpWithPassword(
     }
     userId = created.record.user.id;
   }
-  if (input.verificationCallbackUrl) {
-    const record = await findUserRecord(deps.db, project.id, userId);
-    // The callback URL was checked against the trusted domains by the route already.
-    if (record?.primaryEmail) await sendVerificationEmail(deps, project, record, record.primaryEmail, input.verificationCallbackUrl);
-  }
-  const session = await createSessionForUser(deps, project, userId, { ipInfo: input.ipInfo });
-  if (!session.ok) throw new Error("user vanished during sign-up");
-  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId, isNewUser: true };
+  const record = await findUserRecord(deps.db, project.id, userId);
+  if (!record) throw new Error("user vanished during sign-up");
+  // The callback URL was checked against the trusted domains by the route already.
+  if (input.verificationCallbackUrl && record.primaryEmail)
+    await sendVerificationEmail(deps, project, record, record.primaryEmail, input.verificationCallbackUrl);
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser: true, ipInfo: input.ipInfo });
+  return finished.ok ? finished.tokens : finished;
 }
 
-export type SignInResult = SignInTokens | { ok: false; reason: "password_auth_disabled" | "mismatch" };
+export type SignInResult = SignInTokens | MfaRequired | { ok: false; reason: "password_auth_disabled" | "mismatch" };
 
 export async function signInWithPassword(
   deps: Deps,
@@ -84,9 +87,8 @@ export async function signInWithPassword(
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
   }
-  const session = await createSessionForUser(deps, project, record.user.id, { ipInfo: input.ipInfo });
-  if (!session.ok) return { ok: false, reason: "mismatch" };
-  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId: record.user.id, isNewUser: false };
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser: false, ipInfo: input.ipInfo });
+  return finished.ok ? finished.tokens : finished;
 }
 
 export async function signUpAnonymously(deps: Deps, project: ProjectRow, ipInfo: IpInfo): Promise<SignInTokens> {

@@ -24,6 +24,7 @@ import {
 } from "../db/queries/users";
 import type { users } from "../db/schema";
 import type { Deps } from "../lib/context";
+import { sealTotpSecret } from "./mfa";
 import { readProjectConfig } from "./project-config";
 
 export type PasswordProblem = { ok: false; reason: "password_too_short" | "password_too_long" };
@@ -109,7 +110,7 @@ export async function createUser(deps: Deps, project: ProjectRow, input: NewUser
       serverMetadata: input.serverMetadata ?? null,
       selectedTeamId: null,
       isAnonymous,
-      totpSecret: input.totpSecretBase64 ?? null,
+      totpSecret: await sealTotpSecret(deps, input.totpSecretBase64 ?? null),
       otpAuthEnabled: input.otpAuthEnabled ?? false,
       passkeyAuthEnabled: input.passkeyAuthEnabled ?? false,
       restrictedByAdmin: input.restrictedByAdmin ?? false,
@@ -193,7 +194,8 @@ export async function updateUser(
   set("serverMetadata", update.serverMetadata);
   set("otpAuthEnabled", update.otpAuthEnabled);
   set("passkeyAuthEnabled", update.passkeyAuthEnabled);
-  set("totpSecret", update.totpSecretBase64);
+  // Sealed (AES-GCM), never stored raw: the server must read it back to check codes.
+  if (update.totpSecretBase64 !== undefined) patch.totpSecret = await sealTotpSecret(deps, update.totpSecretBase64);
   set("restrictedByAdmin", update.restrictedByAdmin);
   set("restrictedByAdminReason", update.restrictedByAdminReason);
   set("restrictedByAdminPrivateDetails", update.restrictedByAdminPrivateDetails);

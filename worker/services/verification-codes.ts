@@ -8,7 +8,7 @@ import { sha256Hex } from "../crypto/hash";
 import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
 
-export type CodePurpose = "sign_in_otp" | "password_reset" | "email_verification" | "team_invitation";
+export type CodePurpose = "sign_in_otp" | "password_reset" | "email_verification" | "team_invitation" | "mfa_attempt";
 
 export const CODE_LENGTH = 45;
 export const OTP_LENGTH = 6;

@@ -1,0 +1,50 @@
+/**
+ * Encryption at rest for secrets the server must read back (TOTP secrets; later OAuth provider
+ * tokens): AES-256-GCM with a key derived from SERVER_SECRET by HKDF. Stored as "v1.<iv>.<data>".
+ */
+import { base64url } from "jose";
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function keyFor(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = (async () => {
+      const ikm = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]);
+      return crypto.subtle.deriveKey(
+        { name: "HKDF", hash: "SHA-256", salt: new TextEncoder().encode("doorman-at-rest"), info: new TextEncoder().encode("v1") },
+        ikm,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      );
+    })();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+export async function encryptAtRest(secret: string, plaintext: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyFor(secret), new TextEncoder().encode(plaintext));
+  return `v1.${base64url.encode(iv)}.${base64url.encode(new Uint8Array(data))}`;
+}
+
+/** Decrypts with the current secret, then the previous one (during a rotation); null if neither works. */
+export async function decryptAtRest(secrets: string[], stored: string): Promise<string | null> {
+  const [version, iv, data] = stored.split(".");
+  if (version !== "v1" || !iv || !data) return null;
+  for (const secret of secrets) {
+    try {
+      const plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: new Uint8Array(base64url.decode(iv)) },
+        await keyFor(secret),
+        new Uint8Array(base64url.decode(data)),
+      );
+      return new TextDecoder().decode(plain);
+    } catch {
+      // Wrong key: try the next one.
+    }
+  }
+  return null;
+}

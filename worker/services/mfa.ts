@@ -1,0 +1,95 @@
+/**
+ * TOTP second factor (RFC 6238: 30 s steps, 6 digits, ±1 step of clock drift). A user with a
+ * TOTP secret never gets a session from a first factor alone: sign-in answers
+ * MULTI_FACTOR_AUTHENTICATION_REQUIRED with a 5-minute attempt code, redeemed with a TOTP at
+ * /auth/mfa/sign-in. The secret is stored encrypted (AES-GCM), since it must be read back.
+ */
+import { generateHOTP } from "@oslojs/otp";
+import { decryptAtRest, encryptAtRest } from "../crypto/at-rest";
+import { constantTimeEqual } from "../crypto/hash";
+import type { ProjectRow } from "../db/queries/projects";
+import { findUserRecord, type UserRecord } from "../db/queries/users";
+import type { Deps } from "../lib/context";
+import type { SignInTokens } from "./password-auth";
+import { createSessionForUser, type IpInfo } from "./sessions";
+import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+
+export const MFA_ATTEMPT_TTL_MS = 5 * 60 * 1000;
+const STEP_SECONDS = 30;
+const DIGITS = 6;
+
+function secretsOf(deps: Deps): string[] {
+  return [deps.tokenKeys.secret, ...(deps.tokenKeys.previousSecret ? [deps.tokenKeys.previousSecret] : [])];
+}
+
+/** The stored form of a base64 TOTP secret (or null to turn MFA off). */
+export async function sealTotpSecret(deps: Deps, base64Secret: string | null): Promise<string | null> {
+  return base64Secret === null ? null : encryptAtRest(deps.tokenKeys.secret, base64Secret);
+}
+
+/** Does `otp` match the user's secret at the injected clock (±1 step)? */
+export async function checkTotp(deps: Deps, sealed: string, otp: string): Promise<boolean> {
+  const base64Secret = await decryptAtRest(secretsOf(deps), sealed);
+  if (!base64Secret || !/^\d{6}$/.test(otp)) return false;
+  const key = Uint8Array.from(atob(base64Secret), (c) => c.charCodeAt(0));
+  const counter = BigInt(Math.floor(deps.now() / 1000 / STEP_SECONDS));
+  let ok = false;
+  // Compare every window without an early exit, so timing does not tell which one matched.
+  for (const drift of [-1n, 0n, 1n]) ok = constantTimeEqual(generateHOTP(key, counter + drift, DIGITS), otp) || ok;
+  return ok;
+}
+
+export type FirstFactorResult = { ok: true; tokens: SignInTokens } | { ok: false; reason: "mfa_required"; attemptCode: string };
+
+/**
+ * The last step of every first-factor sign-in: a session, or (for TOTP users) an attempt code.
+ */
+export async function finishFirstFactor(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  options: { isNewUser: boolean; ipInfo: IpInfo },
+): Promise<FirstFactorResult> {
+  if (user.user.totpSecret) {
+    const attempt = await issueCode(
+      deps,
+      project.id,
+      "mfa_attempt",
+      { user_id: user.user.id, is_new_user: options.isNewUser },
+      MFA_ATTEMPT_TTL_MS,
+    );
+    return { ok: false, reason: "mfa_required", attemptCode: attempt.code };
+  }
+  const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo });
+  if (!session.ok) throw new Error("user vanished during sign-in");
+  return {
+    ok: true,
+    tokens: {
+      ok: true,
+      accessToken: session.accessToken,
+      refreshToken: session.refreshToken,
+      userId: user.user.id,
+      isNewUser: options.isNewUser,
+    },
+  };
+}
+
+export type MfaSignInResult = SignInTokens | CodeProblem | { ok: false; reason: "invalid_totp" };
+
+export async function signInWithTotp(
+  deps: Deps,
+  project: ProjectRow,
+  input: { attemptCode: string; totp: string; ipInfo: IpInfo },
+): Promise<MfaSignInResult> {
+  const check = await redeemCode(deps, project.id, "mfa_attempt", input.attemptCode, false);
+  if (!check.ok) return check;
+  const { user_id, is_new_user } = check.row.data as { user_id: string; is_new_user: boolean };
+  const user = await findUserRecord(deps.db, project.id, user_id);
+  if (!user?.user.totpSecret || !(await checkTotp(deps, user.user.totpSecret, input.totp))) return { ok: false, reason: "invalid_totp" };
+  // Only a right TOTP uses up the attempt; wrong ones count against its 20 attempts.
+  const used = await redeemCode(deps, project.id, "mfa_attempt", input.attemptCode, true);
+  if (!used.ok) return used;
+  const session = await createSessionForUser(deps, project, user_id, { ipInfo: input.ipInfo });
+  if (!session.ok) throw new Error("user vanished during MFA sign-in");
+  return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user_id, isNewUser: is_new_user };
+}
