@@ -13,6 +13,7 @@ import { KnownError } from "../shared/known-errors";
 import { type HandlerUrls, type RedirectMethod, Redirector, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
 import { type CurrentUser, makeCurrentUser } from "./current-user";
 import * as emailAuth from "./email-auth";
+import { forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
 import type { ProjectClientJson, TokensJson, UserJson } from "./wire-types";
 
 export type ClientAppOptions = {
@@ -141,11 +142,37 @@ export class StackClientApp {
       const tokens = await this._userRequest<TokensJson>(path, { body });
       this._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
     } catch (error) {
-      if (error instanceof KnownError) return err(error);
+      if (error instanceof KnownError) return this.firstFactorFailed(error, noRedirect);
       throw error;
     }
     await this._refreshUser();
     if (!noRedirect) await this.redirectAfterAuth(after);
+    return ok(undefined);
+  }
+
+  /** A failed first factor; for TOTP users, keep the attempt code and go to the mfa page. */
+  private async firstFactorFailed(error: KnownError, noRedirect?: boolean): Promise<Result<undefined>> {
+    if (rememberMfaAttempt(error) && !noRedirect) await this.redirector.redirect(this.urls.mfa);
+    return err(error);
+  }
+
+  /**
+   * Finishes a sign-in that asked for the second factor, with a 6-digit TOTP.
+   *
+   * @example
+   * const result = await app.signInWithMfa("123456"); // the attempt code was kept by the first step
+   */
+  async signInWithMfa(totp: string, options: { attemptCode?: string; noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    const code = options.attemptCode ?? storedMfaAttempt();
+    if (!code) throw new Error("No sign-in is waiting for a second factor (the attempt code is missing).");
+    const result = await emailAuth.asResult(() =>
+      this._http.request<TokensJson & { is_new_user: boolean }>("/auth/mfa/sign-in", { body: { type: "totp", totp, code } }),
+    );
+    if (result.status === "error") return result;
+    forgetMfaAttempt();
+    this._session.setTokens({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
+    await this._refreshUser();
+    if (!options.noRedirect) await this.redirectAfterAuth(result.data.is_new_user ? "signUp" : "signIn");
     return ok(undefined);
   }
 
@@ -232,7 +259,7 @@ export class StackClientApp {
   /** Signs in with a code from the email (the link's code, or OTP + nonce), then redirects. */
   async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
     const result = await emailAuth.signInWithCode(this, code);
-    if (result.status === "error") return result;
+    if (result.status === "error") return this.firstFactorFailed(result.error, options.noRedirect);
     if (!options.noRedirect) await this.redirectAfterAuth(result.data.isNewUser ? "signUp" : "signIn");
     return ok(undefined);
   }

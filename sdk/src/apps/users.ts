@@ -1,4 +1,5 @@
 /** User objects: the signed-in user (client) and users managed with the secret key (server). */
+import { bytesToBase64 } from "./mfa";
 import type { TeamJson, UserJson } from "./wire-types";
 
 export type Team = {
@@ -68,6 +69,8 @@ export function userFieldsFromJson(json: UserJson): UserFields {
 
 export type UserUpdateOptions = {
   displayName?: string | null;
+  /** Raw TOTP secret bytes to turn the second factor on; null turns it off. */
+  totpMultiFactorSecret?: Uint8Array | null;
   profileImageUrl?: string | null;
   clientMetadata?: unknown;
   selectedTeamId?: string | null;
@@ -92,6 +95,8 @@ export function userUpdateToWire(update: ServerUserUpdateOptions): Record<string
   put("profile_image_url", update.profileImageUrl);
   put("client_metadata", update.clientMetadata);
   put("selected_team_id", update.selectedTeamId);
+  if (update.totpMultiFactorSecret !== undefined)
+    body.totp_secret_base64 = update.totpMultiFactorSecret === null ? null : bytesToBase64(update.totpMultiFactorSecret);
   put("client_read_only_metadata", update.clientReadOnlyMetadata);
   put("server_metadata", update.serverMetadata);
   put("primary_email", update.primaryEmail);

@@ -1,0 +1,37 @@
+/**
+ * The second factor in the client: when a sign-in answers MULTI_FACTOR_AUTHENTICATION_REQUIRED,
+ * the attempt code goes to sessionStorage and the app goes to the mfa page, which finishes the
+ * sign-in with a TOTP.
+ */
+import type { KnownError } from "../shared/known-errors";
+
+export const MFA_ATTEMPT_STORAGE_KEY = "stack-mfa-attempt-code";
+
+function storage(): Storage | null {
+  try {
+    return typeof sessionStorage === "undefined" ? null : sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** True (and the attempt code stored) when the error asks for the second factor. */
+export function rememberMfaAttempt(error: KnownError): boolean {
+  if (error.code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") return false;
+  const code = error.details?.attempt_code;
+  if (typeof code === "string") storage()?.setItem(MFA_ATTEMPT_STORAGE_KEY, code);
+  return true;
+}
+
+export function storedMfaAttempt(): string | null {
+  return storage()?.getItem(MFA_ATTEMPT_STORAGE_KEY) ?? null;
+}
+
+export function forgetMfaAttempt(): void {
+  storage()?.removeItem(MFA_ATTEMPT_STORAGE_KEY);
+}
+
+/** base64 of raw bytes (the wire's totp_secret_base64). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes));
+}

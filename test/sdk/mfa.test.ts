@@ -1,0 +1,45 @@
+/** SDK second factor: enable TOTP on the user, sign in, finish with a TOTP. */
+import { SELF } from "cloudflare:test";
+import { generateHOTP } from "@oslojs/otp";
+import { describe, expect, it } from "vitest";
+import { StackClientApp } from "../../sdk/src";
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
+import { uniqueEmail } from "../helpers/api";
+
+const app = () =>
+  new StackClientApp({
+    baseUrl: "http://localhost",
+    fetch: (input, init) => SELF.fetch(input, init),
+    redirectMethod: "none",
+    projectId: "internal",
+    publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
+    tokenStore: "memory",
+  });
+
+describe("SDK MFA", () => {
+  it("turns TOTP on, then a sign-in needs the second factor", async () => {
+    const secret = crypto.getRandomValues(new Uint8Array(20));
+    const totp = () => generateHOTP(secret, BigInt(Math.floor(Date.now() / 30_000)), 6);
+    const email = uniqueEmail("sdk-mfa");
+    const first = app();
+    await first.signUpWithCredential({ email, password: "mfa password 1", noRedirect: true });
+    const user = (await first.getUser({ or: "throw" }))!;
+    await user.update({ totpMultiFactorSecret: secret });
+    expect((await first.getUser())?.isMultiFactorRequired).toBe(true);
+
+    const second = app();
+    const result = await second.signInWithCredential({ email, password: "mfa password 1", noRedirect: true });
+    expect(result.status).toBe("error");
+    if (result.status !== "error") return;
+    expect(result.error.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    const attemptCode = String(result.error.details?.attempt_code);
+    expect(await second.getUser()).toBeNull();
+    const wrong = await second.signInWithMfa(totp() === "000000" ? "111111" : "000000", { attemptCode, noRedirect: true });
+    expect(wrong.status === "error" && wrong.error.code).toBe("INVALID_TOTP_CODE");
+    expect((await second.signInWithMfa(totp(), { attemptCode, noRedirect: true })).status).toBe("ok");
+    expect((await second.getUser())?.id).toBe(user.id);
+
+    await user.update({ totpMultiFactorSecret: null });
+    expect((await app().signInWithCredential({ email, password: "mfa password 1", noRedirect: true })).status).toBe("ok");
+  });
+});
