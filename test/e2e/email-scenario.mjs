@@ -76,7 +76,7 @@ export function defineEmailSteps(runner, { page, origin, shots, mail, account })
     const message = await mail.waitFor(account.email, /^Reset your password at /);
     await page.goto(linkIn(message));
     await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
-    const resetPassword = "reset-by-email-3";
+    const resetPassword = account.setPassword("reset-by-email-3");
     await input("New password").fill(resetPassword);
     await input("Repeat new password").fill(resetPassword);
     await page.getByRole("button", { name: "Set new password" }).click();
@@ -90,5 +90,48 @@ export function defineEmailSteps(runner, { page, origin, shots, mail, account })
     await input("Password").fill(resetPassword);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/projects");
+  });
+}
+
+/** TOTP: set it up in account settings (first code checked), then a sign-in needs the code. */
+export function defineMfaSteps(runner, { page, origin, shots, account }) {
+  const input = (label) => page.getByLabel(label, { exact: true });
+  let secret = null;
+  const totp = async () => {
+    const { decodeBase32IgnorePadding } = await import("@oslojs/encoding");
+    const { generateHOTP } = await import("@oslojs/otp");
+    return generateHOTP(decodeBase32IgnorePadding(secret), BigInt(Math.floor(Date.now() / 30_000)), 6);
+  };
+
+  runner.step("mfa: turn on TOTP in account settings (a wrong first code is refused)", async () => {
+    await page.goto(`${origin}/handler/account-settings`);
+    const section = page.getByRole("region", { name: "Two-factor authentication" });
+    await section.getByRole("button", { name: "Set up" }).click();
+    secret = (await page.getByTestId("totp-secret").textContent()).trim();
+    await input("Code from your app").fill("000000" === (await totp()) ? "111111" : "000000");
+    await section.getByRole("button", { name: "Turn on" }).click();
+    await section.getByText("That code does not match").waitFor();
+    await input("Code from your app").fill(await totp());
+    await section.getByRole("button", { name: "Turn on" }).click();
+    await section.getByText("On", { exact: true }).waitFor();
+    await page.screenshot({ path: `${shots}/08-mfa-on.png`, fullPage: true });
+  });
+
+  runner.step("mfa: signing in with the password now asks for the code on the mfa page", async () => {
+    await page.goto(`${origin}/handler/sign-out`);
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in" || url.pathname === "/");
+    await page.goto(`${origin}/handler/sign-in?after_auth_return_to=${encodeURIComponent("/projects")}`);
+    await input("Email").fill(account.email);
+    await input("Password").fill(account.password());
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/mfa");
+    await input("Code").fill("12345");
+    await page.getByRole("button", { name: "Verify" }).click();
+    assert.equal(await input("Code").getAttribute("aria-invalid"), "true");
+    await input("Code").fill(await totp());
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.waitForURL((url) => url.pathname !== "/handler/mfa");
+    await page.goto(`${origin}/projects`);
+    await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
   });
 }

@@ -5,7 +5,7 @@
  * creating a project whose keys are shown once.
  */
 import { join } from "node:path";
-import { defineEmailSteps } from "./email-scenario.mjs";
+import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
 
 export function defineScenario({ page, context, origin, shots, mail }) {
@@ -141,7 +141,11 @@ export function defineScenario({ page, context, origin, shots, mail }) {
     await page.getByText("SOME_CODE").waitFor();
   });
 
-  if (mail) defineEmailSteps(runner, { page, origin, shots, mail, account: { email } });
+  // The account's current password (the email steps reset it).
+  let currentPassword = newPassword;
+  const account = { email, password: () => currentPassword, setPassword: (p) => (currentPassword = p) };
+  if (mail) defineEmailSteps(runner, { page, origin, shots, mail, account });
+  defineMfaSteps(runner, { page, origin, shots, account });
 
   void context;
   return runner;

@@ -12,7 +12,8 @@ export type ReactUser = {
   readonly isAnonymous?: boolean;
   readonly hasPassword?: boolean;
   readonly primaryEmailVerified?: boolean;
-  update(update: { displayName?: string | null }): Promise<unknown>;
+  readonly isMultiFactorRequired?: boolean;
+  update(update: { displayName?: string | null; totpMultiFactorSecret?: Uint8Array | null }): Promise<unknown>;
   updatePassword(options: { oldPassword: string; newPassword: string }): Promise<CredentialResult>;
   setPassword(options: { password: string }): Promise<CredentialResult>;
   signOut(options?: { redirectUrl?: string }): Promise<unknown>;
@@ -70,4 +71,5 @@ export interface ReactStackApp {
   verifyPasswordResetCode(code: string): Promise<CredentialResult>;
   resetPassword(options: { code: string; password: string }): Promise<CredentialResult>;
   verifyEmail(code: string): Promise<CredentialResult>;
+  signInWithMfa(totp: string, options?: { noRedirect?: boolean }): Promise<CredentialResult>;
 }

@@ -21,6 +21,8 @@ export { Field, type FieldProps, FormAlert } from "./components/field";
 export { ForgotPassword } from "./components/forgot-password";
 export { handlerPageName, StackHandler, type StackHandlerProps } from "./components/handler";
 export { MagicLinkSignIn } from "./components/magic-link-sign-in";
+export { MfaPage } from "./components/mfa-page";
+export { MfaSection } from "./components/mfa-section";
 export { NotificationsSection } from "./components/notifications-section";
 export { PasswordReset } from "./components/password-reset";
 export { PasswordSection } from "./components/password-section";

@@ -8,6 +8,7 @@ import { useRefreshUser, useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { EmailsSection } from "./emails-section";
 import { Field, FormAlert } from "./field";
+import { MfaSection } from "./mfa-section";
 import { NotificationsSection } from "./notifications-section";
 import { PasswordSection } from "./password-section";
 
@@ -27,6 +28,7 @@ export function AccountSettings() {
       <ProfileSection />
       <EmailsSection user={user} />
       <PasswordSection user={user} />
+      <MfaSection user={user} />
       <NotificationsSection user={user} />
       <section className="stack-section" aria-labelledby="stack-signout-heading">
         <h2 id="stack-signout-heading">Sign out</h2>

@@ -11,6 +11,7 @@ import { AuthCard } from "./auth-card";
 import { EmailVerification, MagicLinkCallback } from "./code-landing";
 import { ErrorPage } from "./error-page";
 import { ForgotPassword } from "./forgot-password";
+import { MfaPage } from "./mfa-page";
 import { PasswordReset } from "./password-reset";
 import { SignIn } from "./sign-in";
 import { SignOut } from "./sign-out";
@@ -36,6 +37,7 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
   "password-reset": (search) => <PasswordReset search={search} />,
   "email-verification": (search) => <EmailVerification search={search} />,
   "magic-link-callback": (search) => <MagicLinkCallback search={search} />,
+  mfa: () => <MfaPage />,
 };
 
 /**
