@@ -11,7 +11,12 @@ const totpAt = (ms: number) => generateHOTP(SECRET, BigInt(Math.floor(ms / 30_00
 
 async function mfaUser(p: Awaited<ReturnType<typeof createProjectWithKeys>>) {
   const user = await signUp(p.client);
-  const res = await call("/users/me", { ...p.client, accessToken: user.accessToken, method: "PATCH", body: { totp_secret_base64: SECRET_B64 } });
+  const res = await call("/users/me", {
+    ...p.client,
+    accessToken: user.accessToken,
+    method: "PATCH",
+    body: { totp_secret_base64: SECRET_B64 },
+  });
   expect(res.body.requires_totp_mfa).toBe(true);
   return user;
 }
@@ -34,7 +39,10 @@ describe("TOTP MFA", () => {
     const attempt = first.body.details.attempt_code as string;
     expect(attempt).toHaveLength(45);
 
-    const wrong = await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: "000000" === totpAt(Date.now()) ? "111111" : "000000", code: attempt } });
+    const wrong = await call("/auth/mfa/sign-in", {
+      ...p.client,
+      body: { type: "totp", totp: "000000" === totpAt(Date.now()) ? "111111" : "000000", code: attempt },
+    });
     expect(wrong.body.code).toBe("INVALID_TOTP_CODE");
     const right = await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: totpAt(Date.now()), code: attempt } });
     expect(right.status).toBe(200);
@@ -50,10 +58,17 @@ describe("TOTP MFA", () => {
     const first = await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } });
     const attempt = first.body.details.attempt_code;
     const later = Date.now() + 6 * 60_000;
-    const expired = await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: totpAt(later), code: attempt }, nowMs: later });
+    const expired = await call("/auth/mfa/sign-in", {
+      ...p.client,
+      body: { type: "totp", totp: totpAt(later), code: attempt },
+      nowMs: later,
+    });
     expect(expired.body.code).toBe("VERIFICATION_CODE_EXPIRED");
     const again = await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } });
-    const drift = await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: totpAt(Date.now() - 30_000), code: again.body.details.attempt_code } });
+    const drift = await call("/auth/mfa/sign-in", {
+      ...p.client,
+      body: { type: "totp", totp: totpAt(Date.now() - 30_000), code: again.body.details.attempt_code },
+    });
     expect(drift.status).toBe(200);
   });
 
@@ -64,7 +79,10 @@ describe("TOTP MFA", () => {
     await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: "http://localhost:3000/cb" } });
     const res = await call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom((await waitForMail(email))[0]!) } });
     expect(res.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
-    const done = await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: totpAt(Date.now()), code: res.body.details.attempt_code } });
+    const done = await call("/auth/mfa/sign-in", {
+      ...p.client,
+      body: { type: "totp", totp: totpAt(Date.now()), code: res.body.details.attempt_code },
+    });
     expect(done.status).toBe(200);
   });
 
@@ -75,14 +93,23 @@ describe("TOTP MFA", () => {
     expect(off.body.requires_totp_mfa).toBe(false);
     expect((await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } })).status).toBe(200);
     for (const bad of ["not base64!", btoa("short")]) {
-      const res = await call("/users/me", { ...p.client, accessToken: user.accessToken, method: "PATCH", body: { totp_secret_base64: bad } });
+      const res = await call("/users/me", {
+        ...p.client,
+        accessToken: user.accessToken,
+        method: "PATCH",
+        body: { totp_secret_base64: bad },
+      });
       expect(res.body.code).toBe("SCHEMA_ERROR");
     }
   });
 
   it("/auth/mfa/sign-in validates its body", async () => {
     const p = await createProjectWithKeys();
-    expect((await call("/auth/mfa/sign-in", { ...p.client, body: { type: "sms", totp: "123456", code: "x".repeat(45) } })).body.code).toBe("SCHEMA_ERROR");
-    expect((await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: "123456", code: "x".repeat(45) } })).body.code).toBe("VERIFICATION_CODE_NOT_FOUND");
+    expect((await call("/auth/mfa/sign-in", { ...p.client, body: { type: "sms", totp: "123456", code: "x".repeat(45) } })).body.code).toBe(
+      "SCHEMA_ERROR",
+    );
+    expect((await call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: "123456", code: "x".repeat(45) } })).body.code).toBe(
+      "VERIFICATION_CODE_NOT_FOUND",
+    );
   });
 });

@@ -101,7 +101,15 @@ export function MagicLinkSignIn() {
       <button className="stack-button" type="submit" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
-      <button className="stack-button stack-secondary" type="button" onClick={() => (setNonce(null), setOtp(""), setErrors({}))}>
+      <button
+        className="stack-button stack-secondary"
+        type="button"
+        onClick={() => {
+          setNonce(null);
+          setOtp("");
+          setErrors({});
+        }}
+      >
         Use another email
       </button>
     </form>
