@@ -134,4 +134,49 @@ export function defineMfaSteps(runner, { page, origin, shots, account }) {
     await page.goto(`${origin}/projects`);
     await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
   });
+
+  runner.step("sessions: account settings list this device first; another session can be revoked", async () => {
+    // A second session of the same user, made through the API (as another device would).
+    const res = await fetch(`${origin}/api/v1/auth/sessions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-stack-project-id": "internal",
+        "x-stack-access-type": "server",
+        "x-stack-secret-server-key": "this-secret-server-key-is-for-local-development-only",
+      },
+      body: JSON.stringify({
+        user_id: await page.evaluate(
+          async () =>
+            (
+              await (
+                await fetch("/api/v1/users/me", {
+                  headers: {
+                    "x-stack-project-id": "internal",
+                    "x-stack-access-type": "client",
+                    "x-stack-access-token": decodeURIComponent(
+                      document.cookie
+                        .split("; ")
+                        .find((c) => c.startsWith("stack-access="))
+                        ?.split("=")[1] ?? "",
+                    ),
+                  },
+                })
+              ).json()
+            ).id,
+        ),
+        is_impersonation: true,
+      }),
+    });
+    assert.equal(res.status, 200);
+    await page.goto(`${origin}/handler/account-settings`);
+    const list = page.getByRole("list", { name: "Active sessions" });
+    await list.getByText("This device").waitFor();
+    await list.getByText("Impersonation").waitFor();
+    assert.equal(await list.getByRole("listitem").count(), 2);
+    assert.match(await list.getByRole("listitem").first().textContent(), /This device/);
+    await list.getByRole("button", { name: "Revoke" }).click();
+    await list.getByText("Impersonation").waitFor({ state: "detached" });
+    assert.equal(await list.getByRole("listitem").count(), 1);
+  });
 }

@@ -20,6 +20,17 @@ export type ReactUser = {
   listContactChannels(): Promise<ReactContactChannel[]>;
   createContactChannel(options: { value: string; usedForAuth: boolean; isPrimary?: boolean }): Promise<ReactContactChannel>;
   listNotificationCategories(): Promise<ReactNotificationCategory[]>;
+  listSessions(): Promise<ReactSession[]>;
+  revokeSession(sessionId: string): Promise<unknown>;
+};
+
+export type ReactSession = {
+  readonly id: string;
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly isCurrentSession: boolean;
+  readonly isImpersonation: boolean;
+  readonly geoInfo: Record<string, unknown> | null;
 };
 
 export type ReactContactChannel = {

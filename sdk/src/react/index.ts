@@ -9,6 +9,7 @@ export type {
   ReactContactChannel,
   ReactHandlerUrls,
   ReactNotificationCategory,
+  ReactSession,
   ReactStackApp,
   ReactUser,
 } from "./app-types";
@@ -26,6 +27,7 @@ export { MfaSection } from "./components/mfa-section";
 export { NotificationsSection } from "./components/notifications-section";
 export { PasswordReset } from "./components/password-reset";
 export { PasswordSection } from "./components/password-section";
+export { SessionsSection } from "./components/sessions-section";
 export { SignIn, type SignInProps } from "./components/sign-in";
 export { SignOut } from "./components/sign-out";
 export { SignUp, type SignUpProps } from "./components/sign-up";

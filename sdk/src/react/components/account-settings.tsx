@@ -11,6 +11,7 @@ import { Field, FormAlert } from "./field";
 import { MfaSection } from "./mfa-section";
 import { NotificationsSection } from "./notifications-section";
 import { PasswordSection } from "./password-section";
+import { SessionsSection } from "./sessions-section";
 
 const DISPLAY_NAME_MAX = 256; // wire limit of display_name
 
@@ -30,6 +31,7 @@ export function AccountSettings() {
       <PasswordSection user={user} />
       <MfaSection user={user} />
       <NotificationsSection user={user} />
+      <SessionsSection user={user} />
       <section className="stack-section" aria-labelledby="stack-signout-heading">
         <h2 id="stack-signout-heading">Sign out</h2>
         <p className="stack-hint" style={{ marginBottom: 12 }}>

@@ -1,0 +1,64 @@
+/** Account settings: active sessions (current first), with last use and place, each revocable but the current one. */
+import { useCallback, useEffect, useState } from "react";
+import type { ReactSession, ReactUser } from "../app-types";
+import { messageOf } from "./code-messages";
+import { FormAlert } from "./field";
+
+function place(geo: Record<string, unknown> | null): string {
+  if (!geo) return "";
+  const parts = [geo.cityName, geo.regionCode, geo.countryCode].filter((p) => typeof p === "string" && p);
+  const ip = typeof geo.ip === "string" && geo.ip !== "unknown" ? geo.ip : "";
+  return [parts.join(", "), ip].filter(Boolean).join(" · ");
+}
+
+/**
+ * @example
+ * <SessionsSection user={useUser({ or: "redirect" })} />
+ */
+export function SessionsSection({ user }: { user: ReactUser }) {
+  const [sessions, setSessions] = useState<ReactSession[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    user.listSessions().then(
+      (list) =>
+        setSessions(
+          [...list].sort(
+            (a, b) => Number(b.isCurrentSession) - Number(a.isCurrentSession) || b.createdAt.getTime() - a.createdAt.getTime(),
+          ),
+        ),
+      (e: unknown) => setError(messageOf(e)),
+    );
+  }, [user]);
+  useEffect(reload, [reload]);
+
+  return (
+    <section className="stack-section" aria-labelledby="stack-sessions-heading">
+      <h2 id="stack-sessions-heading">Sessions</h2>
+      <FormAlert message={error} />
+      <ul className="stack-list" aria-label="Active sessions">
+        {(sessions ?? []).map((s) => (
+          <li key={s.id} className="stack-list-item">
+            <span>
+              {s.isCurrentSession ? <span className="stack-badge">This device</span> : null}{" "}
+              {s.isImpersonation ? <span className="stack-badge stack-badge-warn">Impersonation</span> : null}
+              <span className="stack-hint">
+                Signed in {s.createdAt.toLocaleString()}
+                {s.lastUsedAt ? ` · last used ${s.lastUsedAt.toLocaleString()}` : ""}
+                {place(s.geoInfo) ? ` · ${place(s.geoInfo)}` : ""}
+              </span>
+            </span>
+            {s.isCurrentSession ? null : (
+              <button
+                type="button"
+                className="stack-button stack-danger stack-small"
+                onClick={() => user.revokeSession(s.id).then(reload, (e: unknown) => setError(messageOf(e)))}
+              >
+                Revoke
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
