@@ -5,25 +5,29 @@ import { hitRateLimit, ruleLimit } from "../../worker/services/rate-limit";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 
 const CALLBACK = "http://localhost:3000/cb";
+// Every request of a test runs at one pinned instant early in an hour (and so in every shorter
+// window): a test that straddled a fixed-window boundary would see its count reset.
+const pinned = () => Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_000;
 
 describe("rate limits", () => {
   it("limit OTP sends per email: the 6th within 10 minutes is a 429 with Retry-After", async () => {
     const p = await createProjectWithKeys({ magic_link_enabled: true });
     const email = uniqueEmail("flood");
+    const nowMs = pinned();
     for (let i = 0; i < 5; i++)
-      expect((await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } })).status).toBe(200);
-    const limited = await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
+      expect((await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK }, nowMs })).status).toBe(200);
+    const limited = await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK }, nowMs });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another email is not affected.
     expect(
-      (await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: uniqueEmail(), callback_url: CALLBACK } })).status,
+      (await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: uniqueEmail(), callback_url: CALLBACK }, nowMs })).status,
     ).toBe(200);
     // The next window opens (clock moved, not slept).
     const later = await call("/auth/otp/send-sign-in-code", {
       ...p.client,
       body: { email, callback_url: CALLBACK },
-      nowMs: Date.now() + 11 * 60_000,
+      nowMs: nowMs + 11 * 60_000,
     });
     expect(later.status).toBe(200);
   });
@@ -31,11 +35,13 @@ describe("rate limits", () => {
   it("limit password sign-ins per client IP", async () => {
     const p = await createProjectWithKeys();
     const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const nowMs = pinned();
     const attempt = () =>
       call("/auth/password/sign-in", {
         ...p.client,
         body: { email: uniqueEmail(), password: "whatever123" },
         headers: { "cf-connecting-ip": ip },
+        nowMs,
       });
     for (let i = 0; i < 30; i++) expect((await attempt()).status).toBe(400);
     const limited = await attempt();
@@ -46,19 +52,22 @@ describe("rate limits", () => {
   it("limit sign-ups per email", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("signup-flood");
-    for (let i = 0; i < 5; i++) await call("/auth/password/sign-up", { ...p.client, body: { email, password: "x" } });
-    const limited = await call("/auth/password/sign-up", { ...p.client, body: { email, password: "long enough pw" } });
+    const nowMs = pinned();
+    for (let i = 0; i < 5; i++) await call("/auth/password/sign-up", { ...p.client, body: { email, password: "x" }, nowMs });
+    const limited = await call("/auth/password/sign-up", { ...p.client, body: { email, password: "long enough pw" }, nowMs });
     expect(limited.status).toBe(429);
   });
 
   it("with override-error-status the 429 becomes 200 and keeps Retry-After (what the Stack SDK reads)", async () => {
     const p = await createProjectWithKeys({ magic_link_enabled: true });
     const email = uniqueEmail("override");
-    for (let i = 0; i < 5; i++) await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
+    const nowMs = pinned();
+    for (let i = 0; i < 5; i++) await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK }, nowMs });
     const res = await call("/auth/otp/send-sign-in-code", {
       ...p.client,
       body: { email, callback_url: CALLBACK },
       headers: { "x-stack-override-error-status": "true" },
+      nowMs,
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-stack-actual-status")).toBe("429");
@@ -76,7 +85,7 @@ describe("rate limits", () => {
 
   it("counts in fixed windows keyed by a hash (no raw emails in KV)", async () => {
     const scope = uniqueEmail("kv");
-    const now = Date.now();
+    const now = pinned();
     const custom = { ...env, RATE_LIMIT_OTP_SEND_PER_EMAIL: "2/60" } as typeof env;
     expect((await hitRateLimit(custom, "OTP_SEND_PER_EMAIL", scope, now)).ok).toBe(true);
     expect((await hitRateLimit(custom, "OTP_SEND_PER_EMAIL", scope, now)).ok).toBe(true);
