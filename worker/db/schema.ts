@@ -196,7 +196,12 @@ export const verificationCodes = sqliteTable(
     usedAt: integer("used_at"),
     attempts: integer("attempts").notNull().default(0),
   },
-  (t) => [uniqueIndex("verification_codes_code").on(t.codeHash), index("verification_codes_nonce").on(t.projectId, t.nonceHash)],
+  (t) => [
+    uniqueIndex("verification_codes_code").on(t.codeHash),
+    index("verification_codes_nonce").on(t.projectId, t.nonceHash),
+    // Listing by purpose (e.g. a team's pending invitations).
+    index("verification_codes_purpose").on(t.projectId, t.purpose, t.expiresAt),
+  ],
 );
 
 /** Every email sent or attempted, with its outcome (the dev outbox and the delivery log). */
@@ -231,4 +236,137 @@ export const notificationPreferences = sqliteTable(
     enabled: integer("enabled", { mode: "boolean" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.categoryId] })],
+);
+
+/**
+ * A user's linked OAuth provider account (GitHub, Google, …). Provider tokens are sealed
+ * (AES-GCM, key derived from SERVER_SECRET) because they must be read back to call the provider.
+ */
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The project's provider config id (e.g. "github"). */
+    providerConfigId: text("provider_config_id").notNull(),
+    /** The account's id at the provider (the OpenID `sub`). */
+    providerAccountId: text("provider_account_id").notNull(),
+    email: text("email"),
+    allowSignIn: bool("allow_sign_in").notNull().default(true),
+    allowConnectedAccounts: bool("allow_connected_accounts").notNull().default(true),
+    /** Sealed provider tokens (`v1.<iv>.<data>`), null when the provider gave none. */
+    accessTokenSealed: text("access_token_sealed"),
+    refreshTokenSealed: text("refresh_token_sealed"),
+    accessTokenExpiresAt: integer("access_token_expires_at"),
+    /** Space-separated scopes the provider granted. */
+    scopes: text("scopes").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("oauth_accounts_user").on(t.userId),
+    uniqueIndex("oauth_accounts_user_provider_account").on(t.userId, t.providerConfigId, t.providerAccountId),
+    // One sign-in identity per provider account per project, enforced by the database.
+    uniqueIndex("oauth_accounts_sign_in_unique").on(t.projectId, t.providerConfigId, t.providerAccountId).where(sql`allow_sign_in = 1`),
+  ],
+);
+
+/** A user's passkey (WebAuthn credential). One per user: registering again replaces it. */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url credential id. */
+    credentialId: text("credential_id").notNull(),
+    /** base64url COSE public key. */
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports", { mode: "json" }).$type<string[]>(),
+    /** The WebAuthn user handle (1–64 bytes, base64url). */
+    userHandle: text("user_handle").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("passkeys_user").on(t.userId), uniqueIndex("passkeys_credential").on(t.projectId, t.credentialId)],
+);
+
+/** Team and project permission definitions. Ids are unique per project across both scopes. */
+export const permissionDefinitions = sqliteTable(
+  "permission_definitions",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    /** team | project */
+    scope: text("scope").notNull(),
+    description: text("description"),
+    containedPermissionIds: text("contained_permission_ids", { mode: "json" }).notNull().$type<string[]>(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+/** A direct grant of a team permission to a member (recursion is computed on read). */
+export const teamPermissions = sqliteTable(
+  "team_permissions",
+  {
+    projectId: text("project_id").notNull(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    permissionId: text("permission_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId, t.permissionId] }), index("team_permissions_user").on(t.userId)],
+);
+
+/** A direct grant of a project permission to a user. */
+export const projectPermissions = sqliteTable(
+  "project_permissions",
+  {
+    projectId: text("project_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    permissionId: text("permission_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.permissionId] })],
+);
+
+/** User and team API keys. Only the SHA-256 of the key is stored, plus its last four characters. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** user | team */
+    type: text("type").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    teamId: text("team_id").references(() => teams.id, { onDelete: "cascade" }),
+    description: text("description").notNull().default(""),
+    isPublic: bool("is_public").notNull().default(false),
+    keyHash: text("key_hash").notNull(),
+    lastFour: text("last_four").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash").on(t.keyHash),
+    index("api_keys_user").on(t.projectId, t.userId),
+    index("api_keys_team").on(t.projectId, t.teamId),
+  ],
 );

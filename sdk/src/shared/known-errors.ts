@@ -75,6 +75,7 @@ export const catalogue = {
   CANNOT_GET_OWN_USER_WITHOUT_USER: e(400, "You have specified 'me' as a userId, but did not provide authentication for a user."),
   USER_ID_DOES_NOT_EXIST: e(400, (d) => `The given user with the ID ${str(d.user_id)} does not exist.`, ["user_id"]),
   USER_NOT_FOUND: e(404, "User not found."),
+  USER_AUTHENTICATION_REQUIRED: e(401, "User authentication required for this endpoint."),
   RESTRICTED_USER_NOT_ALLOWED: e(403, (d) => `This user is restricted (${str((d.restricted_reason as { type?: string } | undefined)?.type)}) and cannot perform this action.`, ["restricted_reason"]),
   TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: e(403, "Restricted users cannot accept team invitations. Please verify your email first.", ["restricted_reason"]),
   PROJECT_NOT_FOUND: e(404, (d) => `Project ${str(d.project_id)} not found or is not accessible with the current user.`, ["project_id"]),
