@@ -1,15 +1,39 @@
+import { type AddressInfo, createServer } from "node:net";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/** A free TCP port on 127.0.0.1, chosen by the OS. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 // Worker and SDK tests run inside workerd with real D1, KV and Durable Objects.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  // The bundled OpenID provider (shared OAuth providers): bindings are static, so its port is
+  // chosen here and globalSetup starts it there (test/global-setup.ts).
+  const oidcPort = await freeLoopbackPort();
+  process.env.DOORMAN_TEST_OIDC_PORT = String(oidcPort);
   return {
     plugins: [
       cloudflareTest({
         main: "./worker/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, API_URL: "http://localhost", ALLOW_TEST_CLOCK: "true" } },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            API_URL: "http://localhost",
+            ALLOW_TEST_CLOCK: "true",
+            OAUTH_MOCK_ISSUER: `http://127.0.0.1:${oidcPort}`,
+          },
+        },
       }),
     ],
     test: {

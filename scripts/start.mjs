@@ -140,8 +140,9 @@ async function waitForHealth(child, timeoutMs) {
 
 /**
  * The worker's config for this run. When the shell sets SHARED_SMTP_* (e.g. a local mail
- * catcher), they are added to a generated copy, wrangler.dev.toml (gitignored): the worker
- * behind `pages dev` reads vars only from its wrangler.toml, not from .dev.vars.
+ * catcher) or SHARED_OAUTH_* (real shared OAuth keys), and for OAUTH_MOCK_ISSUER (the bundled
+ * OpenID provider started below), they are added to a generated copy, wrangler.dev.toml
+ * (gitignored): the worker behind `pages dev` reads vars only from its wrangler.toml, not from .dev.vars.
  */
 function workerConfigWithRelay() {
   const names = [
@@ -151,6 +152,8 @@ function workerConfigWithRelay() {
     "SHARED_SMTP_PASSWORD",
     "SHARED_SMTP_SENDER_EMAIL",
     "SHARED_SMTP_SENDER_NAME",
+    "OAUTH_MOCK_ISSUER",
+    ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
   ];
   const relay = names.filter((n) => process.env[n]);
   if (relay.length === 0) return "wrangler.toml";
@@ -160,7 +163,8 @@ function workerConfigWithRelay() {
     join(root, "wrangler.dev.toml"),
     base.replace(/^\[vars\]$/m, `[vars]\n# Added by npm start from the shell environment.\n${lines}`),
   );
-  log(`relaying shared email to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT ?? "587"} (wrangler.dev.toml)`);
+  if (process.env.SHARED_SMTP_HOST)
+    log(`relaying shared email to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT ?? "587"} (wrangler.dev.toml)`);
   return "wrangler.dev.toml";
 }
 
@@ -176,6 +180,16 @@ async function main() {
   log("building the web app (remix vite:build) …");
   await step(npm, ["run", "build", "--silent"]);
 
+  // Shared OAuth providers sign in against the bundled OpenID provider, offline (OAUTH_MOCK=off to skip).
+  let oidcNote = "";
+  if (!process.env.OAUTH_MOCK_ISSUER && process.env.OAUTH_MOCK !== "off") {
+    const oidcPort = (await portInUse(8114)) ? await freePort() : 8114;
+    const { startOidcDevServer } = await import("./oidc-dev-server.mjs");
+    const oidc = await startOidcDevServer({ port: oidcPort });
+    process.env.OAUTH_MOCK_ISSUER = oidc.issuer;
+    oidcNote = `\n  OAuth (shared)  ${oidc.issuer}   (dev OpenID provider: any email signs in)`;
+    log(`dev OpenID provider for shared OAuth providers on ${oidc.issuer}`);
+  }
   const workerConfig = workerConfigWithRelay();
 
   // wrangler's inspector defaults to 9229; another wrangler (e.g. `npm run dev`) may hold it.
@@ -239,7 +253,7 @@ ${line}
   API base      ${origin}/api/v1        (health: ${origin}/api/v1/health)
   Dashboard     ${origin}/projects      (project owners sign in to the internal project)
   Sign in       ${origin}/handler/sign-in
-  Sign up       ${origin}/handler/sign-up
+  Sign up       ${origin}/handler/sign-up${oidcNote}
 
   Internal project (the dashboard's own project), development keys:
     project id              internal

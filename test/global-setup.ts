@@ -1,5 +1,6 @@
 /** vitest globalSetup (Node side): the SMTP sink the worker sends to, its ports provided to tests. */
 import type { TestProject } from "vitest/node";
+import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startMailSink } from "./mail-sink";
 
 declare module "vitest" {
@@ -13,5 +14,10 @@ export default async function setup(project: TestProject) {
   const sink = await startMailSink();
   project.provide("smtpPort", sink.smtpPort);
   project.provide("mailboxPort", sink.httpPort);
-  return () => sink.stop();
+  // The OpenID provider behind every shared OAuth provider (OAUTH_MOCK_ISSUER, see vitest.config.ts).
+  const oidc = await startOidcDevServer({ port: Number(process.env.DOORMAN_TEST_OIDC_PORT) });
+  return async () => {
+    await sink.stop();
+    await oidc.close();
+  };
 }

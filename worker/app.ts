@@ -8,19 +8,35 @@ import { renderKnownError, renderStatusError, StatusError } from "./lib/errors";
 import type { AppEnv } from "./lib/hono-env";
 import { authenticate } from "./middleware/auth";
 import { pipeline } from "./middleware/pipeline";
+import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "./routes/api-keys";
 import { anonymousRoutes } from "./routes/auth/anonymous";
+import { cliRoutes } from "./routes/auth/cli";
 import { mfaRoutes } from "./routes/auth/mfa";
+import { oauthRoutes } from "./routes/auth/oauth";
 import { oauthTokenRoutes } from "./routes/auth/oauth-token";
 import { otpRoutes } from "./routes/auth/otp";
+import { passkeyRoutes } from "./routes/auth/passkey";
 import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
+import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
 import { healthRoutes } from "./routes/health";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalEmailsRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
+import { oauthProvidersRoutes } from "./routes/oauth-providers";
+import {
+  projectPermissionDefinitionsRoutes,
+  projectPermissionsRoutes,
+  teamPermissionDefinitionsRoutes,
+  teamPermissionsRoutes,
+} from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
+import { teamInvitationsRoutes } from "./routes/team-invitations";
+import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
+import { teamMembershipsRoutes } from "./routes/team-memberships";
+import { teamsRoutes } from "./routes/teams";
 import { usersRoutes } from "./routes/users";
 
 const api = new Hono<AppEnv>()
@@ -34,6 +50,22 @@ const api = new Hono<AppEnv>()
   .route("/auth/mfa", mfaRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
+  .route("/auth/oauth", oauthRoutes)
+  .route("/auth/passkey", passkeyRoutes)
+  .route("/auth/cli", cliRoutes)
+  .route("/oauth-providers", oauthProvidersRoutes)
+  .route("/connected-accounts", connectedAccountsRoutes)
+  .route("/teams", teamsRoutes)
+  .route("/team-memberships", teamMembershipsRoutes)
+  .route("/team-member-profiles", teamMemberProfilesRoutes)
+  .route("/team-invitations", teamInvitationsRoutes)
+  .route("/team-permissions", teamPermissionsRoutes)
+  .route("/project-permissions", projectPermissionsRoutes)
+  .route("/team-permission-definitions", teamPermissionDefinitionsRoutes)
+  .route("/project-permission-definitions", projectPermissionDefinitionsRoutes)
+  .route("/user-api-keys", userApiKeysRoutes)
+  .route("/team-api-keys", teamApiKeysRoutes)
+  .route("/integrations/credential-scanning", credentialScanningRoutes)
   .route("/contact-channels", contactChannelsRoutes)
   .route("/emails/notification-preference", notificationPreferencesRoutes)
   .route("/internal/projects", internalProjectsRoutes)

@@ -21,6 +21,9 @@ export interface Env {
   SHARED_SMTP_PASSWORD?: string;
   SHARED_SMTP_SENDER_EMAIL?: string;
   SHARED_SMTP_SENDER_NAME?: string;
+  /** Dev/test only: every shared OAuth provider uses the bundled OpenID provider at this issuer (see worker/oauth/providers.ts). */
+  OAUTH_MOCK_ISSUER?: string;
+  /** Shared OAuth keys are read by name: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
   /** Production keys for the internal project (wrangler secrets); dev keys are used when unset in development. */
   INTERNAL_PUBLISHABLE_CLIENT_KEY?: string;
   INTERNAL_SECRET_SERVER_KEY?: string;

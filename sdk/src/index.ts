@@ -8,11 +8,41 @@
  */
 export { type AdminAppOptions, type InternalApiKey, type InternalApiKeyFirstView, type SentEmail, StackAdminApp } from "./apps/admin-app";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
+export type { ApiKey, ApiKeyFirstView, ApiKeyType, CreateApiKeyOptions } from "./apps/api-keys";
+export type { CliSessionState } from "./apps/cli";
 export { type ClientAppOptions, type CredentialOptions, type GetUserOptions, StackClientApp } from "./apps/client-app";
+export type {
+  CreateOAuthProviderOptions,
+  GetConnectedAccountOptions,
+  OAuthConnection,
+  OAuthProvider,
+  ServerOAuthProvider,
+} from "./apps/connected-accounts";
 export type { ContactChannel, NotificationCategory } from "./apps/contact-channels";
 export type { ActiveSession, AdminOwnedProject, CurrentUser } from "./apps/current-user";
+export type { OAuthStartOptions } from "./apps/oauth";
+export { PASSKEY_RP_ID_SENTINEL, PASSKEY_WEBAUTHN_ERROR_CODES, type PasskeyWebAuthnErrorCode } from "./apps/passkeys";
+export type {
+  PermissionDefinition,
+  PermissionDefinitionCreateOptions,
+  PermissionDefinitionUpdateOptions,
+  PermissionScope,
+  ProjectPermission,
+  TeamPermission,
+} from "./apps/permissions";
 export { type CreateUserOptions, type ListUsersOptions, type ServerAppOptions, type ServerUser, StackServerApp } from "./apps/server-app";
+export type {
+  ServerTeam,
+  ServerTeamCreateOptions,
+  ServerTeamUpdateOptions,
+  TeamCreateOptions,
+  TeamInvitation,
+  TeamUpdateOptions,
+  TeamUser,
+  UserTeam,
+} from "./apps/teams";
 export type { ServerUserUpdateOptions, Team, UserUpdateOptions } from "./apps/users";
+export { cliConfirmUrl, type PromptCliLoginOptions, promptCliLogin } from "./cli-login";
 export { ConnectionError, type FetchLike, HttpError } from "./interface/http";
 export type { Result } from "./interface/result";
 export type { CookieJar, RequestLike, TokenStoreInit, Tokens } from "./session/token-store";

@@ -5,10 +5,11 @@
  * API worker on one origin). stop() kills wrangler's whole process group.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -39,7 +40,12 @@ export async function startStack() {
   execFileSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, stdio: "pipe" });
   const port = await freePort(Number(process.env.E2E_PORT || 8799));
   const inspector = await freePort(9231);
-  const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.toml", "--persist-to", state];
+  // Shared OAuth providers sign in against the bundled OpenID provider (OAUTH_MOCK_ISSUER), passed
+  // through a generated copy of the worker config: `pages dev` reads the worker's vars only from it.
+  const oidc = await startOidcDevServer();
+  const base = readFileSync(join(root, "wrangler.toml"), "utf8");
+  writeFileSync(join(root, "wrangler.e2e.toml"), base.replace(/^\[vars\]$/m, `[vars]\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}`));
+  const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
   const child = spawn(wrangler, args, { cwd: join(root, "web"), env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
@@ -54,6 +60,8 @@ export async function startStack() {
       await new Promise((r) => setTimeout(r, 400));
     }
     rmSync(state, { recursive: true, force: true });
+    rmSync(join(root, "wrangler.e2e.toml"), { force: true });
+    await oidc.close();
   };
 
   const deadline = Date.now() + 90_000;
@@ -73,5 +81,5 @@ export async function startStack() {
     await new Promise((r) => setTimeout(r, 300));
   }
   // localhost, not 127.0.0.1: WebAuthn rejects IP origins as rpID (TOOLCHAIN §6).
-  return { origin: `http://localhost:${port}`, log: () => log, stop };
+  return { origin: `http://localhost:${port}`, oidcIssuer: oidc.issuer, log: () => log, stop };
 }

@@ -7,3 +7,22 @@ export const KV_MIN_TTL_S = 60;
 export function rateLimitKey(rule: string, scopeHash: string, windowStart: number, windowSeconds: number): { key: string; ttl: number } {
   return { key: `rl:${rule}:${scopeHash}:${windowStart}`, ttl: Math.max(KV_MIN_TTL_S, windowSeconds + 1) };
 }
+
+/**
+ * CLI login state, keyed by the SHA-256 of the polling code: `cli:poll:{sha256(polling_code)}`.
+ * Kept `CLI_STATE_GRACE_S` past the login's own expiry, so a late poll can still say "expired".
+ */
+export const CLI_STATE_GRACE_S = 3600;
+
+function cliTtl(remainingMs: number): number {
+  return Math.max(KV_MIN_TTL_S, Math.ceil(Math.max(0, remainingMs) / 1000) + CLI_STATE_GRACE_S);
+}
+
+export function cliPollKey(pollingCodeHash: string, remainingMs: number): { key: string; ttl: number } {
+  return { key: `cli:poll:${pollingCodeHash}`, ttl: cliTtl(remainingMs) };
+}
+
+/** The browser's handle on a CLI login: `cli:login:{sha256(login_code)}` → the polling-code hash. */
+export function cliLoginKey(loginCodeHash: string, remainingMs: number): { key: string; ttl: number } {
+  return { key: `cli:login:${loginCodeHash}`, ttl: cliTtl(remainingMs) };
+}

@@ -10,7 +10,7 @@ import { jsonValue, parseBody, parseQuery, queryBool } from "../lib/validate";
 import { requireAccess, requireUser } from "../middleware/require";
 import { readProjectConfig } from "../services/project-config";
 import type { RequestAuth } from "../services/request-auth";
-import { createUser, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
+import { createUserWithOAuthProviders, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
 import { userClientView, userServerView } from "../services/views";
 
 const meta = jsonValue.nullable().optional();
@@ -62,9 +62,20 @@ const serverFields = {
 };
 
 const serverUpdateSchema = clientUpdateSchema.extend({ ...serverFields, is_anonymous: z.literal(false).optional() });
-const serverCreateSchema = clientUpdateSchema
-  .omit({ selected_team_id: true })
-  .extend({ ...serverFields, is_anonymous: z.boolean().optional() });
+const serverCreateSchema = clientUpdateSchema.omit({ selected_team_id: true }).extend({
+  ...serverFields,
+  is_anonymous: z.boolean().optional(),
+  oauth_providers: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1).max(64),
+        account_id: z.string().min(1).max(512),
+        email: z.email().max(320).nullable().optional(),
+      }),
+    )
+    .max(64)
+    .optional(),
+});
 
 type UpdateBody = z.infer<typeof serverUpdateSchema>;
 
@@ -150,7 +161,8 @@ export const usersRoutes = new Hono<AppEnv>()
     const auth = requireAccess(c, "server", "admin");
     const body = await parseBody(c, serverCreateSchema);
     const input: NewUserInput = { ...toUpdate({ ...body, is_anonymous: undefined }), isAnonymous: body.is_anonymous ?? false };
-    const result = unwrap(await createUser(c.get("deps"), auth.project, input));
+    const links = (body.oauth_providers ?? []).map((p) => ({ providerConfigId: p.id, accountId: p.account_id, email: p.email ?? null }));
+    const result = unwrap(await createUserWithOAuthProviders(c.get("deps"), auth.project, input, links));
     return c.json(view(auth, result.record), 201);
   })
   .get("/:userId", async (c) => {

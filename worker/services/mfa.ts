@@ -39,7 +39,9 @@ export async function checkTotp(deps: Deps, sealed: string, otp: string): Promis
   return ok;
 }
 
-export type FirstFactorResult = { ok: true; tokens: SignInTokens } | { ok: false; reason: "mfa_required"; attemptCode: string };
+export type FirstFactorResult =
+  | { ok: true; tokens: SignInTokens; sessionId: string }
+  | { ok: false; reason: "mfa_required"; attemptCode: string };
 
 /**
  * The last step of every first-factor sign-in: a session, or (for TOTP users) an attempt code.
@@ -64,6 +66,7 @@ export async function finishFirstFactor(
   if (!session.ok) throw new Error("user vanished during sign-in");
   return {
     ok: true,
+    sessionId: session.sessionId,
     tokens: {
       ok: true,
       accessToken: session.accessToken,

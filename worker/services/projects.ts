@@ -13,6 +13,8 @@ import {
 } from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
 import type { Deps } from "../lib/context";
+import { invalidProviderId } from "../oauth/providers";
+import { defaultDefinitionStatements } from "./permissions";
 import {
   defaultProjectConfig,
   domainErrors,
@@ -31,9 +33,15 @@ export type ProjectFields = {
   config?: ProjectConfigUpdate;
 };
 
-export type ProjectProblem = { ok: false; reason: "invalid_config"; message: string } | { ok: false; reason: "not_team_member" };
+export type ProjectProblem =
+  | { ok: false; reason: "invalid_config"; message: string }
+  | { ok: false; reason: "not_team_member" }
+  | { ok: false; reason: "invalid_oauth_provider_id"; providerId: string; providerType: "shared" | "standard" };
 
 function configProblem(config: ReturnType<typeof readProjectConfig>, productionMode: boolean): ProjectProblem | null {
+  // An unknown provider id could never sign anyone in: refuse it when the config is saved.
+  const badProvider = invalidProviderId(config);
+  if (badProvider) return { ok: false, reason: "invalid_oauth_provider_id", providerId: badProvider.id, providerType: badProvider.type };
   const errors = productionMode ? productionModeErrors(config) : domainErrors(config);
   return errors.length ? { ok: false, reason: "invalid_config", message: errors[0]! } : null;
 }
@@ -50,17 +58,21 @@ export async function createProject(
   const problem = configProblem(config, fields.isProductionMode ?? false);
   if (problem) return problem;
   const id = deps.random.uuid();
-  await insertProjectStatement(deps.db, {
-    id,
-    displayName: fields.displayName,
-    description: fields.description ?? "",
-    createdAt: deps.now(),
-    isProductionMode: fields.isProductionMode ?? false,
-    logoUrl: fields.logoUrl ?? null,
-    fullLogoUrl: fields.fullLogoUrl ?? null,
-    ownerTeamId,
-    config,
-  });
+  // The project and its default permission definitions land together (one batch).
+  await deps.db.batch([
+    insertProjectStatement(deps.db, {
+      id,
+      displayName: fields.displayName,
+      description: fields.description ?? "",
+      createdAt: deps.now(),
+      isProductionMode: fields.isProductionMode ?? false,
+      logoUrl: fields.logoUrl ?? null,
+      fullLogoUrl: fields.fullLogoUrl ?? null,
+      ownerTeamId,
+      config,
+    }),
+    ...defaultDefinitionStatements(deps, id),
+  ]);
   const project = await findProjectById(deps.db, id);
   if (!project) throw new Error("project vanished right after creation");
   return { ok: true, project };

@@ -18,6 +18,7 @@ import { insertKeySetStatement } from "../db/queries/api-key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
 import type { Deps } from "../lib/context";
+import { defaultDefinitionStatements } from "./permissions";
 import { defaultProjectConfig, type ProjectConfig } from "./project-config";
 
 export function internalProjectConfig(): ProjectConfig {
@@ -81,6 +82,8 @@ export async function seedInternalProject(deps: Deps): Promise<ProjectRow | null
       createdAt: now,
       expiresAt: Date.UTC(2099, 11, 31),
     }),
+    // Insert-if-absent: the seed may run after migration 0002 already created them.
+    ...defaultDefinitionStatements(deps, INTERNAL_PROJECT_ID),
   ];
   await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return findProjectById(deps.db, INTERNAL_PROJECT_ID);

@@ -35,10 +35,11 @@ export async function prepareSession(
   deps: Deps,
   projectId: string,
   userId: string,
-  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo } = {},
+  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo; sessionId?: string } = {},
 ): Promise<NewSession> {
   const now = deps.now();
-  const sessionId = deps.random.uuid();
+  // A caller may reserve the id in advance (CLI login: the id makes the hand-out one-shot).
+  const sessionId = options.sessionId ?? deps.random.uuid();
   const refreshToken = deps.random.code(45);
   const statement = insertSessionStatement(deps.db, {
     id: sessionId,

@@ -25,6 +25,8 @@ import {
 import type { users } from "../db/schema";
 import type { Deps } from "../lib/context";
 import { sealTotpSecret } from "./mfa";
+import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
+import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
 import { readProjectConfig } from "./project-config";
 
 export type PasswordProblem = { ok: false; reason: "password_too_short" | "password_too_long" };
@@ -62,6 +64,9 @@ export type NewUserInput = {
   riskScores?: unknown;
 };
 
+/** Server create (`oauth_providers`): provider identities the new user signs in with. */
+export type NewUserOAuthProvider = { providerConfigId: string; accountId: string; email: string | null };
+
 export type CreateUserResult =
   | { ok: true; record: UserRecord }
   | PasswordProblem
@@ -84,6 +89,17 @@ async function resolvePasswordHash(input: { password?: string | null; passwordHa
 
 /** Creates a user with its primary email and (when configured) a personal team, in one batch. */
 export async function createUser(deps: Deps, project: ProjectRow, input: NewUserInput): Promise<CreateUserResult> {
+  // Without provider links there is no link problem to report.
+  return (await createUserWithOAuthProviders(deps, project, input, [])) as CreateUserResult;
+}
+
+/** createUser plus linked provider identities (sign-in and connected accounts), in the same batch. */
+export async function createUserWithOAuthProviders(
+  deps: Deps,
+  project: ProjectRow,
+  input: NewUserInput,
+  oauthProviders: NewUserOAuthProvider[],
+): Promise<CreateUserResult | OAuthProviderProblem> {
   const config = readProjectConfig(project.config);
   const now = deps.now();
   const userId = deps.random.uuid();
@@ -119,6 +135,7 @@ export async function createUser(deps: Deps, project: ProjectRow, input: NewUser
       countryCode: input.countryCode ?? null,
       riskScores: input.riskScores ?? null,
     }),
+    ...defaultUserGrantStatements(deps, project, userId),
   ];
   if (email) {
     statements.push(
@@ -144,12 +161,26 @@ export async function createUser(deps: Deps, project: ProjectRow, input: NewUser
         createdAt: now,
       }),
       insertMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: now }),
+      // The personal team's owner gets the creator defaults, in the same batch (teams area).
+      ...defaultTeamGrantStatements(deps, project, teamId, userId, "creator"),
       updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
     );
+  }
+  if (oauthProviders.length > 0) {
+    const links = await linkStatements(
+      deps,
+      project,
+      userId,
+      oauthProviders.map((p) => ({ ...p, allowSignIn: true, allowConnectedAccounts: true })),
+    );
+    if (!links.ok) return links;
+    statements.push(...links.statements);
   }
   try {
     await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
+    // The partial unique index on sign-in identities decides races between two creations.
+    if (isOAuthAccountViolation(err)) return { ok: false, reason: "linked_account_id_used_for_sign_in" };
     // The partial unique index on auth emails decides races between two sign-ups.
     if (email && isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
     throw err;
@@ -160,7 +191,9 @@ export async function createUser(deps: Deps, project: ProjectRow, input: NewUser
 }
 
 export function personalTeamName(displayName: string | null, email: string | null): string {
-  return `${displayName ?? email ?? "Personal"}'s Team`;
+  // Wire: "{display name or email}'s Team"; a user with neither gets a plain "Personal Team".
+  const owner = displayName ?? email;
+  return owner ? `${owner}'s Team` : "Personal Team";
 }
 
 export type UserUpdate = Omit<NewUserInput, "isAnonymous"> & { selectedTeamId?: string | null; isAnonymous?: false };

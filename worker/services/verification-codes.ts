@@ -8,7 +8,16 @@ import { sha256Hex } from "../crypto/hash";
 import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
 
-export type CodePurpose = "sign_in_otp" | "password_reset" | "email_verification" | "team_invitation" | "mfa_attempt";
+export type CodePurpose =
+  | "sign_in_otp"
+  | "password_reset"
+  | "email_verification"
+  | "team_invitation"
+  | "mfa_attempt"
+  | "oauth_outer_state"
+  | "oauth_authorization_code"
+  | "passkey_registration"
+  | "passkey_authentication";
 
 export const CODE_LENGTH = 45;
 export const OTP_LENGTH = 6;

@@ -56,7 +56,7 @@ export function userServerView(record: UserRecord, config: ProjectConfig) {
     restricted_by_admin_private_details: user.restrictedByAdminPrivateDetails ?? null,
     country_code: user.countryCode ?? null,
     risk_scores: (user.riskScores as object | null) ?? { sign_up: { bot: 0, free_trial_abuse: 0 } },
-    oauth_providers: [] as { id: string; account_id: string; email: string | null }[],
+    oauth_providers: (record.oauthProviders ?? []).map((p) => ({ id: p.providerConfigId, account_id: p.accountId, email: p.email })),
     auth_with_email: Boolean(primaryEmail?.usedForAuth && user.passwordHash) || (primaryEmail?.usedForAuth ?? false),
     requires_totp_mfa: Boolean(user.totpSecret),
   };
@@ -170,4 +170,24 @@ export function contactChannelView(row: import("../db/queries/contact-channels")
     is_verified: row.isVerified,
     is_primary: row.isPrimary,
   };
+}
+
+/** A linked provider account (/oauth-providers); `account_id` only for server and admin callers. */
+export function oauthProviderView(account: import("./oauth-providers").LinkedAccount, withAccountId: boolean) {
+  const { row, type } = account;
+  return {
+    user_id: row.userId,
+    id: row.id,
+    ...(row.email ? { email: row.email } : {}),
+    provider_config_id: row.providerConfigId,
+    type,
+    allow_sign_in: row.allowSignIn,
+    allow_connected_accounts: row.allowConnectedAccounts,
+    ...(withAccountId ? { account_id: row.providerAccountId } : {}),
+  };
+}
+
+/** A connected account (/connected-accounts). */
+export function connectedAccountView(row: import("../db/queries/oauth-accounts").OAuthAccountRow) {
+  return { user_id: row.userId, provider: row.providerConfigId, provider_account_id: row.providerAccountId };
 }

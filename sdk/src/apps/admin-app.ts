@@ -7,6 +7,7 @@ import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import type { ClientAppOptions } from "./client-app";
+import * as permissions from "./permissions";
 import { registerAdminAppFactory } from "./registry";
 import { StackServerApp } from "./server-app";
 import type { KeySetJson, LastFour, ListJson, ProjectAdminJson } from "./wire-types";
@@ -176,6 +177,58 @@ export class StackAdminApp extends StackServerApp {
   async listInternalApiKeys(): Promise<InternalApiKey[]> {
     const list = await this._serverRequest<ListJson<KeySetJson>>("/internal/api-keys");
     return list.items.map((k) => this.keyFromJson(k));
+  }
+
+  // permissions: definitions of the team scope (with the built-in `$…` system ones) and the project scope
+  /**
+   * Team permission definitions, sorted by id; the `$…` system permissions are included (read-only).
+   *
+   * @example
+   * const defs = await admin.listTeamPermissionDefinitions();
+   */
+  listTeamPermissionDefinitions(): Promise<permissions.PermissionDefinition[]> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "team").list();
+  }
+  /**
+   * Creates a team permission; contained ids must be team or system permissions.
+   *
+   * @example
+   * await admin.createTeamPermissionDefinition({ id: "editor", description: "Edit docs", containedPermissionIds: ["$read_members"] });
+   */
+  createTeamPermissionDefinition(options: permissions.PermissionDefinitionCreateOptions): Promise<permissions.PermissionDefinition> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "team").create(options);
+  }
+  /** Updates (or renames, with `id`) a team permission; grants and containment follow a rename. */
+  updateTeamPermissionDefinition(
+    permissionId: string,
+    options: permissions.PermissionDefinitionUpdateOptions,
+  ): Promise<permissions.PermissionDefinition> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "team").update(permissionId, options);
+  }
+  /** Deletes a team permission, its grants, and its id from other definitions. */
+  deleteTeamPermissionDefinition(permissionId: string): Promise<void> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "team").delete(permissionId);
+  }
+  /**
+   * Project permission definitions, sorted by id.
+   *
+   * @example
+   * await admin.createProjectPermissionDefinition({ id: "read:docs" });
+   */
+  listProjectPermissionDefinitions(): Promise<permissions.PermissionDefinition[]> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "project").list();
+  }
+  createProjectPermissionDefinition(options: permissions.PermissionDefinitionCreateOptions): Promise<permissions.PermissionDefinition> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "project").create(options);
+  }
+  updateProjectPermissionDefinition(
+    permissionId: string,
+    options: permissions.PermissionDefinitionUpdateOptions,
+  ): Promise<permissions.PermissionDefinition> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "project").update(permissionId, options);
+  }
+  deleteProjectPermissionDefinition(permissionId: string): Promise<void> {
+    return permissions.definitionMethods(this._serverRequest.bind(this), "project").delete(permissionId);
   }
 }
 

@@ -11,9 +11,13 @@ import { type CookieJar, createTokenStore, type TokenStoreInit } from "../sessio
 import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
 import { type HandlerUrls, type RedirectMethod, Redirector, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
+import * as cli from "./cli";
 import { type CurrentUser, makeCurrentUser } from "./current-user";
 import * as emailAuth from "./email-auth";
 import { forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
+import * as oauth from "./oauth";
+import * as passkeys from "./passkeys";
+import * as teams from "./teams";
 import type { ProjectClientJson, TokensJson, UserJson } from "./wire-types";
 
 export type ClientAppOptions = {
@@ -317,5 +321,113 @@ export class StackClientApp {
   }
   redirectToAfterSignOut(): Promise<void> {
     return this.redirector.redirect(this.urls.afterSignOut);
+  }
+  // --- oauth ---
+  /**
+   * Signs in (or up) with an OAuth provider: the browser goes to the provider and comes back to
+   * the oauth-callback page, which calls `callOAuthCallback()`. A current anonymous user is
+   * upgraded in place.
+   *
+   * @example
+   * await app.signInWithOAuth("github"); // navigates away
+   */
+  async signInWithOAuth(provider: string, options: Omit<oauth.OAuthStartOptions, "type"> = {}): Promise<void> {
+    if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
+    const returnTo = returnToFromLocation();
+    await this._startOAuth(provider, { ...options, afterCallbackRedirectUrl: options.afterCallbackRedirectUrl ?? returnTo ?? undefined });
+  }
+
+  /** @internal Starts an OAuth flow (sign-in or link) and navigates to the provider. */
+  async _startOAuth(provider: string, options: oauth.OAuthStartOptions): Promise<void> {
+    await oauth.navigateToProvider(this, await oauth.startOAuth(this, provider, options));
+  }
+
+  /**
+   * The oauth-callback page's work: exchanges `code` for tokens when `state` matches a flow this
+   * browser started, strips `code` and `state` from the address, then redirects (after-callback
+   * URL, else after-sign-up / after-sign-in). Returns false, with a warning, when the address or
+   * the stored state is missing. TOTP users go on to the mfa page.
+   *
+   * @example
+   * useEffect(() => void app.callOAuthCallback(), []);
+   */
+  async callOAuthCallback(options: { href?: string; noRedirect?: boolean } = {}): Promise<boolean> {
+    const href = options.href ?? (typeof window !== "undefined" ? window.location.href : undefined);
+    if (!href) throw new Error("callOAuthCallback needs the callback page's URL (href) outside a browser.");
+    const outcome = await oauth.finishOAuthCallback(this, href);
+    if (outcome.status === "ignored") return false;
+    if (outcome.status === "error") {
+      if (rememberMfaAttempt(outcome.error)) {
+        if (!options.noRedirect) await this.redirector.redirect(this.urls.mfa, { replace: true });
+        return false;
+      }
+      if (outcome.error.code === "INVALID_TOTP_CODE") {
+        globalThis.alert?.("Invalid TOTP code. Please try signing in again.");
+        return false;
+      }
+      throw new Error("Error signing in during OAuth callback. Please try again.", { cause: outcome.error });
+    }
+    if (!options.noRedirect) {
+      if (outcome.afterCallbackRedirectUrl) await this.redirector.redirect(outcome.afterCallbackRedirectUrl, { replace: true });
+      else await this.redirectAfterAuth(outcome.isNewUser ? "signUp" : "signIn");
+    }
+    return true;
+  }
+  // --- passkeys ---
+  /**
+   * Signs in with a passkey (the browser offers the ones saved for this site), then redirects
+   * like `signInWithCredential`. TOTP users go on to the mfa page.
+   *
+   * @example
+   * const result = await app.signInWithPasskey();
+   * if (result.status === "error") console.log(result.error.code); // e.g. PASSKEY_WEBAUTHN_ERROR
+   */
+  async signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    const result = await passkeys.signInWithPasskey(this);
+    if (result.status === "error") return this.firstFactorFailed(result.error, options.noRedirect);
+    if (!options.noRedirect) await this.redirectAfterAuth("signIn");
+    return ok(undefined);
+  }
+  // --- cli ---
+  /**
+   * Confirms a CLI login (the `login_code` of /handler/cli-auth-confirm) as the signed-in user;
+   * the waiting CLI then receives a new session of this user.
+   *
+   * @example
+   * const result = await app.confirmCliLogin(new URLSearchParams(location.search).get("login_code")!);
+   * if (result.status === "error") console.log(result.error.message); // e.g. the login has expired
+   */
+  confirmCliLogin(loginCode: string): Promise<Result<undefined>> {
+    return cli.confirmCliLogin(this, loginCode);
+  }
+  /** Whether the CLI behind a login code holds an anonymous session ("anonymous") or not ("none"). */
+  checkCliLogin(loginCode: string): Promise<Result<cli.CliSessionState>> {
+    return cli.checkCliLogin(this, loginCode);
+  }
+  /** Signs this browser in as the CLI's anonymous user (once per login), to upgrade it by signing up. */
+  claimCliAnonymousSession(loginCode: string): Promise<Result<undefined>> {
+    return cli.claimCliAnonymousSession(this, loginCode);
+  }
+  // --- teams ---
+  /**
+   * Joins the team of an invitation code (from the team-invitation link); single use.
+   *
+   * @example
+   * const result = await app.acceptTeamInvitation(new URLSearchParams(location.search).get("code")!);
+   */
+  acceptTeamInvitation(code: string): Promise<Result<undefined>> {
+    return teams.acceptTeamInvitation(this, code);
+  }
+  /** The team an invitation code is for (needs a signed-in user), without using the code. */
+  getTeamInvitationDetails(code: string): Promise<Result<{ teamId: string; teamDisplayName: string }>> {
+    return teams.getTeamInvitationDetails(this, code);
+  }
+  /** Checks an invitation code without using it. */
+  verifyTeamInvitationCode(code: string): Promise<Result<undefined>> {
+    return teams.verifyTeamInvitationCode(this, code);
+  }
+  /** @internal For React hooks: called whenever the cached team list of the user changes. */
+  _subscribeTeams(callback: () => void): () => void {
+    return teams.subscribeTeams(this, callback);
   }
 }

@@ -4,11 +4,16 @@ import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
 import type { StackAdminApp } from "./admin-app";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import * as apiKeys from "./api-keys";
 import { snakeKeys } from "./case";
 import type { StackClientApp } from "./client-app";
+import * as connections from "./connected-accounts";
 import type { ContactChannel, NotificationCategory } from "./contact-channels";
 import * as channels from "./contact-channels";
+import * as passkeys from "./passkeys";
+import * as permissions from "./permissions";
 import { makeOwnerAdminApp } from "./registry";
+import * as teams from "./teams";
 import { type UserFields, type UserUpdateOptions, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, ProjectAdminJson, SessionJson, UserJson } from "./wire-types";
 
@@ -44,6 +49,42 @@ export type CurrentUser = UserFields & {
   revokeSession(sessionId: string): Promise<void>;
   listOwnedProjects(): Promise<AdminOwnedProject[]>;
   createProject(options: { displayName: string; description?: string; config?: Record<string, unknown> }): Promise<AdminOwnedProject>;
+  // --- oauth ---
+  /** Links a provider account to this user: the browser goes to the provider and back to the oauth-callback page. */
+  linkOAuthAccount(provider: string, options?: { providerScope?: string[]; afterCallbackRedirectUrl?: string }): Promise<void>;
+  // --- connected-accounts ---
+  /** The provider accounts linked to this user. */
+  listOAuthProviders(): Promise<connections.OAuthProvider[]>;
+  /** One linked provider account by its id, or null. */
+  getOAuthProvider(id: string): Promise<connections.OAuthProvider | null>;
+  /** The accounts the app may act through (provider access tokens). */
+  listConnectedAccounts(): Promise<connections.OAuthConnection[]>;
+  /** A connected account by provider (with a usable token for `scopes`) or by provider account; null when there is none. */
+  getConnectedAccount: ReturnType<typeof connections.clientConnectionMethods>["getConnectedAccount"];
+  // --- passkeys ---
+  /** Registers a passkey (replacing any previous one) and turns on passkey sign-in. */
+  registerPasskey(): Promise<Result<undefined>>;
+  // --- teams ---
+  /** Creates a team with this user as creator; it becomes the selected team. */
+  createTeam(options: teams.TeamCreateOptions): Promise<teams.UserTeam>;
+  listTeams(): Promise<teams.UserTeam[]>;
+  /** One of the user's teams, or null when the user is not a member. */
+  getTeam(teamId: string): Promise<teams.UserTeam | null>;
+  setSelectedTeam(team: { id: string } | string | null): Promise<void>;
+  leaveTeam(team: { id: string } | string): Promise<void>;
+  /** Open invitations sent to the user's verified emails. */
+  listTeamInvitations(): Promise<teams.TeamInvitation[]>;
+  // --- permissions ---
+  /** Team permissions with a team (`user.hasPermission(team, "read")`), project permissions without. */
+  hasPermission: permissions.UserPermissions["hasPermission"];
+  getPermission: permissions.UserPermissions["getPermission"];
+  /** Recursive by default: includes permissions held through containment. */
+  listPermissions: permissions.UserPermissions["listPermissions"];
+  // --- api-keys ---
+  /** Creates an API key for this user; the returned first view is the only one with the full `value`. */
+  createApiKey(options: apiKeys.CreateApiKeyOptions): Promise<apiKeys.ApiKeyFirstView<"user">>;
+  /** This user's API keys, newest first (last four characters only). */
+  listApiKeys(): Promise<apiKeys.ApiKey<"user">[]>;
 };
 
 export function sessionFromJson(json: SessionJson): ActiveSession {
@@ -126,5 +167,27 @@ export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUse
       const created = await app._userRequest<ProjectAdminJson>("/internal/projects", { body });
       return ownedProject(app, created);
     },
+    // --- oauth ---
+    linkOAuthAccount: (provider, options = {}) => app._startOAuth(provider, { ...options, type: "link" }),
+    // --- connected-accounts ---
+    ...connections.clientConnectionMethods(app._userRequest.bind(app), "me", {
+      onChange: () => app._refreshUser(),
+      // or: "redirect": link the provider again, asking for the scopes, and come back to this page.
+      connectAgain: (provider, scopes) =>
+        app._startOAuth(provider, {
+          type: "link",
+          providerScope: scopes,
+          afterCallbackRedirectUrl: typeof window !== "undefined" ? window.location.href : undefined,
+        }),
+    }),
+    // --- passkeys ---
+    registerPasskey: () => passkeys.registerPasskey(app),
+    // --- teams ---
+    ...teams.userTeamMethods(app),
+    // --- permissions ---
+    ...permissions.userPermissionMethods(app._userRequest.bind(app), "me"),
+    // --- api-keys ---
+    createApiKey: (options) => apiKeys.createApiKey<"user">(app._userRequest.bind(app), { userId: json.id }, options),
+    listApiKeys: () => apiKeys.listApiKeys<"user">(app._userRequest.bind(app), { userId: json.id }),
   };
 }

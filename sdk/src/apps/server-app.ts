@@ -1,9 +1,13 @@
 /** StackServerApp: a back end's app (secret key) that manages any user of the project. */
 import type { AccessLevel, RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";
+import * as apiKeys from "./api-keys";
 import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app";
+import * as connections from "./connected-accounts";
 import type { CurrentUser } from "./current-user";
 import { type ActiveSession, sessionFromJson } from "./current-user";
+import * as permissions from "./permissions";
+import * as teams from "./teams";
 import { type ServerUserUpdateOptions, type UserFields, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, SessionJson, TokensJson, UserJson } from "./wire-types";
 
@@ -17,6 +21,19 @@ export type ServerUser = UserFields & {
   delete(): Promise<void>;
   createSession(options?: { expiresInMillis?: number; isImpersonation?: boolean }): Promise<{ accessToken: string; refreshToken: string }>;
   listSessions(): Promise<ActiveSession[]>;
+  // --- connected-accounts ---
+  /** The provider accounts linked to this user (with the provider's account ids). */
+  listOAuthProviders(): Promise<connections.ServerOAuthProvider[]>;
+  getOAuthProvider(id: string): Promise<connections.ServerOAuthProvider | null>;
+  listConnectedAccounts(): Promise<connections.OAuthConnection[]>;
+  getConnectedAccount: ReturnType<typeof connections.serverConnectionMethods>["getConnectedAccount"];
+  // --- permissions ---
+  hasPermission: permissions.UserPermissions["hasPermission"];
+  getPermission: permissions.UserPermissions["getPermission"];
+  listPermissions: permissions.UserPermissions["listPermissions"];
+  /** Grants a team permission (`grantPermission(team, id)`) or a project permission (`grantPermission(id)`). */
+  grantPermission: permissions.ServerUserPermissions["grantPermission"];
+  revokePermission: permissions.ServerUserPermissions["revokePermission"];
 };
 
 export type CreateUserOptions = ServerUserUpdateOptions & { primaryEmail?: string | null; isAnonymous?: boolean };
@@ -76,6 +93,11 @@ export class StackServerApp extends StackClientApp {
         const list = await this._serverRequest<ListJson<SessionJson>>(`/auth/sessions?user_id=${encodeURIComponent(json.id)}`);
         return list.items.map(sessionFromJson);
       },
+      // connected-accounts
+      ...connections.serverConnectionMethods(this._serverRequest.bind(this), json.id),
+      // permissions
+      ...permissions.userPermissionMethods(this._serverRequest.bind(this), json.id),
+      ...permissions.serverPermissionMethods(this._serverRequest.bind(this), json.id),
     };
   }
 
@@ -114,5 +136,74 @@ export class StackServerApp extends StackClientApp {
       if (error instanceof KnownError && error.code === "USER_NOT_FOUND") return null;
       throw error;
     }
+  }
+  // --- connected-accounts ---
+  /**
+   * Links a provider account to a user (no provider tokens come with it: use the OAuth link flow
+   * for an account the app can act through). Expected failure: the account already signs in to
+   * another user (OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN).
+   *
+   * @example
+   * const result = await server.createOAuthProvider({ userId, providerConfigId: "github", accountId: "12345", allowSignIn: true, allowConnectedAccounts: true });
+   * if (result.status === "ok") console.log(result.data.id);
+   */
+  createOAuthProvider(options: connections.CreateOAuthProviderOptions) {
+    return connections.createOAuthProvider(this._serverRequest.bind(this), options);
+  }
+  // --- teams ---
+  private teamMethods() {
+    return teams.serverTeamMethods((path, options) => this._serverRequest(path, options), this.urls.teamInvitation);
+  }
+  /**
+   * Creates a team; with `creatorUserId` that user joins it with the creator defaults.
+   *
+   * @example
+   * const team = await server.createTeam({ displayName: "Acme", creatorUserId: user.id });
+   * await team.addUser(otherUser.id);
+   */
+  createTeam(options: teams.ServerTeamCreateOptions): Promise<teams.ServerTeam> {
+    return this.teamMethods().createTeam(options);
+  }
+  /** Every team of the project, or those `userId` belongs to. */
+  listTeams(options?: { userId?: string }): Promise<teams.ServerTeam[]> {
+    return this.teamMethods().listTeams(options);
+  }
+  /** A team by id, or null when there is none. */
+  getTeam(teamId: string): Promise<teams.ServerTeam | null> {
+    return this.teamMethods().getTeam(teamId);
+  }
+  // --- api-keys ---
+  /**
+   * Validates a user API key presented to your back end: the key, or null when it is unknown,
+   * expired, revoked or a team key.
+   *
+   * @example
+   * const key = await server.validateUserApiKey(request.headers.get("x-api-key") ?? "");
+   * if (!key) return new Response("Unauthorized", { status: 401 });
+   * const user = await server.getUser(key.userId);
+   */
+  validateUserApiKey(apiKey: string): Promise<apiKeys.ApiKey<"user"> | null> {
+    return apiKeys.validateApiKey(this._serverRequest.bind(this), "user", apiKey);
+  }
+
+  /**
+   * Validates a team API key: the key (with `teamId`), or null when it is not a valid team key.
+   *
+   * @example
+   * const key = await server.validateTeamApiKey(apiKey);
+   */
+  validateTeamApiKey(apiKey: string): Promise<apiKeys.ApiKey<"team"> | null> {
+    return apiKeys.validateApiKey(this._serverRequest.bind(this), "team", apiKey);
+  }
+
+  /**
+   * The user a valid user API key belongs to, or null (Stack's `getUser({ apiKey })`).
+   *
+   * @example
+   * const user = await server.getUserByApiKey(apiKey);
+   */
+  async getUserByApiKey(apiKey: string): Promise<ServerUser | null> {
+    const key = await this.validateUserApiKey(apiKey);
+    return key ? this.getUser(key.userId) : null;
   }
 }

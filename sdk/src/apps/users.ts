@@ -74,6 +74,10 @@ export type UserUpdateOptions = {
   profileImageUrl?: string | null;
   clientMetadata?: unknown;
   selectedTeamId?: string | null;
+  /** Turns one-time-code (magic link) sign-in on or off for this user. */
+  otpAuthEnabled?: boolean;
+  /** Turns passkey sign-in on or off for this user (the passkey itself is kept). */
+  passkeyAuthEnabled?: boolean;
 };
 
 export type ServerUserUpdateOptions = UserUpdateOptions & {
@@ -95,6 +99,8 @@ export function userUpdateToWire(update: ServerUserUpdateOptions): Record<string
   put("profile_image_url", update.profileImageUrl);
   put("client_metadata", update.clientMetadata);
   put("selected_team_id", update.selectedTeamId);
+  put("otp_auth_enabled", update.otpAuthEnabled);
+  put("passkey_auth_enabled", update.passkeyAuthEnabled);
   if (update.totpMultiFactorSecret !== undefined)
     body.totp_secret_base64 = update.totpMultiFactorSecret === null ? null : bytesToBase64(update.totpMultiFactorSecret);
   put("client_read_only_metadata", update.clientReadOnlyMetadata);

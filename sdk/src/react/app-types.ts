@@ -22,6 +22,48 @@ export type ReactUser = {
   listNotificationCategories(): Promise<ReactNotificationCategory[]>;
   listSessions(): Promise<ReactSession[]>;
   revokeSession(sessionId: string): Promise<unknown>;
+  // --- oauth ---
+  linkOAuthAccount(provider: string, options?: { providerScope?: string[] }): Promise<unknown>;
+  // --- connected-accounts ---
+  listOAuthProviders(): Promise<ReactOAuthProvider[]>;
+  getConnectedAccount(
+    providerId: string,
+    options?: { scopes?: string[]; or?: "redirect" | "throw" | "return-null" },
+  ): Promise<ReactConnectedAccount | null>;
+  // --- passkeys ---
+  readonly passkeyAuthEnabled?: boolean;
+  registerPasskey(): Promise<CredentialResult>;
+  // --- teams ---
+  readonly selectedTeam?: { readonly id: string; readonly displayName: string } | null;
+  createTeam(options: { displayName: string }): Promise<import("./team-types").ReactTeam>;
+  listTeams(): Promise<import("./team-types").ReactTeam[]>;
+  setSelectedTeam(team: { id: string } | string | null): Promise<unknown>;
+  leaveTeam(team: { id: string } | string): Promise<unknown>;
+  // --- api-keys ---
+  createApiKey(options: {
+    description: string;
+    expiresAt: Date | null;
+    isPublic?: boolean;
+  }): Promise<import("./api-key-types").ReactApiKeyFirstView>;
+  listApiKeys(): Promise<import("./api-key-types").ReactApiKey[]>;
+};
+
+/** A provider account linked to the user (account settings: "Connected accounts"). */
+export type ReactOAuthProvider = {
+  readonly id: string;
+  readonly type: string;
+  readonly email: string | null;
+  readonly allowSignIn: boolean;
+  readonly allowConnectedAccounts: boolean;
+  update(update: { allowSignIn?: boolean; allowConnectedAccounts?: boolean }): Promise<CredentialResult>;
+  delete(): Promise<unknown>;
+};
+
+/** A connected account the app can get provider access tokens for. */
+export type ReactConnectedAccount = {
+  readonly id: string;
+  readonly provider: string;
+  getAccessToken(options?: { scopes?: string[] }): Promise<{ accessToken: string }>;
 };
 
 export type ReactSession = {
@@ -83,4 +125,17 @@ export interface ReactStackApp {
   resetPassword(options: { code: string; password: string }): Promise<CredentialResult>;
   verifyEmail(code: string): Promise<CredentialResult>;
   signInWithMfa(totp: string, options?: { noRedirect?: boolean }): Promise<CredentialResult>;
+  // --- oauth ---
+  signInWithOAuth(provider: string): Promise<unknown>;
+  callOAuthCallback(): Promise<boolean>;
+  // --- passkeys ---
+  signInWithPasskey(options?: { noRedirect?: boolean }): Promise<CredentialResult>;
+  // --- cli ---
+  checkCliLogin(loginCode: string): Promise<{ status: "ok"; data: "anonymous" | "none" } | Extract<CredentialResult, { status: "error" }>>;
+  claimCliAnonymousSession(loginCode: string): Promise<CredentialResult>;
+  confirmCliLogin(loginCode: string): Promise<CredentialResult>;
+  redirectToSignUp(options?: { replace?: boolean }): Promise<unknown>;
+  // --- teams ---
+  acceptTeamInvitation(code: string): Promise<CredentialResult>;
+  getTeamInvitationDetails(code: string): Promise<CredentialResult & { data?: import("./team-types").ReactInvitationDetails }>;
 }

@@ -4,18 +4,26 @@
  * @example
  * import { StackProvider, StackHandler, useUser } from "doorman/sdk/src/react";
  */
+
+export type { ReactApiKey, ReactApiKeyFirstView, ReactApiKeyOwner } from "./api-key-types";
 export type {
   CredentialResult,
+  ReactConnectedAccount,
   ReactContactChannel,
   ReactHandlerUrls,
   ReactNotificationCategory,
+  ReactOAuthProvider,
   ReactSession,
   ReactStackApp,
   ReactUser,
 } from "./app-types";
 export { AccountSettings } from "./components/account-settings";
+export { ApiKeysPanel, TeamApiKeysSection, UserApiKeysSection } from "./components/api-keys-section";
 export { AuthCard, type AuthCardProps } from "./components/auth-card";
+export { CliAuthConfirm } from "./components/cli-auth-confirm";
 export { EmailVerification, MagicLinkCallback } from "./components/code-landing";
+export { ConnectedAccountsSection, providerDisplayName } from "./components/connected-accounts-section";
+export { CopyButton } from "./components/copy-button";
 export { EmailsSection } from "./components/emails-section";
 export { ErrorPage, type ErrorPageProps } from "./components/error-page";
 export { Field, type FieldProps, FormAlert } from "./components/field";
@@ -25,12 +33,23 @@ export { MagicLinkSignIn } from "./components/magic-link-sign-in";
 export { MfaPage } from "./components/mfa-page";
 export { MfaSection } from "./components/mfa-section";
 export { NotificationsSection } from "./components/notifications-section";
+export { OAuthButtonGroup, type OAuthButtonGroupProps } from "./components/oauth-button-group";
+export { OAuthCallback } from "./components/oauth-callback";
+export { PasskeySection } from "./components/passkey-section";
+export { PasskeySignInButton } from "./components/passkey-sign-in-button";
 export { PasswordReset } from "./components/password-reset";
 export { PasswordSection } from "./components/password-section";
 export { SessionsSection } from "./components/sessions-section";
 export { SignIn, type SignInProps } from "./components/sign-in";
 export { SignOut } from "./components/sign-out";
 export { SignUp, type SignUpProps } from "./components/sign-up";
+export { TeamInvitation } from "./components/team-invitation";
+export { TeamSettings } from "./components/team-settings";
+export { SelectedTeamSwitcher, TeamsSection } from "./components/teams-section";
+export { type TeamPermissions, useTeamPermissions } from "./components/use-team-permissions";
 export { StackLoading, StackProvider, type StackProviderProps, useStackApp } from "./provider";
 export { StackStyles, stackCss } from "./styles";
+export type { ReactInvitationDetails, ReactTeam, ReactTeamInvitation, ReactTeamUser } from "./team-types";
+export { type UseConnectedAccountOptions, useConnectedAccount } from "./use-connected-account";
+export { useTeam, useTeams } from "./use-teams";
 export { type UseUserOptions, useRefreshUser, useUser } from "./use-user";

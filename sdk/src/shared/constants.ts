@@ -25,6 +25,11 @@ export const NETWORK_RETRY_ATTEMPTS = 5;
 export const NETWORK_RETRY_BASE_MS = 1_000;
 export const DEFAULT_HANDLER_PATH = "/handler";
 
+// CLI login (wire §5 "CLI auth", SPEC §9).
+export const CLI_LOGIN_DEFAULT_EXPIRY_MS = 2 * 3600 * 1000;
+export const CLI_LOGIN_MAX_EXPIRY_MS = 24 * 3600 * 1000;
+export const CLI_POLL_DEFAULT_WAIT_MS = 2_000;
+
 export const SYSTEM_TEAM_PERMISSIONS = [
   "$update_team",
   "$delete_team",

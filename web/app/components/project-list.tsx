@@ -22,6 +22,7 @@ export function ProjectList({ projects }: { projects: OwnedProject[] | null }) {
           <code className="muted project-id">{p.id}</code>
           {p.createdAt ? <span className="muted">Created {p.createdAt.toLocaleDateString()}</span> : null}
           <a href={`/projects/${p.id}/emails`}>Emails</a>
+          <a href={`/projects/${p.id}/permissions`}>Permissions</a>
         </li>
       ))}
     </ul>

@@ -13,6 +13,8 @@ const TITLES: Record<string, string> = {
   "sign-out": "Signing out",
   "account-settings": "Account settings",
   error: "Error",
+  "oauth-callback": "Signing in",
+  "cli-auth-confirm": "Authorize the CLI",
 };
 
 export const meta: MetaFunction = ({ params }) => [{ title: `${TITLES[params["*"] ?? ""] ?? "Doorman"} · Doorman` }];

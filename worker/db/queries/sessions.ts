@@ -9,6 +9,12 @@ export function insertSessionStatement(db: Db, row: typeof sessions.$inferInsert
   return db.insert(sessions).values(row);
 }
 
+/** Runs a prepared insert only if its id is still free: true for the one caller that created it. */
+export async function insertSessionIfAbsent(statement: ReturnType<typeof insertSessionStatement>): Promise<boolean> {
+  const row = await statement.onConflictDoNothing({ target: sessions.id }).returning({ id: sessions.id }).get();
+  return row !== undefined;
+}
+
 /** The session whose current refresh token has this hash. */
 export async function findSessionByTokenHash(db: Db, projectId: string, tokenHash: string): Promise<SessionRow | null> {
   const row = await db

@@ -1,12 +1,37 @@
 /** Data access for users, their primary email and selected team. */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../lib/context";
-import { contactChannels, teamMembers, teams, users } from "../schema";
+import { contactChannels, oauthAccounts, teamMembers, teams, users } from "../schema";
 
 export type UserRow = typeof users.$inferSelect;
 export type ContactChannelRow = typeof contactChannels.$inferSelect;
 export type TeamRow = typeof teams.$inferSelect;
-export type UserRecord = { user: UserRow; primaryEmail: ContactChannelRow | null; selectedTeam: TeamRow | null };
+/** A linked provider account as the user views list it (`oauth_providers`). */
+export type OAuthProviderRef = { providerConfigId: string; accountId: string; email: string | null };
+export type UserRecord = {
+  user: UserRow;
+  primaryEmail: ContactChannelRow | null;
+  selectedTeam: TeamRow | null;
+  /** Absent where a caller assembled the record itself (views then list none). */
+  oauthProviders?: OAuthProviderRef[];
+};
+
+function oauthProviderRefsQuery(db: Db, userIds: string[]) {
+  return db
+    .select({
+      userId: oauthAccounts.userId,
+      providerConfigId: oauthAccounts.providerConfigId,
+      accountId: oauthAccounts.providerAccountId,
+      email: oauthAccounts.email,
+    })
+    .from(oauthAccounts)
+    .where(inArray(oauthAccounts.userId, userIds))
+    .orderBy(asc(oauthAccounts.createdAt), asc(oauthAccounts.id));
+}
+
+function refsOf(rows: { userId: string; providerConfigId: string; accountId: string; email: string | null }[], userId: string) {
+  return rows.filter((r) => r.userId === userId).map(({ providerConfigId, accountId, email }) => ({ providerConfigId, accountId, email }));
+}
 
 function baseSelect(db: Db) {
   return db
@@ -20,11 +45,7 @@ function baseSelect(db: Db) {
 }
 
 export async function findUserRecord(db: Db, projectId: string, userId: string): Promise<UserRecord | null> {
-  return (
-    (await baseSelect(db)
-      .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
-      .get()) ?? null
-  );
+  return userRecordFrom(await db.batch(userRecordQueries(db, projectId, userId)));
 }
 
 /**
@@ -48,16 +69,18 @@ export function userRecordQueries(db: Db, projectId: string, userId: string) {
       .from(teams)
       .where(inArray(teams.id, db.select({ id: users.selectedTeamId }).from(users).where(eq(users.id, userId))))
       .limit(1),
+    oauthProviderRefsQuery(db, [userId]),
   ] as const;
 }
 
-export function userRecordFrom(results: [unknown[], unknown[], unknown[]]): UserRecord | null {
-  const user = results[0][0] as UserRow | undefined;
+export function userRecordFrom(results: readonly unknown[][]): UserRecord | null {
+  const user = results[0]?.[0] as UserRow | undefined;
   if (!user) return null;
   return {
     user,
-    primaryEmail: (results[1][0] as ContactChannelRow | undefined) ?? null,
-    selectedTeam: (results[2][0] as TeamRow | undefined) ?? null,
+    primaryEmail: (results[1]?.[0] as ContactChannelRow | undefined) ?? null,
+    selectedTeam: (results[2]?.[0] as TeamRow | undefined) ?? null,
+    oauthProviders: refsOf((results[3] ?? []) as Parameters<typeof refsOf>[0], user.id),
   };
 }
 
@@ -197,5 +220,10 @@ export async function listUserRecords(
     .limit(o.limit + 1)
     .all();
   const nextCursor = rows.length > o.limit ? rows[o.limit]!.user.id : null;
-  return { items: rows.slice(0, o.limit), nextCursor };
+  const page = rows.slice(0, o.limit);
+  // D1 binds at most 100 parameters per statement: look the page's accounts up in chunks.
+  const ids = page.map((r) => r.user.id);
+  const chunks = Array.from({ length: Math.ceil(ids.length / 90) }, (_, i) => ids.slice(i * 90, i * 90 + 90));
+  const refs = (await Promise.all(chunks.map((chunk) => oauthProviderRefsQuery(db, chunk).all()))).flat();
+  return { items: page.map((r) => ({ ...r, oauthProviders: refsOf(refs, r.user.id) })), nextCursor };
 }

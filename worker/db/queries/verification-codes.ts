@@ -68,3 +68,38 @@ export async function revokeOpenCodes(
       ),
     );
 }
+
+// --- oauth: codes looked up before the project is known, and per-code flags in `data` ---
+
+/** The project of a live-or-not code of this purpose (the OAuth callback learns it from the state alone). */
+export async function findProjectIdOfCode(db: Db, purpose: string, codeHash: string): Promise<string | null> {
+  const row = await db
+    .select({ projectId: verificationCodes.projectId })
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.purpose, purpose), eq(verificationCodes.codeHash, codeHash)))
+    .get();
+  return row?.projectId ?? null;
+}
+
+/**
+ * Sets one key of a code's `data` in a single statement (json_set) and returns the updated
+ * data, so two requests racing on the same code each see the other's completed write.
+ */
+export async function setCodeDataKey(
+  db: Db,
+  projectId: string,
+  purpose: string,
+  codeHash: string,
+  key: string,
+  value: unknown,
+): Promise<Record<string, unknown> | null> {
+  const row = await db
+    .update(verificationCodes)
+    .set({ data: sql`json_set(${verificationCodes.data}, ${`$.${key}`}, json(${JSON.stringify(value)}))` })
+    .where(
+      and(eq(verificationCodes.projectId, projectId), eq(verificationCodes.purpose, purpose), eq(verificationCodes.codeHash, codeHash)),
+    )
+    .returning({ data: verificationCodes.data })
+    .get();
+  return row?.data ?? null;
+}

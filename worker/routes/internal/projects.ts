@@ -49,8 +49,12 @@ function requireOwner(auth: RequestAuth) {
   return withUser;
 }
 
-function configProblem(problem: { reason: string; message?: string }): Error {
+function configProblem(problem: { reason: string; message?: string; providerId?: string; providerType?: string }): Error {
   if (problem.reason === "invalid_config") return new StatusError(400, problem.message ?? "Invalid project configuration.");
+  if (problem.reason === "invalid_oauth_provider_id")
+    return new KnownError(problem.providerType === "shared" ? "INVALID_SHARED_OAUTH_PROVIDER_ID" : "INVALID_STANDARD_OAUTH_PROVIDER_ID", {
+      provider_id: problem.providerId,
+    });
   if (problem.reason === "not_team_member")
     return new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team.");
   if (problem.reason === "project_not_found") return new KnownError("PROJECT_NOT_FOUND", { project_id: null });

@@ -5,13 +5,17 @@
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
 import { useRefreshUser, useUser } from "../use-user";
+import { UserApiKeysSection } from "./api-keys-section";
 import { AuthCard } from "./auth-card";
+import { ConnectedAccountsSection } from "./connected-accounts-section";
 import { EmailsSection } from "./emails-section";
 import { Field, FormAlert } from "./field";
 import { MfaSection } from "./mfa-section";
 import { NotificationsSection } from "./notifications-section";
+import { PasskeySection } from "./passkey-section";
 import { PasswordSection } from "./password-section";
 import { SessionsSection } from "./sessions-section";
+import { TeamsSection } from "./teams-section";
 
 const DISPLAY_NAME_MAX = 256; // wire limit of display_name
 
@@ -32,6 +36,10 @@ export function AccountSettings() {
       <MfaSection user={user} />
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
+      <ConnectedAccountsSection user={user} />
+      <PasskeySection user={user} />
+      <TeamsSection user={user} />
+      <UserApiKeysSection user={user} />
       <section className="stack-section" aria-labelledby="stack-signout-heading">
         <h2 id="stack-signout-heading">Sign out</h2>
         <p className="stack-hint" style={{ marginBottom: 12 }}>

@@ -8,14 +8,17 @@ import type { ReactStackApp } from "../app-types";
 import { StackProvider, useHasStackApp, useStackApp } from "../provider";
 import { AccountSettings } from "./account-settings";
 import { AuthCard } from "./auth-card";
+import { CliAuthConfirm } from "./cli-auth-confirm";
 import { EmailVerification, MagicLinkCallback } from "./code-landing";
 import { ErrorPage } from "./error-page";
 import { ForgotPassword } from "./forgot-password";
 import { MfaPage } from "./mfa-page";
+import { OAuthCallback } from "./oauth-callback";
 import { PasswordReset } from "./password-reset";
 import { SignIn } from "./sign-in";
 import { SignOut } from "./sign-out";
 import { SignUp } from "./sign-up";
+import { TeamInvitation } from "./team-invitation";
 
 export type StackHandlerProps = {
   /** The client app; optional when a `StackProvider` is already above. */
@@ -38,6 +41,9 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
   "email-verification": (search) => <EmailVerification search={search} />,
   "magic-link-callback": (search) => <MagicLinkCallback search={search} />,
   mfa: () => <MfaPage />,
+  "oauth-callback": () => <OAuthCallback />,
+  "cli-auth-confirm": (search) => <CliAuthConfirm search={search} />,
+  "team-invitation": (search) => <TeamInvitation search={search} />,
 };
 
 /**

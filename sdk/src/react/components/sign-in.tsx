@@ -10,6 +10,8 @@ import { AuthCard } from "./auth-card";
 import { checkEmail, type FormErrors } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 import { MagicLinkSignIn } from "./magic-link-sign-in";
+import { OAuthButtonGroup } from "./oauth-button-group";
+import { PasskeySignInButton } from "./passkey-sign-in-button";
 import { currentSearch, withReturnTo } from "./return-to";
 import { SignedInNotice } from "./signed-in-notice";
 import { useCredentialForm } from "./use-credential-form";
@@ -63,6 +65,8 @@ export function SignIn({ title = "Sign in to your account" }: SignInProps) {
         </>
       }
     >
+      <OAuthButtonGroup type="sign-in" />
+      <PasskeySignInButton />
       {mode === "code" ? (
         <>
           <MagicLinkSignIn />

@@ -9,6 +9,7 @@ import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { checkEmail, checkNewPassword, type FormErrors } from "./credential-errors";
 import { Field, FormAlert } from "./field";
+import { OAuthButtonGroup } from "./oauth-button-group";
 import { currentSearch, withReturnTo } from "./return-to";
 import { SignedInNotice } from "./signed-in-notice";
 import { useCredentialForm } from "./use-credential-form";
@@ -51,6 +52,7 @@ export function SignUp({ title = "Create your account" }: SignUpProps) {
         </>
       }
     >
+      <OAuthButtonGroup type="sign-up" />
       <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign up">
         <FormAlert message={errors.form} />
         <Field

@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// The bundled OpenID provider for local development and tests (npm `oidc-provider`). Every
+// "shared" OAuth provider of a project talks to it when the worker has OAUTH_MOCK_ISSUER set,
+// so OAuth sign-in works offline end to end.
+//   - one public client, id "MOCK" (no secret needed; PKCE S256 required), any redirect URI;
+//   - sign-in: a one-field form where any email is accepted; the subject is derived from the
+//     email (stable across restarts), the email is reported as verified;
+//   - refresh tokens are issued (grant type refresh_token), so connected accounts can refresh.
+// Used by scripts/start.mjs, test/global-setup.ts and test/e2e/stack.mjs.
+// Standalone: `node scripts/oidc-dev-server.mjs` (PORT, default 8114).
+import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
+import Provider from "oidc-provider";
+
+export const MOCK_CLIENT_ID = "MOCK";
+
+/** The stable subject of an email: the same person always gets the same account id. */
+export function subjectOf(email) {
+  return `mock-${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 24)}`;
+}
+
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function loginPage(uid, clientId, error) {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Doorman dev OpenID provider</title>
+<style>body{font-family:system-ui,sans-serif;max-width:24rem;margin:4rem auto;padding:0 1rem}
+input,button{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0}</style></head>
+<body><h1>Dev sign-in</h1>
+<p>Local OpenID provider for <code>${escapeHtml(clientId)}</code>. Any email signs in; nothing leaves this machine.</p>
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="/interaction/${escapeHtml(uid)}/login">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required autofocus>
+<button type="submit">Sign in</button>
+</form></body></html>`;
+}
+
+async function readForm(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+}
+
+/** Starts the provider on 127.0.0.1:`port` (0 = any free port). */
+export async function startOidcDevServer({ port = 0, host = "127.0.0.1" } = {}) {
+  const emails = new Map(); // subject -> email, for the claims of signed-in subjects
+  let issuer = "";
+  const server = createServer();
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  issuer = `http://${host}:${server.address().port}`;
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: MOCK_CLIENT_ID,
+        token_endpoint_auth_method: "none",
+        redirect_uris: ["http://localhost/api/v1/auth/oauth/callback/mock"],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      },
+    ],
+    scopes: ["openid", "email", "profile", "offline_access"],
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    cookies: { keys: ["doorman-dev-oidc-cookie-key"] },
+    conformIdTokenClaims: false,
+    ttl: {
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 86_400,
+      Grant: 86_400,
+      AccessToken: 3600,
+      IdToken: 3600,
+      RefreshToken: 14 * 86_400,
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    async findAccount(_ctx, sub) {
+      const email = emails.get(sub);
+      if (!email) return undefined;
+      return { accountId: sub, claims: async () => ({ sub, email, email_verified: true, name: email.split("@")[0] }) };
+    },
+  });
+  // A dev/test stand-in for many providers: any redirect URI of any Doorman instance is fine.
+  provider.Client.prototype.redirectUriAllowed = () => true;
+  const callback = provider.callback();
+
+  server.on("request", async (req, res) => {
+    const match = /^\/interaction\/([^/?]+)(\/login)?/.exec(req.url ?? "");
+    if (!match) return callback(req, res);
+    try {
+      const details = await provider.interactionDetails(req, res);
+      if (req.method === "GET" && !match[2]) {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(loginPage(details.uid, details.params.client_id));
+      }
+      const email = (await readForm(req)).get("email")?.trim().toLowerCase() ?? "";
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+        res.writeHead(400, { "content-type": "text/html; charset=utf-8" });
+        return res.end(loginPage(details.uid, details.params.client_id, "Enter an email address."));
+      }
+      const accountId = subjectOf(email);
+      emails.set(accountId, email);
+      const grant = new provider.Grant({ accountId, clientId: details.params.client_id });
+      grant.addOIDCScope(String(details.params.scope ?? "openid"));
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    } catch (err) {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+      res.end(`Interaction failed: ${err.message}`);
+    }
+  });
+
+  return {
+    issuer,
+    port: server.address().port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { issuer } = await startOidcDevServer({ port: Number(process.env.PORT || 8114) });
+  console.log(`Doorman dev OpenID provider on ${issuer} (client id ${MOCK_CLIENT_ID})`);
+}

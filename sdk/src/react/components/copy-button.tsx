@@ -1,0 +1,28 @@
+/** A button that copies a value to the clipboard and says so (politely, for screen readers). */
+import { useEffect, useState } from "react";
+
+/**
+ * @example
+ * <CopyButton value={apiKey} label="API key" />
+ */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  useEffect(() => {
+    if (copied === null) return;
+    const timer = setTimeout(() => setCopied(null), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied("yes");
+    } catch {
+      setCopied("no"); // e.g. clipboard permission denied: the value is still selectable
+    }
+  };
+  return (
+    <button type="button" className="stack-button stack-secondary stack-small" onClick={copy} aria-label={`Copy ${label}`}>
+      <span aria-live="polite">{copied === "yes" ? "Copied" : copied === "no" ? "Copy failed" : "Copy"}</span>
+    </button>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * "Continue with …" buttons for every OAuth provider the project has enabled
+ * (`config.enabled_oauth_providers` of GET /projects/current). A click starts the provider
+ * sign-in; the browser leaves the page, so only a failure to start is shown here.
+ */
+import { useEffect, useState } from "react";
+import { useStackApp } from "../provider";
+import { messageOf } from "./code-messages";
+import { providerDisplayName } from "./connected-accounts-section";
+import { FormAlert } from "./field";
+
+function enabledProviders(config: Record<string, unknown>): string[] {
+  const list = config.enabled_oauth_providers;
+  if (!Array.isArray(list)) return [];
+  return list.map((p) => (p as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+}
+
+export type OAuthButtonGroupProps = {
+  /** "sign-in" (default) or "sign-up": both sign in or up as needed (kept for the reference SDK's API). */
+  type?: "sign-in" | "sign-up";
+};
+
+/**
+ * @example
+ * <OAuthButtonGroup type="sign-in" />
+ */
+export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
+  const app = useStackApp();
+  const [providers, setProviders] = useState<string[]>([]);
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    app.getProject().then(
+      (project) => live && setProviders(enabledProviders(project.config)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [app]);
+
+  if (providers.length === 0) return null;
+
+  const start = async (provider: string) => {
+    setPending(provider);
+    setError(null);
+    try {
+      await app.signInWithOAuth(provider);
+    } catch (err) {
+      setError(messageOf(err));
+      setPending(null);
+    }
+  };
+
+  // "Continue with …" for both pages: the provider signs the user in or up, whichever applies.
+  return (
+    <div className="stack-form stack-oauth-buttons" data-type={type} style={{ marginBottom: 16 }}>
+      <FormAlert message={error} />
+      {providers.map((provider) => (
+        <button
+          key={provider}
+          type="button"
+          className="stack-button stack-secondary"
+          data-provider={provider}
+          disabled={pending !== null}
+          onClick={() => start(provider)}
+        >
+          {pending === provider ? "Redirecting…" : `Continue with ${providerDisplayName(provider)}`}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * Account settings: the user's passkey. Shows whether one is set up and registers one (a new
+ * registration replaces the old). Hidden when the project has passkeys turned off.
+ */
+import { useEffect, useState } from "react";
+import type { ReactUser } from "../app-types";
+import { useStackApp } from "../provider";
+import { useRefreshUser } from "../use-user";
+import { FormAlert } from "./field";
+import { passkeyErrorMessage } from "./passkey-messages";
+
+/**
+ * @example
+ * <PasskeySection user={useUser({ or: "redirect" })} />
+ */
+export function PasskeySection({ user }: { user: ReactUser }) {
+  const app = useStackApp();
+  const refreshUser = useRefreshUser();
+  const [enabled, setEnabled] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    let live = true;
+    app.getProject().then(
+      (project) => live && setEnabled(project.config.passkey_enabled === true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [app]);
+
+  if (!enabled) return null;
+  const hasPasskey = user.passkeyAuthEnabled === true;
+
+  const register = async () => {
+    setPending(true);
+    setError(null);
+    setSaved(false);
+    try {
+      const result = await user.registerPasskey();
+      if (result.status === "error") setError(passkeyErrorMessage(result.error, "registration"));
+      else {
+        await refreshUser();
+        setSaved(true);
+      }
+    } catch (err) {
+      setError(passkeyErrorMessage(err, "registration"));
+    }
+    setPending(false);
+  };
+
+  return (
+    <section className="stack-section" aria-labelledby="stack-passkey-heading">
+      <h2 id="stack-passkey-heading">Passkey</h2>
+      <FormAlert message={error} />
+      <div className="stack-actions">
+        {hasPasskey ? <span className="stack-badge">On</span> : null}
+        <span className="stack-hint" data-testid="passkey-status">
+          {hasPasskey
+            ? "You can sign in with your passkey instead of a password."
+            : "Sign in with your fingerprint, face or device PIN instead of a password."}
+        </span>
+        <button type="button" className="stack-button stack-secondary stack-small" disabled={pending} onClick={register}>
+          {pending ? "Waiting for your device…" : hasPasskey ? "Replace passkey" : "Add a passkey"}
+        </button>
+        <span role="status" aria-live="polite" className="stack-hint">
+          {saved ? "Passkey saved." : ""}
+        </span>
+      </div>
+    </section>
+  );
+}

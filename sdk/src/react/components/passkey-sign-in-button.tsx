@@ -1,0 +1,55 @@
+/**
+ * The "Sign in with a passkey" button of the sign-in page. Shown only when the project has
+ * passkeys on; the SDK redirects after a successful sign-in (or to the mfa page for TOTP users).
+ */
+import { useEffect, useState } from "react";
+import { useStackApp } from "../provider";
+import { FormAlert } from "./field";
+import { passkeyErrorMessage } from "./passkey-messages";
+
+/**
+ * @example
+ * <PasskeySignInButton />
+ */
+export function PasskeySignInButton() {
+  const app = useStackApp();
+  const [enabled, setEnabled] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    let live = true;
+    app.getProject().then(
+      (project) => live && setEnabled(project.config.passkey_enabled === true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [app]);
+
+  if (!enabled) return null;
+
+  const signIn = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      const result = await app.signInWithPasskey();
+      if (result.status === "error" && result.error.code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") {
+        setError(passkeyErrorMessage(result.error, "sign-in"));
+        setPending(false);
+      }
+    } catch (err) {
+      setError(passkeyErrorMessage(err, "sign-in"));
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="stack-form" style={{ marginBottom: 16 }}>
+      <FormAlert message={error} />
+      <button type="button" className="stack-button stack-secondary" disabled={pending} onClick={signIn}>
+        {pending ? "Waiting for your passkey…" : "Sign in with a passkey"}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,250 @@
+/**
+ * Settings of one team, each part offered only with the permission it needs: rename
+ * ($update_team), members (listed with $read_members, removed with $remove_members), invitations
+ * (sent with $invite_members; listed with $read_members + $invite_members; revoked with
+ * $remove_members), leaving, and deleting ($delete_team).
+ */
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import type { ReactUser } from "../app-types";
+import type { ReactTeam, ReactTeamInvitation, ReactTeamUser } from "../team-types";
+import { useUser } from "../use-user";
+import { TeamApiKeysSection } from "./api-keys-section";
+import { messageOf } from "./code-messages";
+import { checkEmail } from "./credential-errors";
+import { Field, FormAlert } from "./field";
+import { type TeamPermissions, useTeamPermissions } from "./use-team-permissions";
+
+const TEAM_NAME_MAX = 256;
+
+/** Runs one action at a time and reports its outcome. */
+function useAction() {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const run = async (done: string, work: () => Promise<unknown>): Promise<boolean> => {
+    setPending(true);
+    setError(null);
+    setStatus(null);
+    try {
+      await work();
+      setStatus(done);
+      return true;
+    } catch (e) {
+      setError(messageOf(e));
+      return false;
+    } finally {
+      setPending(false);
+    }
+  };
+  return { pending, error, status, run, setError };
+}
+
+/**
+ * @example
+ * <TeamSettings team={team} />
+ */
+export function TeamSettings({ team }: { team: ReactTeam }) {
+  const user = useUser({ or: "redirect" });
+  const permissions = useTeamPermissions(user, team);
+  return (
+    <div className="stack-team-settings" data-team-id={team.id}>
+      {permissions.can("$update_team") ? <TeamProfile team={team} /> : null}
+      <TeamMembers team={team} user={user} permissions={permissions} />
+      <TeamInvitations team={team} permissions={permissions} />
+      {permissions.can("$manage_api_keys") ? <TeamApiKeysSection team={team} /> : null}
+      <TeamExit team={team} user={user} canDelete={permissions.can("$delete_team")} />
+    </div>
+  );
+}
+
+function TeamProfile({ team }: { team: ReactTeam }) {
+  const [name, setName] = useState(team.displayName);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const action = useAction();
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = name.trim();
+    if (!value) return setFieldError("Enter a team name.");
+    if (value.length > TEAM_NAME_MAX) return setFieldError(`Team name must be at most ${TEAM_NAME_MAX} characters.`);
+    await action.run("Team renamed.", () => team.update({ displayName: value }));
+  };
+  return (
+    <section className="stack-section" aria-labelledby={`team-profile-${team.id}`}>
+      <h3 id={`team-profile-${team.id}`}>Team profile</h3>
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Team profile">
+        <FormAlert message={action.error} />
+        <Field
+          label="Team name"
+          name="teamName"
+          value={name}
+          maxLength={TEAM_NAME_MAX + 1}
+          error={fieldError}
+          onChange={(e) => {
+            setName(e.target.value);
+            setFieldError(null);
+          }}
+        />
+        <div className="stack-actions">
+          <button className="stack-button" type="submit" disabled={action.pending}>
+            {action.pending ? "Saving…" : "Rename team"}
+          </button>
+          <span role="status" aria-live="polite" className="stack-hint">
+            {action.status ?? ""}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function TeamMembers({ team, user, permissions }: { team: ReactTeam; user: ReactUser; permissions: TeamPermissions }) {
+  const canRead = permissions.can("$read_members");
+  const [members, setMembers] = useState<ReactTeamUser[] | null>(null);
+  const action = useAction();
+  const reload = useCallback(() => {
+    if (canRead) team.listUsers().then(setMembers, (e: unknown) => action.setError(messageOf(e)));
+  }, [team, canRead, action.setError]);
+  useEffect(reload, [reload]);
+  const label = (m: ReactTeamUser) => m.teamProfile.displayName ?? (m.id === user.id ? (user.primaryEmail ?? "You") : "Unnamed member");
+  return (
+    <section className="stack-section" aria-labelledby={`team-members-${team.id}`}>
+      <h3 id={`team-members-${team.id}`}>Members</h3>
+      <FormAlert message={action.error} />
+      {!canRead ? (
+        <p className="stack-hint">You do not have permission to see this team's members.</p>
+      ) : (
+        <ul className="stack-list" aria-label="Team members">
+          {(members ?? []).map((m) => (
+            <li key={m.id} className="stack-list-item">
+              <span>
+                {label(m)} {m.id === user.id ? <span className="stack-badge">You</span> : null}
+              </span>
+              {m.id !== user.id && permissions.can("$remove_members") ? (
+                <button
+                  type="button"
+                  className="stack-button stack-danger stack-small"
+                  disabled={action.pending}
+                  onClick={async () => {
+                    if (await action.run(`${label(m)} removed.`, () => team.removeUser(m.id))) reload();
+                  }}
+                >
+                  Remove
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <span role="status" aria-live="polite" className="stack-hint">
+        {action.status ?? ""}
+      </span>
+    </section>
+  );
+}
+
+function TeamInvitations({ team, permissions }: { team: ReactTeam; permissions: TeamPermissions }) {
+  const canInvite = permissions.can("$invite_members");
+  const canList = canInvite && permissions.can("$read_members");
+  const [invitations, setInvitations] = useState<ReactTeamInvitation[] | null>(null);
+  const [email, setEmail] = useState("");
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const action = useAction();
+  const reload = useCallback(() => {
+    if (canList) team.listInvitations().then(setInvitations, (e: unknown) => action.setError(messageOf(e)));
+  }, [team, canList, action.setError]);
+  useEffect(reload, [reload]);
+  if (!canInvite) return null;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = checkEmail(email);
+    if (problem) return setFieldError(problem);
+    const address = email.trim();
+    if (await action.run(`Invitation sent to ${address}.`, () => team.inviteUser({ email: address }))) {
+      setEmail("");
+      reload();
+    }
+  };
+  return (
+    <section className="stack-section" aria-labelledby={`team-invitations-${team.id}`}>
+      <h3 id={`team-invitations-${team.id}`}>Invitations</h3>
+      <FormAlert message={action.error} />
+      {canList && invitations && invitations.length > 0 ? (
+        <ul className="stack-list" aria-label="Pending invitations">
+          {invitations.map((i) => (
+            <li key={i.id} className="stack-list-item">
+              <span>
+                {i.recipientEmail} <span className="stack-hint">expires {i.expiresAt.toLocaleDateString()}</span>
+              </span>
+              {permissions.can("$remove_members") ? (
+                <button
+                  type="button"
+                  className="stack-button stack-secondary stack-small"
+                  disabled={action.pending}
+                  onClick={async () => {
+                    if (await action.run(`Invitation to ${i.recipientEmail} revoked.`, () => i.revoke())) reload();
+                  }}
+                >
+                  Revoke
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Invite a member">
+        <Field
+          label="Invite by email"
+          name="inviteEmail"
+          type="email"
+          autoComplete="off"
+          value={email}
+          error={fieldError}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setFieldError(null);
+          }}
+        />
+        <div className="stack-actions">
+          <button className="stack-button stack-secondary" type="submit" disabled={action.pending}>
+            Send invitation
+          </button>
+          <span role="status" aria-live="polite" className="stack-hint">
+            {action.status ?? ""}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** Leaving (anyone) and deleting ($delete_team), each behind a confirming second click. */
+function TeamExit({ team, user, canDelete }: { team: ReactTeam; user: ReactUser; canDelete: boolean }) {
+  const [confirming, setConfirming] = useState<"leave" | "delete" | null>(null);
+  const action = useAction();
+  const confirmButton = (kind: "leave" | "delete", label: string, work: () => Promise<unknown>) =>
+    confirming === kind ? (
+      <>
+        <button type="button" className="stack-button stack-danger" disabled={action.pending} onClick={() => action.run("Done.", work)}>
+          {`Yes, ${label.toLowerCase()}`}
+        </button>
+        <button type="button" className="stack-button stack-secondary" onClick={() => setConfirming(null)}>
+          Cancel
+        </button>
+      </>
+    ) : (
+      <button type="button" className="stack-button stack-danger" onClick={() => setConfirming(kind)}>
+        {label}
+      </button>
+    );
+  return (
+    <section className="stack-section" aria-labelledby={`team-exit-${team.id}`}>
+      <h3 id={`team-exit-${team.id}`}>Leave or delete</h3>
+      <FormAlert message={action.error} />
+      <div className="stack-actions">
+        {confirming !== "delete" ? confirmButton("leave", "Leave team", () => user.leaveTeam(team)) : null}
+        {canDelete && confirming !== "leave" ? confirmButton("delete", "Delete team", () => team.delete()) : null}
+      </div>
+    </section>
+  );
+}

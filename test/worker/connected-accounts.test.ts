@@ -1,0 +1,184 @@
+/** /connected-accounts: listing a user's connected accounts, and provider access tokens (real provider grants too). */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, createProjectWithKeys, signUp } from "../helpers/api";
+import { signInWithProvider } from "../helpers/oauth";
+
+const PROVIDERS = [
+  { id: "github", type: "standard", client_id: "gh-client", client_secret: "gh-secret" },
+  { id: "spotify", type: "shared" },
+];
+
+async function setup() {
+  const p = await createProjectWithKeys({ oauth_providers: PROVIDERS });
+  const alice = await signUp(p.client);
+  const bob = await signUp(p.client);
+  const link = (userId: string, body: Record<string, unknown>) =>
+    call("/oauth-providers", { ...p.server, body: { user_id: userId, allow_sign_in: false, allow_connected_accounts: true, ...body } });
+  return {
+    p,
+    alice,
+    bob,
+    link,
+    asAlice: { ...p.client, accessToken: alice.accessToken },
+    asBob: { ...p.client, accessToken: bob.accessToken },
+  };
+}
+
+const token = (as: Parameters<typeof call>[1], path: string, body: Record<string, unknown> = {}) =>
+  call(`/connected-accounts/${path}/access-token`, { ...as, body });
+
+describe("listing connected accounts", () => {
+  it("lists the accounts that allow connected accounts, oldest first; own only for clients", async () => {
+    const { p, alice, link, asAlice, asBob } = await setup();
+    expect((await call("/connected-accounts/me", asAlice)).body).toEqual({ items: [], is_paginated: false });
+    await link(alice.userId, { provider_config_id: "github", account_id: "gh-a" });
+    await link(alice.userId, { provider_config_id: "spotify", account_id: "sp-a", allow_connected_accounts: false, allow_sign_in: true });
+    await link(alice.userId, { provider_config_id: "github", account_id: "gh-b/with?odd=chars" });
+
+    const expected = {
+      items: [
+        { user_id: alice.userId, provider: "github", provider_account_id: "gh-a" },
+        { user_id: alice.userId, provider: "github", provider_account_id: "gh-b/with?odd=chars" },
+      ],
+      is_paginated: false,
+    };
+    expect((await call("/connected-accounts/me", asAlice)).body).toEqual(expected);
+    expect((await call(`/connected-accounts/${alice.userId}`, asAlice)).body).toEqual(expected);
+    expect((await call(`/connected-accounts/${alice.userId}`, p.server)).body).toEqual(expected);
+
+    const other = await call(`/connected-accounts/${alice.userId}`, asBob);
+    expect(other.status).toBe(401);
+    expect(other.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    expect((await call(`/connected-accounts/${crypto.randomUUID()}`, p.server)).body.code).toBe("USER_NOT_FOUND");
+    expect((await call("/connected-accounts/me", p.client)).body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  });
+});
+
+describe("access tokens without a provider grant", () => {
+  it("missing connection, unknown provider, another user's connection", async () => {
+    const { p, alice, bob, link, asAlice, asBob } = await setup();
+    const none = await token(asAlice, "me/github");
+    expect(none.status).toBe(400);
+    expect(none.body.code).toBe("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER");
+    expect((await token(asAlice, "me/gitlab")).body.code).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+
+    // A sign-in-only link is not a connected account.
+    await link(alice.userId, {
+      provider_config_id: "github",
+      account_id: "gh-signin",
+      allow_sign_in: true,
+      allow_connected_accounts: false,
+    });
+    expect((await token(asAlice, "me/github")).body.code).toBe("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER");
+
+    await link(bob.userId, { provider_config_id: "github", account_id: "gh-bob" });
+    expect((await token(asAlice, `me/github/gh-bob`)).body.code).toBe("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER");
+    expect((await token(asAlice, `${bob.userId}/github`)).body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    expect((await token(asBob, "me/github/non-existent")).body.code).toBe("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER");
+    expect((await token(p.server, `${crypto.randomUUID()}/github`)).body.code).toBe("USER_NOT_FOUND");
+  });
+
+  it("a connection that holds no grant answers missing scope (the SDK then connects again)", async () => {
+    const { p, bob, link, asBob } = await setup();
+    await link(bob.userId, { provider_config_id: "github", account_id: "gh-bob" });
+    for (const [as, path] of [
+      [asBob, "me/github"],
+      [asBob, "me/github/gh-bob"],
+      [p.server, `${bob.userId}/github`],
+    ] as const) {
+      const res = await token(as, path, { scope: "repo" });
+      expect(res.status, path).toBe(400);
+      expect(res.body.code, path).toBe("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
+      expect((await token(as, path)).body.code, path).toBe("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
+    }
+  });
+
+  it("shared keys refuse extra scopes", async () => {
+    const { alice, link, asAlice } = await setup();
+    await link(alice.userId, { provider_config_id: "spotify", account_id: "sp-alice" });
+    const extra = await token(asAlice, "me/spotify", { scope: "playlist-modify-private" });
+    expect(extra.status).toBe(400);
+    expect(extra.body.code).toBe("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
+  });
+
+  it("rejects malformed bodies", async () => {
+    const { asAlice } = await setup();
+    expect((await token(asAlice, "me/github", { scope: 5 })).body.code).toBe("SCHEMA_ERROR");
+    expect((await token(asAlice, "me/github", { scope: "a", extra: true })).body.code).toBe("SCHEMA_ERROR");
+  });
+});
+
+/** What the provider says about a token: its userinfo answer (200 = a live token). */
+async function userinfo(accessToken: string) {
+  const res = await fetch(`${env.OAUTH_MOCK_ISSUER}/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+  return { status: res.status, body: res.status === 200 ? ((await res.json()) as { sub: string }) : null };
+}
+
+describe("access tokens of a real provider grant (bundled OpenID provider, shared keys)", () => {
+  async function signedInWithProvider() {
+    const p = await createProjectWithKeys({ oauth_providers: PROVIDERS });
+    const email = `oauth-${crypto.randomUUID()}@example.com`;
+    const tokens = await signInWithProvider(p.client, email, { provider: "spotify" });
+    const as = { ...p.client, accessToken: tokens.access_token };
+    const [account] = (await call("/connected-accounts/me", as)).body.items;
+    return { p, as, account: account as { user_id: string; provider: string; provider_account_id: string } };
+  }
+
+  it("hands out the stored token while fresh, then refreshes it for real and stores the new one", async () => {
+    const { p, as, account } = await signedInWithProvider();
+    expect(account.provider).toBe("spotify");
+
+    const first = await token(as, "me/spotify", { scope: "openid" });
+    expect(first.status).toBe(201);
+    expect((await userinfo(first.body.access_token)).body?.sub).toBe(account.provider_account_id);
+    // Fresh: the same stored token, also by account and for the server.
+    expect((await token(as, "me/spotify")).body.access_token).toBe(first.body.access_token);
+    const byAccount = await token(as, `me/spotify/${encodeURIComponent(account.provider_account_id)}`, { scope: "openid email" });
+    expect(byAccount.body.access_token).toBe(first.body.access_token);
+    expect((await token(p.server, `${account.user_id}/spotify`)).body.access_token).toBe(first.body.access_token);
+
+    // An hour later the token (1 h at this provider) is stale: the server refreshes it at the provider.
+    // (The back end asks: the user's own Doorman access token would have expired by then too.)
+    const later = { ...p.server, nowMs: Date.now() + 3600_000 };
+    const refreshed = await token(later, `${account.user_id}/spotify`, { scope: "openid" });
+    expect(refreshed.status, refreshed.text).toBe(201);
+    expect(refreshed.body.access_token).not.toBe(first.body.access_token);
+    expect((await userinfo(refreshed.body.access_token)).body?.sub).toBe(account.provider_account_id);
+    // Stored: the next call at that time gets the same new token, no second refresh.
+    expect((await token(later, `${account.user_id}/spotify`)).body.access_token).toBe(refreshed.body.access_token);
+  });
+
+  it("concurrent requests for a stale token refresh once: every caller gets a live token", async () => {
+    const { p, account } = await signedInWithProvider();
+    const later = { ...p.server, nowMs: Date.now() + 3600_000 };
+    // This provider rotates refresh tokens and revokes the whole grant when a used one comes back:
+    // refreshing twice with one token would kill the connection.
+    const answers = await Promise.all([1, 2, 3, 4].map(() => token(later, `${account.user_id}/spotify`)));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    for (const a of answers) expect((await userinfo(a.body.access_token)).status).toBe(200);
+    expect(new Set(answers.map((a) => a.body.access_token)).size).toBe(1);
+    // And the grant is alive for the next refresh, another hour on.
+    const again = await token({ ...p.server, nowMs: Date.now() + 7200_000 }, `${account.user_id}/spotify`);
+    expect(again.status, again.text).toBe(201);
+    expect((await userinfo(again.body.access_token)).status).toBe(200);
+  });
+
+  it("a scope the grant lacks: shared keys refuse it; a standard provider would ask to connect again", async () => {
+    const { as } = await signedInWithProvider();
+    const extra = await token(as, "me/spotify", { scope: "openid user-library-read" });
+    expect(extra.body.code).toBe("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
+  });
+
+  it("the user view and the links show the provider identity; unlinking ends the connection", async () => {
+    const { p, as, account } = await signedInWithProvider();
+    expect((await call(`/users/${account.user_id}`, p.server)).body.oauth_providers).toEqual([
+      { id: "spotify", account_id: account.provider_account_id, email: expect.stringContaining("@example.com") },
+    ]);
+    const [linkRow] = (await call("/oauth-providers?user_id=me", as)).body.items;
+    expect(linkRow).toMatchObject({ provider_config_id: "spotify", type: "spotify", allow_connected_accounts: true });
+    await call(`/oauth-providers/me/${linkRow.id}`, { ...as, method: "PATCH", body: { allow_connected_accounts: false } });
+    expect((await token(as, "me/spotify")).body.code).toBe("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER");
+    expect((await call("/connected-accounts/me", as)).body.items).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Who a provider identity signs in as (wire §5 "OAuth", callback step): link it to the
+ * signed-in user, sign in the user it already belongs to, merge by email per the project's
+ * `oauth_account_merge_strategy`, upgrade the current anonymous user, or create a user.
+ */
+import {
+  findOAuthAccountsByProviderAccount,
+  insertOAuthAccountStatement,
+  type SealedProviderTokens,
+  updateOAuthAccountTokens,
+} from "../db/queries/oauth-accounts";
+import type { ProjectRow } from "../db/queries/projects";
+import { findUserRecord, findUserRecordByAuthEmail, isUniqueViolation } from "../db/queries/users";
+import type { Deps } from "../lib/context";
+import { readProjectConfig } from "../services/project-config";
+import { createUser, removeUser, updateUser } from "../services/users";
+import type { ProviderUser } from "./provider-types";
+
+export type ResolveInput = {
+  providerConfigId: string;
+  providerUser: ProviderUser;
+  tokens: SealedProviderTokens;
+  type: "authenticate" | "link";
+  /** The user of the `token` sent to authorize (link target, or a signed-in/anonymous user). */
+  currentUserId: string | null;
+};
+
+export type ResolveResult =
+  | { ok: true; userId: string; isNewUser: boolean }
+  | { ok: false; reason: "user_not_found" | "sign_up_disabled" | "oauth_connection_taken" }
+  | { ok: false; reason: "oauth_email_in_use"; email: string; wouldWorkIfVerified: boolean };
+
+export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
+  const { providerUser } = input;
+  const existing = await findOAuthAccountsByProviderAccount(deps.db, project.id, input.providerConfigId, providerUser.accountId);
+
+  if (input.type === "link") {
+    const target = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
+    if (!target) return { ok: false, reason: "user_not_found" };
+    // One sign-in identity per provider account: linking another user's would hand them a sign-in.
+    if (existing.some((a) => a.userId !== target.user.id && a.allowSignIn)) return { ok: false, reason: "oauth_connection_taken" };
+    const mine = existing.find((a) => a.userId === target.user.id);
+    if (mine) await updateOAuthAccountTokens(deps.db, mine.id, { ...input.tokens, email: providerUser.email });
+    else if (!(await attachAccount(deps, project, target.user.id, input))) return { ok: false, reason: "oauth_connection_taken" };
+    return { ok: true, userId: target.user.id, isNewUser: false };
+  }
+
+  const signIn = existing.find((a) => a.allowSignIn);
+  if (signIn) {
+    await updateOAuthAccountTokens(deps.db, signIn.id, { ...input.tokens, email: providerUser.email });
+    return { ok: true, userId: signIn.userId, isNewUser: false };
+  }
+
+  const config = readProjectConfig(project.config);
+  let emailAuthEnabled = true;
+  const owner = providerUser.email ? await findUserRecordByAuthEmail(deps.db, project.id, providerUser.email) : null;
+  if (owner && providerUser.email) {
+    const email = providerUser.email;
+    if (config.oauth_account_merge_strategy === "raise_error")
+      return { ok: false, reason: "oauth_email_in_use", email, wouldWorkIfVerified: false };
+    if (config.oauth_account_merge_strategy === "link_method") {
+      // Merge only when both sides proved the address: otherwise whoever registered it first
+      // (or a provider that does not verify emails) could take over the other account.
+      if (!owner.primaryEmail?.isVerified || !providerUser.emailVerified)
+        return { ok: false, reason: "oauth_email_in_use", email, wouldWorkIfVerified: true };
+      if (!(await attachAccount(deps, project, owner.user.id, input))) return { ok: false, reason: "oauth_connection_taken" };
+      return { ok: true, userId: owner.user.id, isNewUser: false };
+    }
+    // allow_duplicates: a separate user, whose copy of the email cannot be used to sign in.
+    emailAuthEnabled = false;
+  }
+
+  if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
+  const current = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
+  let userId: string;
+  let created = false;
+  if (current?.user.isAnonymous) {
+    // Upgrade in place: the anonymous user's data stays with the same id.
+    const upgraded = await updateUser(deps, project, current.user.id, {
+      isAnonymous: false,
+      ...(providerUser.email
+        ? { primaryEmail: providerUser.email, primaryEmailVerified: providerUser.emailVerified, primaryEmailAuthEnabled: emailAuthEnabled }
+        : {}),
+      displayName: current.user.displayName ?? providerUser.displayName,
+      profileImageUrl: current.user.profileImageUrl ?? providerUser.profileImageUrl,
+    });
+    if (!upgraded.ok) return emailTaken(providerUser.email);
+    userId = current.user.id;
+  } else {
+    const result = await createUser(deps, project, {
+      primaryEmail: providerUser.email,
+      primaryEmailVerified: providerUser.emailVerified,
+      primaryEmailAuthEnabled: emailAuthEnabled,
+      displayName: providerUser.displayName,
+      profileImageUrl: providerUser.profileImageUrl,
+    });
+    if (!result.ok) return emailTaken(providerUser.email);
+    userId = result.record.user.id;
+    created = true;
+  }
+  if (!(await attachAccount(deps, project, userId, input))) {
+    // A concurrent callback signed this identity up first: undo our copy and use theirs.
+    if (created) await removeUser(deps, project.id, userId);
+    const winner = (await findOAuthAccountsByProviderAccount(deps.db, project.id, input.providerConfigId, providerUser.accountId)).find(
+      (a) => a.allowSignIn,
+    );
+    return winner ? { ok: true, userId: winner.userId, isNewUser: false } : { ok: false, reason: "oauth_connection_taken" };
+  }
+  return { ok: true, userId, isNewUser: true };
+}
+
+function emailTaken(email: string | null): ResolveResult {
+  return { ok: false, reason: "oauth_email_in_use", email: email ?? "", wouldWorkIfVerified: false };
+}
+
+/** Inserts the account row (usable for sign-in); false when the unique sign-in index refused it. */
+async function attachAccount(deps: Deps, project: ProjectRow, userId: string, input: ResolveInput): Promise<boolean> {
+  try {
+    await insertOAuthAccountStatement(deps.db, {
+      id: deps.random.uuid(),
+      projectId: project.id,
+      userId,
+      providerConfigId: input.providerConfigId,
+      providerAccountId: input.providerUser.accountId,
+      email: input.providerUser.email,
+      allowSignIn: true,
+      allowConnectedAccounts: true,
+      ...input.tokens,
+      createdAt: deps.now(),
+    });
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}

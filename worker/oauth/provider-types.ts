@@ -1,0 +1,33 @@
+/** Shapes shared by the provider registry: who the provider says the user is, and one provider client. */
+import type { OAuth2Tokens } from "arctic";
+
+/** The provider's view of the user, normalised across providers. */
+export type ProviderUser = {
+  /** The stable account id at the provider (OpenID `sub`, GitHub numeric id…). */
+  accountId: string;
+  email: string | null;
+  /** Only a provider-verified address may be merged into an existing account. */
+  emailVerified: boolean;
+  displayName: string | null;
+  profileImageUrl: string | null;
+};
+
+/** Keys and callback for one provider: the project's own (standard) or the platform's (shared). */
+export type ProviderCredentials = {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  microsoftTenantId?: string;
+  facebookConfigId?: string;
+};
+
+/** One provider, uniformly: authorization URL, code exchange (PKCE where supported), refresh, user info. */
+export type ProviderClient = {
+  defaultScopes: string[];
+  /** Apple posts its callback (form_post) when names or emails are requested. */
+  authorizationUrl(state: string, codeVerifier: string, scopes: string[]): URL;
+  exchangeCode(code: string, codeVerifier: string): Promise<OAuth2Tokens>;
+  /** Null when the provider has no refresh grant. */
+  refresh: ((refreshToken: string, scopes: string[]) => Promise<OAuth2Tokens>) | null;
+  fetchUser(tokens: OAuth2Tokens): Promise<ProviderUser>;
+};

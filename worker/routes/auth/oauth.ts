@@ -1,0 +1,109 @@
+/** /auth/oauth/authorize/{provider} and /auth/oauth/callback/{provider}: Doorman as OAuth client and authorization server. */
+import { type Context, Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
+import { KnownError } from "../../../sdk/src/shared/known-errors";
+import type { AppEnv } from "../../lib/hono-env";
+import { problemError, unwrap } from "../../lib/problems";
+import { parseQuery, readBody } from "../../lib/validate";
+import { enforceRateLimits } from "../../middleware/rate-limit";
+import { OUTER_STATE_TTL_MS, startAuthorization } from "../../oauth/authorize";
+import { completeOAuthCallback } from "../../oauth/callback";
+
+const INNER_COOKIE_PREFIX = "stack-oauth-inner-";
+const url = z.url().max(4096);
+
+// Unknown query keys are accepted here (wire §2), e.g. bot_challenge_* from newer SDKs.
+const authorizeQuery = z.looseObject({
+  client_id: z.string().min(1).max(256),
+  client_secret: z.string().max(512),
+  redirect_uri: url,
+  scope: z.string().max(256),
+  state: z.string().min(1).max(1024),
+  grant_type: z.literal("authorization_code"),
+  code_challenge: z.string().min(1).max(256),
+  code_challenge_method: z.enum(["S256", "plain"]),
+  response_type: z.literal("code"),
+  type: z.enum(["authenticate", "link"]).default("authenticate"),
+  token: z.string().max(8192).optional(),
+  provider_scope: z.string().max(2048).optional(),
+  error_redirect_url: url.optional(),
+  after_callback_redirect_url: url.optional(),
+  stack_response_mode: z.enum(["json", "redirect"]).default("redirect"),
+});
+
+const callbackParams = z.looseObject({
+  state: z.string().min(1).max(1024),
+  code: z.string().max(4096).optional(),
+  error: z.string().max(256).optional(),
+});
+
+/** Parameters come in the query (GET) or, for form_post providers such as Apple, the form body. */
+async function callbackInput(c: Context<AppEnv>) {
+  const body = c.req.method === "POST" ? await readBody(c) : undefined;
+  const raw = { ...c.req.query(), ...(typeof body === "object" && body !== null ? body : {}) };
+  const parsed = callbackParams.safeParse(raw);
+  if (!parsed.success) throw new KnownError("SCHEMA_ERROR", { message: "The OAuth callback needs a state parameter." });
+  return parsed.data;
+}
+
+async function callback(c: Context<AppEnv>) {
+  const params = await callbackInput(c);
+  const result = await completeOAuthCallback(c.get("deps"), {
+    providerId: c.req.param("provider") ?? "",
+    state: params.state,
+    code: params.code,
+    providerError: params.error,
+    hasInnerCookie: (innerState) => getCookie(c, `${INNER_COOKIE_PREFIX}${innerState}`) === "true",
+  });
+  if (result.ok) return c.redirect(result.location, 303);
+  const error = problemError(result);
+  if (!("errorRedirectUrl" in result) || !(error instanceof KnownError)) throw error;
+  // Known errors go back to the app (wire §5), which rebuilds them from errorCode/message/details.
+  const target = new URL(result.errorRedirectUrl);
+  target.searchParams.set("error", "server_error");
+  target.searchParams.set("error_description", error.message);
+  target.searchParams.set("errorCode", error.code);
+  target.searchParams.set("message", error.message);
+  target.searchParams.set("details", JSON.stringify(error.details ?? {}));
+  return c.redirect(target.toString(), 303);
+}
+
+export const oauthRoutes = new Hono<AppEnv>()
+  .get("/authorize/:provider", async (c) => {
+    const q = parseQuery(c, authorizeQuery);
+    await enforceRateLimits(c, { ip: "OAUTH_AUTHORIZE_PER_IP" });
+    const deps = c.get("deps");
+    const result = unwrap(
+      await startAuthorization(deps, {
+        providerId: c.req.param("provider"),
+        clientId: q.client_id,
+        clientSecret: q.client_secret,
+        redirectUri: q.redirect_uri,
+        scope: q.scope,
+        state: q.state,
+        grantType: q.grant_type,
+        responseType: q.response_type,
+        codeChallenge: q.code_challenge,
+        codeChallengeMethod: q.code_challenge_method,
+        type: q.type,
+        token: q.token || undefined,
+        providerScope: q.provider_scope,
+        errorRedirectUrl: q.error_redirect_url,
+        afterCallbackRedirectUrl: q.after_callback_redirect_url,
+        responseMode: q.stack_response_mode,
+      }),
+    );
+    if (q.stack_response_mode === "json") return c.json({ location: result.location });
+    // Binds the flow to this browser: the callback refuses a state this browser did not start.
+    setCookie(c, `${INNER_COOKIE_PREFIX}${result.innerState}`, "true", {
+      httpOnly: true,
+      secure: deps.env.ENVIRONMENT !== "development",
+      sameSite: "Lax",
+      path: "/",
+      maxAge: OUTER_STATE_TTL_MS / 1000,
+    });
+    return c.redirect(result.location, 307);
+  })
+  .get("/callback/:provider", callback)
+  .post("/callback/:provider", callback);

@@ -1,0 +1,192 @@
+/**
+ * Passkeys (WebAuthn). Each ceremony is two calls: `initiate…` returns the browser options and a
+ * 45-character code that carries the challenge (verification-code mechanism: hashed at rest,
+ * 65 s, single use by an atomic UPDATE); the second call redeems the code and verifies the
+ * browser's response against that challenge, the trusted origin and its host name as RP ID.
+ * One passkey per user; sign-in goes through `finishFirstFactor`, so TOTP users still need MFA.
+ */
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { base64url } from "jose";
+import { findPasskeyByCredentialId, recordPasskeyUse, savePasskey } from "../db/queries/passkeys";
+import type { ProjectRow } from "../db/queries/projects";
+import { findUserRecord, isUniqueViolation, type UserRecord } from "../db/queries/users";
+import type { Deps } from "../lib/context";
+import { finishFirstFactor } from "./mfa";
+import {
+  failureMessage,
+  PASSKEY_ALGORITHMS,
+  PASSKEY_CEREMONY_TIMEOUT_MS,
+  PASSKEY_CHALLENGE_TTL_MS,
+  PASSKEY_RP_ID_SENTINEL,
+  parseAuthenticationResponse,
+  parseRegistrationResponse,
+  trustedCeremony,
+  userHandleBytes,
+  withoutEmptyHints,
+} from "./passkey-ceremony";
+import type { MfaRequired, SignInTokens } from "./password-auth";
+import { readProjectConfig } from "./project-config";
+import type { IpInfo } from "./sessions";
+import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+
+type Disabled = { ok: false; reason: "passkey_disabled" };
+type RegistrationFailed = { ok: false; reason: "passkey_registration_failed"; message: string };
+type AuthenticationFailed = { ok: false; reason: "passkey_authentication_failed"; message: string };
+
+const disabled: Disabled = { ok: false, reason: "passkey_disabled" };
+const registrationFailed = (message: string): RegistrationFailed => ({ ok: false, reason: "passkey_registration_failed", message });
+const authenticationFailed = (message: string): AuthenticationFailed => ({ ok: false, reason: "passkey_authentication_failed", message });
+
+type RegistrationData = { challenge: string; user_id: string; user_handle: string };
+
+export async function initiatePasskeyRegistration(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+): Promise<{ ok: true; optionsJson: PublicKeyCredentialCreationOptionsJSON; code: string } | Disabled> {
+  if (!readProjectConfig(project.config).passkey_enabled) return disabled;
+  const name = user.user.displayName || user.primaryEmail?.value || "Doorman user";
+  const options = withoutEmptyHints(
+    await generateRegistrationOptions({
+      rpName: project.displayName,
+      rpID: PASSKEY_RP_ID_SENTINEL,
+      // The user id as handle: an authenticator keeps one discoverable credential per (RP, handle).
+      userID: userHandleBytes(user.user.id),
+      userName: name,
+      userDisplayName: name,
+      timeout: PASSKEY_CEREMONY_TIMEOUT_MS,
+      attestationType: "none",
+      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
+    }),
+  );
+  const data: RegistrationData = { challenge: options.challenge, user_id: user.user.id, user_handle: options.user.id };
+  const issued = await issueCode(deps, project.id, "passkey_registration", data, PASSKEY_CHALLENGE_TTL_MS);
+  return { ok: true, optionsJson: options, code: issued.code };
+}
+
+export async function registerPasskey(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  input: { credential: unknown; code: string },
+): Promise<{ ok: true; userHandle: string } | Disabled | RegistrationFailed | CodeProblem> {
+  const config = readProjectConfig(project.config);
+  if (!config.passkey_enabled) return disabled;
+  // Used up before verifying: a challenge answers at most one attempt, even a failed or concurrent one.
+  const redeemed = await redeemCode(deps, project.id, "passkey_registration", input.code, true);
+  if (!redeemed.ok) return redeemed;
+  const data = redeemed.row.data as RegistrationData;
+  // The challenge belongs to the user who asked for it: nobody attaches a passkey to another account.
+  if (data.user_id !== user.user.id) return registrationFailed("This passkey registration was started by another user.");
+  const response = parseRegistrationResponse(input.credential);
+  if (!response) return registrationFailed("The credential is not a WebAuthn registration response.");
+  const ceremony = trustedCeremony(config, response.response.clientDataJSON);
+  if (!ceremony) return registrationFailed("The passkey was created on an origin that is not a trusted domain of this project.");
+  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: data.challenge,
+      expectedOrigin: ceremony.origin,
+      expectedRPID: ceremony.rpId,
+      requireUserVerification: false,
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
+    });
+  } catch (error) {
+    return registrationFailed(failureMessage("The registration response could not be verified", error));
+  }
+  if (!verification.verified) return registrationFailed("The registration response could not be verified.");
+  const { credential } = verification.registrationInfo;
+  try {
+    await savePasskey(deps.db, {
+      id: deps.random.uuid(),
+      projectId: project.id,
+      userId: user.user.id,
+      credentialId: credential.id,
+      publicKey: base64url.encode(credential.publicKey),
+      counter: credential.counter,
+      transports: credential.transports ?? response.response.transports ?? null,
+      userHandle: data.user_handle,
+      createdAt: deps.now(),
+    });
+  } catch (error) {
+    // Credential ids are public: a copy of someone else's must not take over (or block) their passkey.
+    if (isUniqueViolation(error)) return registrationFailed("This passkey is already registered to another account.");
+    throw error;
+  }
+  return { ok: true, userHandle: data.user_handle };
+}
+
+export async function initiatePasskeyAuthentication(
+  deps: Deps,
+  project: ProjectRow,
+): Promise<{ ok: true; optionsJson: PublicKeyCredentialRequestOptionsJSON; code: string } | Disabled> {
+  if (!readProjectConfig(project.config).passkey_enabled) return disabled;
+  const options = await generateAuthenticationOptions({
+    rpID: PASSKEY_RP_ID_SENTINEL,
+    // Empty: the authenticator offers its discoverable credentials, so no account is named first.
+    allowCredentials: [],
+    userVerification: "preferred",
+    timeout: PASSKEY_CEREMONY_TIMEOUT_MS,
+  });
+  const issued = await issueCode(deps, project.id, "passkey_authentication", { challenge: options.challenge }, PASSKEY_CHALLENGE_TTL_MS);
+  return { ok: true, optionsJson: options, code: issued.code };
+}
+
+export type PasskeySignInResult = SignInTokens | MfaRequired | Disabled | AuthenticationFailed | CodeProblem;
+
+export async function signInWithPasskey(
+  deps: Deps,
+  project: ProjectRow,
+  input: { authenticationResponse: unknown; code: string; ipInfo: IpInfo },
+): Promise<PasskeySignInResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.passkey_enabled) return disabled;
+  const redeemed = await redeemCode(deps, project.id, "passkey_authentication", input.code, true);
+  if (!redeemed.ok) return redeemed;
+  const { challenge } = redeemed.row.data as { challenge: string };
+  const response = parseAuthenticationResponse(input.authenticationResponse);
+  if (!response) return authenticationFailed("The authentication response is not a WebAuthn assertion.");
+  const passkey = await findPasskeyByCredentialId(deps.db, project.id, response.id);
+  if (!passkey) return authenticationFailed("Passkey not found.");
+  // A discoverable credential names its account; it must be the one this credential was registered for.
+  if (response.response.userHandle && response.response.userHandle !== passkey.userHandle)
+    return authenticationFailed("The passkey's user handle does not match its account.");
+  const ceremony = trustedCeremony(config, response.response.clientDataJSON);
+  if (!ceremony) return authenticationFailed("The passkey was used on an origin that is not a trusted domain of this project.");
+  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: ceremony.origin,
+      expectedRPID: ceremony.rpId,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(base64url.decode(passkey.publicKey)),
+        counter: passkey.counter,
+        transports: passkey.transports ?? undefined,
+      },
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    return authenticationFailed(failureMessage("The authentication response could not be verified", error));
+  }
+  if (!verification.verified) return authenticationFailed("The signature could not be verified with the stored public key.");
+  // A counter that does not move forward suggests a cloned authenticator (or a lost race): refuse.
+  if (!(await recordPasskeyUse(deps.db, passkey, verification.authenticationInfo.newCounter, deps.now())))
+    return authenticationFailed("The passkey's signature counter did not increase.");
+  const user = await findUserRecord(deps.db, project.id, passkey.userId);
+  // Turned off with PATCH /users/me {passkey_auth_enabled:false}: the stored passkey no longer signs in.
+  if (!user?.user.passkeyAuthEnabled) return authenticationFailed("Passkey sign-in is turned off for this account.");
+  const finished = await finishFirstFactor(deps, project, user, { isNewUser: false, ipInfo: input.ipInfo });
+  return finished.ok ? finished.tokens : finished;
+}

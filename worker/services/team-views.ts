@@ -1,0 +1,26 @@
+/** Wire views of member profiles and invitations (wire-protocol.md §2). */
+import type { InvitationRow } from "../db/queries/team-invitations";
+import type { MemberProfileRecord } from "../db/queries/teams";
+import type { ProjectConfig } from "./project-config";
+import { userServerView } from "./views";
+
+/** A member's per-team profile; unset fields fall back to the user's own. Back ends also get `user`. */
+export function memberProfileView({ member, record }: MemberProfileRecord, config: ProjectConfig, withUser: boolean) {
+  const view = {
+    team_id: member.teamId,
+    user_id: member.userId,
+    display_name: member.displayName ?? record.user.displayName ?? null,
+    profile_image_url: member.profileImageUrl ?? record.user.profileImageUrl ?? null,
+  };
+  return withUser ? { ...view, user: userServerView(record, config) } : view;
+}
+
+export function invitationView(row: InvitationRow) {
+  return {
+    id: row.id,
+    team_id: row.teamId,
+    team_display_name: row.teamDisplayName,
+    expires_at_millis: row.expiresAt,
+    recipient_email: row.email,
+  };
+}
