@@ -5,8 +5,15 @@
  * creating a project whose keys are shown once.
  */
 import { join } from "node:path";
+import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
+import { defineCliSteps } from "./cli-scenario.mjs";
+import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
+import { defineOAuthSteps } from "./oauth-scenario.mjs";
+import { definePasskeySteps } from "./passkey-scenario.mjs";
+import { definePermissionSteps } from "./permissions-scenario.mjs";
+import { defineTeamSteps } from "./team-scenario.mjs";
 
 export function defineScenario({ page, context, origin, shots, mail }) {
   const runner = createRunner();
@@ -23,7 +30,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
     await input("Email").fill("not-an-email");
     await input("Password").fill("short");
     await input("Repeat password").fill("different");
-    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
     assert.equal(await input("Email").getAttribute("aria-invalid"), "true");
     assert.equal(await input("Password").getAttribute("aria-invalid"), "true");
     assert.equal(await input("Repeat password").getAttribute("aria-invalid"), "true");
@@ -35,7 +42,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
     await input("Email").fill(email);
     await input("Password").fill(password);
     await input("Repeat password").fill(password);
-    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/handler/account-settings");
     await page.getByRole("heading", { name: "Account settings" }).waitFor();
     assert.equal(await input("Email").inputValue(), email);
@@ -78,30 +85,30 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   runner.step("wrong password shows the known error", async () => {
     await input("Email").fill(email);
     await input("Password").fill("wrong-password-123");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").filter({ hasText: "Wrong e-mail or password." }).waitFor();
     assert.equal(path(), "/handler/sign-in");
     await shot("03-sign-in-wrong-password");
   });
 
   runner.step("sign-up with an existing email marks the email field", async () => {
-    await page.getByRole("link", { name: "Sign up" }).click();
+    await page.getByRole("link", { name: "Sign up", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/handler/sign-up");
     assert.ok(new URL(page.url()).searchParams.get("after_auth_return_to"), "the link keeps after_auth_return_to");
     await input("Email").fill(email);
     await input("Password").fill(password);
     await input("Repeat password").fill(password);
-    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.getByText("already exists").waitFor();
     assert.equal(await input("Email").getAttribute("aria-invalid"), "true");
   });
 
   runner.step("sign in again (with the new password) returns to the page that asked for it", async () => {
-    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Sign in", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/handler/sign-in");
     await input("Email").fill(email);
     await input("Password").fill(newPassword);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/projects");
     await page.getByText("Ada Lovelace").first().waitFor();
   });
@@ -146,6 +153,14 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   const account = { email, password: () => currentPassword, setPassword: (p) => (currentPassword = p) };
   if (mail) defineEmailSteps(runner, { page, origin, shots, mail, account });
   defineMfaSteps(runner, { page, origin, shots, account });
+  defineOAuthSteps(runner, { page, origin, shots });
+  defineConnectedAccountSteps(runner, { page, origin, shots });
+  definePasskeySteps(runner, { page, context, origin, shots });
+  defineCliSteps(runner, { page, context, origin, shots });
+  if (mail) account.team = defineTeamSteps(runner, { page, origin, shots, mail });
+  definePermissionSteps(runner, { page, origin, shots });
+  defineApiKeySteps(runner, { page, context, origin, shots });
+  defineTeamApiKeySteps(runner, { page, origin, shots });
 
   void context;
   return runner;

@@ -99,9 +99,13 @@ export function defineTeamSteps(runner, { page, origin, shots, mail }) {
   runner.step("teams: the invitee sees the team; a server grant of $update_team shows the rename form", async () => {
     await page.goto(`${origin}/handler/account-settings`);
     await teams().getByLabel("Selected team", { exact: true }).selectOption({ label: teamName });
+    // The switch is async (the invitee's personal team shows first): wait for THIS team's settings.
+    const settings = teams().locator(`[data-team-id="${state.teamId}"]`);
+    await settings.waitFor();
     // Members are listed (team_member includes $read_members): the owner and the invitee.
-    const list = teams().getByRole("list", { name: "Team members" });
+    const list = settings.getByRole("list", { name: "Team members" });
     await list.getByText(invitee.email).waitFor();
+    await list.getByRole("listitem").nth(1).waitFor();
     assert.equal(await list.getByRole("listitem").count(), 2);
     assert.equal(await teams().getByRole("button", { name: "Rename team" }).count(), 0, "no rename without $update_team");
 

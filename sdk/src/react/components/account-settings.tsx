@@ -1,6 +1,7 @@
 /**
  * The account-settings page: the profile (editable display name, read-only email), emails,
- * the password (change, or set a first one), notifications and signing out.
+ * the password (change, or set a first one), two-factor, notifications, sessions, connected
+ * accounts, passkey, API keys, teams (with the selected team's settings) and signing out.
  */
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
@@ -38,8 +39,8 @@ export function AccountSettings() {
       <SessionsSection user={user} />
       <ConnectedAccountsSection user={user} />
       <PasskeySection user={user} />
-      <TeamsSection user={user} />
       <UserApiKeysSection user={user} />
+      <TeamsSection user={user} />
       <section className="stack-section" aria-labelledby="stack-signout-heading">
         <h2 id="stack-signout-heading">Sign out</h2>
         <p className="stack-hint" style={{ marginBottom: 12 }}>

@@ -113,11 +113,14 @@ export function ApiKeysPanel({
   title,
   hint,
   hideWhenForbidden = false,
+  headingLevel = 2,
 }: {
   owner: ReactApiKeyOwner;
   title: string;
   hint?: string;
   hideWhenForbidden?: boolean;
+  /** 3 when nested in another section (team settings), so the outline stays in order. */
+  headingLevel?: 2 | 3;
 }) {
   const headingId = useId();
   const expiryId = useId();
@@ -168,7 +171,7 @@ export function ApiKeysPanel({
   if (forbidden) return null;
   return (
     <section className="stack-section" aria-labelledby={headingId}>
-      <h2 id={headingId}>{title}</h2>
+      {headingLevel === 3 ? <h3 id={headingId}>{title}</h3> : <h2 id={headingId}>{title}</h2>}
       {hint ? <p className="stack-hint">{hint}</p> : null}
       <FormAlert message={error} />
       {newKey ? <NewKeyNotice apiKey={newKey} onDone={() => setNewKey(null)} /> : null}
@@ -236,5 +239,13 @@ export function UserApiKeysSection({ user }: { user: ReactApiKeyOwner }) {
 export function TeamApiKeysSection({ team }: { team: ReactApiKeyOwner }) {
   const enabled = useProjectFlag("allow_team_api_keys");
   if (!enabled) return null;
-  return <ApiKeysPanel owner={team} title="Team API keys" hint="Keys let scripts and other apps act as this team." hideWhenForbidden />;
+  return (
+    <ApiKeysPanel
+      owner={team}
+      title="Team API keys"
+      hint="Keys let scripts and other apps act as this team."
+      hideWhenForbidden
+      headingLevel={3}
+    />
+  );
 }
