@@ -22,6 +22,8 @@ const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT || 9232);
 const BASE = `http://127.0.0.1:${PORT}`;
 const API = `${BASE}/api/v1`;
 const PUBLISHABLE_KEY = readConstant("DEV_PUBLISHABLE_CLIENT_KEY", "this-publishable-client-key-is-for-local-development-only");
+const SECRET_KEY = readConstant("DEV_SECRET_SERVER_KEY", "this-secret-server-key-is-for-local-development-only");
+const ADMIN_KEY = readConstant("DEV_SUPER_SECRET_ADMIN_KEY", "this-super-secret-admin-key-is-for-local-development-only");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
 
@@ -30,6 +32,8 @@ const clientHeaders = {
   "x-stack-access-type": "client",
   "x-stack-publishable-client-key": PUBLISHABLE_KEY,
 };
+const serverHeaders = { "x-stack-project-id": "internal", "x-stack-access-type": "server", "x-stack-secret-server-key": SECRET_KEY };
+const adminHeaders = { "x-stack-project-id": "internal", "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": ADMIN_KEY };
 
 function readConstant(name, fallback) {
   try {
@@ -133,14 +137,14 @@ function workerdRssMiB() {
 }
 
 // ── scenarios ───────────────────────────────────────────────────────────────────────────
-async function post(path, headers, body) {
+async function post(path, headers, body, method = "POST") {
   const res = await fetch(`${API}${path}`, {
-    method: "POST",
+    method,
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify(body ?? {}),
   });
   const text = await res.text();
-  if (!res.ok) throw new Error(`POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text);
 }
 
@@ -235,6 +239,8 @@ function report({ results, hash, readySecs }) {
     "- `GET /api/v1/users/me`: verifies the ES256 access token, loads the user from D1.",
     "- `POST /api/v1/auth/sessions/current/refresh`: the session's Durable Object checks the refresh token and mints an access token.",
     "- `POST /api/v1/auth/password/sign-in`: scrypt verification of the password plus a new session.",
+    "- `POST /api/v1/user-api-keys/check`: server key check, then the user API key's checksum, SHA-256 and one indexed lookup.",
+    "- `GET /api/v1/team-permissions?recursive=true`: the user's grants in their personal team (team_admin) expanded through containment.",
     "- workerd peak RSS: resident memory of the local workerd process (all of miniflare's simulated services,",
     "  sampled every 0.5 s), not the 128 MB per-isolate limit of production Workers.",
     "",
@@ -289,6 +295,27 @@ try {
       method: "POST",
       headers: { ...clientHeaders, "content-type": "application/json" },
       body: JSON.stringify({ email, password }),
+    }),
+  );
+
+  // Apps check user API keys on their own hot path; team UIs list permissions on every load.
+  await post("/internal/projects/current", adminHeaders, { config: { allow_user_api_keys: true } }, "PATCH");
+  const userAuth = { ...clientHeaders, "x-stack-access-token": signUp.access_token };
+  const apiKey = await post("/user-api-keys", userAuth, { user_id: "me", description: "bench", expires_at_millis: null });
+  const me = await fetch(`${API}/users/me`, { headers: userAuth }).then((r) => r.json());
+  results.push(
+    await scenario("POST /user-api-keys/check", {
+      url: `${API}/user-api-keys/check`,
+      method: "POST",
+      headers: { ...serverHeaders, "content-type": "application/json" },
+      body: JSON.stringify({ api_key: apiKey.value }),
+    }),
+  );
+  results.push(
+    await scenario("GET /team-permissions (recursive)", {
+      url: `${API}/team-permissions?team_id=${me.selected_team_id}&user_id=me&recursive=true`,
+      method: "GET",
+      headers: userAuth,
     }),
   );
 
