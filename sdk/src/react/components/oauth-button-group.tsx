@@ -55,7 +55,7 @@ export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
 
   // "Continue with …" for both pages: the provider signs the user in or up, whichever applies.
   return (
-    <div className="stack-form stack-oauth-buttons" data-type={type} style={{ marginBottom: 16 }}>
+    <div className="stack-form stack-oauth-buttons" data-type={type}>
       <FormAlert message={error} />
       {providers.map((provider) => (
         <button
@@ -69,6 +69,9 @@ export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
           {pending === provider ? "Redirecting…" : `Continue with ${providerDisplayName(provider)}`}
         </button>
       ))}
+      <div className="stack-divider" aria-hidden="true">
+        <span>or</span>
+      </div>
     </div>
   );
 }
