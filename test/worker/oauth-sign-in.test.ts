@@ -8,10 +8,22 @@ import { describe, expect, it } from "vitest";
 import { decryptAtRest } from "../../worker/crypto/at-rest";
 import { findProjectById } from "../../worker/db/queries/projects";
 import { makeDeps, serverSecret } from "../../worker/lib/context";
+import { resolveOAuthUser } from "../../worker/oauth/account-resolution";
 import { isSharedProvider, refreshProviderAccessToken } from "../../worker/oauth/providers";
 import { openProviderToken } from "../../worker/oauth/tokens";
 import { call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
-import { APP_CALLBACK, exchangeCode, oauthFlow, randomVerifier, s256, signInWithProvider } from "../helpers/oauth";
+import {
+  APP_CALLBACK,
+  authorizeUrl,
+  CookieJar,
+  exchangeCode,
+  fetchWorker,
+  loginAtProvider,
+  oauthFlow,
+  randomVerifier,
+  s256,
+  signInWithProvider,
+} from "../helpers/oauth";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -269,5 +281,65 @@ describe("POST /auth/oauth/token grant_type=authorization_code", () => {
     });
     expect(flow.location.hash).toBe("");
     expect((await exchangeCode(p.client, flow.code, verifier)).status).toBe(200);
+  });
+});
+
+describe("races", () => {
+  it("account resolution racing on one new identity creates one user; the losers sign in as it", async () => {
+    const p = await oauthProject();
+    const deps = makeDeps(env, { origin: "http://localhost" });
+    const project = (await findProjectById(deps.db, p.projectId))!;
+    const email = uniqueEmail("resolve-race");
+    const input = {
+      providerConfigId: "github",
+      providerUser: { accountId: `acct-${email}`, email, emailVerified: true, displayName: null, profileImageUrl: null },
+      tokens: { accessTokenSealed: null, refreshTokenSealed: null, accessTokenExpiresAt: null, scopes: "" },
+      type: "authenticate" as const,
+      currentUserId: null,
+    };
+    // In one isolate the awaits interleave, so every call passes the "does it exist?" reads
+    // before any batch lands: the database's unique indexes decide.
+    const results = await Promise.all([1, 2, 3, 4].map(() => resolveOAuthUser(deps, project, input)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const ids = new Set(results.map((r) => (r.ok ? r.userId : "")));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.ok && r.isNewUser)).toHaveLength(1);
+    const list = await call(`/users?query=${encodeURIComponent(email)}`, p.server);
+    expect(list.body.items).toHaveLength(1);
+  });
+
+  it("callbacks signing the same new identity up at once end with one user, all signed in", async () => {
+    const p = await oauthProject();
+    const email = uniqueEmail("race");
+    // Authorize and log in at the provider first, then fire every callback at once, so the
+    // account resolution (not the provider round trips) is what runs concurrently.
+    const pending = await Promise.all(
+      [1, 2, 3, 4].map(async () => {
+        const verifier = randomVerifier();
+        const jar = new CookieJar();
+        const start = await fetchWorker(authorizeUrl(p.client, { method: "S256", challenge: await s256(verifier) }));
+        expect(start.status).toBe(307);
+        jar.store(start);
+        return { verifier, jar, providerCallback: await loginAtProvider(start.headers.get("location")!, email) };
+      }),
+    );
+    const callbacks = await Promise.all(pending.map((f) => fetchWorker(f.providerCallback, { headers: { cookie: f.jar.header() } })));
+    const results = await Promise.all(
+      callbacks.map(async (res, i) => {
+        expect(res.status).toBe(303);
+        const code = new URL(res.headers.get("location")!).searchParams.get("code");
+        expect(code, res.headers.get("location") ?? "").toHaveLength(45);
+        const token = await exchangeCode(p.client, code!, pending[i]!.verifier);
+        expect(token.status, token.text).toBe(200);
+        return token.body as { access_token: string; is_new_user: boolean };
+      }),
+    );
+    const users = await Promise.all(results.map((r) => me(p, r.access_token)));
+    expect(new Set(users.map((u) => u.id)).size).toBe(1);
+    expect(results.filter((r) => r.is_new_user)).toHaveLength(1);
+    const list = await call(`/users?query=${encodeURIComponent(email)}`, p.server);
+    expect(list.status, list.text).toBe(200);
+    // A losing batch was rejected whole: no second user with this email was left behind.
+    expect(list.body.items.filter((u: { primary_email: string }) => u.primary_email === email)).toHaveLength(1);
   });
 });

@@ -13,7 +13,7 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "../services/project-config";
-import { createUser, removeUser, updateUser } from "../services/users";
+import { createUserWithOAuthProviders, updateUser } from "../services/users";
 import type { ProviderUser } from "./provider-types";
 
 export type ResolveInput = {
@@ -72,8 +72,6 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
 
   if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
   const current = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
-  let userId: string;
-  let created = false;
   if (current?.user.isAnonymous) {
     // Upgrade in place: the anonymous user's data stays with the same id.
     const upgraded = await updateUser(deps, project, current.user.id, {
@@ -85,28 +83,36 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       profileImageUrl: current.user.profileImageUrl ?? providerUser.profileImageUrl,
     });
     if (!upgraded.ok) return emailTaken(providerUser.email);
-    userId = current.user.id;
-  } else {
-    const result = await createUser(deps, project, {
+    const userId = current.user.id;
+    if (!(await attachAccount(deps, project, userId, input))) return signInAsWinner(deps, project, input);
+    return { ok: true, userId, isNewUser: true };
+  }
+  // The user and its sign-in identity in ONE batch: if a concurrent callback signed this
+  // identity up first, the unique sign-in index rejects the whole batch, so no stray user is left.
+  const result = await createUserWithOAuthProviders(
+    deps,
+    project,
+    {
       primaryEmail: providerUser.email,
       primaryEmailVerified: providerUser.emailVerified,
       primaryEmailAuthEnabled: emailAuthEnabled,
       displayName: providerUser.displayName,
       profileImageUrl: providerUser.profileImageUrl,
-    });
-    if (!result.ok) return emailTaken(providerUser.email);
-    userId = result.record.user.id;
-    created = true;
-  }
-  if (!(await attachAccount(deps, project, userId, input))) {
-    // A concurrent callback signed this identity up first: undo our copy and use theirs.
-    if (created) await removeUser(deps, project.id, userId);
-    const winner = (await findOAuthAccountsByProviderAccount(deps.db, project.id, input.providerConfigId, providerUser.accountId)).find(
-      (a) => a.allowSignIn,
-    );
-    return winner ? { ok: true, userId: winner.userId, isNewUser: false } : { ok: false, reason: "oauth_connection_taken" };
-  }
-  return { ok: true, userId, isNewUser: true };
+    },
+    [{ providerConfigId: input.providerConfigId, accountId: providerUser.accountId, email: providerUser.email, tokens: input.tokens }],
+  );
+  if (result.ok) return { ok: true, userId: result.record.user.id, isNewUser: true };
+  // Lost a race to a concurrent callback for the same identity (its email or its identity row
+  // landed first): sign in as the user it created. Otherwise the email belongs to someone else.
+  const winner = await signInAsWinner(deps, project, input);
+  return winner.ok ? winner : emailTaken(providerUser.email);
+}
+
+/** A concurrent callback linked this identity first: sign in as the user it went to. */
+async function signInAsWinner(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
+  const accounts = await findOAuthAccountsByProviderAccount(deps.db, project.id, input.providerConfigId, input.providerUser.accountId);
+  const winner = accounts.find((a) => a.allowSignIn);
+  return winner ? { ok: true, userId: winner.userId, isNewUser: false } : { ok: false, reason: "oauth_connection_taken" };
 }
 
 function emailTaken(email: string | null): ResolveResult {

@@ -12,6 +12,7 @@ import {
   listOAuthAccounts,
   type OAuthAccountPatch,
   type OAuthAccountRow,
+  type SealedProviderTokens,
   updateOAuthAccountOfUser,
   userHasSignInAccountOfProvider,
 } from "../db/queries/oauth-accounts";
@@ -110,6 +111,8 @@ export type NewLinkedAccount = {
   email: string | null;
   allowSignIn: boolean;
   allowConnectedAccounts: boolean;
+  /** Sealed provider tokens, when the link comes from a real OAuth sign-in. */
+  tokens?: SealedProviderTokens;
 };
 
 /** Insert statements for a user's new links (checked first), for a batch such as user creation. */
@@ -142,6 +145,7 @@ export async function linkStatements(
         email: link.email,
         allowSignIn: link.allowSignIn,
         allowConnectedAccounts: link.allowConnectedAccounts,
+        ...(link.tokens ?? {}),
         createdAt: deps.now(),
       }),
     );

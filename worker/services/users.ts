@@ -2,9 +2,11 @@
  * Users: create (with primary email, password and the personal team when the project wants
  * one), update, delete, list. Multi-row writes go out as one D1 batch, so they land whole.
  */
+
 import type { BatchItem } from "drizzle-orm/batch";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
 import { hashPassword, isBcryptHash } from "../crypto/password";
+import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
 import { insertMembershipStatement, insertTeamStatement, isTeamMember } from "../db/queries/teams";
@@ -65,7 +67,13 @@ export type NewUserInput = {
 };
 
 /** Server create (`oauth_providers`): provider identities the new user signs in with. */
-export type NewUserOAuthProvider = { providerConfigId: string; accountId: string; email: string | null };
+export type NewUserOAuthProvider = {
+  providerConfigId: string;
+  accountId: string;
+  email: string | null;
+  /** Sealed provider tokens, when the user comes from an OAuth sign-in. */
+  tokens?: SealedProviderTokens;
+};
 
 export type CreateUserResult =
   | { ok: true; record: UserRecord }
