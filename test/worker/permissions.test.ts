@@ -77,7 +77,11 @@ describe("permission definitions", () => {
     expect(after.find((d: { id: string }) => d.id === "parent").contained_permission_ids).toEqual(["$read_members"]);
     expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=true`, u.as))).not.toContain("kid");
     expect((await call("/team-permission-definitions/parent", { ...p.adminKey, method: "DELETE" })).status).toBe(200);
-    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me`, u.as))).toEqual(["team_admin"]);
+    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=false`, u.as))).toEqual(["team_admin"]);
+    // Without the parameter the listing is recursive (SPEC §9 default): team_admin's contents too.
+    const byDefault = ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me`, u.as));
+    expect(byDefault).toContain("team_admin");
+    expect(byDefault).toContain("$update_team");
   });
 
   it("rejects duplicates, missing contained ids, cycles, reserved ids and the wrong scope", async () => {
@@ -159,7 +163,7 @@ describe("team permissions", () => {
     const u = await creatorWithTeam(p);
 
     // The creator default: team_admin, which contains every system permission.
-    expect((await call(`/team-permissions?team_id=${u.teamId}&user_id=me`, u.as)).body.items).toEqual([
+    expect((await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=false`, u.as)).body.items).toEqual([
       { id: "team_admin", team_id: u.teamId, user_id: u.userId },
     ]);
     expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=true`, u.as))).toEqual([...SYSTEM, "team_admin"]);
@@ -221,7 +225,7 @@ describe("team permissions", () => {
     const teamId: string = team.body.id;
     expect((await call(`/team-memberships/${teamId}/${member.userId}`, { ...p.server, body: {} })).status).toBe(201);
 
-    const list = await call(`/team-permissions?team_id=${teamId}`, p.server);
+    const list = await call(`/team-permissions?team_id=${teamId}&recursive=false`, p.server);
     expect(list.body.items).toEqual(
       [
         { id: "team_admin", team_id: teamId, user_id: creator.userId },
@@ -231,10 +235,10 @@ describe("team permissions", () => {
 
     await call(`/team-permissions/${teamId}/${member.userId}/editor`, { ...p.server, body: {} });
     expect((await call(`/team-memberships/${teamId}/${member.userId}`, { ...p.server, method: "DELETE" })).status).toBe(200);
-    expect((await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}`, p.server)).body.items).toEqual([]);
+    expect((await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}&recursive=false`, p.server)).body.items).toEqual([]);
     // Re-joining starts from the defaults again, not from the old grants.
     await call(`/team-memberships/${teamId}/${member.userId}`, { ...p.server, body: {} });
-    expect(ids(await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}`, p.server))).toEqual(["team_member"]);
+    expect(ids(await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}&recursive=false`, p.server))).toEqual(["team_member"]);
   });
 
   it("the default sets follow the project config, skipping ids the project does not define", async () => {
@@ -246,7 +250,7 @@ describe("team permissions", () => {
       body: { config: { team_creator_default_permissions: [{ id: "owner" }, { id: "$manage_api_keys" }, { id: "ghost" }] } },
     });
     const u = await creatorWithTeam(p);
-    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me`, u.as))).toEqual(["$manage_api_keys", "owner"]);
+    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=false`, u.as))).toEqual(["$manage_api_keys", "owner"]);
   });
 
   it("renaming or deleting a definition carries over to the project's default lists", async () => {
@@ -256,7 +260,7 @@ describe("team permissions", () => {
     expect((await config()).team_creator_default_permissions).toEqual([{ id: "owner" }]);
     expect((await config()).team_member_default_permissions).toEqual([{ id: "team_member" }]);
     const u = await creatorWithTeam(p);
-    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me`, u.as))).toEqual(["owner"]);
+    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=false`, u.as))).toEqual(["owner"]);
 
     await define(p, "project", { id: "viewer" });
     await call("/internal/projects/current", {
@@ -276,14 +280,14 @@ describe("team permissions", () => {
     const p = await createProjectWithKeys({ create_team_on_sign_up: true });
     const a = await creatorWithTeam(p);
     const b = await creatorWithTeam(p);
-    const other = await call(`/team-permissions?team_id=${b.teamId}&user_id=${b.userId}`, a.as);
+    const other = await call(`/team-permissions?team_id=${b.teamId}&user_id=${b.userId}&recursive=false`, a.as);
     expect(other.status).toBe(403);
     expect(other.text).toContain("Client can only list permissions for their own user");
-    expect((await call(`/team-permissions?team_id=${a.teamId}`, a.as)).status).toBe(403);
+    expect((await call(`/team-permissions?team_id=${a.teamId}&recursive=false`, a.as)).status).toBe(403);
     // Naming another team with user_id=me shows nothing: a's grants there do not exist.
-    expect((await call(`/team-permissions?team_id=${b.teamId}&user_id=me`, a.as)).body.items).toEqual([]);
-    expect((await call(`/team-permissions?user_id=${a.userId}`, a.as)).status).toBe(200);
-    expect((await call("/team-permissions?user_id=me", p.client)).body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    expect((await call(`/team-permissions?team_id=${b.teamId}&user_id=me&recursive=false`, a.as)).body.items).toEqual([]);
+    expect((await call(`/team-permissions?user_id=${a.userId}&recursive=false`, a.as)).status).toBe(200);
+    expect((await call("/team-permissions?user_id=me&recursive=false", p.client)).body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
     expect((await call("/project-permissions?user_id=me&recursive=maybe", a.as)).body.code).toBe("SCHEMA_ERROR");
     const grant = await call(`/team-permissions/${a.teamId}/me/team_admin`, { ...a.as, body: {} });
     expect(grant.status).toBe(401);
@@ -305,7 +309,7 @@ describe("project permissions", () => {
 
     const u = await signUp(p.client);
     const as = { ...p.client, accessToken: u.accessToken };
-    expect((await call("/project-permissions?user_id=me", as)).body).toEqual({
+    expect((await call("/project-permissions?user_id=me&recursive=false", as)).body).toEqual({
       items: [{ id: "read:docs", user_id: u.userId }],
       is_paginated: false,
     });
@@ -314,7 +318,7 @@ describe("project permissions", () => {
     expect(granted.status).toBe(201);
     expect(granted.body).toEqual({ id: "docs-admin", user_id: u.userId });
     await call(`/project-permissions/${u.userId}/read:docs`, { ...p.server, method: "DELETE" });
-    expect(ids(await call(`/project-permissions?user_id=${u.userId}`, p.server))).toEqual(["docs-admin"]);
+    expect(ids(await call(`/project-permissions?user_id=${u.userId}&recursive=false`, p.server))).toEqual(["docs-admin"]);
     expect(ids(await call(`/project-permissions?user_id=${u.userId}&recursive=true`, p.server))).toEqual(["docs-admin", "read:docs"]);
 
     const notHeld = await call(`/project-permissions/${u.userId}/read:docs`, { ...p.server, method: "DELETE" });
@@ -330,7 +334,7 @@ describe("project permissions", () => {
     expect(nobody.body.code).toBe("USER_NOT_FOUND");
 
     const other = await signUp(p.client);
-    expect((await call(`/project-permissions?user_id=${other.userId}`, as)).status).toBe(403);
+    expect((await call(`/project-permissions?user_id=${other.userId}&recursive=false`, as)).status).toBe(403);
     // A server listing without a user sees every user's grants.
     expect((await call("/project-permissions", p.server)).body.items).toEqual(
       expect.arrayContaining([
@@ -354,8 +358,8 @@ describe("cross-project isolation", () => {
       "TEAM_MEMBERSHIP_NOT_FOUND",
     );
     expect((await call(`/project-permissions/${u.userId}/a_project`, { ...b.server, body: {} })).body.code).toBe("USER_NOT_FOUND");
-    expect((await call(`/team-permissions?team_id=${u.teamId}`, b.server)).body.items).toEqual([]);
-    expect((await call(`/project-permissions?user_id=${u.userId}`, b.server)).body.items).toEqual([]);
+    expect((await call(`/team-permissions?team_id=${u.teamId}&recursive=false`, b.server)).body.items).toEqual([]);
+    expect((await call(`/project-permissions?user_id=${u.userId}&recursive=false`, b.server)).body.items).toEqual([]);
     expect(ids(await call("/team-permission-definitions", b.adminKey))).not.toContain("a_only");
     expect((await call("/project-permission-definitions/a_project", { ...b.adminKey, method: "DELETE" })).body.code).toBe(
       "PERMISSION_NOT_FOUND",

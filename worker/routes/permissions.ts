@@ -80,8 +80,8 @@ export const teamPermissionsRoutes = new Hono<AppEnv>()
       teamId: q.team_id,
       userId: listedUserId(auth, q.user_id),
       permissionId: q.permission_id,
-      // Absent means direct grants only, as the reference server does; the SDK always sends it.
-      recursive: q.recursive ?? false,
+      // SPEC §9: recursive listing is the default (the SDK always sends the parameter anyway).
+      recursive: q.recursive ?? true,
     });
     return c.json({ items, is_paginated: false });
   })
@@ -107,7 +107,7 @@ export const projectPermissionsRoutes = new Hono<AppEnv>()
     const items = await listProjectPermissions(c.get("deps"), auth.project.id, {
       userId: listedUserId(auth, q.user_id),
       permissionId: q.permission_id,
-      recursive: q.recursive ?? false,
+      recursive: q.recursive ?? true,
     });
     return c.json({ items, is_paginated: false });
   })
