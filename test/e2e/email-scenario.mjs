@@ -108,6 +108,10 @@ export function defineMfaSteps(runner, { page, origin, shots, account }) {
     const section = page.getByRole("region", { name: "Two-factor authentication" });
     await section.getByRole("button", { name: "Set up" }).click();
     secret = (await page.getByTestId("totp-secret").textContent()).trim();
+    // The QR code (the otpauth:// URI, drawn locally) rendered as a real image.
+    const qr = section.getByRole("img", { name: "QR code for your authenticator app" });
+    await qr.waitFor();
+    assert.ok((await qr.evaluate((img) => img.naturalWidth)) > 0, "the QR code image decoded");
     await input("Code from your app").fill("000000" === (await totp()) ? "111111" : "000000");
     await section.getByRole("button", { name: "Turn on" }).click();
     await section.getByText("That code does not match").waitFor();

@@ -41,6 +41,7 @@ export const stackCss = `
 .stack-small-link{font-size:.85rem;align-self:flex-end;margin-top:-8px}
 .stack-team-settings{border:1px solid #e2e8f0;border-radius:var(--stack-radius);padding:0 16px;margin-top:16px;background:#fcfcfd}
 .stack-team-settings .stack-section:first-child{border-top:0}
+.stack-qr{display:block;margin:4px 0 12px;image-rendering:pixelated;border:1px solid #e2e8f0;border-radius:6px}
 .stack-divider{display:flex;align-items:center;gap:12px;color:var(--stack-muted);font-size:.85rem;margin:4px 0 12px}
 .stack-divider::before,.stack-divider::after{content:"";flex:1;border-top:1px solid #e2e8f0}
 .stack-switch{background:none;border:0;padding:8px 0 0;cursor:pointer;font:inherit;display:block;margin:0 auto}

@@ -1,10 +1,12 @@
 /**
- * Account settings: TOTP two-factor authentication. Setting up shows a new secret (and its
- * otpauth:// link) and turns MFA on only after a first code from the app checks out.
+ * Account settings: TOTP two-factor authentication. Setting up shows a QR code of the new
+ * secret's otpauth:// URI (plus the key and link) and turns MFA on only after a first code
+ * from the app checks out.
  */
 import { encodeBase32NoPadding } from "@oslojs/encoding";
 import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useMemo, useState } from "react";
+import { renderSVG } from "uqr";
 import type { ReactUser } from "../app-types";
 import { useRefreshUser } from "../use-user";
 import { messageOf } from "./code-messages";
@@ -66,6 +68,7 @@ export function MfaSection({ user, issuer = "Doorman" }: { user: ReactUser; issu
           <p className="stack-hint">
             Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.
           </p>
+          <TotpQrCode uri={createTOTPKeyURI(issuer, user.primaryEmail ?? user.id, secret, 30, 6)} />
           <p>
             <code className="stack-code" data-testid="totp-secret">
               {encodeBase32NoPadding(secret)}
@@ -109,4 +112,13 @@ export function MfaSection({ user, issuer = "Doorman" }: { user: ReactUser; issu
       )}
     </section>
   );
+}
+
+/**
+ * The otpauth:// URI as a QR code for authenticator apps. Drawn here in the browser: the
+ * secret never goes to a third-party QR service.
+ */
+function TotpQrCode({ uri }: { uri: string }) {
+  const src = useMemo(() => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(uri, { pixelSize: 4 }))}`, [uri]);
+  return <img className="stack-qr" src={src} alt="QR code for your authenticator app" width={180} height={180} />;
 }
