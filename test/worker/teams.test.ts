@@ -81,6 +81,40 @@ describe("team creation", () => {
     expect(me.body.selected_team).toMatchObject({ display_name: `${user.email}'s Team` });
     expect(await permissionsOf(p, me.body.selected_team_id, user.userId)).toContain("$delete_team");
   });
+
+  it("an anonymous user gets no team, and its personal team when it signs up (password, or server upgrade)", async () => {
+    const p = await createProjectWithKeys({ create_team_on_sign_up: true });
+    const anonymous = async () => {
+      const res = await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" });
+      expect(res.status, res.text).toBe(200);
+      const me = await call("/users/me", { ...p.client, accessToken: res.body.access_token, allowAnonymous: true });
+      expect(me.body.selected_team).toBeNull();
+      return res.body as { access_token: string; user_id: string };
+    };
+
+    const first = await anonymous();
+    const email = `upgraded-${first.user_id}@example.com`;
+    const upgraded = await call("/auth/password/sign-up", {
+      ...p.client,
+      accessToken: first.access_token,
+      allowAnonymous: true,
+      body: { email, password: "correct horse battery" },
+    });
+    expect(upgraded.status, upgraded.text).toBe(200);
+    expect(upgraded.body.user_id).toBe(first.user_id);
+    const me = await call("/users/me", { ...p.client, accessToken: upgraded.body.access_token });
+    expect(me.body.selected_team).toMatchObject({ display_name: `${email}'s Team` });
+    expect(await permissionsOf(p, me.body.selected_team_id, first.user_id)).toContain("$delete_team");
+
+    const second = await anonymous();
+    const patched = await call(`/users/${second.user_id}`, {
+      ...p.server,
+      method: "PATCH",
+      body: { is_anonymous: false, display_name: "Grace" },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.selected_team).toMatchObject({ display_name: "Grace's Team" });
+  });
 });
 
 describe("reading and listing teams", () => {

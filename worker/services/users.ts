@@ -160,20 +160,7 @@ export async function createUserWithOAuthProviders(
       }),
     );
   }
-  if (teamId) {
-    statements.push(
-      insertTeamStatement(deps.db, {
-        id: teamId,
-        projectId: project.id,
-        displayName: personalTeamName(input.displayName ?? null, email),
-        createdAt: now,
-      }),
-      insertMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: now }),
-      // The personal team's owner gets the creator defaults, in the same batch (teams area).
-      ...defaultTeamGrantStatements(deps, project, teamId, userId, "creator"),
-      updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
-    );
-  }
+  if (teamId) statements.push(...personalTeamStatements(deps, project, userId, teamId, personalTeamName(input.displayName ?? null, email)));
   if (oauthProviders.length > 0) {
     const links = await linkStatements(
       deps,
@@ -196,6 +183,31 @@ export async function createUserWithOAuthProviders(
   const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) throw new Error("user vanished right after creation");
   return { ok: true, record };
+}
+
+/**
+ * The personal team of `create_team_on_sign_up`: the team, the membership with the creator
+ * defaults, and the user's selection of it, for the caller's batch.
+ */
+function personalTeamStatements(deps: Deps, project: ProjectRow, userId: string, teamId: string, name: string): BatchItem<"sqlite">[] {
+  const now = deps.now();
+  return [
+    insertTeamStatement(deps.db, { id: teamId, projectId: project.id, displayName: name, createdAt: now }),
+    insertMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: now }),
+    ...defaultTeamGrantStatements(deps, project, teamId, userId, "creator"),
+    updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
+  ];
+}
+
+/** An anonymous user becoming a real one is a sign-up: it gets the personal team then. */
+function upgradeTeamStatements(
+  deps: Deps,
+  project: ProjectRow,
+  current: UserRecord,
+  owner: { displayName: string | null; email: string | null },
+): BatchItem<"sqlite">[] {
+  if (!current.user.isAnonymous || current.user.selectedTeamId || !readProjectConfig(project.config).create_team_on_sign_up) return [];
+  return personalTeamStatements(deps, project, current.user.id, deps.random.uuid(), personalTeamName(owner.displayName, owner.email));
 }
 
 export function personalTeamName(displayName: string | null, email: string | null): string {
@@ -265,6 +277,11 @@ export async function updateUser(
   const emailStatements = await primaryEmailStatements(deps, project, current, update);
   if ("reason" in emailStatements) return emailStatements;
   statements.push(...emailStatements.statements);
+  if (update.isAnonymous === false) {
+    const email = update.primaryEmail ? normaliseEmail(update.primaryEmail) : (current.primaryEmail?.value ?? null);
+    const displayName = update.displayName !== undefined ? update.displayName : current.user.displayName;
+    statements.push(...upgradeTeamStatements(deps, project, current, { displayName, email }));
+  }
   if (statements.length > 0) {
     try {
       await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
@@ -350,9 +367,13 @@ export async function upgradeAnonymousUser(
 ): Promise<{ ok: true } | { ok: false; reason: "email_taken"; email: string }> {
   const email = normaliseEmail(input.email);
   if (await isAuthEmailTaken(deps.db, project.id, email)) return { ok: false, reason: "email_taken", email };
+  const current = await findUserRecord(deps.db, project.id, userId);
   try {
     await deps.db.batch([
       updateUserStatement(deps.db, project.id, userId, { ...input.patch, isAnonymous: false }),
+      ...(current
+        ? upgradeTeamStatements(deps, project, current, { displayName: input.patch?.displayName ?? current.user.displayName, email })
+        : []),
       insertContactChannelStatement(deps.db, {
         id: deps.random.uuid(),
         projectId: project.id,
