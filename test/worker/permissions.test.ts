@@ -238,7 +238,9 @@ describe("team permissions", () => {
     expect((await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}&recursive=false`, p.server)).body.items).toEqual([]);
     // Re-joining starts from the defaults again, not from the old grants.
     await call(`/team-memberships/${teamId}/${member.userId}`, { ...p.server, body: {} });
-    expect(ids(await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}&recursive=false`, p.server))).toEqual(["team_member"]);
+    expect(ids(await call(`/team-permissions?team_id=${teamId}&user_id=${member.userId}&recursive=false`, p.server))).toEqual([
+      "team_member",
+    ]);
   });
 
   it("the default sets follow the project config, skipping ids the project does not define", async () => {
@@ -250,7 +252,10 @@ describe("team permissions", () => {
       body: { config: { team_creator_default_permissions: [{ id: "owner" }, { id: "$manage_api_keys" }, { id: "ghost" }] } },
     });
     const u = await creatorWithTeam(p);
-    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=false`, u.as))).toEqual(["$manage_api_keys", "owner"]);
+    expect(ids(await call(`/team-permissions?team_id=${u.teamId}&user_id=me&recursive=false`, u.as))).toEqual([
+      "$manage_api_keys",
+      "owner",
+    ]);
   });
 
   it("renaming or deleting a definition carries over to the project's default lists", async () => {
