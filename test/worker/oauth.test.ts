@@ -1,7 +1,7 @@
 /** OAuth authorize and callback: parameter checks, trusted URLs, json/redirect modes, inner state and cookie, timeouts. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
+import { call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
 import { APP_CALLBACK, authorizeUrl, CookieJar, fetchWorker, loginAtProvider, oauthFlow } from "../helpers/oauth";
 
 const providers = [
@@ -120,6 +120,14 @@ describe("GET /auth/oauth/authorize/{provider}", () => {
       status: 401,
       code: "UNPARSABLE_ACCESS_TOKEN",
     });
+  });
+
+  it("an expired token is ACCESS_TOKEN_EXPIRED (the SDK refreshes on it), not unparsable", async () => {
+    const p = await oauthProject();
+    const user = await signUp(p.client);
+    const later = Date.now() + 2 * 3600 * 1000;
+    const res = await fetchWorker(authorizeUrl(p.client, { type: "link", token: user.accessToken }), { nowMs: later });
+    expect(await knownError(res)).toMatchObject({ status: 401, code: "ACCESS_TOKEN_EXPIRED" });
   });
 });
 

@@ -49,6 +49,21 @@ describe("rate limits", () => {
     expect(limited.headers.get("retry-after")).toBeTruthy();
   });
 
+  it("limit the unauthenticated leaked-key revoke per client IP", async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+    const nowMs = pinned();
+    const attempt = () =>
+      call("/integrations/credential-scanning/revoke", {
+        body: { api_key: "sk_not-a-real-key" },
+        headers: { "cf-connecting-ip": ip },
+        nowMs,
+      });
+    for (let i = 0; i < 60; i++) expect((await attempt()).status).toBe(404);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("limit sign-ups per email", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("signup-flood");

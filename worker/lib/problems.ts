@@ -88,6 +88,8 @@ export function problemError(problem: Problem): Error {
       return new KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
     case "oauth_token_invalid":
       return new KnownError("UNPARSABLE_ACCESS_TOKEN");
+    case "oauth_token_expired":
+      return new KnownError("ACCESS_TOKEN_EXPIRED", problem.details as Record<string, unknown>);
     case "oauth_token_wrong_project":
       return new KnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN", {
         expected_project_id: problem.expected,

@@ -62,6 +62,7 @@ export type AuthorizeResult =
   | { ok: false; reason: "oauth_provider_not_enabled" | "oauth_invalid_scope" | "oauth_link_requires_token" | "untrusted_url" }
   | { ok: false; reason: "oauth_extra_scope_shared" }
   | { ok: false; reason: "oauth_token_invalid" }
+  | { ok: false; reason: "oauth_token_expired"; details: Record<string, unknown> }
   | { ok: false; reason: "oauth_token_wrong_project"; expected: string; actual: string };
 
 function withoutHash(url: string): string {
@@ -97,7 +98,21 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   let userId: string | null = null;
   if (input.token) {
     const decoded = await verifyAccessToken(deps.tokenKeys, input.token, deps.now());
-    if (!decoded.ok) return { ok: false, reason: "oauth_token_invalid" };
+    if (!decoded.ok) {
+      // An expired token is told apart (ACCESS_TOKEN_EXPIRED), so the SDK refreshes and retries.
+      if (decoded.reason === "expired")
+        return {
+          ok: false,
+          reason: "oauth_token_expired",
+          details: {
+            expired_at_millis: decoded.expiredAtMs,
+            project_id: decoded.projectId,
+            user_id: decoded.userId,
+            refresh_token_id: decoded.refreshTokenId,
+          },
+        };
+      return { ok: false, reason: "oauth_token_invalid" };
+    }
     if (decoded.claims.project_id !== project.id)
       return { ok: false, reason: "oauth_token_wrong_project", expected: project.id, actual: decoded.claims.project_id };
     userId = decoded.claims.sub;

@@ -2,6 +2,7 @@
  * /user-api-keys and /team-api-keys (one factory, two mounts), plus the secret scanner's
  * /integrations/credential-scanning/revoke. Creates return 200 with the full key once (wire §2).
  */
+
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -9,6 +10,7 @@ import type { ApiKeyType } from "../crypto/api-key-format";
 import type { AppEnv } from "../lib/hono-env";
 import { unwrap } from "../lib/problems";
 import { parseBody, parseQuery, userIdOrMe } from "../lib/validate";
+import { enforceRateLimits } from "../middleware/rate-limit";
 import { requireAccess, requireUser, resolveUserId } from "../middleware/require";
 import { apiKeyView } from "../services/api-key-view";
 import {
@@ -117,6 +119,8 @@ export const teamApiKeysRoutes = apiKeyRoutes("team");
 /** No project auth: holding a leaked secret key is the authority to revoke it (GitHub secret scanning). */
 export const credentialScanningRoutes = new Hono<AppEnv>().post("/revoke", async (c) => {
   const body = await parseBody(c, z.strictObject({ api_key: apiKeyValue }));
+  // Unauthenticated by design (holding the leaked key is the authority), so it is rate limited.
+  await enforceRateLimits(c, { ip: "CREDENTIAL_SCAN_REVOKE_PER_IP" });
   unwrap(await revokeLeakedApiKey(c.get("deps"), body.api_key));
   return c.json({ success: true });
 });

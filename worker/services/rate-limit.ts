@@ -24,6 +24,8 @@ export const RATE_LIMIT_RULES = {
   CLI_POLL_PER_IP: "60/60",
   // OAuth: each authorize stores a 10-minute state row; one per sign-in attempt is plenty.
   OAUTH_AUTHORIZE_PER_IP: "60/600",
+  // Secret scanners report leaked keys in small bursts; anyone may call it, so keep it modest.
+  CREDENTIAL_SCAN_REVOKE_PER_IP: "60/600",
 } as const;
 
 export type RateLimitRule = keyof typeof RATE_LIMIT_RULES;
