@@ -51,5 +51,6 @@ export { StackLoading, StackProvider, type StackProviderProps, useStackApp } fro
 export { StackStyles, stackCss } from "./styles";
 export type { ReactInvitationDetails, ReactTeam, ReactTeamInvitation, ReactTeamUser } from "./team-types";
 export { type UseConnectedAccountOptions, useConnectedAccount } from "./use-connected-account";
+export { useProjectConfig, useProjectFlag } from "./use-project";
 export { useTeam, useTeams } from "./use-teams";
 export { type UseUserOptions, useRefreshUser, useUser } from "./use-user";

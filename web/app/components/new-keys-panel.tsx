@@ -2,8 +2,9 @@
  * Shows a new project's id and API keys once, right after creation, with copy buttons
  * and a clear warning that the secret values cannot be shown again.
  */
+
+import { CopyButton } from "../../../sdk/src/react";
 import type { FirstViewKeys } from "../lib/dashboard-types";
-import { CopyButton } from "./copy-button";
 
 type Row = { id: string; label: string; value: string | undefined; hint: string };
 
@@ -54,7 +55,7 @@ export function NewKeysPanel({
                 <code className="key-value" data-testid={r.id}>
                   {r.value}
                 </code>
-                <CopyButton value={r.value ?? ""} label={r.label} />
+                <CopyButton value={r.value ?? ""} label={r.label} className="btn btn-secondary btn-small" />
               </dd>
             </div>
           ))}

@@ -6,7 +6,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import type { ReactApiKey, ReactApiKeyFirstView, ReactApiKeyOwner } from "../api-key-types";
-import { useStackApp } from "../provider";
+import { useProjectFlag } from "../use-project";
 import { errorCodeOf, messageOf } from "./code-messages";
 import { CopyButton } from "./copy-button";
 import { Field, FormAlert } from "./field";
@@ -22,23 +22,6 @@ const EXPIRY_CHOICES = [
 ] as const;
 type ExpiryId = (typeof EXPIRY_CHOICES)[number]["id"];
 const DESCRIPTION_MAX = 1024; // wire limit
-
-/** Whether the project's client config enables a flag (hidden until known). */
-function useProjectFlag(flag: "allow_user_api_keys" | "allow_team_api_keys"): boolean {
-  const app = useStackApp();
-  const [enabled, setEnabled] = useState(false);
-  useEffect(() => {
-    let live = true;
-    app.getProject().then(
-      (p) => live && setEnabled(p.config[flag] === true),
-      () => live && setEnabled(false),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, flag]);
-  return enabled;
-}
 
 function statusOf(key: ReactApiKey): { label: string; warn: boolean } {
   const why = key.whyInvalid();
@@ -224,7 +207,7 @@ export function ApiKeysPanel({
  * <UserApiKeysSection user={useUser({ or: "redirect" })} />
  */
 export function UserApiKeysSection({ user }: { user: ReactApiKeyOwner }) {
-  const enabled = useProjectFlag("allow_user_api_keys");
+  const enabled = useProjectFlag("allow_user_api_keys") === true;
   if (!enabled) return null;
   return <ApiKeysPanel owner={user} title="API keys" hint="Keys let scripts and other apps act as you. Treat them like passwords." />;
 }
@@ -237,7 +220,7 @@ export function UserApiKeysSection({ user }: { user: ReactApiKeyOwner }) {
  * <TeamApiKeysSection team={team} />
  */
 export function TeamApiKeysSection({ team }: { team: ReactApiKeyOwner }) {
-  const enabled = useProjectFlag("allow_team_api_keys");
+  const enabled = useProjectFlag("allow_team_api_keys") === true;
   if (!enabled) return null;
   return (
     <ApiKeysPanel

@@ -5,7 +5,16 @@ import { useEffect, useState } from "react";
  * @example
  * <CopyButton value={apiKey} label="API key" />
  */
-export function CopyButton({ value, label }: { value: string; label: string }) {
+export function CopyButton({
+  value,
+  label,
+  className = "stack-button stack-secondary stack-small",
+}: {
+  value: string;
+  label: string;
+  /** The button's classes (the dashboard uses its own). */
+  className?: string;
+}) {
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => {
     if (copied === null) return;
@@ -21,7 +30,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     }
   };
   return (
-    <button type="button" className="stack-button stack-secondary stack-small" onClick={copy} aria-label={`Copy ${label}`}>
+    <button type="button" className={className} onClick={copy} aria-label={`Copy ${label}`}>
       <span aria-live="polite">{copied === "yes" ? "Copied" : copied === "no" ? "Copy failed" : "Copy"}</span>
     </button>
   );

@@ -3,8 +3,9 @@
  * (`config.enabled_oauth_providers` of GET /projects/current). A click starts the provider
  * sign-in; the browser leaves the page, so only a failure to start is shown here.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useStackApp } from "../provider";
+import { useProjectConfig } from "../use-project";
 import { messageOf } from "./code-messages";
 import { providerDisplayName } from "./connected-accounts-section";
 import { FormAlert } from "./field";
@@ -26,19 +27,10 @@ export type OAuthButtonGroupProps = {
  */
 export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
   const app = useStackApp();
-  const [providers, setProviders] = useState<string[]>([]);
+  const config = useProjectConfig();
+  const providers = config ? enabledProviders(config) : [];
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    app.getProject().then(
-      (project) => live && setProviders(enabledProviders(project.config)),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [app]);
 
   if (providers.length === 0) return null;
 

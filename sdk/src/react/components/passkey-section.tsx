@@ -2,9 +2,9 @@
  * Account settings: the user's passkey. Shows whether one is set up and registers one (a new
  * registration replaces the old). Hidden when the project has passkeys turned off.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { ReactUser } from "../app-types";
-import { useStackApp } from "../provider";
+import { useProjectFlag } from "../use-project";
 import { useRefreshUser } from "../use-user";
 import { FormAlert } from "./field";
 import { passkeyErrorMessage } from "./passkey-messages";
@@ -14,22 +14,11 @@ import { passkeyErrorMessage } from "./passkey-messages";
  * <PasskeySection user={useUser({ or: "redirect" })} />
  */
 export function PasskeySection({ user }: { user: ReactUser }) {
-  const app = useStackApp();
   const refreshUser = useRefreshUser();
-  const [enabled, setEnabled] = useState(false);
+  const enabled = useProjectFlag("passkey_enabled") === true;
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState(false);
-  useEffect(() => {
-    let live = true;
-    app.getProject().then(
-      (project) => live && setEnabled(project.config.passkey_enabled === true),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [app]);
 
   if (!enabled) return null;
   const hasPasskey = user.passkeyAuthEnabled === true;

@@ -2,8 +2,9 @@
  * The "Sign in with a passkey" button of the sign-in page. Shown only when the project has
  * passkeys on; the SDK redirects after a successful sign-in (or to the mfa page for TOTP users).
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useStackApp } from "../provider";
+import { useProjectFlag } from "../use-project";
 import { FormAlert } from "./field";
 import { passkeyErrorMessage } from "./passkey-messages";
 
@@ -13,19 +14,9 @@ import { passkeyErrorMessage } from "./passkey-messages";
  */
 export function PasskeySignInButton() {
   const app = useStackApp();
-  const [enabled, setEnabled] = useState(false);
+  const enabled = useProjectFlag("passkey_enabled") === true;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  useEffect(() => {
-    let live = true;
-    app.getProject().then(
-      (project) => live && setEnabled(project.config.passkey_enabled === true),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [app]);
 
   if (!enabled) return null;
 

@@ -3,8 +3,9 @@
  * sign-up that keeps `after_auth_return_to`. On success the SDK redirects to
  * after-sign-in (or the return target).
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useStackApp } from "../provider";
+import { useProjectFlag } from "../use-project";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { checkEmail, type FormErrors } from "./credential-errors";
@@ -38,18 +39,8 @@ export function SignIn({ title = "Sign in to your account" }: SignInProps) {
     (v) => app.signInWithCredential({ email: v.email, password: v.password }),
   );
   const { values, errors, pending, done } = form;
-  const [magicLinkEnabled, setMagicLinkEnabled] = useState(false);
+  const magicLinkEnabled = useProjectFlag("magic_link_enabled") === true;
   const [mode, setMode] = useState<"password" | "code">("password");
-  useEffect(() => {
-    let live = true;
-    app.getProject().then(
-      (project) => live && setMagicLinkEnabled(project.config.magic_link_enabled === true),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [app]);
 
   if (user && !done && !pending) return <SignedInNotice />;
   return (

@@ -2,9 +2,9 @@
  * Teams in account settings: the selected-team switcher, a create-team form (when the project
  * lets end users create teams) and the selected team's settings.
  */
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import type { ReactUser } from "../app-types";
-import { useStackApp } from "../provider";
+import { useProjectFlag } from "../use-project";
 import { useTeams } from "../use-teams";
 import { useRefreshUser, useUser } from "../use-user";
 import { messageOf } from "./code-messages";
@@ -55,23 +55,6 @@ export function SelectedTeamSwitcher() {
       <FormAlert message={error} />
     </div>
   );
-}
-
-/** Does the project let end users create teams? (null while loading) */
-function useClientTeamCreation(): boolean | null {
-  const app = useStackApp();
-  const [enabled, setEnabled] = useState<boolean | null>(null);
-  useEffect(() => {
-    let live = true;
-    app.getProject().then(
-      (p) => live && setEnabled(p.config.client_team_creation_enabled === true),
-      () => live && setEnabled(false),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app]);
-  return enabled;
 }
 
 function CreateTeamForm({ user }: { user: ReactUser }) {
@@ -130,7 +113,7 @@ function CreateTeamForm({ user }: { user: ReactUser }) {
  */
 export function TeamsSection({ user }: { user: ReactUser }) {
   const teams = useTeams();
-  const canCreate = useClientTeamCreation();
+  const canCreate = useProjectFlag("client_team_creation_enabled") === true;
   const selected = teams.find((t) => t.id === user.selectedTeam?.id) ?? null;
   return (
     <section className="stack-section" aria-labelledby="stack-teams-heading">
