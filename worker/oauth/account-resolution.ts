@@ -5,6 +5,7 @@
  */
 import {
   findOAuthAccountsByProviderAccount,
+  findSignInOAuthAccount,
   insertOAuthAccountStatement,
   type SealedProviderTokens,
   updateOAuthAccountTokens,
@@ -110,8 +111,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
 
 /** A concurrent callback linked this identity first: sign in as the user it went to. */
 async function signInAsWinner(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
-  const accounts = await findOAuthAccountsByProviderAccount(deps.db, project.id, input.providerConfigId, input.providerUser.accountId);
-  const winner = accounts.find((a) => a.allowSignIn);
+  const winner = await findSignInOAuthAccount(deps.db, project.id, input.providerConfigId, input.providerUser.accountId);
   return winner ? { ok: true, userId: winner.userId, isNewUser: false } : { ok: false, reason: "oauth_connection_taken" };
 }
 

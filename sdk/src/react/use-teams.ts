@@ -6,78 +6,28 @@
 import { useSyncExternalStore } from "react";
 import type { ReactStackApp } from "./app-types";
 import { useStackApp } from "./provider";
+import { perApp, ReloadingStore } from "./reloading-store";
 import type { ReactTeam } from "./team-types";
 import { getUserStore } from "./user-store";
 
-type TeamsSnapshot = { status: "loading" } | { status: "ready"; teams: ReactTeam[] };
 type Subscribable = { _subscribeTeams?: (callback: () => void) => () => void };
 
-const LOADING: TeamsSnapshot = { status: "loading" };
-
-class TeamsStore {
-  private snapshot: TeamsSnapshot = LOADING;
-  private pending: Promise<void> | null = null;
-  private readonly listeners = new Set<() => void>();
-  private unsubscribe: (() => void)[] = [];
-
-  constructor(private readonly app: ReactStackApp) {}
-
-  getSnapshot = (): TeamsSnapshot => this.snapshot;
-
-  load(): Promise<void> {
-    if (this.snapshot.status === "ready") return Promise.resolve();
-    return this.pending ?? this.refresh();
-  }
-
-  refresh(): Promise<void> {
-    const run = this.app
-      .getUser()
-      .then(async (user) => this.set({ status: "ready", teams: user ? await user.listTeams() : [] }))
-      .catch((error: unknown) => {
-        // Show no teams rather than a page suspended forever.
-        console.warn("[doorman] could not load teams", error);
-        this.set({ status: "ready", teams: [] });
-      })
-      .finally(() => {
-        if (this.pending === run) this.pending = null;
-      });
-    this.pending = run;
-    return run;
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    if (this.listeners.size === 1) {
-      const reload = () => void this.refresh();
-      const sub = (this.app as ReactStackApp & Subscribable)._subscribeTeams;
-      if (typeof sub === "function") this.unsubscribe.push(sub.call(this.app, reload));
-      this.unsubscribe.push(getUserStore(this.app).subscribe(reload));
-    }
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) {
-        for (const stop of this.unsubscribe) stop();
-        this.unsubscribe = [];
-      }
-    };
-  };
-
-  private set(next: TeamsSnapshot): void {
-    this.snapshot = next;
-    for (const listener of this.listeners) listener();
-  }
-}
-
-const stores = new WeakMap<ReactStackApp, TeamsStore>();
-
-function getTeamsStore(app: ReactStackApp): TeamsStore {
-  let store = stores.get(app);
-  if (!store) {
-    store = new TeamsStore(app);
-    stores.set(app, store);
-  }
-  return store;
-}
+/** Teams re-read after any team mutation and whenever the current user changes. */
+const getTeamsStore = perApp(
+  (app: ReactStackApp) =>
+    new ReloadingStore<ReactTeam[]>(
+      async () => {
+        const user = await app.getUser();
+        return user ? await user.listTeams() : [];
+      },
+      [],
+      "teams",
+      (reload) => {
+        const sub = (app as ReactStackApp & Subscribable)._subscribeTeams;
+        return [...(typeof sub === "function" ? [sub.call(app, reload)] : []), getUserStore(app).subscribe(reload)];
+      },
+    ),
+);
 
 /**
  * The signed-in user's teams (empty when signed out).
@@ -90,7 +40,7 @@ export function useTeams(): ReactTeam[] {
   const store = getTeamsStore(useStackApp());
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   if (snapshot.status === "loading") throw store.load();
-  return snapshot.teams;
+  return snapshot.value;
 }
 
 /**

@@ -32,7 +32,7 @@ export function useUser(options: UseUserOptions = {}): ReactUser | null {
   const store = getUserStore(app);
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   if (snapshot.status === "loading") throw store.load();
-  const user = snapshot.user;
+  const user = snapshot.value;
   if (!user && options.or === "redirect") {
     // As the reference SDK does: start the redirect, then stay suspended until the page leaves.
     if (!redirecting.has(app)) {
