@@ -4,6 +4,8 @@
  */
 import { Hono } from "hono";
 import { KnownError } from "../sdk/src/shared/known-errors";
+import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
+import { routeGroup } from "./http/route";
 import { renderKnownError, renderStatusError, StatusError } from "./lib/errors";
 import type { AppEnv } from "./lib/hono-env";
 import { authenticate } from "./middleware/auth";
@@ -39,7 +41,7 @@ import { teamMembershipsRoutes } from "./routes/team-memberships";
 import { teamsRoutes } from "./routes/teams";
 import { usersRoutes } from "./routes/users";
 
-const api = new Hono<AppEnv>()
+const api = routeGroup()
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
@@ -72,6 +74,12 @@ const api = new Hono<AppEnv>()
   .route("/internal/api-keys", internalApiKeysRoutes)
   .route("/internal/emails", internalEmailsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes);
+addApiDocs(api);
+
+/** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */
+export const openApiDocument = () => buildOpenApiDocument(api);
+/** The /api/v1 group, for the route-table test. */
+export const apiRoutes = api;
 
 export const app = new Hono<AppEnv>({ strict: false });
 app.use("*", pipeline);

@@ -28,4 +28,6 @@ export interface Env {
   INTERNAL_PUBLISHABLE_CLIENT_KEY?: string;
   INTERNAL_SECRET_SERVER_KEY?: string;
   INTERNAL_SUPER_SECRET_ADMIN_KEY?: string;
+  /** Where /api/v1/docs loads the API reference's script from; unset = the public CDN. */
+  API_DOCS_SCRIPT_URL?: string;
 }

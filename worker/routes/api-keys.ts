@@ -12,7 +12,6 @@ import { unwrap } from "../lib/problems";
 import { parseBody, parseQuery, userIdOrMe } from "../lib/validate";
 import { enforceRateLimits } from "../middleware/rate-limit";
 import { requireAccess, requireUser, resolveUserId } from "../middleware/require";
-import { apiKeyView } from "../services/api-key-view";
 import {
   type ApiKeyActor,
   type ApiKeyOwner,
@@ -24,6 +23,7 @@ import {
   updateApiKeyOf,
 } from "../services/api-keys";
 import type { RequestAuth } from "../services/request-auth";
+import { apiKeyView } from "../views/api-keys";
 
 const description = z.string().max(1024);
 const apiKeyValue = z.string().min(1).max(1024);

@@ -6,7 +6,7 @@ import { unwrap } from "../lib/problems";
 import { parseBody } from "../lib/validate";
 import { requireAccess, resolveUserId } from "../middleware/require";
 import { connectionAccessToken, listConnections } from "../services/connected-accounts";
-import { connectedAccountView } from "../services/views";
+import { connectedAccountView } from "../views/oauth-accounts";
 
 const tokenBody = z.strictObject({ scope: z.string().max(2048).optional() });
 

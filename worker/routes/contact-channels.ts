@@ -15,7 +15,7 @@ import {
   updateChannel,
 } from "../services/contact-channels";
 import { verifyEmailCode } from "../services/email-verification";
-import { contactChannelView } from "../services/views";
+import { contactChannelView } from "../views/contact-channels";
 
 const emailValue = z.email().max(320);
 const codeBody = z.strictObject({ code: z.string().length(45) });

@@ -14,7 +14,7 @@ import {
   updateLinkedAccount,
 } from "../services/oauth-providers";
 import type { RequestAuth } from "../services/request-auth";
-import { oauthProviderView } from "../services/views";
+import { oauthProviderView } from "../views/oauth-accounts";
 
 const accountId = z.string().min(1).max(512);
 const email = z.email().max(320);

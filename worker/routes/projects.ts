@@ -6,7 +6,7 @@ import type { AppEnv } from "../lib/hono-env";
 import { parseQuery, queryBool } from "../lib/validate";
 import { requireAccess } from "../middleware/require";
 import { loadProject } from "../services/seed";
-import { projectClientView } from "../services/views";
+import { projectClientView } from "../views/projects";
 
 async function jwksFor(secrets: string[], audiences: string[]) {
   const keys = [];

@@ -19,7 +19,7 @@ import {
   revokeInvitation,
   sendInvitation,
 } from "../services/team-invitations";
-import { invitationView } from "../services/team-views";
+import { invitationView } from "../views/team-members";
 
 const codeBody = z.strictObject({ code: z.string().length(45) });
 

@@ -8,7 +8,7 @@ import { parseBody, parseQuery, userIdOrMe } from "../lib/validate";
 import { requireAccess } from "../middleware/require";
 import { readProjectConfig } from "../services/project-config";
 import { getProfile, listProfiles, updateProfile } from "../services/team-memberships";
-import { memberProfileView } from "../services/team-views";
+import { memberProfileView } from "../views/team-members";
 
 const profileBody = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),

@@ -9,7 +9,7 @@ import { jsonValue, parseBody, parseQuery, userIdOrMe } from "../lib/validate";
 import { requireAccess, requireUser } from "../middleware/require";
 import type { RequestAuth } from "../services/request-auth";
 import { createTeam, deleteTeam, getTeam, listTeams, updateTeam } from "../services/teams";
-import { teamClientView, teamServerView } from "../services/views";
+import { teamClientView, teamServerView } from "../views/teams";
 
 const displayName = z.string().min(1).max(256);
 // Clients may set an http(s) URL or an inline image; back ends any string they trust.

@@ -1,17 +1,16 @@
 /** /users: the current user (client/server views) and user management (server). */
-import { Hono } from "hono";
 import { z } from "zod";
 import { KnownError } from "../../sdk/src/shared/known-errors";
+import { listSchema, successSchema, userClientSchema, userServerSchema } from "../../sdk/src/shared/wire";
 import { findUserRecord } from "../db/queries/users";
+import { addRoute, defineRoute, routeGroup } from "../http/route";
+import { jsonValue, queryBool } from "../http/validate";
 import { StatusError } from "../lib/errors";
-import type { AppEnv } from "../lib/hono-env";
 import { problemError, unwrap } from "../lib/problems";
-import { jsonValue, parseBody, parseQuery, queryBool } from "../lib/validate";
-import { requireAccess, requireUser } from "../middleware/require";
 import { readProjectConfig } from "../services/project-config";
 import type { RequestAuth } from "../services/request-auth";
 import { createUserWithOAuthProviders, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
-import { userClientView, userServerView } from "../services/views";
+import { userClientView, userServerView } from "../views/users";
 
 const meta = jsonValue.nullable().optional();
 const str = (max: number) => z.string().max(max).nullable().optional();
@@ -121,65 +120,136 @@ const listQuerySchema = z.strictObject({
   include_restricted: queryBool.optional(),
 });
 
-export const usersRoutes = new Hono<AppEnv>()
-  .get("/me", (c) => {
-    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
-    return c.json(view(auth, auth.user));
-  })
-  .patch("/me", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const body = auth.type === "client" ? await parseBody(c, clientUpdateSchema) : await parseBody(c, serverUpdateSchema);
-    const { user } = requireUser(auth);
-    const result = unwrap(await updateUser(c.get("deps"), auth.project, user.user.id, toUpdate(body), { keepSessionId: auth.sessionId }));
-    return c.json(view(auth, result.record));
-  })
-  .delete("/me", async (c) => {
-    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
-    if (auth.type === "client" && !readProjectConfig(auth.project.config).client_user_deletion_enabled) {
-      throw new StatusError(403, "Client user deletion is not enabled for this project.");
-    }
-    await removeUser(c.get("deps"), auth.project.id, auth.user.user.id);
-    return c.json({ success: true });
-  })
-  .get("/", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const q = parseQuery(c, listQuerySchema);
-    const page = await listUsers(c.get("deps"), {
-      projectId: auth.project.id,
-      limit: q.limit ?? 100,
-      cursor: q.cursor,
-      desc: q.desc ?? false,
-      query: q.query,
-      teamId: q.team_id,
-      includeAnonymous: q.include_anonymous ?? false,
-      onlyAnonymous: q.only_anonymous ?? false,
-    });
-    if ("cursorNotFound" in page) throw new KnownError("SCHEMA_ERROR", { message: "The cursor does not name a user of this project." });
-    return c.json({ items: page.items.map((r) => view(auth, r)), is_paginated: true, pagination: { next_cursor: page.nextCursor } });
-  })
-  .post("/", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const body = await parseBody(c, serverCreateSchema);
-    const input: NewUserInput = { ...toUpdate({ ...body, is_anonymous: undefined }), isAnonymous: body.is_anonymous ?? false };
-    const links = (body.oauth_providers ?? []).map((p) => ({ providerConfigId: p.id, accountId: p.account_id, email: p.email ?? null }));
-    const result = unwrap(await createUserWithOAuthProviders(c.get("deps"), auth.project, input, links));
-    return c.json(view(auth, result.record), 201);
-  })
-  .get("/:userId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const record = await findUserRecord(c.get("deps").db, auth.project.id, c.req.param("userId"));
-    if (!record) throw new KnownError("USER_NOT_FOUND");
-    return c.json(view(auth, record));
-  })
-  .patch("/:userId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const body = await parseBody(c, serverUpdateSchema);
-    const result = await updateUser(c.get("deps"), auth.project, c.req.param("userId"), toUpdate(body));
-    if (!result.ok) throw problemError(result);
-    return c.json(view(auth, result.record));
-  })
-  .delete("/:userId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    if (!(await removeUser(c.get("deps"), auth.project.id, c.req.param("userId")))) throw new KnownError("USER_NOT_FOUND");
-    return c.json({ success: true });
+const userView = userClientSchema.or(userServerSchema);
+const userIdParams = z.strictObject({ userId: z.string().min(1).max(64) });
+const USER_WRITE_ERRORS = ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG"] as const;
+
+const getMe = defineRoute({
+  method: "get",
+  path: "/me",
+  summary: "The signed-in user",
+  access: ["client", "server", "admin"],
+  user: true,
+  response: userView,
+});
+
+const updateMe = defineRoute({
+  method: "patch",
+  path: "/me",
+  summary: "Update the signed-in user (clients: profile fields only)",
+  access: ["client", "server", "admin"],
+  user: true,
+  body: serverUpdateSchema,
+  clientBody: clientUpdateSchema,
+  response: userView,
+  errors: [...USER_WRITE_ERRORS, "TEAM_MEMBERSHIP_NOT_FOUND"],
+});
+
+const deleteMe = defineRoute({
+  method: "delete",
+  path: "/me",
+  summary: "Delete the signed-in user (clients only where the project allows it)",
+  access: ["client", "server", "admin"],
+  user: true,
+  response: successSchema,
+});
+
+const listAll = defineRoute({
+  method: "get",
+  path: "/",
+  summary: "List the project's users",
+  access: ["server", "admin"],
+  query: listQuerySchema,
+  response: listSchema(userServerSchema),
+});
+
+const create = defineRoute({
+  method: "post",
+  path: "/",
+  summary: "Create a user",
+  access: ["server", "admin"],
+  body: serverCreateSchema,
+  response: { status: 201, description: "The new user", schema: userServerSchema },
+  errors: [...USER_WRITE_ERRORS, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"],
+});
+
+const getOne = defineRoute({
+  method: "get",
+  path: "/{userId}",
+  summary: "A user by id",
+  access: ["server", "admin"],
+  params: userIdParams,
+  response: userServerSchema,
+  errors: ["USER_NOT_FOUND"],
+});
+
+const updateOne = defineRoute({
+  method: "patch",
+  path: "/{userId}",
+  summary: "Update a user",
+  access: ["server", "admin"],
+  params: userIdParams,
+  body: serverUpdateSchema,
+  response: userServerSchema,
+  errors: [...USER_WRITE_ERRORS, "USER_NOT_FOUND", "TEAM_MEMBERSHIP_NOT_FOUND"],
+});
+
+const deleteOne = defineRoute({
+  method: "delete",
+  path: "/{userId}",
+  summary: "Delete a user",
+  access: ["server", "admin"],
+  params: userIdParams,
+  response: successSchema,
+  errors: ["USER_NOT_FOUND"],
+});
+
+export const usersRoutes = routeGroup();
+addRoute(usersRoutes, getMe, (c, { auth }) => c.json(view(auth, auth.user)));
+addRoute(usersRoutes, updateMe, async (c, { auth, body }) => {
+  const result = unwrap(
+    await updateUser(c.get("deps"), auth.project, auth.user.user.id, toUpdate(body), { keepSessionId: auth.sessionId }),
+  );
+  return c.json(view(auth, result.record));
+});
+addRoute(usersRoutes, deleteMe, async (c, { auth }) => {
+  if (auth.type === "client" && !readProjectConfig(auth.project.config).client_user_deletion_enabled) {
+    throw new StatusError(403, "Client user deletion is not enabled for this project.");
+  }
+  await removeUser(c.get("deps"), auth.project.id, auth.user.user.id);
+  return c.json({ success: true });
+});
+addRoute(usersRoutes, listAll, async (c, { auth, query: q }) => {
+  const page = await listUsers(c.get("deps"), {
+    projectId: auth.project.id,
+    limit: q.limit ?? 100,
+    cursor: q.cursor,
+    desc: q.desc ?? false,
+    query: q.query,
+    teamId: q.team_id,
+    includeAnonymous: q.include_anonymous ?? false,
+    onlyAnonymous: q.only_anonymous ?? false,
   });
+  if ("cursorNotFound" in page) throw new KnownError("SCHEMA_ERROR", { message: "The cursor does not name a user of this project." });
+  return c.json({ items: page.items.map((r) => view(auth, r)), is_paginated: true, pagination: { next_cursor: page.nextCursor } });
+});
+addRoute(usersRoutes, create, async (c, { auth, body }) => {
+  const input: NewUserInput = { ...toUpdate({ ...body, is_anonymous: undefined }), isAnonymous: body.is_anonymous ?? false };
+  const links = (body.oauth_providers ?? []).map((p) => ({ providerConfigId: p.id, accountId: p.account_id, email: p.email ?? null }));
+  const result = unwrap(await createUserWithOAuthProviders(c.get("deps"), auth.project, input, links));
+  return c.json(view(auth, result.record), 201);
+});
+addRoute(usersRoutes, getOne, async (c, { auth, params }) => {
+  const record = await findUserRecord(c.get("deps").db, auth.project.id, params.userId);
+  if (!record) throw new KnownError("USER_NOT_FOUND");
+  return c.json(view(auth, record));
+});
+addRoute(usersRoutes, updateOne, async (c, { auth, params, body }) => {
+  const result = await updateUser(c.get("deps"), auth.project, params.userId, toUpdate(body));
+  if (!result.ok) throw problemError(result);
+  return c.json(view(auth, result.record));
+});
+addRoute(usersRoutes, deleteOne, async (c, { auth, params }) => {
+  if (!(await removeUser(c.get("deps"), auth.project.id, params.userId))) throw new KnownError("USER_NOT_FOUND");
+  return c.json({ success: true });
+});

@@ -17,7 +17,7 @@ import { cliLoginKey, cliPollKey } from "../kv/keys";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
 import { type IpInfo, mintAccessToken, prepareSession } from "./sessions";
-import { restrictedReasonOf } from "./views";
+import { restrictedReasonOf } from "./user-restrictions";
 
 /** Length of the polling and login codes (224 bits each). */
 export const CLI_CODE_LENGTH = 45;

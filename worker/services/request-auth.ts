@@ -56,14 +56,30 @@ function accessTokenError(decoded: Exclude<DecodedToken, { ok: true }>): KnownEr
   return new KnownError("UNPARSABLE_ACCESS_TOKEN");
 }
 
-export async function resolveRequestAuth(deps: Deps, h: AuthHeaders): Promise<RequestAuth | null> {
-  const hasKeyOrToken = Boolean(h.publishableClientKey || h.secretServerKey || h.superSecretAdminKey || h.adminAccessToken);
-  if (!h.accessType) {
+/**
+ * The credentials an access type reads; the others are dropped unread. A client request that
+ * also carries a secret key, an admin key or an owner's admin token stays a client request:
+ * elevation needs the access type that asks for it (and then that type's own credential).
+ */
+export function credentialsFor(accessType: AccessType, h: AuthHeaders): AuthHeaders {
+  if (accessType === "client") return { ...h, secretServerKey: undefined, superSecretAdminKey: undefined, adminAccessToken: undefined };
+  if (accessType === "server")
+    return { ...h, publishableClientKey: undefined, superSecretAdminKey: undefined, adminAccessToken: undefined };
+  return { ...h, publishableClientKey: undefined, secretServerKey: undefined };
+}
+
+export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Promise<RequestAuth | null> {
+  const hasKeyOrToken = Boolean(
+    headers.publishableClientKey || headers.secretServerKey || headers.superSecretAdminKey || headers.adminAccessToken,
+  );
+  if (!headers.accessType) {
     if (hasKeyOrToken) throw new KnownError("PROJECT_KEY_WITHOUT_ACCESS_TYPE");
     return null;
   }
-  if (h.accessType !== "client" && h.accessType !== "server" && h.accessType !== "admin") throw new KnownError("INVALID_ACCESS_TYPE");
-  const accessType: AccessType = h.accessType;
+  if (headers.accessType !== "client" && headers.accessType !== "server" && headers.accessType !== "admin")
+    throw new KnownError("INVALID_ACCESS_TYPE");
+  const accessType: AccessType = headers.accessType;
+  const h = credentialsFor(accessType, headers);
   if (!h.projectId) throw new KnownError("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
   const projectId = h.projectId;
 
@@ -90,12 +106,11 @@ export async function resolveRequestAuth(deps: Deps, h: AuthHeaders): Promise<Re
   const project = rows.project;
   if (!project) throw new KnownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
 
-  let type: AccessType = accessType;
+  const type: AccessType = accessType;
   let adminUserId: string | null = null;
   if (h.adminAccessToken) {
-    // Only the token is validated; keys are ignored and the access type is admin.
+    // Admin requests only (credentialsFor): the owner's token stands in for the admin key.
     adminUserId = await checkAdminAccessToken(deps, project, h.adminAccessToken);
-    type = "admin";
   } else {
     checkKey(project, accessType, h, rows.keyValid);
   }

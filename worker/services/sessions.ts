@@ -22,7 +22,7 @@ import {
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
-import { restrictedReasonOf } from "./views";
+import { restrictedReasonOf } from "./user-restrictions";
 
 /** How long a rotated-out refresh token still works, for tabs that refreshed concurrently. */
 export const ROTATION_GRACE_MS = 30_000;

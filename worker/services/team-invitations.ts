@@ -23,9 +23,9 @@ import type { Deps } from "../lib/context";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { joinTeam } from "./team-memberships";
 import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams";
+import { restrictedReasonOf } from "./user-restrictions";
 import { normaliseEmail } from "./users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
-import { restrictedReasonOf } from "./views";
 
 export type InvitationProblem =
   | TeamAccessProblem

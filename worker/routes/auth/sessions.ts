@@ -12,7 +12,7 @@ import { stackHeader } from "../../middleware/headers";
 import { requireAccess, requireUser, resolveUserId } from "../../middleware/require";
 import { refreshThroughSession, revokeThroughSession } from "../../services/session-gateway";
 import { createSessionForUser } from "../../services/sessions";
-import { sessionView } from "../../services/views";
+import { sessionView } from "../../views/sessions";
 
 export const sessionsRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {

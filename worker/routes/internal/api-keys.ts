@@ -6,7 +6,7 @@ import type { AppEnv } from "../../lib/hono-env";
 import { parseBody } from "../../lib/validate";
 import { requireAccess } from "../../middleware/require";
 import { createKeySet, getProjectKeySet, listProjectKeySets, updateProjectKeySet } from "../../services/internal-keys";
-import { keySetView } from "../../services/views";
+import { keySetView } from "../../views/projects";
 
 const createSchema = z
   .strictObject({

@@ -17,7 +17,7 @@ import {
   updateProjectFields,
 } from "../../services/projects";
 import type { RequestAuth } from "../../services/request-auth";
-import { projectAdminView } from "../../services/views";
+import { projectAdminView } from "../../views/projects";
 
 const projectFields = {
   display_name: z.string().min(1).max(256).optional(),

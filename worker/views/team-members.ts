@@ -1,11 +1,16 @@
 /** Wire views of member profiles and invitations (wire-protocol.md §2). */
+import type { TeamInvitationJson, TeamMemberProfileJson } from "../../sdk/src/shared/wire";
 import type { InvitationRow } from "../db/queries/team-invitations";
 import type { MemberProfileRecord } from "../db/queries/teams";
-import type { ProjectConfig } from "./project-config";
-import { userServerView } from "./views";
+import type { ProjectConfig } from "../services/project-config";
+import { userServerView } from "./users";
 
 /** A member's per-team profile; unset fields fall back to the user's own. Back ends also get `user`. */
-export function memberProfileView({ member, record }: MemberProfileRecord, config: ProjectConfig, withUser: boolean) {
+export function memberProfileView(
+  { member, record }: MemberProfileRecord,
+  config: ProjectConfig,
+  withUser: boolean,
+): TeamMemberProfileJson {
   const view = {
     team_id: member.teamId,
     user_id: member.userId,
@@ -15,7 +20,7 @@ export function memberProfileView({ member, record }: MemberProfileRecord, confi
   return withUser ? { ...view, user: userServerView(record, config) } : view;
 }
 
-export function invitationView(row: InvitationRow) {
+export function invitationView(row: InvitationRow): TeamInvitationJson {
   return {
     id: row.id,
     team_id: row.teamId,

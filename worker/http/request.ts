@@ -1,0 +1,52 @@
+/**
+ * Reading the caller out of a request, in one place: the validation hook that turns a bad
+ * param or query into the wire's SCHEMA_ERROR, the signed-in user, and "me" as a user id.
+ */
+import type { Hook } from "@hono/zod-openapi";
+import type { z } from "zod";
+import { KnownError } from "../../sdk/src/shared/known-errors";
+import type { UserRecord } from "../db/queries/users";
+import type { AppEnv } from "../lib/hono-env";
+import type { RequestAuth } from "../services/request-auth";
+import type { TeamActor } from "../services/teams";
+import { formatIssues } from "./validate";
+
+export type AuthWithUser = RequestAuth & { user: UserRecord };
+
+/** The one default hook: any params/query failure answers SCHEMA_ERROR (wire §3) naming each field. */
+export const schemaErrorHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (result.success) return;
+  const where = result.target === "param" ? "params" : result.target;
+  const issues = result.error.issues.map((i) => ({ ...i, path: [where, ...i.path] }) as z.core.$ZodIssue);
+  throw new KnownError("SCHEMA_ERROR", { message: formatIssues(c.req.method, new URL(c.req.url).pathname, issues) });
+};
+
+/** The signed-in user, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
+export function requireUser(auth: RequestAuth): AuthWithUser {
+  if (!auth.user) throw new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  return auth as AuthWithUser;
+}
+
+/** "me" → the signed-in user's id; any other id as given (whether the caller may act on it is the service's call). */
+export function meOr(auth: RequestAuth, value: string): string {
+  return value === "me" ? requireUser(auth).user.user.id : value;
+}
+
+/**
+ * A user id for a route where clients act on their own account only: "me" is the signed-in
+ * user, and a client naming anyone else gets INSUFFICIENT_ACCESS_TYPE.
+ */
+export function ownUserId(auth: RequestAuth, value: string): string {
+  const id = meOr(auth, value);
+  // An end user's key may only ever reach that user's own records.
+  if (auth.type === "client" && auth.user?.user.id !== id) {
+    throw new KnownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: "client", allowed_access_types: ["server", "admin"] });
+  }
+  return id;
+}
+
+/** A client acts as its signed-in user (and needs one); server and admin keys act as the back end. */
+export function teamActor(auth: RequestAuth): TeamActor {
+  if (auth.type !== "client") return { kind: "backend" };
+  return { kind: "client", userId: requireUser(auth).user.user.id };
+}

@@ -1,0 +1,64 @@
+/**
+ * Request parsing and validation: body (JSON, form, text), query and params through zod
+ * schemas. Unknown keys are rejected; failures become SCHEMA_ERROR / BODY_PARSING_ERROR.
+ */
+import type { Context } from "hono";
+import { z } from "zod";
+import { KnownError } from "../../sdk/src/shared/known-errors";
+
+/** Largest body we read; anything bigger is refused before parsing. */
+export const MAX_BODY_BYTES = 1_000_000;
+
+export function formatIssues(method: string, path: string, issues: z.core.$ZodIssue[]): string {
+  const lines = issues.map((i) => {
+    const where = i.path.length ? i.path.join(".") : "body";
+    return `  - ${where}: ${i.message}`;
+  });
+  return `Request validation failed on ${method} ${path}:\n${lines.join("\n")}`;
+}
+
+export async function readBody(c: Context): Promise<unknown> {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES)
+    throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  // Bytes, then UTF-8: workerd warns when .text() reads a form-encoded body.
+  const text = new TextDecoder().decode(await c.req.arrayBuffer());
+  if (text.length > MAX_BODY_BYTES)
+    throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (text.trim() === "") return undefined;
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+  if (type === "application/json" || type === "text/plain" || type === "application/octet-stream" || type === "") {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new KnownError("BODY_PARSING_ERROR", undefined, "The request body is not valid JSON.");
+    }
+  }
+  throw new KnownError("BODY_PARSING_ERROR", undefined, `Unsupported content-type: ${type}`);
+}
+
+function check<T extends z.ZodType>(c: Context, schema: T, value: unknown, where: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => ({ ...i, path: [where, ...i.path] }) as z.core.$ZodIssue);
+    throw new KnownError("SCHEMA_ERROR", { message: formatIssues(c.req.method, new URL(c.req.url).pathname, issues) });
+  }
+  return result.data;
+}
+
+/** Parses and validates the body. An absent body is validated as `{}`. */
+export async function parseBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const body = await readBody(c);
+  return check(c, schema, body ?? {}, "body");
+}
+
+export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  return check(c, schema, c.req.query(), "query");
+}
+
+/** "true"/"false" query flags. */
+export const queryBool = z.enum(["true", "false"]).transform((v) => v === "true");
+export const jsonValue = z.json();
+export const userIdOrMe = z.union([z.literal("me"), z.uuid()]);

@@ -1,0 +1,64 @@
+/** Wire views of projects and their key sets (wire-protocol.md §2). Outputs never carry secrets. */
+import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "../../sdk/src/shared/wire";
+import type { ApiKeySetRow } from "../db/queries/api-key-sets";
+import type { ProjectRow } from "../db/queries/projects";
+import { readProjectConfig } from "../services/project-config";
+
+export function projectClientView(project: ProjectRow): ProjectClientJson {
+  const config = readProjectConfig(project.config);
+  return {
+    id: project.id,
+    display_name: project.displayName,
+    config: {
+      sign_up_enabled: config.sign_up_enabled,
+      credential_enabled: config.credential_enabled,
+      magic_link_enabled: config.magic_link_enabled,
+      passkey_enabled: config.passkey_enabled,
+      client_team_creation_enabled: config.client_team_creation_enabled,
+      client_user_deletion_enabled: config.client_user_deletion_enabled,
+      allow_user_api_keys: config.allow_user_api_keys,
+      allow_team_api_keys: config.allow_team_api_keys,
+      enabled_oauth_providers: config.oauth_providers.map(({ id }) => ({ id })),
+      domains: config.domains,
+    },
+  };
+}
+
+export function projectAdminView(project: ProjectRow): ProjectAdminJson {
+  const config = readProjectConfig(project.config);
+  return {
+    id: project.id,
+    display_name: project.displayName,
+    description: project.description,
+    logo_url: project.logoUrl ?? null,
+    logo_full_url: project.fullLogoUrl ?? null,
+    logo_dark_mode_url: null,
+    logo_full_dark_mode_url: null,
+    created_at_millis: project.createdAt,
+    is_production_mode: project.isProductionMode,
+    owner_team_id: project.ownerTeamId ?? null,
+    onboarding_status: project.onboardingStatus,
+    config: {
+      ...config,
+      oauth_providers: config.oauth_providers.map((p) => ({ provider_config_id: p.id, ...p })),
+      enabled_oauth_providers: config.oauth_providers.map(({ id }) => ({ id })),
+    },
+  };
+}
+
+type KeyValues = { publishable?: string; secret?: string; admin?: string };
+
+/** Full key values appear only in the create response; reads show the last four characters. */
+export function keySetView(row: ApiKeySetRow, full?: KeyValues): KeySetJson {
+  const show = (value: string | undefined, lastFour: string | null) => (value ? value : lastFour ? { last_four: lastFour } : undefined);
+  return {
+    id: row.id,
+    description: row.description,
+    expires_at_millis: row.expiresAt,
+    created_at_millis: row.createdAt,
+    manually_revoked_at_millis: row.revokedAt ?? undefined,
+    publishable_client_key: show(full?.publishable, row.publishableLastFour),
+    secret_server_key: show(full?.secret, row.secretLastFour),
+    super_secret_admin_key: show(full?.admin, row.adminLastFour),
+  };
+}
