@@ -29,6 +29,8 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
+            // The committed wrangler.toml is production; the tests run the worker in development.
+            ENVIRONMENT: "development",
             API_URL: "http://localhost",
             ALLOW_TEST_CLOCK: "true",
             OAUTH_MOCK_ISSUER: `http://127.0.0.1:${oidcPort}`,

@@ -5,6 +5,7 @@
 //   3. run `wrangler pages dev` in web/ with the API worker's config as a second config,
 //      so the pages and /api/* (forwarded to the worker via the API service binding) share
 //      http://localhost:$PORT (default 8788)
+//      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development")
 //   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
 //      development), then print the URLs and the internal project's dev keys.
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
@@ -139,10 +140,12 @@ async function waitForHealth(child, timeoutMs) {
 }
 
 /**
- * The worker's config for this run. When the shell sets SHARED_SMTP_* (e.g. a local mail
- * catcher) or SHARED_OAUTH_* (real shared OAuth keys), and for OAUTH_MOCK_ISSUER (the bundled
- * OpenID provider started below), they are added to a generated copy, wrangler.dev.toml
- * (gitignored): the worker behind `pages dev` reads vars only from its wrangler.toml, not from .dev.vars.
+ * The worker's config for this run: a generated copy of wrangler.toml, wrangler.dev.toml
+ * (gitignored), because the worker behind `pages dev` reads vars only from its wrangler.toml, not
+ * from .dev.vars or --var. It always sets ENVIRONMENT = "development" (the committed wrangler.toml
+ * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
+ * mail catcher) or SHARED_OAUTH_* (real shared OAuth keys), and for OAUTH_MOCK_ISSUER (the bundled
+ * OpenID provider started below), they are added too.
  */
 function workerConfigWithRelay() {
   const names = [
@@ -156,13 +159,15 @@ function workerConfigWithRelay() {
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
   ];
   const relay = names.filter((n) => process.env[n]);
-  if (relay.length === 0) return "wrangler.toml";
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
-  const lines = relay.map((n) => `${n} = ${JSON.stringify(process.env[n])}`).join("\n");
-  writeFileSync(
-    join(root, "wrangler.dev.toml"),
-    base.replace(/^\[vars\]$/m, `[vars]\n# Added by npm start from the shell environment.\n${lines}`),
-  );
+  if (/^ENVIRONMENT\s*=/m.test(base)) fail("wrangler.toml must not set ENVIRONMENT (npm start sets development itself).");
+  const lines = [
+    "# Added by npm start: development mode (seeds the internal project with the public dev keys).",
+    'ENVIRONMENT = "development"',
+    ...(relay.length ? ["# Added by npm start from the shell environment."] : []),
+    ...relay.map((n) => `${n} = ${JSON.stringify(process.env[n])}`),
+  ].join("\n");
+  writeFileSync(join(root, "wrangler.dev.toml"), base.replace(/^\[vars\]$/m, `[vars]\n${lines}`));
   if (process.env.SHARED_SMTP_HOST)
     log(`relaying shared email to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT ?? "587"} (wrangler.dev.toml)`);
   return "wrangler.dev.toml";

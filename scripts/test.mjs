@@ -2,8 +2,9 @@
 // `npm test`: the whole suite, in order, with output streamed.
 //   0. make sure Chromium is at /usr/bin/chromium (apt-get it when root; else say how)
 //   1. worker + SDK tests inside workerd:        vitest run
-//   2. the published Stack Auth SDK vs Doorman:  node --test test/compat/*.test.mjs (own node_modules)
-//   3. browser end-to-end:                       node test/e2e/run.mjs
+//   2. the OpenAPI document is valid:           node --test test/contract/openapi.test.mjs
+//   3. the published Stack Auth SDK vs Doorman:  node --test test/compat/*.test.mjs (own node_modules)
+//   4. browser end-to-end:                       node test/e2e/run.mjs
 // Ends with one line "N passed, N failed" (tests summed over the parts) and a non-zero exit
 // code if any part failed.
 import { spawn, spawnSync } from "node:child_process";
@@ -122,6 +123,13 @@ async function part(name, cmd, args, parse) {
 ensureChromium();
 
 await part("worker + SDK tests (vitest, workerd)", bin("vitest"), ["run"], vitestCounts);
+
+await part(
+  "API contract: the OpenAPI document (node --test)",
+  process.execPath,
+  ["--test", "--test-reporter=spec", join("test", "contract", "openapi.test.mjs")],
+  nodeTestCounts,
+);
 
 const compatDir = join(root, "test", "compat");
 const compatTests = existsSync(compatDir) ? readdirSync(compatDir).filter((f) => f.endsWith(".test.mjs")) : [];

@@ -1,5 +1,5 @@
 /// <reference types="@cloudflare/vitest-pool-workers/types" />
-import type { Env as AppEnv } from "../worker/env";
+import type { EnvVars as AppEnv } from "../worker/env";
 
 declare global {
   namespace Cloudflare {

@@ -2,8 +2,12 @@
  * Vite config for the Remix web app. Run from the repo root:
  * `remix vite:build --config web/vite.config.ts` (see TOOLCHAIN.md §5).
  */
+
+import { copyFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { cloudflareDevProxyVitePlugin, vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -11,8 +15,33 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
+/**
+ * Serves the API reference's browser bundle from the web app itself (/vendor/scalar-api-reference.js),
+ * so /api/v1/docs works offline under `npm start` (API_DOCS_SCRIPT_URL points at it).
+ */
+function apiReferenceBundle(): Plugin {
+  let client = false;
+  return {
+    name: "doorman-api-reference-bundle",
+    apply: "build",
+    configResolved(config) {
+      client = !config.build.ssr;
+    },
+    closeBundle() {
+      if (!client) return;
+      // The package exports no subpath for its standalone bundle; find it beside the resolved entry.
+      const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
+      const pkg = join(entry.slice(0, entry.lastIndexOf("/dist/")), "package.json");
+      const target = join("web", "build", "client", "vendor");
+      mkdirSync(target, { recursive: true });
+      copyFileSync(join(dirname(pkg), "dist", "browser", "standalone.js"), join(target, "scalar-api-reference.js"));
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    apiReferenceBundle(),
     // Reads web/wrangler.toml (not the worker's root config, which declares the Durable Object).
     cloudflareDevProxyVitePlugin({ configPath: "web/wrangler.toml" }),
     remix({

@@ -4,12 +4,16 @@
  */
 import { Hono } from "hono";
 import { KnownError } from "../sdk/src/shared/known-errors";
+import { ConfigError } from "./config";
 import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
 import { routeGroup } from "./http/route";
+import type { Deps } from "./lib/context";
 import { renderKnownError, renderStatusError, StatusError } from "./lib/errors";
 import type { AppEnv } from "./lib/hono-env";
 import { authenticate } from "./middleware/auth";
-import { pipeline } from "./middleware/pipeline";
+import { cors } from "./middleware/cors";
+import { requestContext } from "./middleware/request-context";
+import { responseHeaders } from "./middleware/response-headers";
 import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "./routes/api-keys";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
@@ -82,7 +86,10 @@ export const openApiDocument = () => buildOpenApiDocument(api);
 export const apiRoutes = api;
 
 export const app = new Hono<AppEnv>({ strict: false });
-app.use("*", pipeline);
+// Outermost first: request id, config and deps; CORS (and preflights); the wire's response headers; then who is calling.
+app.use("*", requestContext);
+app.use("*", cors);
+app.use("*", responseHeaders);
 app.use("/api/*", authenticate);
 // /api/latest serves the same handlers as /api/v1 (wire §0).
 app.route("/api/v1", api);
@@ -106,10 +113,13 @@ app.notFound(async (c) => {
 
 app.onError((err, c) => {
   if (err instanceof KnownError) return renderKnownError(err);
+  // A misconfigured worker answers every request with the settings to fix; the log says it too.
+  if (err instanceof ConfigError) console.error(err.message);
   if (err instanceof StatusError) return renderStatusError(err);
   const requestId = c.get("requestId") ?? "unknown";
   console.error(`[${requestId}] unhandled error`, err);
-  const dev = c.env.ENVIRONMENT === "development";
+  // Only a development worker shows the stack; a misconfigured one (no deps) never does.
+  const dev = (c.get("deps") as Deps | undefined)?.config.environment === "development";
   const detail = dev ? `\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}` : "";
   return c.text(`An internal error occurred (request id ${requestId}).${detail}`, 500);
 });

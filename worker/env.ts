@@ -1,18 +1,25 @@
-/** The worker's bindings and vars (wrangler.toml). */
-export interface Env {
-  DB: D1Database;
-  KV: KVNamespace;
-  SESSION_DO: DurableObjectNamespace<import("./durable/session-do").SessionDO>;
+/**
+ * The worker's `env`: the bindings declared in wrangler.toml (D1, KV, the Durable Object),
+ * typed by `wrangler types` into worker-configuration.d.ts (`npm run types`; `npm run check`
+ * fails when it is stale), plus the vars and secrets, all optional strings here. Code reads the
+ * vars and secrets only through the typed, validated config (worker/config.ts), never from `env`.
+ */
+
+/** The bindings, as generated from wrangler.toml (global `Cloudflare.Env`). */
+export type Bindings = Pick<Cloudflare.Env, "DB" | "KV" | "SESSION_DO">;
+
+/** Vars (wrangler.toml [vars], `--var`) and secrets (`wrangler secret put`), as the runtime hands them over. */
+export interface EnvVars {
+  /** "production" (the default when unset) or "development" (npm start and the tests set it). */
+  ENVIRONMENT?: string;
   /** Public API origin, e.g. https://auth.example.com; empty = the request's origin. */
   API_URL?: string;
   ACCESS_TOKEN_TTL_SECONDS?: string;
-  /** "development" seeds the internal project with the public dev keys. */
-  ENVIRONMENT?: string;
-  /** Derives the JWT signing keys (and later the OAuth token encryption key). */
+  /** Derives the JWT signing keys and the at-rest encryption key. */
   SERVER_SECRET?: string;
   /** The previous SERVER_SECRET during a rotation: tokens it signed still verify. */
   SERVER_SECRET_PREVIOUS?: string;
-  /** Test-only: lets tests move the clock with the x-doorman-test-now header. Never set in production. */
+  /** Test-only: lets tests move the clock with the x-doorman-test-now header. Refused in production. */
   ALLOW_TEST_CLOCK?: string;
   /** The platform ("shared") mail sender; unset = the dev outbox (emails are only logged). */
   SHARED_SMTP_HOST?: string;
@@ -21,13 +28,19 @@ export interface Env {
   SHARED_SMTP_PASSWORD?: string;
   SHARED_SMTP_SENDER_EMAIL?: string;
   SHARED_SMTP_SENDER_NAME?: string;
-  /** Dev/test only: every shared OAuth provider uses the bundled OpenID provider at this issuer (see worker/oauth/providers.ts). */
+  /** Dev/test only: every shared OAuth provider uses the bundled OpenID provider at this issuer. Refused in production. */
   OAUTH_MOCK_ISSUER?: string;
-  /** Shared OAuth keys are read by name: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
-  /** Production keys for the internal project (wrangler secrets); dev keys are used when unset in development. */
+  /** Production keys for the internal project (wrangler secrets); the public dev keys are used when unset in development. */
   INTERNAL_PUBLISHABLE_CLIENT_KEY?: string;
   INTERNAL_SECRET_SERVER_KEY?: string;
   INTERNAL_SUPER_SECRET_ADMIN_KEY?: string;
   /** Where /api/v1/docs loads the API reference's script from; unset = the public CDN. */
   API_DOCS_SCRIPT_URL?: string;
+  /** Shared OAuth keys: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET / _TENANT_ID (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
+  [sharedOAuth: `SHARED_OAUTH_${string}`]: string | undefined;
+  /** Rate-limit overrides: RATE_LIMIT_<RULE> = "count/seconds", or "0" to switch the rule off. */
+  [rateLimit: `RATE_LIMIT_${string}`]: string | undefined;
 }
+
+/** The worker's `env`. */
+export interface Env extends Bindings, EnvVars {}

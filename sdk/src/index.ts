@@ -9,8 +9,9 @@
 export { type AdminAppOptions, type InternalApiKey, type InternalApiKeyFirstView, type SentEmail, StackAdminApp } from "./apps/admin-app";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export type { ApiKey, ApiKeyFirstView, ApiKeyType, CreateApiKeyOptions } from "./apps/api-keys";
+export type { ClientAppOptions } from "./apps/app-core";
 export type { CliSessionState } from "./apps/cli";
-export { type ClientAppOptions, type CredentialOptions, type GetUserOptions, StackClientApp } from "./apps/client-app";
+export type { CredentialOptions, GetUserOptions } from "./apps/client-app";
 export type {
   CreateOAuthProviderOptions,
   GetConnectedAccountOptions,
@@ -19,7 +20,7 @@ export type {
   ServerOAuthProvider,
 } from "./apps/connected-accounts";
 export type { ContactChannel, NotificationCategory } from "./apps/contact-channels";
-export type { ActiveSession, AdminOwnedProject, CurrentUser } from "./apps/current-user";
+export type { ActiveSession } from "./apps/current-user";
 export type { OAuthStartOptions } from "./apps/oauth";
 export { PASSKEY_RP_ID_SENTINEL, PASSKEY_WEBAUTHN_ERROR_CODES, type PasskeyWebAuthnErrorCode } from "./apps/passkeys";
 export type {
@@ -30,7 +31,8 @@ export type {
   ProjectPermission,
   TeamPermission,
 } from "./apps/permissions";
-export { type CreateUserOptions, type ListUsersOptions, type ServerAppOptions, type ServerUser, StackServerApp } from "./apps/server-app";
+export type { CreateUserOptions, ListUsersOptions, ServerAppOptions, ServerUser } from "./apps/server-app";
+export { type AdminOwnedProject, type CurrentUser, StackClientApp, StackServerApp } from "./apps/stack-apps";
 export type {
   ServerTeam,
   ServerTeamCreateOptions,

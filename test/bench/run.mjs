@@ -95,6 +95,9 @@ async function startServer() {
       String(INSPECTOR_PORT),
       "--persist-to",
       stateDir,
+      // Development mode: the committed wrangler.toml is production, which refuses the dev keys.
+      "--var",
+      "ENVIRONMENT:development",
       "--var",
       "RATE_LIMIT_SIGN_IN_PER_EMAIL:0",
     ],

@@ -5,6 +5,7 @@
  * creating a project whose keys are shown once.
  */
 import { join } from "node:path";
+import { defineApiDocsSteps } from "./api-docs-scenario.mjs";
 import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
 import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
@@ -161,6 +162,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   definePermissionSteps(runner, { page, origin, shots });
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });
+  defineApiDocsSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

@@ -42,9 +42,13 @@ export async function startStack() {
   const inspector = await freePort(9231);
   // Shared OAuth providers sign in against the bundled OpenID provider (OAUTH_MOCK_ISSUER), passed
   // through a generated copy of the worker config: `pages dev` reads the worker's vars only from it.
+  // ENVIRONMENT = "development" too: the committed wrangler.toml is production (dev keys refused).
   const oidc = await startOidcDevServer();
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
-  writeFileSync(join(root, "wrangler.e2e.toml"), base.replace(/^\[vars\]$/m, `[vars]\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}`));
+  writeFileSync(
+    join(root, "wrangler.e2e.toml"),
+    base.replace(/^\[vars\]$/m, `[vars]\nENVIRONMENT = "development"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}`),
+  );
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
   const child = spawn(wrangler, args, { cwd: join(root, "web"), env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -28,7 +28,8 @@ export async function startWorker({ vars = {} } = {}) {
   execFileSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { cwd: root, env, stdio: "pipe" });
   const port = await freePort();
   const inspector = await freePort();
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // Development mode unless the caller says otherwise: the committed wrangler.toml is production.
+  const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     wrangler,
     ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), "--persist-to", state, ...varArgs],

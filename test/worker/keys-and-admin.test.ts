@@ -104,7 +104,20 @@ describe("admin access tokens", () => {
     expect(foreign.body.code).toBe("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   });
 
-  it("ignore keys and the access-type value (the token decides)", async () => {
+  it("ignore the admin key beside them, on an admin request", async () => {
+    const p = await createProjectWithKeys();
+    const res = await call("/internal/projects/current", {
+      projectId: p.projectId,
+      accessType: "admin",
+      adminAccessToken: p.owner.accessToken,
+      superSecretAdminKey: "junk",
+    });
+    expect(res.status).toBe(200);
+  });
+
+  // Issue 10: this used to pass as admin (the token decided the access type); a client request
+  // now ignores admin credentials, as the reference does, so it stays a client request.
+  it("do not elevate a client request", async () => {
     const p = await createProjectWithKeys();
     const res = await call("/internal/projects/current", {
       projectId: p.projectId,
@@ -112,7 +125,8 @@ describe("admin access tokens", () => {
       adminAccessToken: p.owner.accessToken,
       superSecretAdminKey: "junk",
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
   });
 
   it("reject tokens of other projects, garbage and expired ones", async () => {

@@ -7,15 +7,14 @@
 
 import type { ProjectRow } from "../db/queries/projects";
 import { finishSentEmail, insertSentEmail } from "../db/queries/sent-emails";
-import type { Env } from "../env";
 import type { Deps } from "../lib/context";
 import { type ProjectConfig, readProjectConfig } from "../services/project-config";
 import type { RenderedEmail } from "./templates";
 
 export type SmtpSettings = { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
 
-/** Where a project's mail goes: an SMTP server, or the dev outbox. */
-export function transportFor(config: ProjectConfig, env: Env): SmtpSettings | "outbox" {
+/** Where a project's mail goes: an SMTP server, or the dev outbox. `shared` is the platform sender (deps.config.sharedSmtp). */
+export function transportFor(config: ProjectConfig, shared: SmtpSettings | null): SmtpSettings | "outbox" {
   if (config.email_config.type === "standard") {
     const c = config.email_config;
     return {
@@ -27,16 +26,7 @@ export function transportFor(config: ProjectConfig, env: Env): SmtpSettings | "o
       senderEmail: c.sender_email,
     };
   }
-  if (env.SHARED_SMTP_HOST) {
-    return {
-      host: env.SHARED_SMTP_HOST,
-      port: Number(env.SHARED_SMTP_PORT ?? "587"),
-      username: env.SHARED_SMTP_USERNAME ?? "",
-      password: env.SHARED_SMTP_PASSWORD ?? "",
-      senderName: env.SHARED_SMTP_SENDER_NAME ?? "Doorman",
-      senderEmail: env.SHARED_SMTP_SENDER_EMAIL ?? "noreply@doorman.localhost",
-    };
-  }
+  if (shared) return shared;
   return "outbox";
 }
 
@@ -81,7 +71,7 @@ export async function deliverEmail(
   options: { wait?: boolean; transport?: SmtpSettings | "outbox" } = {},
 ): Promise<Delivery> {
   const id = deps.random.uuid();
-  const transport = options.transport ?? transportFor(readProjectConfig(project.config), deps.env);
+  const transport = options.transport ?? transportFor(readProjectConfig(project.config), deps.config.sharedSmtp);
   await insertSentEmail(deps.db, {
     id,
     projectId: project.id,

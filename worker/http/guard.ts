@@ -4,7 +4,7 @@ import { KnownError } from "../../sdk/src/shared/known-errors";
 import type { AppEnv } from "../lib/hono-env";
 import type { AccessType, RequestAuth } from "../services/request-auth";
 import { requireUser } from "./request";
-import type { RouteSpec } from "./route";
+import type { RouteSpec } from "./route-spec";
 
 export function requireAccess(auth: RequestAuth | null, allowed: readonly AccessType[]): RequestAuth {
   if (!auth) throw new KnownError("ACCESS_TYPE_REQUIRED");

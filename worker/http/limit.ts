@@ -22,7 +22,7 @@ export async function enforceRateLimits(c: Context<AppEnv>, rules: { ip?: RateLi
   if (rules.ip && ip) checks.push([rules.ip, ip]);
   if (rules.email && email) checks.push([rules.email, email]);
   for (const [rule, scope] of checks) {
-    const result = await hitRateLimit(c.env, rule, scope, deps.now());
+    const result = await hitRateLimit(deps, rule, scope, deps.now());
     if (!result.ok) throw new RateLimitedError(result.retryAfterSeconds);
   }
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { catalogue, type KnownErrorCode } from "../../sdk/src/shared/known-errors";
 import { knownErrorBodySchema } from "../../sdk/src/shared/wire";
 import type { AccessType } from "../services/request-auth";
-import type { ResponseDecl, RouteSpec } from "./route";
+import type { ResponseDecl, RouteSpec } from "./route-spec";
 
 /** Errors every authenticated route can answer while the caller is read (wire §1), by access level. */
 const AUTH_ERRORS: Record<AccessType, readonly KnownErrorCode[]> = {
@@ -34,6 +34,15 @@ const REQUEST_AUTH_ERRORS: readonly KnownErrorCode[] = [
   "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
   "RESTRICTED_USER_NOT_ALLOWED",
 ];
+
+/** Errors any route of an access level can answer; docs/api.md lists them once instead of per route. */
+export const COMMON_ERRORS: ReadonlySet<KnownErrorCode> = new Set([
+  ...REQUEST_AUTH_ERRORS,
+  ...Object.values(AUTH_ERRORS).flat(),
+  "INSUFFICIENT_ACCESS_TYPE",
+  "SCHEMA_ERROR",
+  "BODY_PARSING_ERROR",
+]);
 
 export const SECURITY_SCHEMES = {
   projectId: { type: "apiKey", in: "header", name: "x-stack-project-id", description: "The project id (also x-hexclave-project-id)." },

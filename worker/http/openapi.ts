@@ -76,7 +76,11 @@ export function addApiDocs(api: OpenAPIHono<AppEnv>): void {
   });
   addRoute(api, docsPage, (c) => {
     const base = new URL(c.req.url).pathname.replace(/\/docs\/?$/, "");
-    const page = Scalar({ url: `${base}/openapi.json`, pageTitle: API_TITLE, cdn: c.env.API_DOCS_SCRIPT_URL || DEFAULT_DOCS_SCRIPT });
+    const page = Scalar({
+      url: `${base}/openapi.json`,
+      pageTitle: API_TITLE,
+      cdn: c.get("deps").config.apiDocsScriptUrl ?? DEFAULT_DOCS_SCRIPT,
+    });
     return page(c as never, async () => {}) as Promise<Response>;
   });
 }

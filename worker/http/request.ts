@@ -3,22 +3,19 @@
  * param or query into the wire's SCHEMA_ERROR, the signed-in user, and "me" as a user id.
  */
 import type { Hook } from "@hono/zod-openapi";
-import type { z } from "zod";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import type { UserRecord } from "../db/queries/users";
 import type { AppEnv } from "../lib/hono-env";
 import type { RequestAuth } from "../services/request-auth";
 import type { TeamActor } from "../services/teams";
-import { formatIssues } from "./validate";
+import { schemaError } from "./validate";
 
 export type AuthWithUser = RequestAuth & { user: UserRecord };
 
-/** The one default hook: any params/query failure answers SCHEMA_ERROR (wire §3) naming each field. */
+/** The default hook: a params failure answers SCHEMA_ERROR (wire §3) through schemaError, as query and body failures do. */
 export const schemaErrorHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
   if (result.success) return;
-  const where = result.target === "param" ? "params" : result.target;
-  const issues = result.error.issues.map((i) => ({ ...i, path: [where, ...i.path] }) as z.core.$ZodIssue);
-  throw new KnownError("SCHEMA_ERROR", { message: formatIssues(c.req.method, new URL(c.req.url).pathname, issues) });
+  throw schemaError(c, result.target === "param" ? "params" : result.target, result.error.issues);
 };
 
 /** The signed-in user, or CANNOT_GET_OWN_USER_WITHOUT_USER. */

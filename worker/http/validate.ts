@@ -2,6 +2,8 @@
  * Request parsing and validation: body (JSON, form, text), query and params through zod
  * schemas. Unknown keys are rejected; failures become SCHEMA_ERROR / BODY_PARSING_ERROR.
  */
+
+import { z as openapiZ } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { KnownError } from "../../sdk/src/shared/known-errors";
@@ -39,12 +41,15 @@ export async function readBody(c: Context): Promise<unknown> {
   throw new KnownError("BODY_PARSING_ERROR", undefined, `Unsupported content-type: ${type}`);
 }
 
+/** The one way a validation failure answers: SCHEMA_ERROR naming each field under its request part. */
+export function schemaError(c: Context, where: string, issues: readonly z.core.$ZodIssue[]): KnownError {
+  const located = issues.map((i) => ({ ...i, path: [where, ...i.path] }) as z.core.$ZodIssue);
+  return new KnownError("SCHEMA_ERROR", { message: formatIssues(c.req.method, new URL(c.req.url).pathname, located) });
+}
+
 function check<T extends z.ZodType>(c: Context, schema: T, value: unknown, where: string): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => ({ ...i, path: [where, ...i.path] }) as z.core.$ZodIssue);
-    throw new KnownError("SCHEMA_ERROR", { message: formatIssues(c.req.method, new URL(c.req.url).pathname, issues) });
-  }
+  if (!result.success) throw schemaError(c, where, result.error.issues);
   return result.data;
 }
 
@@ -54,11 +59,13 @@ export async function parseBody<T extends z.ZodType>(c: Context, schema: T): Pro
   return check(c, schema, body ?? {}, "body");
 }
 
+/** Validates the query; a repeated key counts once (its first value), as it always has on this wire. */
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   return check(c, schema, c.req.query(), "query");
 }
 
 /** "true"/"false" query flags. */
 export const queryBool = z.enum(["true", "false"]).transform((v) => v === "true");
-export const jsonValue = z.json();
+/** Any JSON value; a named OpenAPI component, since the recursive schema cannot be inlined. */
+export const jsonValue = openapiZ.json().openapi("JsonValue", { description: "Any JSON value." });
 export const userIdOrMe = z.union([z.literal("me"), z.uuid()]);

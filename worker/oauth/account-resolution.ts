@@ -14,6 +14,7 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "../services/project-config";
+import { fail, type Problem } from "../services/result";
 import { createUserWithOAuthProviders, updateUser } from "../services/users";
 import type { ProviderUser } from "./provider-types";
 
@@ -28,8 +29,7 @@ export type ResolveInput = {
 
 export type ResolveResult =
   | { ok: true; userId: string; isNewUser: boolean }
-  | { ok: false; reason: "user_not_found" | "sign_up_disabled" | "oauth_connection_taken" }
-  | { ok: false; reason: "oauth_email_in_use"; email: string; wouldWorkIfVerified: boolean };
+  | Problem<"user_not_found" | "sign_up_disabled" | "oauth_connection_taken" | "oauth_email_in_use">;
 
 export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
   const { providerUser } = input;
@@ -37,12 +37,12 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
 
   if (input.type === "link") {
     const target = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
-    if (!target) return { ok: false, reason: "user_not_found" };
+    if (!target) return fail("user_not_found");
     // One sign-in identity per provider account: linking another user's would hand them a sign-in.
-    if (existing.some((a) => a.userId !== target.user.id && a.allowSignIn)) return { ok: false, reason: "oauth_connection_taken" };
+    if (existing.some((a) => a.userId !== target.user.id && a.allowSignIn)) return fail("oauth_connection_taken");
     const mine = existing.find((a) => a.userId === target.user.id);
     if (mine) await updateOAuthAccountTokens(deps.db, mine.id, { ...input.tokens, email: providerUser.email });
-    else if (!(await attachAccount(deps, project, target.user.id, input))) return { ok: false, reason: "oauth_connection_taken" };
+    else if (!(await attachAccount(deps, project, target.user.id, input))) return fail("oauth_connection_taken");
     return { ok: true, userId: target.user.id, isNewUser: false };
   }
 
@@ -57,21 +57,20 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
   const owner = providerUser.email ? await findUserRecordByAuthEmail(deps.db, project.id, providerUser.email) : null;
   if (owner && providerUser.email) {
     const email = providerUser.email;
-    if (config.oauth_account_merge_strategy === "raise_error")
-      return { ok: false, reason: "oauth_email_in_use", email, wouldWorkIfVerified: false };
+    if (config.oauth_account_merge_strategy === "raise_error") return fail("oauth_email_in_use", { email, wouldWorkIfVerified: false });
     if (config.oauth_account_merge_strategy === "link_method") {
       // Merge only when both sides proved the address: otherwise whoever registered it first
       // (or a provider that does not verify emails) could take over the other account.
       if (!owner.primaryEmail?.isVerified || !providerUser.emailVerified)
-        return { ok: false, reason: "oauth_email_in_use", email, wouldWorkIfVerified: true };
-      if (!(await attachAccount(deps, project, owner.user.id, input))) return { ok: false, reason: "oauth_connection_taken" };
+        return fail("oauth_email_in_use", { email, wouldWorkIfVerified: true });
+      if (!(await attachAccount(deps, project, owner.user.id, input))) return fail("oauth_connection_taken");
       return { ok: true, userId: owner.user.id, isNewUser: false };
     }
     // allow_duplicates: a separate user, whose copy of the email cannot be used to sign in.
     emailAuthEnabled = false;
   }
 
-  if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
+  if (!config.sign_up_enabled) return fail("sign_up_disabled");
   const current = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
   if (current?.user.isAnonymous) {
     // Upgrade in place: the anonymous user's data stays with the same id.
@@ -112,11 +111,11 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
 /** A concurrent callback linked this identity first: sign in as the user it went to. */
 async function signInAsWinner(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
   const winner = await findSignInOAuthAccount(deps.db, project.id, input.providerConfigId, input.providerUser.accountId);
-  return winner ? { ok: true, userId: winner.userId, isNewUser: false } : { ok: false, reason: "oauth_connection_taken" };
+  return winner ? { ok: true, userId: winner.userId, isNewUser: false } : fail("oauth_connection_taken");
 }
 
 function emailTaken(email: string | null): ResolveResult {
-  return { ok: false, reason: "oauth_email_in_use", email: email ?? "", wouldWorkIfVerified: false };
+  return fail("oauth_email_in_use", { email: email ?? "", wouldWorkIfVerified: false });
 }
 
 /** Inserts the account row (usable for sign-in); false when the unique sign-in index refused it. */

@@ -10,6 +10,7 @@ import type { ProjectRow } from "../db/queries/projects";
 import type { Deps } from "../lib/context";
 import { checkOAuthClient } from "../services/oauth-client";
 import { isTrustedUrl, readProjectConfig } from "../services/project-config";
+import { fail, type Problem } from "../services/result";
 import { issueCode } from "../services/verification-codes";
 import type { CodeChallengeMethod } from "./pkce";
 import { resolveProvider } from "./providers";
@@ -57,13 +58,18 @@ export type AuthorizeInput = {
 
 export type AuthorizeResult =
   | { ok: true; location: string; innerState: string }
-  | { ok: false; reason: "invalid_oauth_client"; clientId: string }
-  | { ok: false; reason: "publishable_key_required"; projectId: string }
-  | { ok: false; reason: "oauth_provider_not_enabled" | "oauth_invalid_scope" | "oauth_link_requires_token" | "untrusted_url" }
-  | { ok: false; reason: "oauth_extra_scope_shared" }
-  | { ok: false; reason: "oauth_token_invalid" }
-  | { ok: false; reason: "oauth_token_expired"; details: Record<string, unknown> }
-  | { ok: false; reason: "oauth_token_wrong_project"; expected: string; actual: string };
+  | Problem<
+      | "invalid_oauth_client"
+      | "publishable_key_required"
+      | "oauth_provider_not_enabled"
+      | "oauth_invalid_scope"
+      | "oauth_link_requires_token"
+      | "untrusted_url"
+      | "oauth_extra_scope_shared"
+      | "oauth_token_invalid"
+      | "oauth_token_expired"
+      | "oauth_token_wrong_project"
+    >;
 
 function withoutHash(url: string): string {
   const parsed = new URL(url);
@@ -73,27 +79,23 @@ function withoutHash(url: string): string {
 
 export async function startAuthorization(deps: Deps, input: AuthorizeInput): Promise<AuthorizeResult> {
   const client = await checkOAuthClient(deps, input.clientId, input.clientSecret);
-  if (!client.ok) {
-    return client.reason === "publishable_key_required"
-      ? { ok: false, reason: "publishable_key_required", projectId: client.projectId ?? input.clientId }
-      : { ok: false, reason: "invalid_oauth_client", clientId: input.clientId };
-  }
+  if (!client.ok) return client;
   const project: ProjectRow = client.project;
   const config = readProjectConfig(project.config);
-  if (input.scope !== "legacy") return { ok: false, reason: "oauth_invalid_scope" };
+  if (input.scope !== "legacy") return fail("oauth_invalid_scope");
 
   const provider = resolveProvider(deps, project, input.providerId);
   if (!provider.ok) {
     if (provider.reason === "provider_not_configured") console.warn(`OAuth provider ${input.providerId}: no keys configured`);
-    return { ok: false, reason: "oauth_provider_not_enabled" };
+    return fail("oauth_provider_not_enabled");
   }
   // Every URL we will later send the browser (and a code) to must be the project's own.
   for (const url of [input.redirectUri, input.errorRedirectUrl, input.afterCallbackRedirectUrl]) {
-    if (url !== undefined && !isTrustedUrl(config, url)) return { ok: false, reason: "untrusted_url" };
+    if (url !== undefined && !isTrustedUrl(config, url)) return fail("untrusted_url");
   }
   const extraScopes = (input.providerScope ?? "").split(/\s+/).filter(Boolean);
   // The platform's shared app must not be granted arbitrary scopes on a project's behalf.
-  if (provider.shared && extraScopes.length > 0) return { ok: false, reason: "oauth_extra_scope_shared" };
+  if (provider.shared && extraScopes.length > 0) return fail("oauth_extra_scope_shared");
 
   let userId: string | null = null;
   if (input.token) {
@@ -101,23 +103,21 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
     if (!decoded.ok) {
       // An expired token is told apart (ACCESS_TOKEN_EXPIRED), so the SDK refreshes and retries.
       if (decoded.reason === "expired")
-        return {
-          ok: false,
-          reason: "oauth_token_expired",
+        return fail("oauth_token_expired", {
           details: {
             expired_at_millis: decoded.expiredAtMs,
             project_id: decoded.projectId,
             user_id: decoded.userId,
             refresh_token_id: decoded.refreshTokenId,
           },
-        };
-      return { ok: false, reason: "oauth_token_invalid" };
+        });
+      return fail("oauth_token_invalid");
     }
     if (decoded.claims.project_id !== project.id)
-      return { ok: false, reason: "oauth_token_wrong_project", expected: project.id, actual: decoded.claims.project_id };
+      return fail("oauth_token_wrong_project", { expected: project.id, actual: decoded.claims.project_id });
     userId = decoded.claims.sub;
   }
-  if (input.type === "link" && !userId) return { ok: false, reason: "oauth_link_requires_token" };
+  if (input.type === "link" && !userId) return fail("oauth_link_requires_token");
 
   const innerVerifier = deps.random.code(64);
   const outer: OuterInfo = {

@@ -9,6 +9,7 @@ import { decryptAtRest } from "../crypto/at-rest";
 import { sha256Hex } from "../crypto/hash";
 import { findProjectIdOfCode } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
+import type { Problem } from "../services/result";
 import { loadProject } from "../services/seed";
 import { issueCode, redeemCode } from "../services/verification-codes";
 import { type ResolveResult, resolveOAuthUser } from "./account-resolution";
@@ -30,8 +31,8 @@ export type CallbackInput = {
   hasInnerCookie: (innerState: string) => boolean;
 };
 
-type BeforeOuter = { ok: false; reason: "oauth_state_invalid" | "oauth_outer_timeout" | "oauth_inner_cookie_missing" };
-type AfterOuter = Exclude<ResolveResult, { ok: true }> | { ok: false; reason: OuterProblem };
+type BeforeOuter = Problem<"oauth_state_invalid" | "oauth_outer_timeout" | "oauth_inner_cookie_missing">;
+type AfterOuter = Exclude<ResolveResult, { ok: true }> | Problem<OuterProblem>;
 type OuterProblem =
   | "oauth_provider_not_enabled"
   | "oauth_provider_access_denied"

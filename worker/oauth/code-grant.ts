@@ -10,8 +10,9 @@ import { findUserRecord } from "../db/queries/users";
 import { setCodeDataKey } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
 import { finishFirstFactor } from "../services/mfa";
-import type { SignInTokens } from "../services/password-auth";
+import { fail, type Problem } from "../services/result";
 import type { IpInfo } from "../services/sessions";
+import type { SignInTokens } from "../services/sign-in-tokens";
 import { CODE_LENGTH, redeemCode } from "../services/verification-codes";
 import { type CodeChallengeMethod, verifyPkce } from "./pkce";
 
@@ -30,10 +31,9 @@ type CodeData = {
 
 export type CodeGrantResult =
   | { ok: true; tokens: SignInTokens; afterCallbackRedirectUrl: string | null }
-  | { ok: false; reason: "invalid_authorization_code" | "oauth_redirect_uri_mismatch" }
-  | { ok: false; reason: "mfa_required"; attemptCode: string };
+  | Problem<"invalid_authorization_code" | "oauth_redirect_uri_mismatch" | "mfa_required">;
 
-const invalid = { ok: false, reason: "invalid_authorization_code" } as const;
+const invalid = fail("invalid_authorization_code");
 
 export async function exchangeAuthorizationCode(
   deps: Deps,
@@ -49,7 +49,7 @@ export async function exchangeAuthorizationCode(
     return invalid;
   }
   const data = peek.row.data as CodeData;
-  if (data.redirect_uri !== input.redirectUri) return { ok: false, reason: "oauth_redirect_uri_mismatch" };
+  if (data.redirect_uri !== input.redirectUri) return fail("oauth_redirect_uri_mismatch");
   // Wrong verifiers do not use the code up, but each counts against its 20 attempts.
   if (!(await verifyPkce(input.codeVerifier, data.code_challenge, data.code_challenge_method))) return invalid;
 

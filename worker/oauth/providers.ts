@@ -37,35 +37,28 @@ export type ResolvedProvider =
   | { ok: true; client: ProviderClient; shared: boolean }
   | { ok: false; reason: "provider_not_enabled" | "provider_not_configured"; providerId: string };
 
-function env(deps: Deps, name: string): string | undefined {
-  const value = (deps.env as unknown as Record<string, unknown>)[name];
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
 /** Builds the client for a provider the project has enabled, with the right keys. */
 export function resolveProvider(deps: Deps, project: ProjectRow, providerConfigId: string): ResolvedProvider {
   const config = findProviderConfig(project, providerConfigId);
   if (!config || !isProviderId(config.id)) return { ok: false, reason: "provider_not_enabled", providerId: providerConfigId };
   const redirectUri = providerCallbackUrl(deps, providerConfigId);
   if (config.type === "shared") {
-    // The mock provider signs anyone in as any email: honoured only in development, so a stray
-    // var on a deployed worker cannot open every account.
-    const mockIssuer = deps.env.ENVIRONMENT === "development" ? env(deps, "OAUTH_MOCK_ISSUER") : undefined;
+    // The mock provider signs anyone in as any email: development only (config.ts refuses it in
+    // production), so a stray var on a deployed worker cannot open every account.
+    const mockIssuer = deps.config.environment === "development" ? deps.config.oauthMockIssuer : null;
     if (mockIssuer)
       return {
         ok: true,
         shared: true,
         client: createMockOidcClient(mockIssuer, { clientId: MOCK_CLIENT_ID, clientSecret: "", redirectUri }),
       };
-    const prefix = `SHARED_OAUTH_${config.id.toUpperCase()}`;
-    const clientId = env(deps, `${prefix}_CLIENT_ID`);
-    const clientSecret = env(deps, `${prefix}_CLIENT_SECRET`);
+    const { clientId, clientSecret, tenantId } = deps.config.sharedOAuth[config.id] ?? {};
     if (!clientId || !clientSecret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
     const client = createProviderClient(config.id, {
       clientId,
       clientSecret,
       redirectUri,
-      microsoftTenantId: env(deps, `${prefix}_TENANT_ID`),
+      microsoftTenantId: tenantId,
     });
     return { ok: true, shared: true, client };
   }

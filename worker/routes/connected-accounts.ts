@@ -1,34 +1,67 @@
 /** /connected-accounts: a user's connected provider accounts and provider access tokens for them. */
-import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../lib/hono-env";
+import { connectedAccountSchema, listSchema } from "../../sdk/src/shared/wire";
+import { providerAccessTokenSchema } from "../../sdk/src/shared/wire-misc";
+import { ownUserId } from "../http/request";
+import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { unwrap } from "../lib/problems";
-import { parseBody } from "../lib/validate";
-import { requireAccess, resolveUserId } from "../middleware/require";
 import { connectionAccessToken, listConnections } from "../services/connected-accounts";
 import { connectedAccountView } from "../views/oauth-accounts";
 
 const tokenBody = z.strictObject({ scope: z.string().max(2048).optional() });
+const OWN_USER_ERRORS = ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE", "USER_NOT_FOUND"] as const;
+const TOKEN_ERRORS = [
+  ...OWN_USER_ERRORS,
+  "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+  "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+  "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+  "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+] as const;
 
-export const connectedAccountsRoutes = new Hono<AppEnv>()
-  .get("/:userId", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const { accounts } = unwrap(await listConnections(c.get("deps"), auth.project, resolveUserId(auth, c.req.param("userId"))));
-    return c.json({ items: accounts.map(connectedAccountView), is_paginated: false });
-  })
-  .post("/:userId/:provider/access-token", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const userId = resolveUserId(auth, c.req.param("userId"));
-    const body = await parseBody(c, tokenBody);
-    const result = unwrap(await connectionAccessToken(c.get("deps"), auth.project, userId, c.req.param("provider"), undefined, body.scope));
-    return c.json({ access_token: result.accessToken }, 201);
-  })
-  .post("/:userId/:provider/:accountId/access-token", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const userId = resolveUserId(auth, c.req.param("userId"));
-    const body = await parseBody(c, tokenBody);
-    const result = unwrap(
-      await connectionAccessToken(c.get("deps"), auth.project, userId, c.req.param("provider"), c.req.param("accountId"), body.scope),
-    );
-    return c.json({ access_token: result.accessToken }, 201);
-  });
+const list = defineRoute({
+  method: "get",
+  path: "/{userId}",
+  summary: "A user's connected accounts (clients: their own, as `me` or by id)",
+  access: ["client", "server", "admin"],
+  params: z.strictObject({ userId: z.string() }),
+  response: listSchema(connectedAccountSchema),
+  errors: OWN_USER_ERRORS,
+});
+
+const providerToken = defineRoute({
+  method: "post",
+  path: "/{userId}/{provider}/access-token",
+  summary: "A provider access token from any of the user's accounts with that provider",
+  access: ["client", "server", "admin"],
+  params: z.strictObject({ userId: z.string(), provider: z.string() }),
+  body: tokenBody,
+  response: { status: 201, description: "A provider access token", schema: providerAccessTokenSchema },
+  errors: TOKEN_ERRORS,
+});
+
+const accountToken = defineRoute({
+  method: "post",
+  path: "/{userId}/{provider}/{accountId}/access-token",
+  summary: "A provider access token from one connected account",
+  access: ["client", "server", "admin"],
+  params: z.strictObject({ userId: z.string(), provider: z.string(), accountId: z.string() }),
+  body: tokenBody,
+  response: { status: 201, description: "A provider access token", schema: providerAccessTokenSchema },
+  errors: TOKEN_ERRORS,
+});
+
+export const connectedAccountsRoutes = routeGroup();
+addRoute(connectedAccountsRoutes, list, async (c, { auth, params }) => {
+  const { accounts } = unwrap(await listConnections(c.get("deps"), auth.project, ownUserId(auth, params.userId)));
+  return c.json({ items: accounts.map(connectedAccountView), is_paginated: false });
+});
+addRoute(connectedAccountsRoutes, providerToken, async (c, { auth, params, body }) => {
+  const userId = ownUserId(auth, params.userId);
+  const result = unwrap(await connectionAccessToken(c.get("deps"), auth.project, userId, params.provider, undefined, body.scope));
+  return c.json({ access_token: result.accessToken }, 201);
+});
+addRoute(connectedAccountsRoutes, accountToken, async (c, { auth, params, body }) => {
+  const userId = ownUserId(auth, params.userId);
+  const result = unwrap(await connectionAccessToken(c.get("deps"), auth.project, userId, params.provider, params.accountId, body.scope));
+  return c.json({ access_token: result.accessToken }, 201);
+});

@@ -1,18 +1,34 @@
 /** GET /health and POST /check-feature-support. */
-import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../lib/hono-env";
-import { parseBody } from "../lib/validate";
+import { healthSchema } from "../../sdk/src/shared/wire-misc";
+import { pingDatabase } from "../db/queries/health";
+import { addRoute, defineRoute, routeGroup } from "../http/route";
 
-export const healthRoutes = new Hono<AppEnv>()
-  .get("/health", async (c) => {
-    const started = Date.now();
-    await c.env.DB.prepare("SELECT 1").first();
-    return c.json({ status: "ok", database_ms: Date.now() - started });
-  })
-  // The SDK reports a feature it found unsupported and shows the answer's text to the developer.
-  .post("/check-feature-support", async (c) => {
-    const body = await parseBody(c, z.looseObject({ feature_name: z.string().max(256).optional() }));
-    const name = body.feature_name ?? "This feature";
-    return c.text(`${name} is not supported by this Doorman server yet. Please report it at the Doorman issue tracker if you need it.`);
-  });
+const health = defineRoute({
+  method: "get",
+  path: "/health",
+  summary: "Liveness, with a database round trip",
+  access: "public",
+  response: healthSchema,
+});
+
+const checkFeatureSupport = defineRoute({
+  method: "post",
+  path: "/check-feature-support",
+  summary: "Report a feature the SDK found unsupported; answers a text to show the developer",
+  access: "public",
+  body: z.looseObject({ feature_name: z.string().max(256).optional() }),
+  response: { status: 200, description: "Why the feature is unavailable", schema: z.string(), contentType: "text/plain" },
+});
+
+export const healthRoutes = routeGroup();
+addRoute(healthRoutes, health, async (c) => {
+  const started = Date.now();
+  await pingDatabase(c.get("deps").db);
+  return c.json({ status: "ok", database_ms: Date.now() - started });
+});
+// The SDK reports a feature it found unsupported and shows the answer's text to the developer.
+addRoute(healthRoutes, checkFeatureSupport, (c, { body }) => {
+  const name = body.feature_name ?? "This feature";
+  return c.text(`${name} is not supported by this Doorman server yet. Please report it at the Doorman issue tracker if you need it.`);
+});

@@ -1,30 +1,41 @@
 /** /emails/notification-preference/{me|userId}[/{categoryId}]: list and change a user's choices. */
-import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../lib/hono-env";
+import { listSchema } from "../../sdk/src/shared/wire";
+import { notificationPreferenceSchema } from "../../sdk/src/shared/wire-misc";
+import { ownUserId } from "../http/request";
+import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { unwrap } from "../lib/problems";
-import { parseBody } from "../lib/validate";
-import { requireAccess, resolveUserId } from "../middleware/require";
-import { listPreferences, type Preference, setPreference } from "../services/notification-preferences";
+import { listPreferences, setPreference } from "../services/notification-preferences";
+import { notificationPreferenceView } from "../views/notification-preferences";
 
-const view = (p: Preference) => ({
-  notification_category_id: p.category.id,
-  notification_category_name: p.category.name,
-  enabled: p.enabled,
-  can_disable: p.category.canDisable,
+const list = defineRoute({
+  method: "get",
+  path: "/{userId}",
+  summary: "A user's notification preferences (clients: their own, as `me` or by id)",
+  access: ["client", "server", "admin"],
+  params: z.strictObject({ userId: z.string() }),
+  response: listSchema(notificationPreferenceSchema),
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE"],
 });
 
-export const notificationPreferencesRoutes = new Hono<AppEnv>()
-  .get("/:userId", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const prefs = await listPreferences(c.get("deps"), resolveUserId(auth, c.req.param("userId")));
-    return c.json({ items: prefs.map(view), is_paginated: false });
-  })
-  .patch("/:userId/:categoryId", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const body = await parseBody(c, z.strictObject({ enabled: z.boolean() }));
-    const result = unwrap(
-      await setPreference(c.get("deps"), resolveUserId(auth, c.req.param("userId")), c.req.param("categoryId"), body.enabled),
-    );
-    return c.json(view(result.preference));
-  });
+const update = defineRoute({
+  method: "patch",
+  path: "/{userId}/{categoryId}",
+  summary: "Enable or disable a notification category for a user",
+  access: ["client", "server", "admin"],
+  params: z.strictObject({ userId: z.string(), categoryId: z.string() }),
+  body: z.strictObject({ enabled: z.boolean() }),
+  description: "404 (plain text) for an unknown category; 400 (plain text) to disable a category that cannot be disabled.",
+  response: [notificationPreferenceSchema, { status: 404, description: "Notification category not found (plain text)." }],
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE"],
+});
+
+export const notificationPreferencesRoutes = routeGroup();
+addRoute(notificationPreferencesRoutes, list, async (c, { auth, params }) => {
+  const prefs = await listPreferences(c.get("deps"), ownUserId(auth, params.userId));
+  return c.json({ items: prefs.map(notificationPreferenceView), is_paginated: false });
+});
+addRoute(notificationPreferencesRoutes, update, async (c, { auth, params, body }) => {
+  const result = unwrap(await setPreference(c.get("deps"), ownUserId(auth, params.userId), params.categoryId, body.enabled));
+  return c.json(notificationPreferenceView(result.preference));
+});

@@ -2,14 +2,15 @@
  * Permission definitions (admin) and grants (team and project scope): /team-permissions,
  * /project-permissions, /team-permission-definitions, /project-permission-definitions.
  */
-import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { listSchema, successSchema } from "../../sdk/src/shared/wire";
+import { permissionDefinitionSchema, projectPermissionSchema, teamPermissionSchema } from "../../sdk/src/shared/wire-teams";
 import type { PermissionScope } from "../db/queries/permissions";
-import { KnownError, StatusError } from "../lib/errors";
-import type { AppEnv } from "../lib/hono-env";
+import { ownUserId, requireUser } from "../http/request";
+import { addRoute, defineRoute, routeGroup } from "../http/route";
+import { queryBool, userIdOrMe } from "../http/validate";
+import { StatusError } from "../lib/errors";
 import { unwrap } from "../lib/problems";
-import { formatIssues, parseBody, parseQuery, queryBool, userIdOrMe } from "../lib/validate";
-import { requireAccess, requireUser, resolveUserId } from "../middleware/require";
 import {
   createPermissionDefinition,
   deletePermissionDefinition,
@@ -41,19 +42,10 @@ const permissionId = z
 const description = z.string().max(1024);
 const containedIds = z.array(permissionId).max(256);
 
+// Strict params, so a bad id is a SCHEMA_ERROR rather than a lookup.
 const teamGrantParams = z.strictObject({ teamId: z.uuid(), userId: userIdOrMe, permissionId });
 const projectGrantParams = z.strictObject({ userId: userIdOrMe, permissionId });
 const listFilter = { user_id: userIdOrMe.optional(), permission_id: permissionId.optional(), recursive: queryBool.optional() };
-
-/** Route params through a strict schema, so a bad id is a SCHEMA_ERROR rather than a lookup. */
-function parseParams<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z.infer<T> {
-  const result = schema.safeParse(c.req.param());
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => ({ ...i, path: ["params", ...i.path] }) as z.core.$ZodIssue);
-    throw new KnownError("SCHEMA_ERROR", { message: formatIssues(c.req.method, new URL(c.req.url).pathname, issues) });
-  }
-  return result.data;
-}
 
 /**
  * The user whose permissions are listed. A client may only list its own (as the reference: a
@@ -69,112 +61,188 @@ function listedUserId(auth: RequestAuth, userId: string | undefined): string | u
       );
     return self;
   }
-  return userId === undefined ? undefined : resolveUserId(auth, userId);
+  return userId === undefined ? undefined : ownUserId(auth, userId);
 }
 
-export const teamPermissionsRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const q = parseQuery(c, z.strictObject({ team_id: z.uuid().optional(), ...listFilter }));
-    const items = await listTeamPermissions(c.get("deps"), auth.project.id, {
-      teamId: q.team_id,
-      userId: listedUserId(auth, q.user_id),
-      permissionId: q.permission_id,
-      // SPEC §9: recursive listing is the default (the SDK always sends the parameter anyway).
-      recursive: q.recursive ?? true,
-    });
-    return c.json({ items, is_paginated: false });
-  })
-  .post("/:teamId/:userId/:permissionId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const p = parseParams(c, teamGrantParams);
-    await parseBody(c, z.strictObject({}));
-    const userId = resolveUserId(auth, p.userId);
-    unwrap(await grantTeamPermission(c.get("deps"), auth.project.id, p.teamId, userId, p.permissionId));
-    return c.json({ id: p.permissionId, user_id: userId, team_id: p.teamId }, 201);
-  })
-  .delete("/:teamId/:userId/:permissionId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const p = parseParams(c, teamGrantParams);
-    unwrap(await revokeTeamPermission(c.get("deps"), auth.project.id, p.teamId, resolveUserId(auth, p.userId), p.permissionId));
-    return c.json({ success: true });
-  });
+// ---- team permissions ---------------------------------------------------------------------------
 
-export const projectPermissionsRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const q = parseQuery(c, z.strictObject(listFilter));
-    const items = await listProjectPermissions(c.get("deps"), auth.project.id, {
-      userId: listedUserId(auth, q.user_id),
-      permissionId: q.permission_id,
-      recursive: q.recursive ?? true,
-    });
-    return c.json({ items, is_paginated: false });
-  })
-  .post("/:userId/:permissionId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const p = parseParams(c, projectGrantParams);
-    await parseBody(c, z.strictObject({}));
-    const userId = resolveUserId(auth, p.userId);
-    unwrap(await grantProjectPermission(c.get("deps"), auth.project.id, userId, p.permissionId));
-    return c.json({ id: p.permissionId, user_id: userId }, 201);
-  })
-  .delete("/:userId/:permissionId", async (c) => {
-    const auth = requireAccess(c, "server", "admin");
-    const p = parseParams(c, projectGrantParams);
-    unwrap(await revokeProjectPermission(c.get("deps"), auth.project.id, resolveUserId(auth, p.userId), p.permissionId));
-    return c.json({ success: true });
+const listTeam = defineRoute({
+  method: "get",
+  path: "/",
+  summary: "List team permissions (clients: their own user's only, user_id=me); recursive by default",
+  access: ["client", "server", "admin"],
+  query: z.strictObject({ team_id: z.uuid().optional(), ...listFilter }),
+  response: listSchema(teamPermissionSchema),
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER"],
+});
+
+const grantTeam = defineRoute({
+  method: "post",
+  path: "/{teamId}/{userId}/{permissionId}",
+  summary: "Grant a team permission to a member",
+  access: ["server", "admin"],
+  params: teamGrantParams,
+  body: z.strictObject({}),
+  response: { status: 201, description: "The grant", schema: teamPermissionSchema },
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "TEAM_MEMBERSHIP_NOT_FOUND", "PERMISSION_NOT_FOUND", "WRONG_PERMISSION_SCOPE"],
+});
+
+const revokeTeam = defineRoute({
+  method: "delete",
+  path: "/{teamId}/{userId}/{permissionId}",
+  summary: "Revoke a member's direct team permission",
+  access: ["server", "admin"],
+  params: teamGrantParams,
+  response: successSchema,
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "TEAM_MEMBERSHIP_NOT_FOUND", "TEAM_PERMISSION_NOT_FOUND"],
+});
+
+export const teamPermissionsRoutes = routeGroup();
+addRoute(teamPermissionsRoutes, listTeam, async (c, { auth, query: q }) => {
+  const items = await listTeamPermissions(c.get("deps"), auth.project.id, {
+    teamId: q.team_id,
+    userId: listedUserId(auth, q.user_id),
+    permissionId: q.permission_id,
+    // SPEC §9: recursive listing is the default (the SDK always sends the parameter anyway).
+    recursive: q.recursive ?? true,
   });
+  return c.json({ items, is_paginated: false });
+});
+addRoute(teamPermissionsRoutes, grantTeam, async (c, { auth, params: p }) => {
+  const userId = ownUserId(auth, p.userId);
+  unwrap(await grantTeamPermission(c.get("deps"), auth.project.id, p.teamId, userId, p.permissionId));
+  return c.json({ id: p.permissionId, user_id: userId, team_id: p.teamId }, 201);
+});
+addRoute(teamPermissionsRoutes, revokeTeam, async (c, { auth, params: p }) => {
+  unwrap(await revokeTeamPermission(c.get("deps"), auth.project.id, p.teamId, ownUserId(auth, p.userId), p.permissionId));
+  return c.json({ success: true });
+});
+
+// ---- project permissions ------------------------------------------------------------------------
+
+const listProject = defineRoute({
+  method: "get",
+  path: "/",
+  summary: "List project permissions (clients: their own user's only, user_id=me); recursive by default",
+  access: ["client", "server", "admin"],
+  query: z.strictObject(listFilter),
+  response: listSchema(projectPermissionSchema),
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER"],
+});
+
+const grantProject = defineRoute({
+  method: "post",
+  path: "/{userId}/{permissionId}",
+  summary: "Grant a project permission to a user",
+  access: ["server", "admin"],
+  params: projectGrantParams,
+  body: z.strictObject({}),
+  response: { status: 201, description: "The grant", schema: projectPermissionSchema },
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_NOT_FOUND", "PERMISSION_NOT_FOUND", "WRONG_PERMISSION_SCOPE"],
+});
+
+const revokeProject = defineRoute({
+  method: "delete",
+  path: "/{userId}/{permissionId}",
+  summary: "Revoke a user's direct project permission",
+  access: ["server", "admin"],
+  params: projectGrantParams,
+  response: successSchema,
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_NOT_FOUND", "PERMISSION_NOT_FOUND"],
+});
+
+export const projectPermissionsRoutes = routeGroup();
+addRoute(projectPermissionsRoutes, listProject, async (c, { auth, query: q }) => {
+  const items = await listProjectPermissions(c.get("deps"), auth.project.id, {
+    userId: listedUserId(auth, q.user_id),
+    permissionId: q.permission_id,
+    recursive: q.recursive ?? true,
+  });
+  return c.json({ items, is_paginated: false });
+});
+addRoute(projectPermissionsRoutes, grantProject, async (c, { auth, params: p }) => {
+  const userId = ownUserId(auth, p.userId);
+  unwrap(await grantProjectPermission(c.get("deps"), auth.project.id, userId, p.permissionId));
+  return c.json({ id: p.permissionId, user_id: userId }, 201);
+});
+addRoute(projectPermissionsRoutes, revokeProject, async (c, { auth, params: p }) => {
+  unwrap(await revokeProjectPermission(c.get("deps"), auth.project.id, ownUserId(auth, p.userId), p.permissionId));
+  return c.json({ success: true });
+});
+
+// ---- definitions (admin) ------------------------------------------------------------------------
+
+const idParams = z.strictObject({ permissionId });
+const createBody = z.strictObject({
+  id: customPermissionId,
+  description: description.optional(),
+  contained_permission_ids: containedIds.optional(),
+});
+const updateBody = z.strictObject({
+  id: customPermissionId.optional(),
+  description: description.optional(),
+  contained_permission_ids: containedIds.optional(),
+});
+const CONTAINMENT_ERRORS = ["PERMISSION_ID_ALREADY_EXISTS", "CONTAINED_PERMISSION_NOT_FOUND"] as const;
+const LOOKUP_ERRORS = ["PERMISSION_NOT_FOUND", "WRONG_PERMISSION_SCOPE"] as const;
 
 /** Admin CRUD on one scope's definitions. */
 function definitionRoutes(scope: PermissionScope) {
-  const idParam = z.strictObject({ permissionId });
-  return new Hono<AppEnv>()
-    .get("/", async (c) => {
-      const auth = requireAccess(c, "admin");
-      return c.json({ items: await listPermissionDefinitions(c.get("deps"), auth.project.id, scope), is_paginated: false });
-    })
-    .post("/", async (c) => {
-      const auth = requireAccess(c, "admin");
-      const body = await parseBody(
-        c,
-        z.strictObject({ id: customPermissionId, description: description.optional(), contained_permission_ids: containedIds.optional() }),
-      );
-      const result = unwrap(
-        await createPermissionDefinition(c.get("deps"), auth.project.id, scope, {
-          id: body.id,
-          description: body.description,
-          containedPermissionIds: body.contained_permission_ids,
-        }),
-      );
-      return c.json(result.definition, 201);
-    })
-    .patch("/:permissionId", async (c) => {
-      const auth = requireAccess(c, "admin");
-      const { permissionId: id } = parseParams(c, idParam);
-      const body = await parseBody(
-        c,
-        z.strictObject({
-          id: customPermissionId.optional(),
-          description: description.optional(),
-          contained_permission_ids: containedIds.optional(),
-        }),
-      );
-      const result = unwrap(
-        await updatePermissionDefinition(c.get("deps"), auth.project.id, scope, id, {
-          id: body.id,
-          description: body.description,
-          containedPermissionIds: body.contained_permission_ids,
-        }),
-      );
-      return c.json(result.definition);
-    })
-    .delete("/:permissionId", async (c) => {
-      const auth = requireAccess(c, "admin");
-      const { permissionId: id } = parseParams(c, idParam);
-      unwrap(await deletePermissionDefinition(c.get("deps"), auth.project.id, scope, id));
-      return c.json({ success: true });
-    });
+  const list = defineRoute({
+    method: "get",
+    path: "/",
+    summary: `List the ${scope} permission definitions${scope === "team" ? " (the built-in system permissions included)" : ""}`,
+    access: ["admin"],
+    response: listSchema(permissionDefinitionSchema),
+  });
+  const create = defineRoute({
+    method: "post",
+    path: "/",
+    summary: `Create a ${scope} permission definition`,
+    access: ["admin"],
+    body: createBody,
+    response: { status: 201, description: "The new definition", schema: permissionDefinitionSchema },
+    errors: CONTAINMENT_ERRORS,
+  });
+  const update = defineRoute({
+    method: "patch",
+    path: "/{permissionId}",
+    summary: `Update (or rename) a ${scope} permission definition`,
+    access: ["admin"],
+    params: idParams,
+    body: updateBody,
+    response: permissionDefinitionSchema,
+    errors: [...LOOKUP_ERRORS, ...CONTAINMENT_ERRORS],
+  });
+  const remove = defineRoute({
+    method: "delete",
+    path: "/{permissionId}",
+    summary: `Delete a ${scope} permission definition, its grants and its place in other definitions`,
+    access: ["admin"],
+    params: idParams,
+    response: successSchema,
+    errors: LOOKUP_ERRORS,
+  });
+
+  const group = routeGroup();
+  addRoute(group, list, async (c, { auth }) =>
+    c.json({ items: await listPermissionDefinitions(c.get("deps"), auth.project.id, scope), is_paginated: false }),
+  );
+  addRoute(group, create, async (c, { auth, body }) => {
+    const input = { id: body.id, description: body.description, containedPermissionIds: body.contained_permission_ids };
+    const result = unwrap(await createPermissionDefinition(c.get("deps"), auth.project.id, scope, input));
+    return c.json(result.definition, 201);
+  });
+  addRoute(group, update, async (c, { auth, params, body }) => {
+    const patch = { id: body.id, description: body.description, containedPermissionIds: body.contained_permission_ids };
+    const result = unwrap(await updatePermissionDefinition(c.get("deps"), auth.project.id, scope, params.permissionId, patch));
+    return c.json(result.definition);
+  });
+  addRoute(group, remove, async (c, { auth, params }) => {
+    unwrap(await deletePermissionDefinition(c.get("deps"), auth.project.id, scope, params.permissionId));
+    return c.json({ success: true });
+  });
+  return group;
 }
 
 export const teamPermissionDefinitionsRoutes = definitionRoutes("team");

@@ -1,45 +1,59 @@
 /** /projects/current (client view) and the public JWKS of each project. */
-import { Hono } from "hono";
 import { z } from "zod";
-import { getSigningKey } from "../crypto/signing-keys";
-import type { AppEnv } from "../lib/hono-env";
-import { parseQuery, queryBool } from "../lib/validate";
-import { requireAccess } from "../middleware/require";
-import { loadProject } from "../services/seed";
+import { projectClientSchema } from "../../sdk/src/shared/wire";
+import { jwksSchema } from "../../sdk/src/shared/wire-misc";
+import { addRoute, defineRoute, routeGroup } from "../http/route";
+import { queryBool } from "../http/validate";
+import { projectJwks } from "../services/jwks";
 import { projectClientView } from "../views/projects";
 
-async function jwksFor(secrets: string[], audiences: string[]) {
-  const keys = [];
-  for (const secret of secrets) {
-    for (const aud of audiences) {
-      const key = await getSigningKey(secret, aud);
-      keys.push({ ...key.publicJwk, alg: "ES256", kid: key.kid, use: "sig" });
-    }
-  }
-  return { keys };
-}
+const projectIdParams = z.strictObject({ projectId: z.string() });
 
-export const projectsRoutes = new Hono<AppEnv>()
-  .get("/current", (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    return c.json(projectClientView(auth.project));
-  })
-  .get("/:projectId/.well-known/jwks.json", async (c) => {
-    const q = parseQuery(c, z.strictObject({ include_anonymous: queryBool.optional(), include_restricted: queryBool.optional() }));
-    const deps = c.get("deps");
-    const project = await loadProject(deps, c.req.param("projectId"));
-    if (!project) return c.text("Project not found", 404);
-    const audiences = [project.id];
-    // include_anonymous implies restricted (wire §4).
-    if (q.include_restricted || q.include_anonymous) audiences.push(`${project.id}:restricted`);
-    if (q.include_anonymous) audiences.push(`${project.id}:anon`);
-    const secrets = [deps.tokenKeys.secret, ...(deps.tokenKeys.previousSecret ? [deps.tokenKeys.previousSecret] : [])];
-    const body = await jwksFor(secrets, audiences);
-    return c.json(body, 200, { "cache-control": "public, max-age=3600" });
+const getCurrent = defineRoute({
+  method: "get",
+  path: "/current",
+  summary: "The current project (client view)",
+  access: ["client", "server", "admin"],
+  response: projectClientSchema,
+});
+
+const getJwks = defineRoute({
+  method: "get",
+  path: "/{projectId}/.well-known/jwks.json",
+  summary: "The project's public signing keys (JWKS)",
+  description: "include_anonymous adds the keys of anonymous users' tokens, and implies include_restricted.",
+  access: "public",
+  params: projectIdParams,
+  query: z.strictObject({ include_anonymous: queryBool.optional(), include_restricted: queryBool.optional() }),
+  response: [
+    { status: 200, description: "The JWKS (cache-control: public, max-age=3600)", schema: jwksSchema },
+    { status: 404, description: "No such project (plain text)", schema: z.string(), contentType: "text/plain" },
+  ],
+});
+
+export const projectsRoutes = routeGroup();
+addRoute(projectsRoutes, getCurrent, (c, { auth }) => c.json(projectClientView(auth.project)));
+addRoute(projectsRoutes, getJwks, async (c, { params, query }) => {
+  const jwks = await projectJwks(c.get("deps"), params.projectId, {
+    includeAnonymous: query.include_anonymous ?? false,
+    includeRestricted: query.include_restricted ?? false,
   });
+  if (!jwks) return c.text("Project not found", 404);
+  return c.json(jwks, 200, { "cache-control": "public, max-age=3600" });
+});
 
-/** /projects-anonymous-users/{id}/.well-known/* → the JWKS including anonymous keys (OIDC alias). */
-export const anonymousProjectsRoutes = new Hono<AppEnv>().get("/:projectId/.well-known/*", (c) => {
+const anonymousJwks = defineRoute({
+  method: "get",
+  path: "/{projectId}/.well-known/{file}",
+  summary: "OIDC alias: redirects to the project's JWKS including anonymous users' keys",
+  access: "public",
+  params: z.strictObject({ projectId: z.string(), file: z.string() }),
+  response: { status: 307, description: "Redirect to /projects/{projectId}/.well-known/{file}?include_anonymous=true" },
+});
+
+/** /projects-anonymous-users/{id}/.well-known/{file} → the JWKS including anonymous keys (OIDC alias). */
+export const anonymousProjectsRoutes = routeGroup();
+addRoute(anonymousProjectsRoutes, anonymousJwks, (c) => {
   const url = new URL(c.req.url);
   const target = url.pathname.replace("/projects-anonymous-users/", "/projects/");
   return c.redirect(`${target}?include_anonymous=true`, 307);

@@ -23,6 +23,7 @@ import { findUserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { hasTeamPermission } from "./permissions";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 
 export type { ApiKeyOwner, ApiKeyRow };
 
@@ -31,18 +32,19 @@ export type ApiKeyActor = { kind: "client"; userId: string } | { kind: "trusted"
 
 export const MANAGE_API_KEYS = "$manage_api_keys";
 
-export type ApiKeyProblem =
-  | { ok: false; reason: "api_keys_disabled"; type: ApiKeyType }
-  | { ok: false; reason: "api_key_not_found" }
-  | { ok: false; reason: "api_key_expired" }
-  | { ok: false; reason: "api_key_revoked" }
-  | { ok: false; reason: "wrong_api_key_type"; expected: ApiKeyType; actual: ApiKeyType }
-  | { ok: false; reason: "public_api_key_cannot_be_revoked" }
-  | { ok: false; reason: "user_not_found" }
-  | { ok: false; reason: "api_key_team_not_found"; teamId: string }
-  | { ok: false; reason: "team_permission_required"; teamId: string; userId: string; permissionId: string };
+export type ApiKeyProblem = Problem<
+  | "api_keys_disabled"
+  | "api_key_not_found"
+  | "api_key_expired"
+  | "api_key_revoked"
+  | "wrong_api_key_type"
+  | "public_api_key_cannot_be_revoked"
+  | "user_not_found"
+  | "api_key_team_not_found"
+  | "team_permission_required"
+>;
 
-const NOT_FOUND = { ok: false, reason: "api_key_not_found" } as const;
+const NOT_FOUND = fail("api_key_not_found");
 
 /** Why a key is not valid at `now`: expiry is checked before revocation (SPEC §4). */
 export function whyInvalid(row: ApiKeyRow, now: number): "expired" | "manually-revoked" | null {
@@ -54,7 +56,7 @@ export function whyInvalid(row: ApiKeyRow, now: number): "expired" | "manually-r
 function featureGate(project: ProjectRow, type: ApiKeyType): ApiKeyProblem | null {
   const config = readProjectConfig(project.config);
   const enabled = type === "user" ? config.allow_user_api_keys : config.allow_team_api_keys;
-  return enabled ? null : { ok: false, reason: "api_keys_disabled", type };
+  return enabled ? null : fail("api_keys_disabled", { type });
 }
 
 /** May the actor manage this owner's keys? `hidden` answers "not found" instead of a permission error. */
@@ -73,7 +75,7 @@ async function authorise(
   if (allowed) return null;
   // By id, a key of a team the caller cannot manage stays invisible; naming a team gets the permission error.
   if (hidden) return NOT_FOUND;
-  return { ok: false, reason: "team_permission_required", teamId: owner.teamId, userId: actor.userId, permissionId: MANAGE_API_KEYS };
+  return fail("team_permission_required", { teamId: owner.teamId, userId: actor.userId, permissionId: MANAGE_API_KEYS });
 }
 
 function ownerOf(row: ApiKeyRow): ApiKeyOwner | null {
@@ -108,9 +110,9 @@ export async function createApiKey(
 ): Promise<{ ok: true; row: ApiKeyRow; value: string } | ApiKeyProblem> {
   const problem = featureGate(project, owner.type) ?? (await authorise(deps, project.id, actor, owner, false));
   if (problem) return problem;
-  if (owner.type === "user" && !(await findUserRecord(deps.db, project.id, owner.userId))) return { ok: false, reason: "user_not_found" };
+  if (owner.type === "user" && !(await findUserRecord(deps.db, project.id, owner.userId))) return fail("user_not_found");
   if (owner.type === "team" && !(await findTeam(deps.db, project.id, owner.teamId)))
-    return { ok: false, reason: "api_key_team_not_found", teamId: owner.teamId };
+    return fail("api_key_team_not_found", { teamId: owner.teamId });
   const id = deps.random.uuid();
   const value = formatApiKey({ id, type: owner.type, isPublic: input.isPublic, secret: deps.random.code(45) });
   // Shown once, stored as SHA-256: a database leak yields no working keys. The key has 224 random
@@ -185,10 +187,10 @@ export async function checkApiKey(
   // and the index lookup's timing depends only on the hash, which reveals nothing about the key.
   const row = await findApiKeyByHash(deps.db, project.id, await sha256Hex(apiKey));
   if (!row || row.id !== parsed.id) return NOT_FOUND;
-  if (row.type !== type) return { ok: false, reason: "wrong_api_key_type", expected: type, actual: row.type as ApiKeyType };
+  if (row.type !== type) return fail("wrong_api_key_type", { expected: type, actual: row.type as ApiKeyType });
   const why = whyInvalid(row, deps.now());
-  if (why === "expired") return { ok: false, reason: "api_key_expired" };
-  if (why === "manually-revoked") return { ok: false, reason: "api_key_revoked" };
+  if (why === "expired") return fail("api_key_expired");
+  if (why === "manually-revoked") return fail("api_key_revoked");
   return { ok: true, row };
 }
 
@@ -201,8 +203,8 @@ export async function revokeLeakedApiKey(deps: Deps, apiKey: string): Promise<{ 
   if (!parseApiKey(apiKey)) return NOT_FOUND;
   const row = await findApiKeyByHash(deps.db, null, await sha256Hex(apiKey));
   if (!row) return NOT_FOUND;
-  if (row.isPublic) return { ok: false, reason: "public_api_key_cannot_be_revoked" };
-  if (row.expiresAt !== null && row.expiresAt <= deps.now()) return { ok: false, reason: "api_key_expired" };
+  if (row.isPublic) return fail("public_api_key_cannot_be_revoked");
+  if (row.expiresAt !== null && row.expiresAt <= deps.now()) return fail("api_key_expired");
   if (row.revokedAt !== null) return { ok: true, revoked: null };
   return { ok: true, revoked: await updateApiKey(deps.db, row.projectId, row.id, { revokeAt: deps.now() }) };
 }

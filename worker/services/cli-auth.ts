@@ -16,6 +16,7 @@ import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { cliLoginKey, cliPollKey } from "../kv/keys";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import { type IpInfo, mintAccessToken, prepareSession } from "./sessions";
 import { restrictedReasonOf } from "./user-restrictions";
 
@@ -63,11 +64,11 @@ export async function startCliLogin(
   deps: Deps,
   project: ProjectRow,
   options: { expiresInMs?: number; anonRefreshToken?: string },
-): Promise<StartedCliLogin | { ok: false; reason: "cli_anon_token_invalid" }> {
+): Promise<StartedCliLogin | Problem<"cli_anon_token_invalid">> {
   let anonHash: string | undefined;
   if (options.anonRefreshToken !== undefined) {
     anonHash = await sha256Hex(options.anonRefreshToken);
-    if (!(await liveAnonymousUser(deps, project.id, anonHash))) return { ok: false, reason: "cli_anon_token_invalid" };
+    if (!(await liveAnonymousUser(deps, project.id, anonHash))) return fail("cli_anon_token_invalid");
   }
   const pollingCode = deps.random.code(CLI_CODE_LENGTH);
   const loginCode = deps.random.code(CLI_CODE_LENGTH);
@@ -90,19 +91,19 @@ export async function startCliLogin(
 export type PollOutcome =
   | { ok: true; status: "waiting" | "expired" | "used" }
   | { ok: true; status: "success"; refreshToken: string }
-  | { ok: false; reason: "cli_polling_code_invalid" | "cli_user_gone" };
+  | Problem<"cli_polling_code_invalid" | "cli_user_gone">;
 
 /** One poll of the CLI. "success" (with a new session's refresh token) happens at most once. */
 export async function pollCliLogin(deps: Deps, project: ProjectRow, pollingCode: string, ipInfo: IpInfo): Promise<PollOutcome> {
   const pollingHash = await sha256Hex(pollingCode);
   const state = await readState(deps, pollingHash);
-  if (!state || state.project_id !== project.id) return { ok: false, reason: "cli_polling_code_invalid" };
+  if (!state || state.project_id !== project.id) return fail("cli_polling_code_invalid");
   if (state.expires_at <= deps.now()) return { ok: true, status: "expired" };
   if (state.status === "used") return { ok: true, status: "used" };
   if (state.status === "waiting" || !state.user_id) return { ok: true, status: "waiting" };
 
   const record = await findUserRecord(deps.db, project.id, state.user_id);
-  if (!record) return { ok: false, reason: "cli_user_gone" };
+  if (!record) return fail("cli_user_gone");
   const session = await prepareSession(deps, project.id, state.user_id, { sessionId: state.session_id, ipInfo });
   // D1's primary key is the compare-and-set KV lacks: only one poll can create this session.
   if (!(await insertSessionIfAbsent(session.statement))) return { ok: true, status: "used" };
@@ -111,7 +112,7 @@ export async function pollCliLogin(deps: Deps, project: ProjectRow, pollingCode:
   return { ok: true, status: "success", refreshToken: session.refreshToken };
 }
 
-export type LoginCodeProblem = { ok: false; reason: "cli_login_invalid" | "cli_login_expired" | "cli_login_used" };
+export type LoginCodeProblem = Problem<"cli_login_invalid" | "cli_login_expired" | "cli_login_used">;
 
 /** The pending login a browser names by its login code; completed, used or expired ones are refused. */
 async function loadPending(deps: Deps, project: ProjectRow, loginCode: string): Promise<{ ok: true; loaded: Loaded } | LoginCodeProblem> {
@@ -120,9 +121,9 @@ async function loadPending(deps: Deps, project: ProjectRow, loginCode: string): 
   const state = pollingHash ? await readState(deps, pollingHash) : null;
   // The login key points at the state; the stored hash must point back (constant time: it is a secret's digest).
   if (!pollingHash || !state || state.project_id !== project.id || !constantTimeEqual(state.login_code_hash, loginHash))
-    return { ok: false, reason: "cli_login_invalid" };
-  if (state.expires_at <= deps.now()) return { ok: false, reason: "cli_login_expired" };
-  if (state.status !== "waiting") return { ok: false, reason: "cli_login_used" };
+    return fail("cli_login_invalid");
+  if (state.expires_at <= deps.now()) return fail("cli_login_expired");
+  if (state.status !== "waiting") return fail("cli_login_used");
   return { ok: true, loaded: { pollingHash, state } };
 }
 
@@ -148,16 +149,16 @@ export async function claimCliAnonymousSession(
   project: ProjectRow,
   loginCode: string,
   ipInfo: IpInfo,
-): Promise<{ ok: true; accessToken: string; refreshToken: string } | LoginCodeProblem | { ok: false; reason: "cli_no_anonymous_session" }> {
+): Promise<{ ok: true; accessToken: string; refreshToken: string } | LoginCodeProblem | Problem<"cli_no_anonymous_session">> {
   const pending = await loadPending(deps, project, loginCode);
   if (!pending.ok) return pending;
   const { pollingHash, state } = pending.loaded;
   const hash = state.anon_refresh_token_hash;
   const anonymous = hash && state.anon_claim_session_id ? await liveAnonymousUser(deps, project.id, hash) : null;
-  if (!anonymous || !state.anon_claim_session_id) return { ok: false, reason: "cli_no_anonymous_session" };
+  if (!anonymous || !state.anon_claim_session_id) return fail("cli_no_anonymous_session");
   const session = await prepareSession(deps, project.id, anonymous.user.id, { sessionId: state.anon_claim_session_id, ipInfo });
   // Same one-shot guard as the poll: a replayed claim cannot mint a second session.
-  if (!(await insertSessionIfAbsent(session.statement))) return { ok: false, reason: "cli_no_anonymous_session" };
+  if (!(await insertSessionIfAbsent(session.statement))) return fail("cli_no_anonymous_session");
   const { anon_refresh_token_hash: _a, anon_claim_session_id: _b, ...rest } = state;
   await writeState(deps, pollingHash, rest);
   const accessToken = await mintAccessToken(deps, project, anonymous, session.sessionId);
@@ -166,8 +167,7 @@ export async function claimCliAnonymousSession(
 
 export type CompleteProblem =
   | LoginCodeProblem
-  | { ok: false; reason: "cli_user_required" | "cli_refresh_token_invalid" | "cli_refresh_token_mismatch" }
-  | { ok: false; reason: "cli_user_restricted"; restrictedReason: unknown };
+  | Problem<"cli_user_required" | "cli_refresh_token_invalid" | "cli_refresh_token_mismatch" | "cli_user_restricted">;
 
 /**
  * mode "complete": the signed-in user (from the access token, or from `refresh_token` as the
@@ -182,17 +182,17 @@ export async function completeCliLogin(
   let userId = who.signedInUserId;
   if (who.refreshToken !== undefined) {
     const session = await findSessionByTokenHash(deps.db, project.id, await sha256Hex(who.refreshToken));
-    if (!session || session.expiresAt <= deps.now()) return { ok: false, reason: "cli_refresh_token_invalid" };
+    if (!session || session.expiresAt <= deps.now()) return fail("cli_refresh_token_invalid");
     // A refresh token of someone else than the signed-in user is a confused or forged request.
-    if (userId && session.userId !== userId) return { ok: false, reason: "cli_refresh_token_mismatch" };
+    if (userId && session.userId !== userId) return fail("cli_refresh_token_mismatch");
     userId = session.userId;
   }
-  if (!userId) return { ok: false, reason: "cli_user_required" };
+  if (!userId) return fail("cli_user_required");
   const record = await findUserRecord(deps.db, project.id, userId);
-  if (!record) return { ok: false, reason: "cli_user_required" };
+  if (!record) return fail("cli_user_required");
   // Anonymous and restricted users may not hand their account to a CLI (as the reference does).
   const restricted = restrictedReasonOf(record, readProjectConfig(project.config));
-  if (restricted) return { ok: false, reason: "cli_user_restricted", restrictedReason: restricted };
+  if (restricted) return fail("cli_user_restricted", { restrictedReason: restricted });
 
   const pending = await loadPending(deps, project, loginCode);
   if (!pending.ok) return pending;

@@ -17,16 +17,18 @@ import type { Deps } from "../lib/context";
 import { isSharedProvider, refreshProviderAccessToken } from "../oauth/providers";
 import { openProviderToken, sealProviderToken } from "../oauth/tokens";
 import { providerTypeOf } from "./oauth-providers";
+import { fail, type Problem } from "./result";
 
 /** A token is handed out only with this much life left, so the caller can still use it (as the reference does). */
 export const ACCESS_TOKEN_FRESHNESS_MS = 5 * 60_000;
 
-export type ConnectionProblem =
-  | { ok: false; reason: "user_not_found" }
-  | { ok: false; reason: "linked_provider_not_enabled" }
-  | { ok: false; reason: "connection_not_connected" }
-  | { ok: false; reason: "connection_missing_scope" }
-  | { ok: false; reason: "connection_shared_extra_scope" };
+export type ConnectionProblem = Problem<
+  | "user_not_found"
+  | "linked_provider_not_enabled"
+  | "connection_not_connected"
+  | "connection_missing_scope"
+  | "connection_shared_extra_scope"
+>;
 
 /** Scopes as the wire writes them: separated by spaces (or commas). */
 export function parseScopes(scope: string | undefined): string[] {
@@ -38,7 +40,7 @@ export async function listConnections(
   project: ProjectRow,
   userId: string,
 ): Promise<{ ok: true; accounts: OAuthAccountRow[] } | ConnectionProblem> {
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   return { ok: true, accounts: await listConnectedOAuthAccounts(deps.db, project.id, userId) };
 }
 
@@ -137,18 +139,16 @@ export async function connectionAccessToken(
   providerAccountId: string | undefined,
   scope: string | undefined,
 ): Promise<{ ok: true; accessToken: string } | ConnectionProblem> {
-  if (!providerTypeOf(project, providerConfigId)) return { ok: false, reason: "linked_provider_not_enabled" };
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
+  if (!providerTypeOf(project, providerConfigId)) return fail("linked_provider_not_enabled");
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   const accounts = await listConnectedOAuthAccounts(deps.db, project.id, userId, { providerConfigId, providerAccountId });
-  if (accounts.length === 0) return { ok: false, reason: "connection_not_connected" };
+  if (accounts.length === 0) return fail("connection_not_connected");
 
   const wanted = parseScopes(scope);
   const covering = accounts.filter((row) => coversScopes(row, wanted));
   if (covering.length === 0) {
     // Shared keys are the platform's app: a user cannot grant it more than its default scopes.
-    return isSharedProvider(project, providerConfigId)
-      ? { ok: false, reason: "connection_shared_extra_scope" }
-      : { ok: false, reason: "connection_missing_scope" };
+    return isSharedProvider(project, providerConfigId) ? fail("connection_shared_extra_scope") : fail("connection_missing_scope");
   }
 
   for (const row of covering) {
@@ -161,5 +161,5 @@ export async function connectionAccessToken(
   }
   // No usable grant (linked without tokens, expired without a refresh token, or a refresh the provider
   // refused): as the reference does, this reads "missing scope", which tells the SDK to connect again.
-  return { ok: false, reason: "connection_missing_scope" };
+  return fail("connection_missing_scope");
 }

@@ -17,13 +17,10 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, isAuthEmailTaken, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { sendVerificationEmail } from "./email-verification";
+import { fail, type Problem } from "./result";
 import { normaliseEmail } from "./users";
 
-export type ChannelProblem =
-  | { ok: false; reason: "user_not_found" }
-  | { ok: false; reason: "channel_not_found" }
-  | { ok: false; reason: "channel_used_for_auth"; value: string }
-  | { ok: false; reason: "channel_duplicate" };
+export type ChannelProblem = Problem<"user_not_found" | "channel_not_found" | "channel_used_for_auth" | "channel_duplicate">;
 
 export type ChannelInput = { value?: string; usedForAuth?: boolean; isPrimary?: boolean; isVerified?: boolean };
 
@@ -43,7 +40,7 @@ async function runChannelBatch(
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // Either another user signs in with this address (the partial index), or this user has it already.
-    return usedForAuth ? { ok: false, reason: "channel_used_for_auth", value } : { ok: false, reason: "channel_duplicate" };
+    return usedForAuth ? fail("channel_used_for_auth", { value }) : fail("channel_duplicate");
   }
 }
 
@@ -53,10 +50,9 @@ export async function createChannel(
   userId: string,
   input: Required<Pick<ChannelInput, "value" | "usedForAuth">> & ChannelInput,
 ): Promise<{ ok: true; channel: ContactChannelRow } | ChannelProblem> {
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   const value = normaliseEmail(input.value);
-  if (input.usedForAuth && (await isAuthEmailTaken(deps.db, project.id, value, userId)))
-    return { ok: false, reason: "channel_used_for_auth", value };
+  if (input.usedForAuth && (await isAuthEmailTaken(deps.db, project.id, value, userId))) return fail("channel_used_for_auth", { value });
   const id = deps.random.uuid();
   const statements: BatchItem<"sqlite">[] = [
     insertChannelStatement(deps.db, {
@@ -75,7 +71,7 @@ export async function createChannel(
   const problem = await runChannelBatch(deps, statements, value, input.usedForAuth);
   if (problem) return problem;
   const channel = await findChannel(deps.db, project.id, userId, id);
-  return channel ? { ok: true, channel } : { ok: false, reason: "channel_not_found" };
+  return channel ? { ok: true, channel } : fail("channel_not_found");
 }
 
 export async function updateChannel(
@@ -86,11 +82,11 @@ export async function updateChannel(
   input: ChannelInput,
 ): Promise<{ ok: true; channel: ContactChannelRow } | ChannelProblem> {
   const current = await findChannel(deps.db, project.id, userId, channelId);
-  if (!current) return { ok: false, reason: "channel_not_found" };
+  if (!current) return fail("channel_not_found");
   const value = input.value !== undefined ? normaliseEmail(input.value) : current.value;
   const usedForAuth = input.usedForAuth ?? current.usedForAuth;
   if (usedForAuth && (value !== current.value || !current.usedForAuth) && (await isAuthEmailTaken(deps.db, project.id, value, userId))) {
-    return { ok: false, reason: "channel_used_for_auth", value };
+    return fail("channel_used_for_auth", { value });
   }
   const patch: Partial<ContactChannelRow> = { value, usedForAuth };
   if (value !== current.value) patch.isVerified = false;
@@ -101,7 +97,7 @@ export async function updateChannel(
   const problem = await runChannelBatch(deps, statements, value, usedForAuth);
   if (problem) return problem;
   const channel = await findChannel(deps.db, project.id, userId, channelId);
-  return channel ? { ok: true, channel } : { ok: false, reason: "channel_not_found" };
+  return channel ? { ok: true, channel } : fail("channel_not_found");
 }
 
 export async function removeChannel(
@@ -111,12 +107,12 @@ export async function removeChannel(
   channelId: string,
 ): Promise<{ ok: true } | ChannelProblem> {
   const current = await findChannel(deps.db, project.id, userId, channelId);
-  if (!current) return { ok: false, reason: "channel_not_found" };
+  if (!current) return fail("channel_not_found");
   await deleteChannel(deps.db, channelId);
   return { ok: true };
 }
 
-export type SendChannelVerificationResult = { ok: true } | ChannelProblem | { ok: false; reason: "already_verified" | "untrusted_url" };
+export type SendChannelVerificationResult = { ok: true } | ChannelProblem | Problem<"already_verified" | "untrusted_url">;
 
 export async function sendChannelVerification(
   deps: Deps,
@@ -127,15 +123,12 @@ export async function sendChannelVerification(
 ): Promise<SendChannelVerificationResult> {
   const user = await findUserRecord(deps.db, project.id, userId);
   const channel = user ? await findChannel(deps.db, project.id, userId, channelId) : null;
-  if (!user || !channel) return { ok: false, reason: "channel_not_found" };
-  if (channel.isVerified) return { ok: false, reason: "already_verified" };
+  if (!user || !channel) return fail("channel_not_found");
+  if (channel.isVerified) return fail("already_verified");
   return sendVerificationEmail(deps, project, user, channel, callbackUrl);
 }
 
-export type LegacySendResult =
-  | SendChannelVerificationResult
-  | { ok: false; reason: "no_primary_email" }
-  | { ok: false; reason: "not_primary_email"; email: string; primary: string };
+export type LegacySendResult = SendChannelVerificationResult | Problem<"no_primary_email" | "not_primary_email">;
 
 /** The legacy route: the email must be the current user's primary one. */
 export async function sendPrimaryEmailVerification(
@@ -146,10 +139,10 @@ export async function sendPrimaryEmailVerification(
   callbackUrl: string,
 ): Promise<LegacySendResult> {
   const user = await findUserRecord(deps.db, project.id, userId);
-  if (!user) return { ok: false, reason: "user_not_found" };
+  if (!user) return fail("user_not_found");
   const primary = user.primaryEmail;
-  if (!primary) return { ok: false, reason: "no_primary_email" };
-  if (normaliseEmail(email) !== primary.value) return { ok: false, reason: "not_primary_email", email, primary: primary.value };
-  if (primary.isVerified) return { ok: false, reason: "already_verified" };
+  if (!primary) return fail("no_primary_email");
+  if (normaliseEmail(email) !== primary.value) return fail("not_primary_email", { email, primary: primary.value });
+  if (primary.isVerified) return fail("already_verified");
   return sendVerificationEmail(deps, project, user, primary, callbackUrl);
 }

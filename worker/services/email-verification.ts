@@ -6,6 +6,7 @@ import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
 export async function sendVerificationEmail(
@@ -14,9 +15,9 @@ export async function sendVerificationEmail(
   user: UserRecord,
   channel: ContactChannelRow,
   callbackUrl: string,
-): Promise<{ ok: true } | { ok: false; reason: "untrusted_url" }> {
+): Promise<{ ok: true } | Problem<"untrusted_url">> {
   // The link carries a code that proves ownership: it may only point at the project's domains.
-  if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return { ok: false, reason: "untrusted_url" };
+  if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
   const issued = await issueCode(deps, project.id, "email_verification", {
     user_id: user.user.id,
     channel_id: channel.id,
@@ -30,7 +31,7 @@ export async function sendVerificationEmail(
   return { ok: true };
 }
 
-export type VerifyResult = { ok: true } | CodeProblem | { ok: false; reason: "channel_gone" };
+export type VerifyResult = { ok: true } | CodeProblem | Problem<"channel_gone">;
 
 /** Checks or uses a verification code; using it marks the channel verified (if it still holds that email). */
 export async function verifyEmailCode(deps: Deps, project: ProjectRow, code: string, consume: boolean): Promise<VerifyResult> {
@@ -39,6 +40,6 @@ export async function verifyEmailCode(deps: Deps, project: ProjectRow, code: str
   if (!consume) return { ok: true };
   const { user_id, channel_id, email } = redeemed.row.data as { user_id: string; channel_id: string; email: string };
   const channel = await findChannel(deps.db, project.id, user_id, channel_id);
-  if (!channel || !(await markChannelVerified(deps.db, channel.id, email))) return { ok: false, reason: "channel_gone" };
+  if (!channel || !(await markChannelVerified(deps.db, channel.id, email))) return fail("channel_gone");
   return { ok: true };
 }

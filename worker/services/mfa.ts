@@ -10,8 +10,9 @@ import { constantTimeEqual } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
-import type { SignInTokens } from "./password-auth";
+import { fail, type Problem } from "./result";
 import { createSessionForUser, type IpInfo } from "./sessions";
+import type { SignInTokens } from "./sign-in-tokens";
 import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
 
 export const MFA_ATTEMPT_TTL_MS = 5 * 60 * 1000;
@@ -39,9 +40,7 @@ export async function checkTotp(deps: Deps, sealed: string, otp: string): Promis
   return ok;
 }
 
-export type FirstFactorResult =
-  | { ok: true; tokens: SignInTokens; sessionId: string }
-  | { ok: false; reason: "mfa_required"; attemptCode: string };
+export type FirstFactorResult = { ok: true; tokens: SignInTokens; sessionId: string } | Problem<"mfa_required">;
 
 /**
  * The last step of every first-factor sign-in: a session, or (for TOTP users) an attempt code.
@@ -60,7 +59,7 @@ export async function finishFirstFactor(
       { user_id: user.user.id, is_new_user: options.isNewUser },
       MFA_ATTEMPT_TTL_MS,
     );
-    return { ok: false, reason: "mfa_required", attemptCode: attempt.code };
+    return fail("mfa_required", { attemptCode: attempt.code });
   }
   const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo });
   if (!session.ok) throw new Error("user vanished during sign-in");
@@ -77,7 +76,7 @@ export async function finishFirstFactor(
   };
 }
 
-export type MfaSignInResult = SignInTokens | CodeProblem | { ok: false; reason: "invalid_totp" };
+export type MfaSignInResult = SignInTokens | CodeProblem | Problem<"invalid_totp">;
 
 export async function signInWithTotp(
   deps: Deps,
@@ -88,7 +87,7 @@ export async function signInWithTotp(
   if (!check.ok) return check;
   const { user_id, is_new_user } = check.row.data as { user_id: string; is_new_user: boolean };
   const user = await findUserRecord(deps.db, project.id, user_id);
-  if (!user?.user.totpSecret || !(await checkTotp(deps, user.user.totpSecret, input.totp))) return { ok: false, reason: "invalid_totp" };
+  if (!user?.user.totpSecret || !(await checkTotp(deps, user.user.totpSecret, input.totp))) return fail("invalid_totp");
   // Only a right TOTP uses up the attempt; wrong ones count against its 20 attempts.
   const used = await redeemCode(deps, project.id, "mfa_attempt", input.attemptCode, true);
   if (!used.ok) return used;

@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import { notificationPreferences } from "../db/schema";
 import type { Deps } from "../lib/context";
+import { fail, type Problem } from "./result";
 
 export type NotificationCategory = { id: string; name: string; canDisable: boolean; defaultEnabled: boolean };
 
@@ -27,10 +28,10 @@ export async function setPreference(
   userId: string,
   categoryId: string,
   enabled: boolean,
-): Promise<{ ok: true; preference: Preference } | { ok: false; reason: "category_not_found" | "category_required" }> {
+): Promise<{ ok: true; preference: Preference } | Problem<"category_not_found" | "category_required">> {
   const category = NOTIFICATION_CATEGORIES.find((c) => c.id === categoryId);
-  if (!category) return { ok: false, reason: "category_not_found" };
-  if (!enabled && !category.canDisable) return { ok: false, reason: "category_required" };
+  if (!category) return fail("category_not_found");
+  if (!enabled && !category.canDisable) return fail("category_required");
   await deps.db
     .insert(notificationPreferences)
     .values({ userId, categoryId, enabled })

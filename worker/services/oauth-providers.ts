@@ -20,14 +20,16 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 
-export type OAuthProviderProblem =
-  | { ok: false; reason: "user_not_found" }
-  | { ok: false; reason: "linked_account_not_found" }
-  | { ok: false; reason: "linked_provider_not_enabled" }
-  | { ok: false; reason: "linked_account_id_used_for_sign_in" }
-  | { ok: false; reason: "linked_sign_in_provider_exists" }
-  | { ok: false; reason: "linked_account_duplicate" };
+export type OAuthProviderProblem = Problem<
+  | "user_not_found"
+  | "linked_account_not_found"
+  | "linked_provider_not_enabled"
+  | "linked_account_id_used_for_sign_in"
+  | "linked_sign_in_provider_exists"
+  | "linked_account_duplicate"
+>;
 
 /** A linked account with its provider type (the wire's `type`). */
 export type LinkedAccount = { row: OAuthAccountRow; type: string };
@@ -55,7 +57,7 @@ export async function listLinkedAccounts(
   project: ProjectRow,
   userId: string | undefined,
 ): Promise<{ ok: true; accounts: LinkedAccount[] } | OAuthProviderProblem> {
-  if (userId !== undefined && !(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
+  if (userId !== undefined && !(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   return { ok: true, accounts: linked(project, await listOAuthAccounts(deps.db, project.id, userId)) };
 }
 
@@ -65,10 +67,10 @@ export async function getLinkedAccount(
   userId: string,
   id: string,
 ): Promise<{ ok: true; account: LinkedAccount } | OAuthProviderProblem> {
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   const row = await findOAuthAccountOfUser(deps.db, project.id, userId, id);
   const [account] = row ? linked(project, [row]) : [];
-  return account ? { ok: true, account } : { ok: false, reason: "linked_account_not_found" };
+  return account ? { ok: true, account } : fail("linked_account_not_found");
 }
 
 /**
@@ -85,19 +87,17 @@ async function checkSignInRules(
   exceptId?: string,
 ): Promise<OAuthProviderProblem | null> {
   const owner = await findSignInOAuthAccount(deps.db, projectId, providerConfigId, accountId);
-  if (owner && owner.id !== exceptId) return { ok: false, reason: "linked_account_id_used_for_sign_in" };
+  if (owner && owner.id !== exceptId) return fail("linked_account_id_used_for_sign_in");
   // Why no index for this one: a user with two sign-in identities of one provider is untidy, not unsafe.
   if (await userHasSignInAccountOfProvider(deps.db, projectId, userId, providerConfigId, exceptId))
-    return { ok: false, reason: "linked_sign_in_provider_exists" };
+    return fail("linked_sign_in_provider_exists");
   return null;
 }
 
 /** Which rule a unique violation on oauth_accounts broke: the same link twice, or a taken sign-in identity. */
 function violationProblem(err: unknown): OAuthProviderProblem {
   const text = `${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`;
-  return /oauth_accounts\.user_id/.test(text)
-    ? { ok: false, reason: "linked_account_duplicate" }
-    : { ok: false, reason: "linked_account_id_used_for_sign_in" };
+  return /oauth_accounts\.user_id/.test(text) ? fail("linked_account_duplicate") : fail("linked_account_id_used_for_sign_in");
 }
 
 /** Is this error the database refusing a second sign-in link of one provider identity (or a duplicate link)? */
@@ -126,9 +126,9 @@ export async function linkStatements(
   const ids: string[] = [];
   const signInProviders = new Set<string>();
   for (const link of links) {
-    if (!providerTypeOf(project, link.providerConfigId)) return { ok: false, reason: "linked_provider_not_enabled" };
+    if (!providerTypeOf(project, link.providerConfigId)) return fail("linked_provider_not_enabled");
     if (link.allowSignIn) {
-      if (signInProviders.has(link.providerConfigId)) return { ok: false, reason: "linked_sign_in_provider_exists" };
+      if (signInProviders.has(link.providerConfigId)) return fail("linked_sign_in_provider_exists");
       signInProviders.add(link.providerConfigId);
       const problem = await checkSignInRules(deps, project.id, userId, link.providerConfigId, link.accountId);
       if (problem) return problem;
@@ -160,8 +160,8 @@ export async function createLinkedAccount(
   userId: string,
   link: NewLinkedAccount,
 ): Promise<{ ok: true; account: LinkedAccount } | OAuthProviderProblem> {
-  if (!providerTypeOf(project, link.providerConfigId)) return { ok: false, reason: "linked_provider_not_enabled" };
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
+  if (!providerTypeOf(project, link.providerConfigId)) return fail("linked_provider_not_enabled");
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   const prepared = await linkStatements(deps, project, userId, [link]);
   if (!prepared.ok) return prepared;
   try {
@@ -200,7 +200,7 @@ export async function updateLinkedAccount(
   if (Object.keys(patch).length === 0) return current;
   try {
     const updated = await updateOAuthAccountOfUser(deps.db, project.id, userId, id, patch);
-    if (!updated) return { ok: false, reason: "linked_account_not_found" };
+    if (!updated) return fail("linked_account_not_found");
     return { ok: true, account: { row: updated, type: current.account.type } };
   } catch (err) {
     if (isUniqueViolation(err)) return violationProblem(err);
@@ -215,8 +215,6 @@ export async function removeLinkedAccount(
   userId: string,
   id: string,
 ): Promise<{ ok: true } | OAuthProviderProblem> {
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_not_found" };
-  return (await deleteOAuthAccountOfUser(deps.db, project.id, userId, id))
-    ? { ok: true }
-    : { ok: false, reason: "linked_account_not_found" };
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
+  return (await deleteOAuthAccountOfUser(deps.db, project.id, userId, id)) ? { ok: true } : fail("linked_account_not_found");
 }

@@ -10,13 +10,14 @@ import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
 import { finishFirstFactor } from "./mfa";
-import type { MfaRequired, SignInTokens } from "./password-auth";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import type { IpInfo } from "./sessions";
+import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "./users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
-export type SendCodeResult = { ok: true; nonce: string } | { ok: false; reason: "magic_link_disabled" | "untrusted_url" };
+export type SendCodeResult = { ok: true; nonce: string } | Problem<"magic_link_disabled" | "untrusted_url">;
 
 export async function sendSignInCode(
   deps: Deps,
@@ -24,9 +25,9 @@ export async function sendSignInCode(
   input: { email: string; callbackUrl: string },
 ): Promise<SendCodeResult> {
   const config = readProjectConfig(project.config);
-  if (!config.magic_link_enabled) return { ok: false, reason: "magic_link_disabled" };
+  if (!config.magic_link_enabled) return fail("magic_link_disabled");
   // The link carries a sign-in code: it may only point at the project's own domains.
-  if (!isTrustedUrl(config, input.callbackUrl)) return { ok: false, reason: "untrusted_url" };
+  if (!isTrustedUrl(config, input.callbackUrl)) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
   const issued = await issueCode(deps, project.id, "sign_in_otp", { email });
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
@@ -43,8 +44,7 @@ export type OtpSignInResult =
   | SignInTokens
   | MfaRequired
   | CodeProblem
-  | { ok: false; reason: "magic_link_disabled" | "sign_up_disabled" }
-  | { ok: false; reason: "email_unverified"; email: string };
+  | Problem<"magic_link_disabled" | "sign_up_disabled" | "email_unverified">;
 
 export async function signInWithCode(
   deps: Deps,
@@ -52,7 +52,7 @@ export async function signInWithCode(
   input: { code: string; currentUser: UserRecord | null; ipInfo: IpInfo },
 ): Promise<OtpSignInResult> {
   const config = readProjectConfig(project.config);
-  if (!config.magic_link_enabled) return { ok: false, reason: "magic_link_disabled" };
+  if (!config.magic_link_enabled) return fail("magic_link_disabled");
   const redeemed = await redeemCode(deps, project.id, "sign_in_otp", input.code, true);
   if (!redeemed.ok) return redeemed;
   const email = String(redeemed.row.data.email);
@@ -64,17 +64,17 @@ export async function signInWithCode(
     // An unverified address could have been registered by someone else: signing in by code
     // would hand its owner an account another person controls, so it is refused.
     if (!existing.primaryEmail?.isVerified || existing.primaryEmail.value !== email) {
-      return { ok: false, reason: "email_unverified", email };
+      return fail("email_unverified", { email });
     }
     userId = existing.user.id;
     if (!existing.user.otpAuthEnabled) await updateUserStatement(deps.db, project.id, userId, { otpAuthEnabled: true });
   } else {
-    if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
+    if (!config.sign_up_enabled) return fail("sign_up_disabled");
     isNewUser = true;
     if (input.currentUser?.user.isAnonymous) {
       userId = input.currentUser.user.id;
       const upgraded = await upgradeAnonymousUser(deps, project, userId, { email, emailVerified: true, patch: { otpAuthEnabled: true } });
-      if (!upgraded.ok) return { ok: false, reason: "email_unverified", email };
+      if (!upgraded.ok) return fail("email_unverified", { email });
     } else {
       // Receiving the code proves the address: the new user's email starts verified.
       const created = await createUser(deps, project, {
@@ -83,10 +83,7 @@ export async function signInWithCode(
         primaryEmailAuthEnabled: true,
         otpAuthEnabled: true,
       });
-      if (!created.ok)
-        return created.reason === "email_taken"
-          ? { ok: false, reason: "email_unverified", email }
-          : { ok: false, reason: "sign_up_disabled" };
+      if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");
       userId = created.record.user.id;
     }
   }

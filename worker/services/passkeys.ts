@@ -31,18 +31,19 @@ import {
   userHandleBytes,
   withoutEmptyHints,
 } from "./passkey-ceremony";
-import type { MfaRequired, SignInTokens } from "./password-auth";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import type { IpInfo } from "./sessions";
+import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
 
-type Disabled = { ok: false; reason: "passkey_disabled" };
-type RegistrationFailed = { ok: false; reason: "passkey_registration_failed"; message: string };
-type AuthenticationFailed = { ok: false; reason: "passkey_authentication_failed"; message: string };
+type Disabled = Problem<"passkey_disabled">;
+type RegistrationFailed = Problem<"passkey_registration_failed">;
+type AuthenticationFailed = Problem<"passkey_authentication_failed">;
 
-const disabled: Disabled = { ok: false, reason: "passkey_disabled" };
-const registrationFailed = (message: string): RegistrationFailed => ({ ok: false, reason: "passkey_registration_failed", message });
-const authenticationFailed = (message: string): AuthenticationFailed => ({ ok: false, reason: "passkey_authentication_failed", message });
+const disabled: Disabled = fail("passkey_disabled");
+const registrationFailed = (message: string): RegistrationFailed => fail("passkey_registration_failed", { message });
+const authenticationFailed = (message: string): AuthenticationFailed => fail("passkey_authentication_failed", { message });
 
 type RegistrationData = { challenge: string; user_id: string; user_handle: string };
 

@@ -6,7 +6,9 @@ import type { Deps } from "../lib/context";
 import { sendVerificationEmail } from "./email-verification";
 import { finishFirstFactor } from "./mfa";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import { createSessionForUser, type IpInfo } from "./sessions";
+import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 import {
   checkPasswordLength,
   createUser,
@@ -17,16 +19,14 @@ import {
   upgradeAnonymousUser,
 } from "./users";
 
-export type SignInTokens = { ok: true; accessToken: string; refreshToken: string; userId: string; isNewUser: boolean };
-
-export type MfaRequired = { ok: false; reason: "mfa_required"; attemptCode: string };
+// Re-exported for existing importers; the types live in sign-in-tokens.ts (shared with mfa.ts).
+export type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
 export type SignUpResult =
   | SignInTokens
   | MfaRequired
   | PasswordProblem
-  | { ok: false; reason: "password_auth_disabled" | "sign_up_disabled" }
-  | { ok: false; reason: "email_taken"; email: string };
+  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken">;
 
 export async function signUpWithPassword(
   deps: Deps,
@@ -34,8 +34,8 @@ export async function signUpWithPassword(
   input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo; verificationCallbackUrl?: string },
 ): Promise<SignUpResult> {
   const config = readProjectConfig(project.config);
-  if (!config.credential_enabled) return { ok: false, reason: "password_auth_disabled" };
-  if (!config.sign_up_enabled) return { ok: false, reason: "sign_up_disabled" };
+  if (!config.credential_enabled) return fail("password_auth_disabled");
+  if (!config.sign_up_enabled) return fail("sign_up_disabled");
   const length = checkPasswordLength(input.password);
   if (!length.ok) return length;
   const email = normaliseEmail(input.email);
@@ -66,7 +66,7 @@ export async function signUpWithPassword(
   return finished.ok ? finished.tokens : finished;
 }
 
-export type SignInResult = SignInTokens | MfaRequired | { ok: false; reason: "password_auth_disabled" | "mismatch" };
+export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "mismatch">;
 
 export async function signInWithPassword(
   deps: Deps,
@@ -74,15 +74,15 @@ export async function signInWithPassword(
   input: { email: string; password: string; ipInfo: IpInfo },
 ): Promise<SignInResult> {
   const config = readProjectConfig(project.config);
-  if (!config.credential_enabled) return { ok: false, reason: "password_auth_disabled" };
+  if (!config.credential_enabled) return fail("password_auth_disabled");
   const record = await findUserRecordByAuthEmail(deps.db, project.id, normaliseEmail(input.email));
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
     await burnPasswordCheck(input.password);
-    return { ok: false, reason: "mismatch" };
+    return fail("mismatch");
   }
   const check = await verifyPassword(input.password, record.user.passwordHash);
-  if (!check.ok) return { ok: false, reason: "mismatch" };
+  if (!check.ok) return fail("mismatch");
   if (check.needsRehash) {
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
@@ -109,7 +109,7 @@ export type PasswordChangeResult =
   | { ok: true }
   | PasswordProblem
   | Exclude<UpdateUserResult, { ok: true }>
-  | { ok: false; reason: "no_password" | "old_password_mismatch" | "already_has_password" };
+  | Problem<"no_password" | "old_password_mismatch" | "already_has_password">;
 
 /** Changes a password after checking the old one; every other session of the user ends. */
 export async function updatePassword(
@@ -118,9 +118,9 @@ export async function updatePassword(
   user: UserRecord,
   input: { oldPassword: string; newPassword: string; keepSessionId: string | null },
 ): Promise<PasswordChangeResult> {
-  if (!user.user.passwordHash) return { ok: false, reason: "no_password" };
+  if (!user.user.passwordHash) return fail("no_password");
   const check = await verifyPassword(input.oldPassword, user.user.passwordHash);
-  if (!check.ok) return { ok: false, reason: "old_password_mismatch" };
+  if (!check.ok) return fail("old_password_mismatch");
   const result = await updateUser(deps, project, user.user.id, { password: input.newPassword }, { keepSessionId: input.keepSessionId });
   return result.ok ? { ok: true } : result;
 }
@@ -132,7 +132,7 @@ export async function setPassword(
   user: UserRecord,
   input: { password: string; keepSessionId: string | null },
 ): Promise<PasswordChangeResult> {
-  if (user.user.passwordHash) return { ok: false, reason: "already_has_password" };
+  if (user.user.passwordHash) return fail("already_has_password");
   const result = await updateUser(deps, project, user.user.id, { password: input.password }, { keepSessionId: input.keepSessionId });
   return result.ok ? { ok: true } : result;
 }

@@ -10,6 +10,7 @@ import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import { checkPasswordLength, type PasswordProblem, updateUser } from "./users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
@@ -17,8 +18,8 @@ export async function sendResetCode(
   deps: Deps,
   project: ProjectRow,
   input: { email: string; callbackUrl: string },
-): Promise<{ ok: true } | { ok: false; reason: "untrusted_url" }> {
-  if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return { ok: false, reason: "untrusted_url" };
+): Promise<{ ok: true } | Problem<"untrusted_url">> {
+  if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return fail("untrusted_url");
   deps.defer(issueAndSend(deps, project, input.email.trim().toLowerCase(), input.callbackUrl));
   return { ok: true };
 }
@@ -36,7 +37,7 @@ async function issueAndSend(deps: Deps, project: ProjectRow, email: string, call
   await deliverEmail(deps, project, [email], message);
 }
 
-export type ResetResult = { ok: true } | CodeProblem | PasswordProblem | { ok: false; reason: "not_found" };
+export type ResetResult = { ok: true } | CodeProblem | PasswordProblem | Problem<"not_found">;
 
 export async function resetPassword(deps: Deps, project: ProjectRow, input: { code: string; password: string }): Promise<ResetResult> {
   // Check the new password first, so a typo does not burn the link.
@@ -45,7 +46,7 @@ export async function resetPassword(deps: Deps, project: ProjectRow, input: { co
   const redeemed = await redeemCode(deps, project.id, "password_reset", input.code, true);
   if (!redeemed.ok) return redeemed;
   const userId = String(redeemed.row.data.user_id);
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "not_found" };
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("not_found");
   // Every session ends: whoever knew the old password is signed out.
   const updated = await updateUser(deps, project, userId, { password: input.password }, { keepSessionId: null });
   return updated.ok ? { ok: true } : (updated as ResetResult);

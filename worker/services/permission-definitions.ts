@@ -21,14 +21,11 @@ import {
   SYSTEM_PERMISSION_DESCRIPTIONS,
   SYSTEM_TEAM_PERMISSIONS,
 } from "./permissions";
+import { fail, type Problem } from "./result";
 
 export type PermissionDefinitionView = { id: string; description?: string; contained_permission_ids: string[] };
 
-export type DefinitionProblem =
-  | ScopeProblem
-  | { ok: false; reason: "permission_id_exists"; permissionId: string }
-  | { ok: false; reason: "contained_permission_not_found"; permissionId: string }
-  | { ok: false; reason: "permission_cycle"; permissionId: string; containedId: string };
+export type DefinitionProblem = ScopeProblem | Problem<"permission_id_exists" | "contained_permission_not_found" | "permission_cycle">;
 
 export function definitionView(
   row: Pick<PermissionDefinitionRow, "id" | "description" | "containedPermissionIds">,
@@ -65,8 +62,8 @@ async function checkContained(
 ): Promise<{ ok: true } | DefinitionProblem> {
   const containment = await containmentMap(deps, projectId, scope);
   for (const id of contained) {
-    if (selfIds.includes(id)) return { ok: false, reason: "permission_cycle", permissionId: selfIds[0]!, containedId: id };
-    if (!containment.has(id)) return { ok: false, reason: "contained_permission_not_found", permissionId: id };
+    if (selfIds.includes(id)) return fail("permission_cycle", { permissionId: selfIds[0]!, containedId: id });
+    if (!containment.has(id)) return fail("contained_permission_not_found", { permissionId: id });
   }
   // Walk down from each contained id: reaching the definition itself means a cycle.
   for (const start of contained) {
@@ -74,7 +71,7 @@ async function checkContained(
     const stack = [start];
     while (stack.length > 0) {
       const id = stack.pop()!;
-      if (selfIds.includes(id)) return { ok: false, reason: "permission_cycle", permissionId: selfIds[0]!, containedId: start };
+      if (selfIds.includes(id)) return fail("permission_cycle", { permissionId: selfIds[0]!, containedId: start });
       if (seen.has(id)) continue;
       seen.add(id);
       stack.push(...(containment.get(id) ?? []));
@@ -90,7 +87,7 @@ export async function createPermissionDefinition(
   input: { id: string; description?: string | null; containedPermissionIds?: string[] },
 ): Promise<{ ok: true; definition: PermissionDefinitionView } | DefinitionProblem> {
   if (isSystemTeamPermission(input.id) || (await findDefinition(deps.db, projectId, input.id)))
-    return { ok: false, reason: "permission_id_exists", permissionId: input.id };
+    return fail("permission_id_exists", { permissionId: input.id });
   const contained = [...new Set(input.containedPermissionIds ?? [])];
   const check = await checkContained(deps, projectId, scope, contained, [input.id]);
   if (!check.ok) return check;
@@ -103,22 +100,16 @@ export async function createPermissionDefinition(
     createdAt: deps.now(),
   };
   // Ids are unique per project across both scopes (the primary key); a racing create loses here.
-  if (!(await insertDefinition(deps.db, row))) return { ok: false, reason: "permission_id_exists", permissionId: input.id };
+  if (!(await insertDefinition(deps.db, row))) return fail("permission_id_exists", { permissionId: input.id });
   return { ok: true, definition: definitionView(row) };
 }
 
 /** Finds a definition of `scope`, telling "absent" from "exists in the other scope". */
 async function findInScope(deps: Deps, projectId: string, id: string, scope: PermissionScope) {
   const row = await findDefinition(deps.db, projectId, id);
-  if (!row) return { ok: false as const, reason: "permission_not_found" as const, permissionId: id };
+  if (!row) return fail("permission_not_found", { permissionId: id });
   if (row.scope !== scope)
-    return {
-      ok: false as const,
-      reason: "wrong_permission_scope" as const,
-      permissionId: id,
-      expected: scope,
-      actual: row.scope as PermissionScope,
-    };
+    return fail("wrong_permission_scope", { permissionId: id, expected: scope, actual: row.scope as PermissionScope });
   return { ok: true as const, row };
 }
 
@@ -133,7 +124,7 @@ export async function updatePermissionDefinition(
   if (!found.ok) return found;
   const newId = patch.id ?? id;
   if (newId !== id && (isSystemTeamPermission(newId) || (await findDefinition(deps.db, projectId, newId))))
-    return { ok: false, reason: "permission_id_exists", permissionId: newId };
+    return fail("permission_id_exists", { permissionId: newId });
   const contained = patch.containedPermissionIds === undefined ? undefined : [...new Set(patch.containedPermissionIds)];
   if (contained) {
     const check = await checkContained(deps, projectId, scope, contained, [id, newId]);
@@ -145,10 +136,10 @@ export async function updatePermissionDefinition(
       ...(patch.description !== undefined ? { description: patch.description } : {}),
       ...(contained ? { containedPermissionIds: contained } : {}),
     });
-    if (!row) return { ok: false, reason: "permission_not_found", permissionId: id };
+    if (!row) return fail("permission_not_found", { permissionId: id });
     return { ok: true, definition: definitionView(row) };
   } catch (err) {
-    if (isUniqueViolation(err)) return { ok: false, reason: "permission_id_exists", permissionId: newId };
+    if (isUniqueViolation(err)) return fail("permission_id_exists", { permissionId: newId });
     throw err;
   }
 }
@@ -162,7 +153,6 @@ export async function deletePermissionDefinition(
 ): Promise<{ ok: true } | ScopeProblem> {
   const found = await findInScope(deps, projectId, id, scope);
   if (!found.ok) return found;
-  if (!(await deleteDefinitionEverywhere(deps.db, projectId, id, scope)))
-    return { ok: false, reason: "permission_not_found", permissionId: id };
+  if (!(await deleteDefinitionEverywhere(deps.db, projectId, id, scope))) return fail("permission_not_found", { permissionId: id });
   return { ok: true };
 }

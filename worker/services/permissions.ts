@@ -23,6 +23,7 @@ import {
 import type { ProjectRow } from "../db/queries/projects";
 import type { Deps } from "../lib/context";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 
 /** One statement of a D1 batch (what `db.batch` accepts). */
 export type BatchItem = DrizzleBatchItem<"sqlite">;
@@ -164,9 +165,7 @@ export function defaultDefinitionStatements(deps: Deps, projectId: string): Batc
 
 // ---- grants through the API ---------------------------------------------------------------------
 
-export type ScopeProblem =
-  | { ok: false; reason: "permission_not_found"; permissionId: string }
-  | { ok: false; reason: "wrong_permission_scope"; permissionId: string; expected: PermissionScope; actual: PermissionScope };
+export type ScopeProblem = Problem<"permission_not_found" | "wrong_permission_scope">;
 
 /** Checks that `permissionId` names a permission of `scope` (system ones count for teams). */
 export async function checkPermissionScope(
@@ -177,13 +176,12 @@ export async function checkPermissionScope(
 ): Promise<{ ok: true } | ScopeProblem> {
   if (scope === "team" && isSystemTeamPermission(permissionId)) return { ok: true };
   const row = await findDefinition(deps.db, projectId, permissionId);
-  if (!row) return { ok: false, reason: "permission_not_found", permissionId };
-  if (row.scope !== scope)
-    return { ok: false, reason: "wrong_permission_scope", permissionId, expected: scope, actual: row.scope as PermissionScope };
+  if (!row) return fail("permission_not_found", { permissionId });
+  if (row.scope !== scope) return fail("wrong_permission_scope", { permissionId, expected: scope, actual: row.scope as PermissionScope });
   return { ok: true };
 }
 
-type MembershipProblem = { ok: false; reason: "team_not_member"; teamId: string; userId: string };
+type MembershipProblem = Problem<"team_not_member">;
 
 export async function grantTeamPermission(
   deps: Deps,
@@ -192,7 +190,7 @@ export async function grantTeamPermission(
   userId: string,
   permissionId: string,
 ): Promise<{ ok: true } | MembershipProblem | ScopeProblem> {
-  if (!(await isMemberInProject(deps.db, projectId, teamId, userId))) return { ok: false, reason: "team_not_member", teamId, userId };
+  if (!(await isMemberInProject(deps.db, projectId, teamId, userId))) return fail("team_not_member", { teamId, userId });
   const scope = await checkPermissionScope(deps, projectId, permissionId, "team");
   if (!scope.ok) return scope;
   // Conditional on membership and definition in the statement itself: a concurrent removal wins.
@@ -210,15 +208,11 @@ export async function revokeTeamPermission(
   teamId: string,
   userId: string,
   permissionId: string,
-): Promise<
-  | { ok: true }
-  | MembershipProblem
-  | { ok: false; reason: "team_permission_not_found"; teamId: string; userId: string; permissionId: string }
-> {
-  if (!(await isMemberInProject(deps.db, projectId, teamId, userId))) return { ok: false, reason: "team_not_member", teamId, userId };
+): Promise<{ ok: true } | MembershipProblem | Problem<"team_permission_not_found">> {
+  if (!(await isMemberInProject(deps.db, projectId, teamId, userId))) return fail("team_not_member", { teamId, userId });
   // Only a direct grant can be revoked; one held through containment is revoked at its source.
   if (!(await deleteTeamGrant(deps.db, projectId, teamId, userId, permissionId)))
-    return { ok: false, reason: "team_permission_not_found", teamId, userId, permissionId };
+    return fail("team_permission_not_found", { teamId, userId, permissionId });
   return { ok: true };
 }
 
@@ -227,8 +221,8 @@ export async function grantProjectPermission(
   projectId: string,
   userId: string,
   permissionId: string,
-): Promise<{ ok: true } | { ok: false; reason: "user_not_found" } | ScopeProblem> {
-  if (!(await userExistsInProject(deps.db, projectId, userId))) return { ok: false, reason: "user_not_found" };
+): Promise<{ ok: true } | Problem<"user_not_found"> | ScopeProblem> {
+  if (!(await userExistsInProject(deps.db, projectId, userId))) return fail("user_not_found");
   const scope = await checkPermissionScope(deps, projectId, permissionId, "project");
   if (!scope.ok) return scope;
   await insertProjectGrantStatement(deps.db, { projectId, userId, permissionId, createdAt: deps.now() }, { requireDefinition: true });
@@ -240,10 +234,9 @@ export async function revokeProjectPermission(
   projectId: string,
   userId: string,
   permissionId: string,
-): Promise<{ ok: true } | { ok: false; reason: "user_not_found" } | { ok: false; reason: "permission_not_found"; permissionId: string }> {
-  if (!(await userExistsInProject(deps.db, projectId, userId))) return { ok: false, reason: "user_not_found" };
-  if (!(await deleteProjectGrant(deps.db, projectId, userId, permissionId)))
-    return { ok: false, reason: "permission_not_found", permissionId };
+): Promise<{ ok: true } | Problem<"user_not_found" | "permission_not_found">> {
+  if (!(await userExistsInProject(deps.db, projectId, userId))) return fail("user_not_found");
+  if (!(await deleteProjectGrant(deps.db, projectId, userId, permissionId))) return fail("permission_not_found", { permissionId });
   return { ok: true };
 }
 

@@ -23,6 +23,7 @@ import {
   productionModeErrors,
   readProjectConfig,
 } from "./project-config";
+import { fail, type Problem } from "./result";
 
 export type ProjectFields = {
   displayName?: string;
@@ -33,17 +34,14 @@ export type ProjectFields = {
   config?: ProjectConfigUpdate;
 };
 
-export type ProjectProblem =
-  | { ok: false; reason: "invalid_config"; message: string }
-  | { ok: false; reason: "not_team_member" }
-  | { ok: false; reason: "invalid_oauth_provider_id"; providerId: string; providerType: "shared" | "standard" };
+export type ProjectProblem = Problem<"invalid_config" | "not_team_member" | "invalid_oauth_provider_id">;
 
 function configProblem(config: ReturnType<typeof readProjectConfig>, productionMode: boolean): ProjectProblem | null {
   // An unknown provider id could never sign anyone in: refuse it when the config is saved.
   const badProvider = invalidProviderId(config);
-  if (badProvider) return { ok: false, reason: "invalid_oauth_provider_id", providerId: badProvider.id, providerType: badProvider.type };
+  if (badProvider) return fail("invalid_oauth_provider_id", { providerId: badProvider.id, providerType: badProvider.type });
   const errors = productionMode ? productionModeErrors(config) : domainErrors(config);
-  return errors.length ? { ok: false, reason: "invalid_config", message: errors[0]! } : null;
+  return errors.length ? fail("invalid_config", { message: errors[0]! }) : null;
 }
 
 export async function createProject(
@@ -53,7 +51,7 @@ export async function createProject(
   fields: ProjectFields & { displayName: string },
 ): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
   // Only members of the owner team may create a project for it: ownership grants admin access.
-  if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return { ok: false, reason: "not_team_member" };
+  if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_team_member");
   const config = mergeProjectConfig(defaultProjectConfig(), fields.config);
   const problem = configProblem(config, fields.isProductionMode ?? false);
   if (problem) return problem;
@@ -97,9 +95,9 @@ export async function updateProjectFields(
   return { ok: true, project: updated };
 }
 
-export async function removeProject(deps: Deps, project: ProjectRow): Promise<{ ok: true } | { ok: false; reason: "internal_project" }> {
+export async function removeProject(deps: Deps, project: ProjectRow): Promise<{ ok: true } | Problem<"internal_project">> {
   // The internal project is the dashboard itself; deleting it would lock every owner out.
-  if (project.id === INTERNAL_PROJECT_ID) return { ok: false, reason: "internal_project" };
+  if (project.id === INTERNAL_PROJECT_ID) return fail("internal_project");
   await deleteProject(deps.db, project.id);
   return { ok: true };
 }
@@ -113,9 +111,9 @@ export async function transferProject(
   ownerUserId: string,
   projectId: string,
   newTeamId: string,
-): Promise<{ ok: true } | { ok: false; reason: "project_not_found" | "not_team_member" }> {
-  if (!(await isProjectOwnedByUser(deps.db, projectId, ownerUserId))) return { ok: false, reason: "project_not_found" };
-  if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return { ok: false, reason: "not_team_member" };
+): Promise<{ ok: true } | Problem<"project_not_found" | "not_team_member">> {
+  if (!(await isProjectOwnedByUser(deps.db, projectId, ownerUserId))) return fail("project_not_found");
+  if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return fail("not_team_member");
   await setProjectOwnerTeam(deps.db, projectId, newTeamId);
   return { ok: true };
 }

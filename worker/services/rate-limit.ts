@@ -5,9 +5,12 @@
  * exact per-code attempt cap lives in D1 (verification_codes.attempts).
  * Each rule is "count/seconds", overridable by a wrangler var RATE_LIMIT_<RULE> ("0" turns it off).
  */
+
+import { parseRateLimit, type RateLimit, readRateLimitOverrides } from "../config";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
 import { rateLimitKey } from "../kv/keys";
+import type { Deps } from "../lib/context";
 
 export const RATE_LIMIT_RULES = {
   SIGN_IN_PER_IP: "30/60",
@@ -30,27 +33,34 @@ export const RATE_LIMIT_RULES = {
 
 export type RateLimitRule = keyof typeof RATE_LIMIT_RULES;
 
-export function ruleLimit(env: Env, rule: RateLimitRule): { count: number; seconds: number } | null {
-  const raw = (env as unknown as Record<string, string | undefined>)[`RATE_LIMIT_${rule}`] ?? RATE_LIMIT_RULES[rule];
-  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
-  if (!match || match[1] === "0") return null;
-  return { count: Number(match[1]), seconds: Math.max(1, Number(match[2])) };
+/** Where overrides come from: the request's deps (typed config), or a raw env (tests). */
+export type RateLimitSource = Env | Pick<Deps, "env" | "config">;
+
+function isDeps(source: RateLimitSource): source is Pick<Deps, "env" | "config"> {
+  return "config" in source && typeof source.config === "object" && source.config !== null;
+}
+
+export function ruleLimit(source: RateLimitSource, rule: RateLimitRule): RateLimit | null {
+  const overrides = isDeps(source) ? source.config.rateLimits : readRateLimitOverrides(source);
+  const override = overrides[rule];
+  return override !== undefined ? override : (parseRateLimit(RATE_LIMIT_RULES[rule]) ?? null);
 }
 
 export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /** Counts one hit of `scope` (an IP or an email) against a rule. */
-export async function hitRateLimit(env: Env, rule: RateLimitRule, scope: string, nowMs: number): Promise<RateLimitResult> {
-  const limit = ruleLimit(env, rule);
+export async function hitRateLimit(source: RateLimitSource, rule: RateLimitRule, scope: string, nowMs: number): Promise<RateLimitResult> {
+  const limit = ruleLimit(source, rule);
+  const kv = isDeps(source) ? source.env.KV : source.KV;
   if (!limit) return { ok: true };
   const windowMs = limit.seconds * 1000;
   const windowStart = Math.floor(nowMs / windowMs) * windowMs;
   // Hashed: KV keys are visible in the dashboard and should not list users' emails or IPs.
   const { key, ttl } = rateLimitKey(rule, (await sha256Hex(scope.toLowerCase())).slice(0, 32), windowStart, limit.seconds);
-  const count = Number((await env.KV.get(key)) ?? "0");
+  const count = Number((await kv.get(key)) ?? "0");
   if (count >= limit.count) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)) };
   try {
-    await env.KV.put(key, String(count + 1), { expirationTtl: ttl });
+    await kv.put(key, String(count + 1), { expirationTtl: ttl });
   } catch (error) {
     // KV allows one write per key per second; a burst on one key must not turn into a 500.
     // Failing open here loses one count of an approximate limit, nothing more.

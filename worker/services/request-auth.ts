@@ -8,7 +8,7 @@ import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/share
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
-import { type KeyKind, validKeySetQuery } from "../db/queries/api-key-sets";
+import { type KeyKind, validKeySetQuery } from "../db/queries/key-sets";
 import { isProjectOwnedByUser, type ProjectRow, projectByIdQuery } from "../db/queries/projects";
 import { findUserRecord, type UserRecord, userRecordFrom, userRecordQueries } from "../db/queries/users";
 import type { Deps } from "../lib/context";

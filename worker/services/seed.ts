@@ -5,16 +5,13 @@
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import {
-  DEV_PUBLISHABLE_CLIENT_KEY,
-  DEV_SECRET_SERVER_KEY,
-  DEV_SUPER_SECRET_ADMIN_KEY,
   INTERNAL_DEV_KEY_SET_ID,
   INTERNAL_OWNER_TEAM_ID,
   INTERNAL_PROJECT_DISPLAY_NAME,
   INTERNAL_PROJECT_ID,
 } from "../../sdk/src/shared/constants";
 import { sha256Hex } from "../crypto/hash";
-import { insertKeySetStatement } from "../db/queries/api-key-sets";
+import { insertKeySetStatement } from "../db/queries/key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
 import type { Deps } from "../lib/context";
@@ -33,24 +30,10 @@ export function internalProjectConfig(): ProjectConfig {
   };
 }
 
-function internalKeys(deps: Deps): { publishable: string; secret: string; admin: string } | null {
-  const env = deps.env;
-  if (env.INTERNAL_PUBLISHABLE_CLIENT_KEY && env.INTERNAL_SECRET_SERVER_KEY && env.INTERNAL_SUPER_SECRET_ADMIN_KEY) {
-    return {
-      publishable: env.INTERNAL_PUBLISHABLE_CLIENT_KEY,
-      secret: env.INTERNAL_SECRET_SERVER_KEY,
-      admin: env.INTERNAL_SUPER_SECRET_ADMIN_KEY,
-    };
-  }
-  // The public dev keys are only ever seeded in development: in production they would be a master key.
-  if (env.ENVIRONMENT === "development")
-    return { publishable: DEV_PUBLISHABLE_CLIENT_KEY, secret: DEV_SECRET_SERVER_KEY, admin: DEV_SUPER_SECRET_ADMIN_KEY };
-  return null;
-}
-
 /** Creates the internal project if keys are configured; returns it (or null when not seedable). */
 export async function seedInternalProject(deps: Deps): Promise<ProjectRow | null> {
-  const keys = internalKeys(deps);
+  // Dev keys only in development; production needs INTERNAL_* secrets (worker/config.ts refuses the dev ones).
+  const keys = deps.config.internalKeys;
   if (!keys) return null;
   const now = deps.now();
   const statements: BatchItem<"sqlite">[] = [

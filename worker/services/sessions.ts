@@ -22,6 +22,7 @@ import {
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import { restrictedReasonOf } from "./user-restrictions";
 
 /** How long a rotated-out refresh token still works, for tabs that refreshed concurrently. */
@@ -87,9 +88,9 @@ export async function createSessionForUser(
   project: ProjectRow,
   userId: string,
   options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo } = {},
-): Promise<{ ok: true; accessToken: string; refreshToken: string; sessionId: string } | { ok: false; reason: "user_not_found" }> {
+): Promise<{ ok: true; accessToken: string; refreshToken: string; sessionId: string } | Problem<"user_not_found">> {
   const record = await findUserRecord(deps.db, project.id, userId);
-  if (!record) return { ok: false, reason: "user_not_found" };
+  if (!record) return fail("user_not_found");
   const session = await prepareSession(deps, project.id, userId, options);
   await session.statement;
   const accessToken = await mintAccessToken(deps, project, record, session.sessionId);

@@ -21,17 +21,14 @@ import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 import { joinTeam } from "./team-memberships";
 import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams";
 import { restrictedReasonOf } from "./user-restrictions";
 import { normaliseEmail } from "./users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
-export type InvitationProblem =
-  | TeamAccessProblem
-  | CodeProblem
-  | { ok: false; reason: "untrusted_url" }
-  | { ok: false; reason: "invitation_restricted_user"; restrictedReason: { type: string } };
+export type InvitationProblem = TeamAccessProblem | CodeProblem | Problem<"untrusted_url" | "invitation_restricted_user">;
 
 /** Emails an invitation link (callback_url + ?code=); a client needs $invite_members. */
 export async function sendInvitation(
@@ -43,7 +40,7 @@ export async function sendInvitation(
   const access = await checkTeamAccess(deps, project.id, input.teamId, actor, "$invite_members");
   if (!access.ok) return access;
   // The link carries a code that grants membership: it may only point at the project's domains.
-  if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return { ok: false, reason: "untrusted_url" };
+  if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
   const issued = await issueCode(deps, project.id, TEAM_INVITATION_PURPOSE, { team_id: input.teamId, email });
   const message = renderEmail(project, "team_invitation", {
@@ -81,13 +78,13 @@ export async function revokeInvitation(
 ): Promise<{ ok: true } | TeamAccessProblem | CodeProblem> {
   const access = await checkTeamAccess(deps, projectId, teamId, actor, "$remove_members");
   if (!access.ok) return access;
-  return (await deleteInvitationOfTeam(deps.db, projectId, teamId, id)) ? { ok: true } : { ok: false, reason: "code_not_found" };
+  return (await deleteInvitationOfTeam(deps.db, projectId, teamId, id)) ? { ok: true } : fail("code_not_found");
 }
 
 /** Restricted (and anonymous) users may not join teams: they have not proven who they are. */
 function restrictionOf(project: ProjectRow, user: UserRecord): InvitationProblem | null {
   const reason = restrictedReasonOf(user, readProjectConfig(project.config));
-  return reason ? { ok: false, reason: "invitation_restricted_user", restrictedReason: reason } : null;
+  return reason ? fail("invitation_restricted_user", { restrictedReason: reason }) : null;
 }
 
 export type CodeMode = "accept" | "check" | "details";
@@ -113,9 +110,8 @@ export async function redeemInvitationCode(
   if (!redeemed.ok) return redeemed;
   const teamId = String(redeemed.row.data.team_id);
   const team = await findTeam(deps.db, project.id, teamId);
-  if (!team) return { ok: false, reason: "team_not_found", teamId };
-  if (mode === "accept" && user && !(await joinTeam(deps, project, teamId, user.user.id)))
-    return { ok: false, reason: "team_not_found", teamId };
+  if (!team) return fail("team_not_found", { teamId });
+  if (mode === "accept" && user && !(await joinTeam(deps, project, teamId, user.user.id))) return fail("team_not_found", { teamId });
   return { ok: true, teamId, teamDisplayName: team.displayName };
 }
 
@@ -129,9 +125,9 @@ export async function acceptInvitationById(
   userId: string,
   id: string,
   checkRestriction: boolean,
-): Promise<{ ok: true } | InvitationProblem | { ok: false; reason: "user_not_found" }> {
+): Promise<{ ok: true } | InvitationProblem | Problem<"user_not_found">> {
   const user = await findUserRecord(deps.db, project.id, userId);
-  if (!user) return { ok: false, reason: "user_not_found" };
+  if (!user) return fail("user_not_found");
   if (checkRestriction) {
     const restricted = restrictionOf(project, user);
     if (restricted) return restricted;
@@ -139,10 +135,9 @@ export async function acceptInvitationById(
   const invitation = await findOpenInvitation(deps.db, project.id, id, deps.now());
   const channels = invitation ? await listChannelsOfUser(deps.db, project.id, user.user.id) : [];
   const addressed = channels.some((c) => c.isVerified && c.value === invitation?.email);
-  if (!invitation || !addressed) return { ok: false, reason: "code_not_found" };
+  if (!invitation || !addressed) return fail("code_not_found");
   // Single use: only one request flips used_at from NULL.
-  if (!(await markCodeUsed(deps.db, invitation.id, deps.now()))) return { ok: false, reason: "code_not_found" };
-  if (!(await joinTeam(deps, project, invitation.teamId, user.user.id)))
-    return { ok: false, reason: "team_not_found", teamId: invitation.teamId };
+  if (!(await markCodeUsed(deps.db, invitation.id, deps.now()))) return fail("code_not_found");
+  if (!(await joinTeam(deps, project, invitation.teamId, user.user.id))) return fail("team_not_found", { teamId: invitation.teamId });
   return { ok: true };
 }

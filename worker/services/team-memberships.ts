@@ -19,20 +19,17 @@ import {
 import { findUserRecord, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { defaultTeamGrantStatements, revokeTeamGrantsStatements } from "./permissions";
+import { fail, type Problem } from "./result";
 import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
-export type AddMemberResult =
-  | { ok: true }
-  | { ok: false; reason: "team_not_found"; teamId: string }
-  | { ok: false; reason: "user_id_not_found"; userId: string }
-  | { ok: false; reason: "membership_exists"; teamId: string; userId: string };
+export type AddMemberResult = { ok: true } | Problem<"team_not_found" | "user_id_not_found" | "membership_exists">;
 
 /** Adds a user to a team with the project's member default permissions, in one batch. */
 export async function addMember(deps: Deps, project: ProjectRow, teamId: string, userId: string): Promise<AddMemberResult> {
-  if (!(await findUserRecord(deps.db, project.id, userId))) return { ok: false, reason: "user_id_not_found", userId };
-  if (!(await findTeam(deps.db, project.id, teamId))) return { ok: false, reason: "team_not_found", teamId };
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_id_not_found", { userId });
+  if (!(await findTeam(deps.db, project.id, teamId))) return fail("team_not_found", { teamId });
   try {
     await deps.db.batch([
       insertNewMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: deps.now() }),
@@ -40,7 +37,7 @@ export async function addMember(deps: Deps, project: ProjectRow, teamId: string,
     ] as Batch);
   } catch (err) {
     // Two adds racing: the primary key lets exactly one in, and the loser's grants roll back with it.
-    if (isUniqueViolation(err)) return { ok: false, reason: "membership_exists", teamId, userId };
+    if (isUniqueViolation(err)) return fail("membership_exists", { teamId, userId });
     throw err;
   }
   return { ok: true };
@@ -77,10 +74,10 @@ export async function removeMember(
     ...revokeTeamGrantsStatements(deps, teamId, userId),
     clearSelectedTeamStatement(deps.db, projectId, teamId, userId),
   ] as Batch);
-  return (deleted as unknown[]).length > 0 ? { ok: true } : { ok: false, reason: "team_not_member", teamId, userId };
+  return (deleted as unknown[]).length > 0 ? { ok: true } : fail("team_not_member", { teamId, userId });
 }
 
-export type ProfileProblem = TeamAccessProblem | { ok: false; reason: "team_id_required" | "profile_not_own" | "user_not_found" };
+export type ProfileProblem = TeamAccessProblem | Problem<"team_id_required" | "profile_not_own" | "user_not_found">;
 
 /** A client lists its own teams' members: others only with $read_members. */
 export async function listProfiles(
@@ -90,14 +87,13 @@ export async function listProfiles(
   filter: { teamId?: string; userId?: string },
 ): Promise<{ ok: true; profiles: MemberProfileRecord[] } | ProfileProblem> {
   if (actor.kind === "client") {
-    if (!filter.teamId) return { ok: false, reason: "team_id_required" };
+    if (!filter.teamId) return fail("team_id_required");
     const permissions = filter.userId === actor.userId ? [] : (["$read_members"] as const);
     const access = await checkTeamAccess(deps, projectId, filter.teamId, actor, ...permissions);
     if (!access.ok) return access;
   } else {
-    if (filter.teamId && !(await findTeam(deps.db, projectId, filter.teamId)))
-      return { ok: false, reason: "team_not_found", teamId: filter.teamId };
-    if (filter.userId && !(await findUserRecord(deps.db, projectId, filter.userId))) return { ok: false, reason: "user_not_found" };
+    if (filter.teamId && !(await findTeam(deps.db, projectId, filter.teamId))) return fail("team_not_found", { teamId: filter.teamId });
+    if (filter.userId && !(await findUserRecord(deps.db, projectId, filter.userId))) return fail("user_not_found");
   }
   return { ok: true, profiles: await listMemberProfiles(deps.db, projectId, filter) };
 }
@@ -115,7 +111,7 @@ export async function getProfile(
     if (!access.ok) return access;
   }
   const profile = await findMemberProfile(deps.db, projectId, teamId, userId);
-  return profile ? { ok: true, profile } : { ok: false, reason: "team_not_member", teamId, userId };
+  return profile ? { ok: true, profile } : fail("team_not_member", { teamId, userId });
 }
 
 /** Updates a member's per-team profile; a client only its own. */
@@ -127,8 +123,7 @@ export async function updateProfile(
   userId: string,
   patch: { displayName?: string | null; profileImageUrl?: string | null },
 ): Promise<{ ok: true; profile: MemberProfileRecord } | ProfileProblem> {
-  if (actor.kind === "client" && actor.userId !== userId) return { ok: false, reason: "profile_not_own" };
-  if (!(await updateMemberProfileRow(deps.db, projectId, teamId, userId, patch)))
-    return { ok: false, reason: "team_not_member", teamId, userId };
+  if (actor.kind === "client" && actor.userId !== userId) return fail("profile_not_own");
+  if (!(await updateMemberProfileRow(deps.db, projectId, teamId, userId, patch))) return fail("team_not_member", { teamId, userId });
   return getProfile(deps, projectId, { kind: "backend" }, teamId, userId);
 }

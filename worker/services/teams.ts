@@ -22,14 +22,12 @@ import { findUserRecord, type TeamRow, updateUserStatement } from "../db/queries
 import type { Deps } from "../lib/context";
 import { defaultTeamGrantStatements, hasTeamPermission, type SystemTeamPermission } from "./permissions";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 
 /** Who acts: a client as its signed-in user (held to team permissions), or a back end. */
 export type TeamActor = { kind: "client"; userId: string } | { kind: "backend" };
 
-export type TeamAccessProblem =
-  | { ok: false; reason: "team_not_found"; teamId: string }
-  | { ok: false; reason: "team_not_member"; teamId: string; userId: string }
-  | { ok: false; reason: "team_permission_required"; teamId: string; userId: string; permissionId: string };
+export type TeamAccessProblem = Problem<"team_not_found" | "team_not_member" | "team_permission_required">;
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
@@ -46,15 +44,15 @@ export async function checkTeamAccess(
   ...permissionIds: SystemTeamPermission[]
 ): Promise<{ ok: true; team: TeamRow } | TeamAccessProblem> {
   if (actor.kind === "client") {
-    if (!(await isTeamMember(deps.db, teamId, actor.userId))) return { ok: false, reason: "team_not_member", teamId, userId: actor.userId };
+    if (!(await isTeamMember(deps.db, teamId, actor.userId))) return fail("team_not_member", { teamId, userId: actor.userId });
     for (const permissionId of permissionIds) {
       if (!(await hasTeamPermission(deps, projectId, teamId, actor.userId, permissionId))) {
-        return { ok: false, reason: "team_permission_required", teamId, userId: actor.userId, permissionId };
+        return fail("team_permission_required", { teamId, userId: actor.userId, permissionId });
       }
     }
   }
   const team = await findTeam(deps.db, projectId, teamId);
-  return team ? { ok: true, team } : { ok: false, reason: "team_not_found", teamId };
+  return team ? { ok: true, team } : fail("team_not_found", { teamId });
 }
 
 export function listTeams(deps: Deps, projectId: string, userId?: string): Promise<TeamRow[]> {
@@ -65,20 +63,18 @@ export type NewTeamInput = TeamPatch & { displayName: string; creatorUserId?: st
 
 export type CreateTeamResult =
   | { ok: true; team: TeamRow }
-  | { ok: false; reason: "client_team_creation_disabled" | "creator_not_self" }
-  | { ok: false; reason: "user_id_not_found"; userId: string };
+  | Problem<"client_team_creation_disabled" | "creator_not_self" | "user_id_not_found">;
 
 /** Creates a team; the creator (a client's own user by default) joins it with the creator defaults. */
 export async function createTeam(deps: Deps, project: ProjectRow, actor: TeamActor, input: NewTeamInput): Promise<CreateTeamResult> {
   let creatorId = input.creatorUserId;
   if (actor.kind === "client") {
     // A project owner decides whether end users may create teams at all.
-    if (!readProjectConfig(project.config).client_team_creation_enabled) return { ok: false, reason: "client_team_creation_disabled" };
-    if (creatorId !== undefined && creatorId !== actor.userId) return { ok: false, reason: "creator_not_self" };
+    if (!readProjectConfig(project.config).client_team_creation_enabled) return fail("client_team_creation_disabled");
+    if (creatorId !== undefined && creatorId !== actor.userId) return fail("creator_not_self");
     creatorId = actor.userId;
   }
-  if (creatorId && !(await findUserRecord(deps.db, project.id, creatorId)))
-    return { ok: false, reason: "user_id_not_found", userId: creatorId };
+  if (creatorId && !(await findUserRecord(deps.db, project.id, creatorId))) return fail("user_id_not_found", { userId: creatorId });
   const now = deps.now();
   const teamId = deps.random.uuid();
   const statements: BatchItem<"sqlite">[] = [
@@ -121,7 +117,7 @@ export async function updateTeam(
   const access = await checkTeamAccess(deps, projectId, teamId, actor, "$update_team");
   if (!access.ok) return access;
   const team = await updateTeamRow(deps.db, projectId, teamId, patch);
-  return team ? { ok: true, team } : { ok: false, reason: "team_not_found", teamId };
+  return team ? { ok: true, team } : fail("team_not_found", { teamId });
 }
 
 /**
@@ -143,5 +139,5 @@ export async function deleteTeam(
     deleteMembershipsOfTeamStatement(deps.db, projectId, teamId),
     deleteTeamStatement(deps.db, projectId, teamId),
   ]);
-  return deleted.length > 0 ? { ok: true } : { ok: false, reason: "team_not_found", teamId };
+  return deleted.length > 0 ? { ok: true } : fail("team_not_found", { teamId });
 }

@@ -30,13 +30,14 @@ import { sealTotpSecret } from "./mfa";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
 import { readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 
-export type PasswordProblem = { ok: false; reason: "password_too_short" | "password_too_long" };
+export type PasswordProblem = Problem<"password_too_short" | "password_too_long">;
 
 export function checkPasswordLength(password: string): { ok: true } | PasswordProblem {
   const length = [...password.normalize("NFKC")].length;
-  if (length < PASSWORD_MIN_LENGTH) return { ok: false, reason: "password_too_short" };
-  if (length > PASSWORD_MAX_LENGTH) return { ok: false, reason: "password_too_long" };
+  if (length < PASSWORD_MIN_LENGTH) return fail("password_too_short");
+  if (length > PASSWORD_MAX_LENGTH) return fail("password_too_long");
   return { ok: true };
 }
 
@@ -75,11 +76,7 @@ export type NewUserOAuthProvider = {
   tokens?: SealedProviderTokens;
 };
 
-export type CreateUserResult =
-  | { ok: true; record: UserRecord }
-  | PasswordProblem
-  | { ok: false; reason: "email_taken"; email: string }
-  | { ok: false; reason: "invalid_password_hash" };
+export type CreateUserResult = { ok: true; record: UserRecord } | PasswordProblem | Problem<"email_taken" | "invalid_password_hash">;
 
 /** Resolves password/password_hash input into a stored hash (or a problem). */
 async function resolvePasswordHash(input: { password?: string | null; passwordHash?: string | null }) {
@@ -89,7 +86,7 @@ async function resolvePasswordHash(input: { password?: string | null; passwordHa
     return { ok: true as const, hash: await hashPassword(input.password) };
   }
   if (input.passwordHash) {
-    if (!isBcryptHash(input.passwordHash)) return { ok: false as const, reason: "invalid_password_hash" as const };
+    if (!isBcryptHash(input.passwordHash)) return fail("invalid_password_hash");
     return { ok: true as const, hash: input.passwordHash };
   }
   return { ok: true as const, hash: null };
@@ -113,7 +110,7 @@ export async function createUserWithOAuthProviders(
   const userId = deps.random.uuid();
   const email = input.primaryEmail ? normaliseEmail(input.primaryEmail) : null;
   const authEnabled = input.primaryEmailAuthEnabled ?? true;
-  if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return { ok: false, reason: "email_taken", email };
+  if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return fail("email_taken", { email });
   const password = await resolvePasswordHash(input);
   if (!password.ok) return password;
 
@@ -175,9 +172,9 @@ export async function createUserWithOAuthProviders(
     await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
     // The partial unique index on sign-in identities decides races between two creations.
-    if (isOAuthAccountViolation(err)) return { ok: false, reason: "linked_account_id_used_for_sign_in" };
+    if (isOAuthAccountViolation(err)) return fail("linked_account_id_used_for_sign_in");
     // The partial unique index on auth emails decides races between two sign-ups.
-    if (email && isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
+    if (email && isUniqueViolation(err)) return fail("email_taken", { email });
     throw err;
   }
   const record = await findUserRecord(deps.db, project.id, userId);
@@ -220,11 +217,9 @@ export type UserUpdate = Omit<NewUserInput, "isAnonymous"> & { selectedTeamId?: 
 
 export type UpdateUserResult =
   | { ok: true; record: UserRecord }
-  | { ok: false; reason: "not_found" }
+  | Problem<"not_found">
   | PasswordProblem
-  | { ok: false; reason: "email_taken"; email: string }
-  | { ok: false; reason: "invalid_password_hash" }
-  | { ok: false; reason: "team_not_member"; teamId: string };
+  | Problem<"email_taken" | "invalid_password_hash" | "team_not_member">;
 
 /** Applies a partial update. `undefined` leaves a field alone; `null` clears it. */
 export async function updateUser(
@@ -235,7 +230,7 @@ export async function updateUser(
   options: { keepSessionId?: string | null } = {},
 ): Promise<UpdateUserResult> {
   const current = await findUserRecord(deps.db, project.id, userId);
-  if (!current) return { ok: false, reason: "not_found" };
+  if (!current) return fail("not_found");
   const patch: Partial<typeof users.$inferInsert> = {};
   const set = <K extends keyof typeof patch>(key: K, value: (typeof patch)[K] | undefined) => {
     if (value !== undefined) patch[key] = value;
@@ -257,7 +252,7 @@ export async function updateUser(
   if (update.isAnonymous === false) patch.isAnonymous = false;
   if (update.selectedTeamId !== undefined) {
     if (update.selectedTeamId !== null && !(await isTeamMember(deps.db, update.selectedTeamId, userId))) {
-      return { ok: false, reason: "team_not_member", teamId: update.selectedTeamId };
+      return fail("team_not_member", { teamId: update.selectedTeamId });
     }
     patch.selectedTeamId = update.selectedTeamId;
   }
@@ -286,15 +281,14 @@ export async function updateUser(
     try {
       await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (err) {
-      if (isUniqueViolation(err) && update.primaryEmail)
-        return { ok: false, reason: "email_taken", email: normaliseEmail(update.primaryEmail) };
+      if (isUniqueViolation(err) && update.primaryEmail) return fail("email_taken", { email: normaliseEmail(update.primaryEmail) });
       throw err;
     }
   }
   // A new password ends every other session: whoever knew the old one is signed out.
   if (passwordChanged) await deleteOtherSessionsOfUser(deps.db, userId, options.keepSessionId ?? null);
   const record = await findUserRecord(deps.db, project.id, userId);
-  return record ? { ok: true, record } : { ok: false, reason: "not_found" };
+  return record ? { ok: true, record } : fail("not_found");
 }
 
 async function primaryEmailStatements(
@@ -302,7 +296,7 @@ async function primaryEmailStatements(
   project: ProjectRow,
   current: UserRecord,
   update: UserUpdate,
-): Promise<{ ok: false; reason: "email_taken"; email: string } | { statements: BatchItem<"sqlite">[] }> {
+): Promise<Problem<"email_taken"> | { statements: BatchItem<"sqlite">[] }> {
   const statements: BatchItem<"sqlite">[] = [];
   const userId = current.user.id;
   if (update.primaryEmail === null) {
@@ -313,7 +307,7 @@ async function primaryEmailStatements(
     const email = normaliseEmail(update.primaryEmail);
     if (current.primaryEmail?.value !== email) {
       const authEnabled = update.primaryEmailAuthEnabled ?? current.primaryEmail?.usedForAuth ?? true;
-      if (authEnabled && (await isAuthEmailTaken(deps.db, project.id, email, userId))) return { ok: false, reason: "email_taken", email };
+      if (authEnabled && (await isAuthEmailTaken(deps.db, project.id, email, userId))) return fail("email_taken", { email });
       statements.push(
         deletePrimaryEmailStatement(deps.db, userId),
         insertContactChannelStatement(deps.db, {
@@ -337,7 +331,7 @@ async function primaryEmailStatements(
       !current.primaryEmail.usedForAuth &&
       (await isAuthEmailTaken(deps.db, project.id, current.primaryEmail.value, userId))
     ) {
-      return { ok: false, reason: "email_taken", email: current.primaryEmail.value };
+      return fail("email_taken", { email: current.primaryEmail.value });
     }
     const patch: { isVerified?: boolean; usedForAuth?: boolean } = {};
     if (update.primaryEmailVerified !== undefined) patch.isVerified = update.primaryEmailVerified;
@@ -364,9 +358,9 @@ export async function upgradeAnonymousUser(
   project: ProjectRow,
   userId: string,
   input: { email: string; emailVerified: boolean; patch?: Partial<typeof users.$inferInsert> },
-): Promise<{ ok: true } | { ok: false; reason: "email_taken"; email: string }> {
+): Promise<{ ok: true } | Problem<"email_taken">> {
   const email = normaliseEmail(input.email);
-  if (await isAuthEmailTaken(deps.db, project.id, email)) return { ok: false, reason: "email_taken", email };
+  if (await isAuthEmailTaken(deps.db, project.id, email)) return fail("email_taken", { email });
   const current = await findUserRecord(deps.db, project.id, userId);
   try {
     await deps.db.batch([
@@ -387,7 +381,7 @@ export async function upgradeAnonymousUser(
       }),
     ]);
   } catch (err) {
-    if (isUniqueViolation(err)) return { ok: false, reason: "email_taken", email };
+    if (isUniqueViolation(err)) return fail("email_taken", { email });
     throw err;
   }
   return { ok: true };

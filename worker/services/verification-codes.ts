@@ -7,6 +7,7 @@
 import { sha256Hex } from "../crypto/hash";
 import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
+import { fail, type Problem } from "./result";
 
 export type CodePurpose =
   | "sign_in_otp"
@@ -24,7 +25,7 @@ export const OTP_LENGTH = 6;
 export const MAX_CODE_ATTEMPTS = 20;
 export const DEFAULT_CODE_TTL_MS = 7 * 24 * 3600 * 1000;
 
-export type CodeProblem = { ok: false; reason: "code_not_found" | "code_expired" | "code_used" | "code_max_attempts" };
+export type CodeProblem = Problem<"code_not_found" | "code_expired" | "code_used" | "code_max_attempts">;
 export type CodeCheck = { ok: true; row: VerificationCodeRow } | CodeProblem;
 
 export type IssuedCode = { id: string; code: string; nonce: string; otp: string; expiresAt: number };
@@ -77,13 +78,13 @@ export async function redeemCode(
   const code = rawCode.toLowerCase();
   const { nonce } = splitCode(code);
   const row = await countAttemptAndFind(deps.db, projectId, purpose, await sha256Hex(nonce), await sha256Hex(code));
-  if (!row) return { ok: false, reason: "code_not_found" };
+  if (!row) return fail("code_not_found");
   const now = deps.now();
-  if (row.expiresAt <= now) return { ok: false, reason: "code_expired" };
-  if (row.usedAt !== null) return { ok: false, reason: "code_used" };
-  if (row.attempts > MAX_CODE_ATTEMPTS) return { ok: false, reason: "code_max_attempts" };
+  if (row.expiresAt <= now) return fail("code_expired");
+  if (row.usedAt !== null) return fail("code_used");
+  if (row.attempts > MAX_CODE_ATTEMPTS) return fail("code_max_attempts");
   if (!consume) return { ok: true, row };
   // Single use under concurrency: only one UPDATE can flip used_at from NULL.
   const used = await markCodeUsed(deps.db, row.id, now);
-  return used ? { ok: true, row: used } : { ok: false, reason: "code_used" };
+  return used ? { ok: true, row: used } : fail("code_used");
 }

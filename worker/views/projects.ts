@@ -1,6 +1,6 @@
 /** Wire views of projects and their key sets (wire-protocol.md §2). Outputs never carry secrets. */
 import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "../../sdk/src/shared/wire";
-import type { ApiKeySetRow } from "../db/queries/api-key-sets";
+import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
 import { readProjectConfig } from "../services/project-config";
 
@@ -49,7 +49,7 @@ export function projectAdminView(project: ProjectRow): ProjectAdminJson {
 type KeyValues = { publishable?: string; secret?: string; admin?: string };
 
 /** Full key values appear only in the create response; reads show the last four characters. */
-export function keySetView(row: ApiKeySetRow, full?: KeyValues): KeySetJson {
+export function keySetView(row: KeySetRow, full?: KeyValues): KeySetJson {
   const show = (value: string | undefined, lastFour: string | null) => (value ? value : lastFour ? { last_four: lastFour } : undefined);
   return {
     id: row.id,

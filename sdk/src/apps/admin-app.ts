@@ -6,11 +6,10 @@ import type { RequestOptions } from "../interface/http";
 import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
-import type { ClientAppOptions } from "./client-app";
+import type { AppCore, ClientAppOptions } from "./app-core";
 import * as permissions from "./permissions";
-import { registerAdminAppFactory } from "./registry";
-import { StackServerApp } from "./server-app";
-import type { KeySetJson, LastFour, ListJson, ProjectAdminJson } from "./wire-types";
+import { ServerAppBase } from "./server-app";
+import type { KeySetJson, LastFour, ListJson, ProjectAdminJson, SentEmailJson } from "./wire-types";
 
 export type AdminAppOptions = Omit<ClientAppOptions, "tokenStore"> & {
   tokenStore?: ClientAppOptions["tokenStore"];
@@ -41,14 +40,6 @@ export type InternalApiKeyFirstView = Omit<InternalApiKey, "publishableClientKey
   superSecretAdminKey?: string;
 };
 
-type SentEmailJson = {
-  id: string;
-  subject: string;
-  to: string[];
-  status: "queued" | "sent" | "failed";
-  error: string | null;
-  sent_at_millis: number;
-};
 export type SentEmail = {
   id: string;
   subject: string;
@@ -68,7 +59,7 @@ const full = (v: string | LastFour | undefined) => (typeof v === "string" ? v : 
  * const [project] = await owner.listOwnedProjects(); // owner: a signed-in internal-project user
  * const keys = await project.app.createInternalApiKey({ description: "prod", expiresAt, hasPublishableClientKey: true, hasSecretServerKey: true, hasSuperSecretAdminKey: false });
  */
-export class StackAdminApp extends StackServerApp {
+export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   private readonly ownerSession: Session | undefined;
 
   constructor(options: AdminAppOptions) {
@@ -81,6 +72,7 @@ export class StackAdminApp extends StackServerApp {
         superSecretAdminKey: options.superSecretAdminKey,
         getAdminAccessToken: owner ? () => owner.getAccessToken() : undefined,
       },
+      ownerAdminApp,
     );
     if (!owner && !options.superSecretAdminKey) throw new Error("StackAdminApp needs superSecretAdminKey or projectOwnerSession");
     this.ownerSession = owner;
@@ -232,14 +224,20 @@ export class StackAdminApp extends StackServerApp {
   }
 }
 
-registerAdminAppFactory(
-  (owner, projectId, session) =>
-    new StackAdminApp({
-      projectId,
-      baseUrl: owner._http.baseUrl,
-      fetch: owner._options.fetch,
-      sleep: owner._options.sleep,
-      redirectMethod: "none",
-      projectOwnerSession: session,
-    }),
-);
+/**
+ * The admin app of a project owned by the signed-in user of `owner` (an internal-project app):
+ * it acts through the owner's session. Every app's current user builds owned projects with it.
+ *
+ * @example
+ * const admin = ownerAdminApp(internalApp, projectId);
+ */
+export function ownerAdminApp(owner: AppCore, projectId: string): StackAdminApp {
+  return new StackAdminApp({
+    projectId,
+    baseUrl: owner._http.baseUrl,
+    fetch: owner._options.fetch,
+    sleep: owner._options.sleep,
+    redirectMethod: "none",
+    projectOwnerSession: owner._session,
+  });
+}

@@ -5,22 +5,12 @@
  */
 import type { RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";
-import type { ListJson } from "./wire-types";
+import type { ListJson, TeamApiKeyJson, UserApiKeyJson } from "./wire-types";
 
 export type ApiKeyType = "user" | "team";
 
-export type ApiKeyJson = {
-  id: string;
-  description: string;
-  is_public: boolean;
-  created_at_millis: number;
-  expires_at_millis?: number | null;
-  manually_revoked_at_millis?: number | null;
-  value: string | { last_four: string };
-  type: ApiKeyType;
-  user_id?: string;
-  team_id?: string;
-};
+/** A user or team key as the wire sends it (the full `value` only in the create answer). */
+export type ApiKeyJson = UserApiKeyJson | TeamApiKeyJson;
 
 type Requester = <T>(path: string, options?: RequestOptions) => Promise<T>;
 type Owner = { userId: string } | { teamId: string };
@@ -67,8 +57,8 @@ export function apiKeyFromJson<Type extends ApiKeyType>(request: Requester, json
   return {
     id: json.id,
     type: json.type as Type,
-    userId: json.user_id as ApiKey<Type>["userId"],
-    teamId: json.team_id as ApiKey<Type>["teamId"],
+    userId: (json.type === "user" ? json.user_id : undefined) as ApiKey<Type>["userId"],
+    teamId: (json.type === "team" ? json.team_id : undefined) as ApiKey<Type>["teamId"],
     description: json.description,
     isPublic: json.is_public,
     createdAt: new Date(json.created_at_millis),

@@ -5,10 +5,10 @@
 import { HttpError } from "../interface/http";
 import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
-import type { StackClientApp } from "./client-app";
-import type { TokensJson } from "./wire-types";
+import type { AppCore } from "./app-core";
+import type { CliSessionStateJson, TokensJson } from "./wire-types";
 
-export type CliSessionState = "anonymous" | "none";
+export type CliSessionState = CliSessionStateJson["cli_session_state"];
 
 /**
  * Runs a /auth/cli/complete call; its plain-400 failures (unknown, expired or used login code)
@@ -25,9 +25,9 @@ async function completeCall<T>(work: () => Promise<T>): Promise<Result<T>> {
 }
 
 /** Whether the CLI behind `loginCode` holds an anonymous session the browser could take over. */
-export function checkCliLogin(app: StackClientApp, loginCode: string): Promise<Result<CliSessionState>> {
+export function checkCliLogin(app: AppCore, loginCode: string): Promise<Result<CliSessionState>> {
   return completeCall(async () => {
-    const res = await app._http.request<{ cli_session_state: CliSessionState }>("/auth/cli/complete", {
+    const res = await app._http.request<CliSessionStateJson>("/auth/cli/complete", {
       body: { login_code: loginCode, mode: "check" },
     });
     return res.cli_session_state;
@@ -35,7 +35,7 @@ export function checkCliLogin(app: StackClientApp, loginCode: string): Promise<R
 }
 
 /** Signs this browser in as the CLI's anonymous user (one-shot), e.g. before upgrading it by sign-up. */
-export async function claimCliAnonymousSession(app: StackClientApp, loginCode: string): Promise<Result<undefined>> {
+export async function claimCliAnonymousSession(app: AppCore, loginCode: string): Promise<Result<undefined>> {
   const result = await completeCall(() =>
     app._http.request<TokensJson>("/auth/cli/complete", { body: { login_code: loginCode, mode: "claim-anon-session" } }),
   );
@@ -46,7 +46,7 @@ export async function claimCliAnonymousSession(app: StackClientApp, loginCode: s
 }
 
 /** Confirms the CLI login as the signed-in user; the CLI's next poll receives a new session of theirs. */
-export function confirmCliLogin(app: StackClientApp, loginCode: string): Promise<Result<undefined>> {
+export function confirmCliLogin(app: AppCore, loginCode: string): Promise<Result<undefined>> {
   return completeCall(async () => {
     await app._userRequest("/auth/cli/complete", { body: { login_code: loginCode, mode: "complete" } });
     return undefined;

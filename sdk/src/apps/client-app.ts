@@ -1,138 +1,46 @@
 /**
- * StackClientApp: the browser/end-user app. Password and anonymous sign-in, sign-out, the
+ * The client app's behaviour (ClientAppBase): password and anonymous sign-in, sign-out, the
  * current user (with the four `getUser` options), the project, redirects and handler URLs.
+ * The exported `StackClientApp` (stack-apps.ts) is this class wired with the owner admin app.
  */
 
-import { AsyncCache } from "../cache";
-import { type AccessLevel, type FetchLike, HttpClient, type RequestOptions, type Sleep } from "../interface/http";
+import type { AccessLevel } from "../interface/http";
 import { err, ok, type Result } from "../interface/result";
-import { Session } from "../session/session";
-import { type CookieJar, createTokenStore, type TokenStoreInit } from "../session/token-store";
-import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
-import { type HandlerUrls, type RedirectMethod, Redirector, resolveUrls, returnToFromLocation, withReturnTo } from "../urls";
+import { Redirector, returnToFromLocation, withReturnTo } from "../urls";
+import type { ProjectAdmin } from "./admin-project";
+import { AppCore, type ClientAppOptions } from "./app-core";
 import * as cli from "./cli";
-import { type CurrentUser, makeCurrentUser } from "./current-user";
+import { type CurrentUserOf, makeCurrentUser, type OwnerAdminAppFactory } from "./current-user";
 import * as emailAuth from "./email-auth";
 import { forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
 import * as oauth from "./oauth";
 import * as passkeys from "./passkeys";
 import * as teams from "./teams";
-import type { ProjectClientJson, TokensJson, UserJson } from "./wire-types";
+import type { ProjectClientJson, SignInTokensJson, TokensJson } from "./wire-types";
 
-export type ClientAppOptions = {
-  projectId: string;
-  publishableClientKey?: string;
-  /** Origin of the Doorman API; defaults to the page's origin in a browser. */
-  baseUrl?: string;
-  tokenStore: TokenStoreInit;
-  urls?: Partial<HandlerUrls>;
-  redirectMethod?: RedirectMethod;
-  /** Origins besides the page's own that redirects may go to. */
-  trustedOrigins?: string[];
-  fetch?: FetchLike;
-  sleep?: Sleep;
-  cookieJar?: CookieJar;
-};
-
+export type { ClientAppOptions } from "./app-core";
 export type GetUserOptions = { or?: "redirect" | "throw" | "anonymous" | "return-null"; includeRestricted?: boolean };
 export type CredentialOptions = { email: string; password: string; noRedirect?: boolean };
 
-const USER_KEY = "me";
-
 /**
- * The client app of a project.
- *
- * @example
- * const app = new StackClientApp({ projectId: "internal", publishableClientKey, tokenStore: "cookie" });
- * const result = await app.signInWithCredential({ email, password });
- * if (result.status === "error") console.log(result.error.code);
+ * The client app of a project, over the app core; `TAdminApp` is the type of the admin apps
+ * its current user hands out for owned projects (built by `ownerAdminApp`).
  */
-export class StackClientApp {
-  readonly projectId: string;
-  readonly urls: HandlerUrls;
-  /** @internal */ readonly _http: HttpClient;
-  /** @internal */ readonly _session: Session;
-  /** @internal */ readonly _options: ClientAppOptions;
+export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   protected readonly redirector: Redirector;
-  private readonly userCache: AsyncCache<UserJson | null>;
   private anonymousSignUp: Promise<void> | null = null;
 
-  constructor(options: ClientAppOptions, access?: AccessLevel) {
-    this._options = options;
-    this.projectId = options.projectId;
-    const baseUrl = options.baseUrl ?? (typeof window !== "undefined" ? window.location.origin : undefined);
-    if (!baseUrl) throw new Error("baseUrl is required outside a browser");
-    this._http = new HttpClient({
-      baseUrl,
-      projectId: options.projectId,
-      access: access ?? { type: "client", publishableClientKey: options.publishableClientKey },
-      fetch: options.fetch,
-      sleep: options.sleep,
-    });
-    this._session = new Session(createTokenStore(options.tokenStore, options.projectId, options.cookieJar), (token) =>
-      this.refreshAccessToken(token),
-    );
-    this.urls = resolveUrls(options.urls);
+  constructor(
+    options: ClientAppOptions,
+    access: AccessLevel | undefined,
+    private readonly ownerAdminApp: OwnerAdminAppFactory<TAdminApp>,
+  ) {
+    super(options, access);
     this.redirector = new Redirector(
       options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none"),
       options.trustedOrigins ?? [],
     );
-    this.userCache = new AsyncCache(() => this.fetchCurrentUser());
-  }
-
-  /** POST /auth/oauth/token (refresh grant), form-encoded like the reference SDK. */
-  private async refreshAccessToken(refreshToken: string): Promise<{ accessToken: string; refreshToken?: string } | null> {
-    const res = await this._http.request<{ access_token: string; refresh_token?: string }>("/auth/oauth/token", {
-      bare: true,
-      form: {
-        grant_type: "refresh_token",
-        refresh_token: refreshToken,
-        client_id: this.projectId,
-        client_secret: this._options.publishableClientKey ?? PUBLIC_CLIENT_SENTINEL,
-      },
-    });
-    return { accessToken: res.access_token, refreshToken: res.refresh_token };
-  }
-
-  /** @internal A request carrying the session; an invalid access token is refreshed once. */
-  async _userRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-    const send = async (accessToken: string | null) => {
-      const { refreshToken } = this._session.tokens();
-      const headers: Record<string, string> = { ...(options.headers ?? {}) };
-      if (accessToken) headers["x-stack-access-token"] = accessToken;
-      if (refreshToken) headers["x-stack-refresh-token"] = refreshToken;
-      return this._http.request<T>(path, { ...options, headers });
-    };
-    const token = await this._session.getAccessToken();
-    try {
-      return await send(token);
-    } catch (error) {
-      if (token && error instanceof KnownError && error.is("INVALID_ACCESS_TOKEN"))
-        return send(await this._session.markAccessTokenExpired());
-      throw error;
-    }
-  }
-
-  private async fetchCurrentUser(): Promise<UserJson | null> {
-    if (this._session.isKnownInvalid()) return null;
-    try {
-      return await this._userRequest<UserJson>("/users/me");
-    } catch (error) {
-      if (error instanceof KnownError && (error.code === "CANNOT_GET_OWN_USER_WITHOUT_USER" || error.is("INVALID_ACCESS_TOKEN")))
-        return null;
-      throw error;
-    }
-  }
-
-  /** @internal Re-reads the current user and tells subscribers (after a mutation). */
-  _refreshUser(): Promise<UserJson | null> {
-    return this.userCache.refresh(USER_KEY);
-  }
-
-  /** @internal For React hooks: called whenever the cached current user changes. */
-  _subscribeUser(callback: () => void): () => void {
-    return this.userCache.subscribe(USER_KEY, callback);
   }
 
   private async signInWith(
@@ -170,7 +78,7 @@ export class StackClientApp {
     const code = options.attemptCode ?? storedMfaAttempt();
     if (!code) throw new Error("No sign-in is waiting for a second factor (the attempt code is missing).");
     const result = await emailAuth.asResult(() =>
-      this._http.request<TokensJson & { is_new_user: boolean }>("/auth/mfa/sign-in", { body: { type: "totp", totp, code } }),
+      this._http.request<SignInTokensJson>("/auth/mfa/sign-in", { body: { type: "totp", totp, code } }),
     );
     if (result.status === "error") return result;
     forgetMfaAttempt();
@@ -207,7 +115,7 @@ export class StackClientApp {
       }
     }
     this._session.clear();
-    this.userCache.set(USER_KEY, null);
+    this._forgetUser();
     await this.redirector.redirect(options.redirectUrl ?? this.urls.afterSignOut);
   }
 
@@ -216,11 +124,11 @@ export class StackClientApp {
    * `"anonymous"` signs up anonymously, otherwise null. Anonymous users count as signed out
    * unless `or: "anonymous"`.
    */
-  async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
-    let json = await this.userCache.get(USER_KEY);
+  async getUser(options: GetUserOptions = {}): Promise<CurrentUserOf<TAdminApp> | null> {
+    let json = await this._currentUserJson();
     if (json?.is_anonymous && options.or !== "anonymous") json = null;
     if (json?.is_restricted && !json.is_anonymous && !options.includeRestricted && options.or !== "anonymous") json = null;
-    if (json) return makeCurrentUser(this, json);
+    if (json) return makeCurrentUser(this, json, this.ownerAdminApp);
     switch (options.or) {
       case "redirect":
         await this.redirectToSignIn({ replace: true });
@@ -233,9 +141,9 @@ export class StackClientApp {
           this.anonymousSignUp = null;
         });
         await this.anonymousSignUp;
-        const user = await this.userCache.get(USER_KEY);
+        const user = await this._currentUserJson();
         if (!user) throw new Error("Anonymous sign-up did not produce a user");
-        return makeCurrentUser(this, user);
+        return makeCurrentUser(this, user, this.ownerAdminApp);
       }
       default:
         return null;

@@ -7,20 +7,9 @@
 import { HttpError, type RequestOptions } from "../interface/http";
 import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
+import type { ConnectedAccountJson, OAuthProviderJson, ProviderAccessTokenJson } from "./wire-types";
 
 type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
-
-type OAuthProviderJson = {
-  user_id: string;
-  id: string;
-  email?: string | null;
-  provider_config_id: string;
-  type: string;
-  allow_sign_in: boolean;
-  allow_connected_accounts: boolean;
-  account_id?: string;
-};
-type ConnectedAccountJson = { user_id: string; provider: string; provider_account_id: string };
 
 /** A provider account linked to the user (e.g. their GitHub account). */
 export type OAuthProvider = {
@@ -123,7 +112,7 @@ function connection(request: Request, user: string, provider: string, providerAc
     async getAccessToken(options = {}) {
       const wanted = options.scopes ?? scopes;
       const body = wanted.length > 0 ? { scope: wanted.join(" ") } : {};
-      const json = await request<{ access_token: string }>(`${base}/access-token`, { body });
+      const json = await request<ProviderAccessTokenJson>(`${base}/access-token`, { body });
       return { accessToken: json.access_token };
     },
   };

@@ -1,18 +1,8 @@
 /** A user's contact channels (emails) and notification categories, as SDK objects. */
 import type { Result } from "../interface/result";
-import type { StackClientApp } from "./client-app";
+import type { AppCore } from "./app-core";
 import { absoluteUrl, asResult } from "./email-auth";
-
-type ChannelJson = {
-  id: string;
-  user_id: string;
-  value: string;
-  type: "email";
-  is_primary: boolean;
-  is_verified: boolean;
-  used_for_auth: boolean;
-};
-type PreferenceJson = { notification_category_id: string; notification_category_name: string; enabled: boolean; can_disable: boolean };
+import type { ContactChannelJson as ChannelJson, NotificationPreferenceJson as PreferenceJson } from "./wire-types";
 
 export type ContactChannel = {
   readonly id: string;
@@ -35,7 +25,7 @@ export type NotificationCategory = {
   setEnabled(enabled: boolean): Promise<void>;
 };
 
-function channelFromJson(app: StackClientApp, json: ChannelJson): ContactChannel {
+function channelFromJson(app: AppCore, json: ChannelJson): ContactChannel {
   const path = `/contact-channels/me/${encodeURIComponent(json.id)}`;
   return {
     id: json.id,
@@ -67,13 +57,13 @@ function channelFromJson(app: StackClientApp, json: ChannelJson): ContactChannel
   };
 }
 
-export async function listContactChannels(app: StackClientApp): Promise<ContactChannel[]> {
+export async function listContactChannels(app: AppCore): Promise<ContactChannel[]> {
   const list = await app._userRequest<{ items: ChannelJson[] }>("/contact-channels?user_id=me");
   return list.items.map((c) => channelFromJson(app, c));
 }
 
 export async function createContactChannel(
-  app: StackClientApp,
+  app: AppCore,
   options: { value: string; type?: "email"; usedForAuth: boolean; isPrimary?: boolean },
 ): Promise<ContactChannel> {
   const body: Record<string, unknown> = {
@@ -89,7 +79,7 @@ export async function createContactChannel(
 }
 
 /** Re-sends verification of the primary email (legacy route). */
-export function sendPrimaryVerificationEmail(app: StackClientApp, email: string, callbackUrl?: string): Promise<Result<undefined>> {
+export function sendPrimaryVerificationEmail(app: AppCore, email: string, callbackUrl?: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._userRequest("/contact-channels/send-verification-code", {
       body: { email, callback_url: absoluteUrl(callbackUrl ?? app.urls.emailVerification) },
@@ -98,7 +88,7 @@ export function sendPrimaryVerificationEmail(app: StackClientApp, email: string,
   });
 }
 
-export async function listNotificationCategories(app: StackClientApp): Promise<NotificationCategory[]> {
+export async function listNotificationCategories(app: AppCore): Promise<NotificationCategory[]> {
   const list = await app._userRequest<{ items: PreferenceJson[] }>("/emails/notification-preference/me");
   return list.items.map((p) => ({
     id: p.notification_category_id,

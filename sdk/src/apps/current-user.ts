@@ -1,18 +1,20 @@
-/** The signed-in user of a client app: fields plus account, session and (internal project) owner methods. */
+/**
+ * The signed-in user of an app: fields plus account, session and (internal project) owner
+ * methods. Depends on the app core and the feature modules only, never on an app class.
+ */
 
 import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
-import type { StackAdminApp } from "./admin-app";
-import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import { type AdminProject, adminProjectFromJson, type ProjectAdmin } from "./admin-project";
 import * as apiKeys from "./api-keys";
+import type { AppCore } from "./app-core";
 import { snakeKeys } from "./case";
-import type { StackClientApp } from "./client-app";
 import * as connections from "./connected-accounts";
 import type { ContactChannel, NotificationCategory } from "./contact-channels";
 import * as channels from "./contact-channels";
+import type { OAuthStartOptions } from "./oauth";
 import * as passkeys from "./passkeys";
 import * as permissions from "./permissions";
-import { makeOwnerAdminApp } from "./registry";
 import * as teams from "./teams";
 import { type UserFields, type UserUpdateOptions, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, ProjectAdminJson, SessionJson, UserJson } from "./wire-types";
@@ -27,10 +29,24 @@ export type ActiveSession = {
   geoInfo: Record<string, unknown> | null;
 };
 
-/** A project the user owns, with an admin app acting through the user's session. */
-export type AdminOwnedProject = AdminProject & { app: StackAdminApp };
+/**
+ * Builds the admin app an owner uses for one of their projects, acting through the owner's
+ * session. The app classes pass it in (the admin app sits above this module), which is why the
+ * user types take the admin app's type as a parameter.
+ */
+export type OwnerAdminAppFactory<TAdminApp extends ProjectAdmin> = (owner: AppCore, projectId: string) => TAdminApp;
 
-export type CurrentUser = UserFields & {
+/** The app a current user belongs to: the core plus the client app's sign-out and OAuth start. */
+export type UserApp = AppCore & {
+  signOut(options?: { redirectUrl?: string }): Promise<void>;
+  _startOAuth(provider: string, options: OAuthStartOptions): Promise<void>;
+};
+
+/** A project the user owns, with an admin app acting through the user's session. */
+export type AdminOwnedProjectOf<TAdminApp> = AdminProject & { app: TAdminApp };
+
+/** The signed-in user of a client app; `CurrentUser` (the SDK entry point) fixes `TAdminApp` to `StackAdminApp`. */
+export type CurrentUserOf<TAdminApp> = UserFields & {
   update(update: UserUpdateOptions): Promise<void>;
   /** Changes the password; other sessions end. Expected failures (wrong old password, too short…) are values. */
   updatePassword(options: { oldPassword: string; newPassword: string }): Promise<Result<undefined>>;
@@ -47,8 +63,12 @@ export type CurrentUser = UserFields & {
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   listSessions(): Promise<ActiveSession[]>;
   revokeSession(sessionId: string): Promise<void>;
-  listOwnedProjects(): Promise<AdminOwnedProject[]>;
-  createProject(options: { displayName: string; description?: string; config?: Record<string, unknown> }): Promise<AdminOwnedProject>;
+  listOwnedProjects(): Promise<AdminOwnedProjectOf<TAdminApp>[]>;
+  createProject(options: {
+    displayName: string;
+    description?: string;
+    config?: Record<string, unknown>;
+  }): Promise<AdminOwnedProjectOf<TAdminApp>>;
   // --- oauth ---
   /** Links a provider account to this user: the browser goes to the provider and back to the oauth-callback page. */
   linkOAuthAccount(provider: string, options?: { providerScope?: string[]; afterCallbackRedirectUrl?: string }): Promise<void>;
@@ -99,12 +119,16 @@ export function sessionFromJson(json: SessionJson): ActiveSession {
   };
 }
 
-function ownedProject(app: StackClientApp, json: ProjectAdminJson): AdminOwnedProject {
-  const admin = makeOwnerAdminApp(app, json.id, app._session) as StackAdminApp;
+function ownedProject<TAdminApp extends ProjectAdmin>(
+  app: AppCore,
+  json: ProjectAdminJson,
+  ownerAdminApp: OwnerAdminAppFactory<TAdminApp>,
+): AdminOwnedProjectOf<TAdminApp> {
+  const admin = ownerAdminApp(app, json.id);
   return Object.assign(adminProjectFromJson(admin, json), { app: admin });
 }
 
-async function passwordCall(app: StackClientApp, path: string, body: Record<string, string>): Promise<Result<undefined>> {
+async function passwordCall(app: AppCore, path: string, body: Record<string, string>): Promise<Result<undefined>> {
   try {
     await app._userRequest(path, { body });
   } catch (error) {
@@ -115,7 +139,11 @@ async function passwordCall(app: StackClientApp, path: string, body: Record<stri
   return ok(undefined);
 }
 
-export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUser {
+export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
+  app: UserApp,
+  json: UserJson,
+  ownerAdminApp: OwnerAdminAppFactory<TAdminApp>,
+): CurrentUserOf<TAdminApp> {
   return {
     ...userFieldsFromJson(json),
     async update(update) {
@@ -157,7 +185,7 @@ export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUse
     },
     async listOwnedProjects() {
       const list = await app._userRequest<ListJson<ProjectAdminJson>>("/internal/projects");
-      return list.items.map((p) => ownedProject(app, p));
+      return list.items.map((p) => ownedProject(app, p, ownerAdminApp));
     },
     async createProject(options) {
       const body: Record<string, unknown> = { display_name: options.displayName };
@@ -165,7 +193,7 @@ export function makeCurrentUser(app: StackClientApp, json: UserJson): CurrentUse
       if (json.selected_team_id) body.owner_team_id = json.selected_team_id;
       if (options.config) body.config = snakeKeys(options.config);
       const created = await app._userRequest<ProjectAdminJson>("/internal/projects", { body });
-      return ownedProject(app, created);
+      return ownedProject(app, created, ownerAdminApp);
     },
     // --- oauth ---
     linkOAuthAccount: (provider, options = {}) => app._startOAuth(provider, { ...options, type: "link" }),

@@ -1,8 +1,8 @@
 /** Email-based auth for the client app: magic link / OTP, password reset, email verification. */
 import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
-import type { StackClientApp } from "./client-app";
-import type { TokensJson } from "./wire-types";
+import type { AppCore } from "./app-core";
+import type { SignInCodeSentJson, SignInTokensJson } from "./wire-types";
 
 /** Runs a request whose known errors are expected outcomes, returning them as values. */
 export async function asResult<T>(work: () => Promise<T>): Promise<Result<T>> {
@@ -21,9 +21,9 @@ export function absoluteUrl(path: string): string {
   return new URL(path, window.location.origin).toString();
 }
 
-export function sendMagicLinkEmail(app: StackClientApp, email: string, callbackUrl: string): Promise<Result<{ nonce: string }>> {
+export function sendMagicLinkEmail(app: AppCore, email: string, callbackUrl: string): Promise<Result<{ nonce: string }>> {
   return asResult(async () => {
-    const res = await app._http.request<{ nonce: string }>("/auth/otp/send-sign-in-code", {
+    const res = await app._http.request<SignInCodeSentJson>("/auth/otp/send-sign-in-code", {
       body: { email, callback_url: absoluteUrl(callbackUrl) },
     });
     return { nonce: res.nonce };
@@ -31,38 +31,36 @@ export function sendMagicLinkEmail(app: StackClientApp, email: string, callbackU
 }
 
 /** Uses a sign-in code (the link's code, or the typed OTP + nonce); stores the session. */
-export async function signInWithCode(app: StackClientApp, code: string): Promise<Result<{ isNewUser: boolean }>> {
-  const result = await asResult(() =>
-    app._userRequest<TokensJson & { is_new_user: boolean }>("/auth/otp/sign-in", { body: { code: code.toLowerCase() } }),
-  );
+export async function signInWithCode(app: AppCore, code: string): Promise<Result<{ isNewUser: boolean }>> {
+  const result = await asResult(() => app._userRequest<SignInTokensJson>("/auth/otp/sign-in", { body: { code: code.toLowerCase() } }));
   if (result.status === "error") return result;
   app._session.setTokens({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
   await app._refreshUser();
   return ok({ isNewUser: result.data.is_new_user });
 }
 
-export function sendForgotPasswordEmail(app: StackClientApp, email: string, callbackUrl: string): Promise<Result<undefined>> {
+export function sendForgotPasswordEmail(app: AppCore, email: string, callbackUrl: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._http.request("/auth/password/send-reset-code", { body: { email, callback_url: absoluteUrl(callbackUrl) } });
     return undefined;
   });
 }
 
-export function verifyPasswordResetCode(app: StackClientApp, code: string): Promise<Result<undefined>> {
+export function verifyPasswordResetCode(app: AppCore, code: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._http.request("/auth/password/reset/check-code", { body: { code } });
     return undefined;
   });
 }
 
-export function resetPassword(app: StackClientApp, code: string, password: string): Promise<Result<undefined>> {
+export function resetPassword(app: AppCore, code: string, password: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._http.request("/auth/password/reset", { body: { code, password } });
     return undefined;
   });
 }
 
-export function verifyEmail(app: StackClientApp, code: string): Promise<Result<undefined>> {
+export function verifyEmail(app: AppCore, code: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._http.request("/contact-channels/verify", { body: { code } });
     await app._refreshUser().catch(() => null);

@@ -8,8 +8,11 @@
 import { type CookieJar, documentCookieJar } from "../session/token-store";
 import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
-import type { StackClientApp } from "./client-app";
+import type { AppCore } from "./app-core";
 import { absoluteUrl } from "./email-auth";
+import type { OAuthLocationJson, OAuthTokenJson } from "./wire-types";
+
+export type { OAuthTokenJson } from "./wire-types";
 
 export const OAUTH_OUTER_COOKIE_PREFIX = "stack-oauth-outer-";
 /** SPEC §9: the OAuth state cookie lives one hour. */
@@ -27,14 +30,7 @@ export type OAuthStartOptions = {
   errorRedirectUrl?: string;
 };
 
-export type OAuthTokenJson = {
-  access_token: string;
-  refresh_token: string;
-  is_new_user: boolean;
-  after_callback_redirect_url: string | null;
-};
-
-function jarOf(app: StackClientApp): CookieJar {
+function jarOf(app: AppCore): CookieJar {
   return app._options.cookieJar ?? documentCookieJar;
 }
 
@@ -70,7 +66,7 @@ export function callbackRedirectUri(href: string): string {
  * const location = await startOAuth(app, "github", { type: "authenticate" });
  * window.location.assign(location);
  */
-export async function startOAuth(app: StackClientApp, provider: string, options: OAuthStartOptions = {}): Promise<string> {
+export async function startOAuth(app: AppCore, provider: string, options: OAuthStartOptions = {}): Promise<string> {
   const verifier = randomToken();
   const state = randomToken(24);
   // The verifier never leaves this browser until the exchange: an intercepted code is useless without it.
@@ -95,7 +91,7 @@ export async function startOAuth(app: StackClientApp, provider: string, options:
   if (token) query.set("token", token);
   if (options.afterCallbackRedirectUrl) query.set("after_callback_redirect_url", absoluteUrl(options.afterCallbackRedirectUrl));
   if (options.providerScope?.length) query.set("provider_scope", options.providerScope.join(" "));
-  const res = await app._http.request<{ location: string }>(`/auth/oauth/authorize/${encodeURIComponent(provider)}?${query}`, {
+  const res = await app._http.request<OAuthLocationJson>(`/auth/oauth/authorize/${encodeURIComponent(provider)}?${query}`, {
     bare: true,
   });
   return res.location;
@@ -114,7 +110,7 @@ export type CallbackOutcome =
  * const outcome = await finishOAuthCallback(app, window.location.href);
  * if (outcome.status === "ok") console.log(outcome.isNewUser);
  */
-export async function finishOAuthCallback(app: StackClientApp, href: string): Promise<CallbackOutcome> {
+export async function finishOAuthCallback(app: AppCore, href: string): Promise<CallbackOutcome> {
   const url = new URL(href);
   const code = url.searchParams.get("code");
   const state = url.searchParams.get("state");
@@ -156,7 +152,7 @@ export async function finishOAuthCallback(app: StackClientApp, href: string): Pr
 }
 
 /** Goes to the provider. Its URL came from our own API, so the app's trusted-origin check does not apply. */
-export async function navigateToProvider(app: StackClientApp, location: string): Promise<void> {
+export async function navigateToProvider(app: AppCore, location: string): Promise<void> {
   const method = app._options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none");
   if (method === "none") return;
   if (method === "window") {

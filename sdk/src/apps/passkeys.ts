@@ -13,7 +13,7 @@ import {
 } from "@simplewebauthn/browser";
 import { err, ok, type Result } from "../interface/result";
 import { KnownError, type KnownErrorCode } from "../shared/known-errors";
-import type { StackClientApp } from "./client-app";
+import type { AppCore } from "./app-core";
 import { asResult } from "./email-auth";
 import type { TokensJson } from "./wire-types";
 
@@ -78,7 +78,7 @@ function ceremonyError(error: unknown, fallback: KnownErrorCode): KnownError {
  * const result = await user.registerPasskey();
  * if (result.status === "error") alert(result.error.message);
  */
-export async function registerPasskey(app: StackClientApp): Promise<Result<undefined>> {
+export async function registerPasskey(app: AppCore): Promise<Result<undefined>> {
   const initiated = await asResult(() =>
     app._userRequest<Initiated<PublicKeyCredentialCreationOptionsJSON>>("/auth/passkey/initiate-passkey-registration", { body: {} }),
   );
@@ -107,7 +107,7 @@ export async function registerPasskey(app: StackClientApp): Promise<Result<undef
  * const result = await signInWithPasskey(app);
  * if (result.status === "error" && result.error.code === "PASSKEY_WEBAUTHN_ERROR") console.log(result.error.details?.code);
  */
-export async function signInWithPasskey(app: StackClientApp): Promise<Result<undefined>> {
+export async function signInWithPasskey(app: AppCore): Promise<Result<undefined>> {
   if (!app._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
   const initiated = await asResult(() =>
     app._http.request<Initiated<PublicKeyCredentialRequestOptionsJSON>>("/auth/passkey/initiate-passkey-authentication", { body: {} }),

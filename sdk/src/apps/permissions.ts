@@ -4,7 +4,7 @@
  * object with an `id` (a Team, or `{ id }`); without one, the project scope is meant.
  */
 import type { RequestOptions } from "../interface/http";
-import type { ListJson } from "./wire-types";
+import type { PermissionDefinitionJson as DefinitionJson, ListJson } from "./wire-types";
 
 /** A permission the user holds (directly or, when listed recursively, through containment). */
 export type TeamPermission = { readonly id: string };
@@ -23,7 +23,6 @@ export type PermissionDefinitionCreateOptions = { id: string; description?: stri
 export type PermissionDefinitionUpdateOptions = { id?: string; description?: string; containedPermissionIds?: string[] };
 
 type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
-type DefinitionJson = { id: string; description?: string; contained_permission_ids: string[] };
 
 const enc = encodeURIComponent;
 

@@ -1,11 +1,16 @@
-/** StackServerApp: a back end's app (secret key) that manages any user of the project. */
+/**
+ * The server app's behaviour (ServerAppBase): a back end's app (secret key) that manages any
+ * user of the project. The exported `StackServerApp` (stack-apps.ts) is this class wired with
+ * the owner admin app; `StackAdminApp` extends this class.
+ */
 import type { AccessLevel, RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";
+import type { ProjectAdmin } from "./admin-project";
 import * as apiKeys from "./api-keys";
-import { type ClientAppOptions, type GetUserOptions, StackClientApp } from "./client-app";
+import type { ClientAppOptions } from "./app-core";
+import { ClientAppBase, type GetUserOptions } from "./client-app";
 import * as connections from "./connected-accounts";
-import type { CurrentUser } from "./current-user";
-import { type ActiveSession, sessionFromJson } from "./current-user";
+import { type ActiveSession, type CurrentUserOf, type OwnerAdminAppFactory, sessionFromJson } from "./current-user";
 import * as permissions from "./permissions";
 import * as teams from "./teams";
 import { type ServerUserUpdateOptions, type UserFields, userFieldsFromJson, userUpdateToWire } from "./users";
@@ -47,19 +52,13 @@ export type ListUsersOptions = {
   teamId?: string;
 };
 
-/**
- * The server app of a project (keep the secret key on the server).
- *
- * @example
- * const server = new StackServerApp({ projectId, secretServerKey, tokenStore: "memory", baseUrl });
- * const user = await server.createUser({ primaryEmail: "ada@example.com", password: "a long password" });
- * await user.update({ serverMetadata: { plan: "pro" } });
- */
-export class StackServerApp extends StackClientApp {
-  constructor(options: ServerAppOptions, access?: AccessLevel) {
+/** The server app of a project (keep the secret key on the server); see `StackServerApp`. */
+export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase<TAdminApp> {
+  constructor(options: ServerAppOptions, access: AccessLevel | undefined, ownerAdminApp: OwnerAdminAppFactory<TAdminApp>) {
     super(
       options,
       access ?? { type: "server", publishableClientKey: options.publishableClientKey, secretServerKey: options.secretServerKey },
+      ownerAdminApp,
     );
   }
 
@@ -126,9 +125,9 @@ export class StackServerApp extends StackClientApp {
   }
 
   /** A user by id (null when there is none), or with options: the session's user. */
-  override getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  override getUser(options?: GetUserOptions): Promise<CurrentUserOf<TAdminApp> | null>;
   override getUser(userId: string): Promise<ServerUser | null>;
-  override async getUser(arg?: string | GetUserOptions): Promise<CurrentUser | ServerUser | null> {
+  override async getUser(arg?: string | GetUserOptions): Promise<CurrentUserOf<TAdminApp> | ServerUser | null> {
     if (typeof arg !== "string") return super.getUser(arg);
     try {
       return this._serverUser(await this._serverRequest<UserJson>(`/users/${encodeURIComponent(arg)}`));

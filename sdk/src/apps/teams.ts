@@ -9,11 +9,17 @@ import type { RequestOptions } from "../interface/http";
 import type { Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
 import { type TeamApiKeyMethods, teamApiKeyMethods } from "./api-keys";
+import type { AppCore } from "./app-core";
 import { defined } from "./case";
-import type { StackClientApp } from "./client-app";
 import { absoluteUrl, asResult } from "./email-auth";
 import { type Team, teamFromJson } from "./users";
-import type { ListJson, TeamJson } from "./wire-types";
+import type {
+  InvitationCodeDetailsJson,
+  TeamInvitationJson as InvitationJson,
+  ListJson,
+  TeamMemberProfileJson as ProfileJson,
+  TeamJson,
+} from "./wire-types";
 
 type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
 
@@ -56,9 +62,6 @@ export type ServerTeam = Team &
     readonly serverMetadata: unknown;
     addUser(userId: string): Promise<void>;
   };
-
-type InvitationJson = { id: string; team_id: string; team_display_name: string; recipient_email: string; expires_at_millis: number };
-type ProfileJson = { user_id: string; display_name: string | null; profile_image_url: string | null };
 
 const enc = encodeURIComponent;
 
@@ -118,9 +121,9 @@ export function invitationFromJson(request: Request, json: InvitationJson): Team
 
 // ---- the signed-in user's teams (client) -----------------------------------------------------
 
-const caches = new WeakMap<StackClientApp, AsyncCache<TeamJson[]>>();
+const caches = new WeakMap<AppCore, AsyncCache<TeamJson[]>>();
 
-function teamsCache(app: StackClientApp): AsyncCache<TeamJson[]> {
+function teamsCache(app: AppCore): AsyncCache<TeamJson[]> {
   let cache = caches.get(app);
   if (!cache) {
     cache = new AsyncCache(async () => (await app._userRequest<ListJson<TeamJson>>("/teams?user_id=me")).items);
@@ -130,17 +133,17 @@ function teamsCache(app: StackClientApp): AsyncCache<TeamJson[]> {
 }
 
 /** @internal After a team mutation: the list and the current user (selected team) are re-read. */
-export async function refreshTeams(app: StackClientApp): Promise<void> {
+export async function refreshTeams(app: AppCore): Promise<void> {
   teamsCache(app).invalidate("me");
   await app._refreshUser();
 }
 
 /** @internal For React: called whenever the cached team list changes. */
-export function subscribeTeams(app: StackClientApp, callback: () => void): () => void {
+export function subscribeTeams(app: AppCore, callback: () => void): () => void {
   return teamsCache(app).subscribe("me", callback);
 }
 
-export function userTeamFromJson(app: StackClientApp, json: TeamJson): UserTeam {
+export function userTeamFromJson(app: AppCore, json: TeamJson): UserTeam {
   const request: Request = (path, options) => app._userRequest(path, options);
   return {
     ...teamFromJson(json),
@@ -151,7 +154,7 @@ export function userTeamFromJson(app: StackClientApp, json: TeamJson): UserTeam 
 }
 
 /** The user-side team methods, spread into the current user object. */
-export function userTeamMethods(app: StackClientApp) {
+export function userTeamMethods(app: AppCore) {
   return {
     /** Creates a team with the user as its creator; it becomes the selected team. */
     async createTeam(options: TeamCreateOptions): Promise<UserTeam> {
@@ -188,7 +191,7 @@ export function userTeamMethods(app: StackClientApp) {
 // ---- invitation codes (client app) ------------------------------------------------------------
 
 /** Joins the team of an invitation code (single use); the user must be signed in and unrestricted. */
-export async function acceptTeamInvitation(app: StackClientApp, code: string): Promise<Result<undefined>> {
+export async function acceptTeamInvitation(app: AppCore, code: string): Promise<Result<undefined>> {
   const result = await asResult(async () => {
     await app._userRequest("/team-invitations/accept", { body: { code } });
     return undefined;
@@ -197,16 +200,16 @@ export async function acceptTeamInvitation(app: StackClientApp, code: string): P
   return result;
 }
 
-export function getTeamInvitationDetails(app: StackClientApp, code: string): Promise<Result<{ teamId: string; teamDisplayName: string }>> {
+export function getTeamInvitationDetails(app: AppCore, code: string): Promise<Result<{ teamId: string; teamDisplayName: string }>> {
   return asResult(async () => {
-    const json = await app._userRequest<{ team_id: string; team_display_name: string }>("/team-invitations/accept/details", {
+    const json = await app._userRequest<InvitationCodeDetailsJson>("/team-invitations/accept/details", {
       body: { code },
     });
     return { teamId: json.team_id, teamDisplayName: json.team_display_name };
   });
 }
 
-export function verifyTeamInvitationCode(app: StackClientApp, code: string): Promise<Result<undefined>> {
+export function verifyTeamInvitationCode(app: AppCore, code: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._userRequest("/team-invitations/accept/check-code", { body: { code } });
     return undefined;

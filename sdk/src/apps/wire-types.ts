@@ -1,76 +1,66 @@
-/** The wire JSON shapes the SDK reads (wire-protocol.md §2). */
+/**
+ * The wire JSON shapes the SDK reads (wire-protocol.md §2), derived from the zod schemas in
+ * sdk/src/shared/wire*.ts: one set of wire types for the worker and the SDK. Type-only imports,
+ * so zod never reaches a browser bundle through the SDK.
+ *
+ * Where one SDK reader serves both access levels (the client and the server view of a user or
+ * a team), the shape is the client view plus the server-only fields as optional.
+ */
+import type {
+  KeySetJson,
+  TeamClientJson,
+  TeamServerJson,
+  UserClientJson,
+  UserServerJson,
+  ContactChannelJson as WireContactChannelJson,
+  TeamInvitationJson as WireTeamInvitationJson,
+} from "../shared/wire";
+import type { EmailLogEntryJson } from "../shared/wire-misc";
 
-export type TeamJson = {
-  id: string;
-  display_name: string;
-  profile_image_url: string | null;
-  client_metadata?: unknown;
-  client_read_only_metadata?: unknown;
-  server_metadata?: unknown;
-  created_at_millis?: number;
-};
+export type {
+  ConnectedAccountJson,
+  KeySetJson,
+  ListJson,
+  OAuthProviderJson,
+  ProjectAdminJson,
+  ProjectClientJson,
+  SessionJson,
+  TeamMemberProfileJson,
+  TokensJson,
+} from "../shared/wire";
+export type {
+  CliSessionStateJson,
+  OAuthLocationJson,
+  OAuthTokenJson,
+  RefreshedTokensJson,
+  SignInCodeSentJson,
+  SignInTokensJson,
+} from "../shared/wire-auth";
+export type { TeamApiKeyJson, UserApiKeyJson } from "../shared/wire-keys";
+export type { NotificationPreferenceJson, ProviderAccessTokenJson } from "../shared/wire-misc";
+export type { InvitationCodeDetailsJson, PermissionDefinitionJson } from "../shared/wire-teams";
 
-export type UserJson = {
-  id: string;
-  primary_email: string | null;
-  primary_email_verified: boolean;
-  primary_email_auth_enabled?: boolean;
-  display_name: string | null;
-  profile_image_url: string | null;
-  signed_up_at_millis: number;
-  last_active_at_millis?: number;
-  has_password: boolean;
-  auth_with_email: boolean;
-  otp_auth_enabled: boolean;
-  passkey_auth_enabled: boolean;
-  client_metadata: unknown;
-  client_read_only_metadata: unknown;
-  server_metadata?: unknown;
-  selected_team_id: string | null;
-  selected_team: TeamJson | null;
-  oauth_providers: { id: string; account_id?: string; email?: string | null }[];
-  requires_totp_mfa: boolean;
-  is_anonymous: boolean;
-  is_restricted: boolean;
-  restricted_reason: { type: string } | null;
-};
+/** The fields of a server view that its client view lacks, as optional. */
+type ServerOnly<Server, Client> = Partial<Omit<Server, keyof Client>>;
 
-export type ProjectClientJson = { id: string; display_name: string; config: Record<string, unknown> };
+/** A team as a client or a server app reads it. */
+export type TeamJson = TeamClientJson & ServerOnly<TeamServerJson, TeamClientJson>;
 
-export type ProjectAdminJson = {
-  id: string;
-  display_name: string;
-  description: string;
-  created_at_millis: number;
-  is_production_mode: boolean;
-  owner_team_id: string | null;
-  logo_url: string | null;
-  logo_full_url: string | null;
-  config: Record<string, unknown>;
-};
+/** A user as a client or a server app reads it (linked providers carry account ids in the server view). */
+export type UserJson = Omit<UserClientJson, "selected_team" | "oauth_providers"> &
+  ServerOnly<UserServerJson, UserClientJson> & {
+    selected_team: TeamJson | null;
+    oauth_providers: (UserClientJson["oauth_providers"][number] & Partial<UserServerJson["oauth_providers"][number]>)[];
+  };
 
-export type SessionJson = {
-  id: string;
-  user_id: string;
-  created_at: number;
-  is_impersonation: boolean;
-  last_used_at?: number;
-  is_current_session?: boolean;
-  last_used_at_end_user_ip_info?: Record<string, unknown>;
-};
+/** A key of a key set after creation: only its last four characters. */
+export type LastFour = Exclude<NonNullable<KeySetJson["publishable_client_key"]>, string>;
 
-export type LastFour = { last_four: string };
+/** A contact channel; the SDK knows email channels only (the schema says `type: string`). */
+export type ContactChannelJson = WireContactChannelJson & { type: "email" };
 
-export type KeySetJson = {
-  id: string;
-  description: string;
-  expires_at_millis: number;
-  created_at_millis: number;
-  manually_revoked_at_millis?: number;
-  publishable_client_key?: string | LastFour;
-  secret_server_key?: string | LastFour;
-  super_secret_admin_key?: string | LastFour;
-};
+/** A team invitation; the SDK's invitations always have a recipient (the schema allows null). */
+export type TeamInvitationJson = WireTeamInvitationJson & { recipient_email: string };
 
-export type TokensJson = { access_token: string; refresh_token: string; user_id?: string };
-export type ListJson<T> = { items: T[]; is_paginated: boolean; pagination?: { next_cursor: string | null } };
+/** One email of the project's log; the SDK names its three states (the schema says `status: string`). */
+export type SentEmailJson = EmailLogEntryJson & { status: "queued" | "sent" | "failed" };

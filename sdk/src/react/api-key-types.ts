@@ -1,22 +1,13 @@
-/** The structural API-key types the React layer relies on (the SDK's `ApiKey` objects satisfy them). */
+/** The API-key types the React layer relies on: slices of the SDK's `ApiKey` objects and their owners. */
+import type { ApiKey, ApiKeyFirstView, CurrentUser, UserTeam } from "../index";
 
-export type ReactApiKey = {
-  readonly id: string;
-  readonly description: string;
-  readonly isPublic: boolean;
-  readonly createdAt: Date;
-  readonly expiresAt: Date | undefined;
-  readonly manuallyRevokedAt: Date | null;
-  readonly value: { lastFour: string };
-  whyInvalid(): "expired" | "manually-revoked" | null;
-  revoke(): Promise<unknown>;
-};
+export type ReactApiKey = Pick<
+  ApiKey,
+  "id" | "description" | "isPublic" | "createdAt" | "expiresAt" | "manuallyRevokedAt" | "value" | "whyInvalid" | "revoke"
+>;
 
 /** The create response: the full key, shown once. */
-export type ReactApiKeyFirstView = Omit<ReactApiKey, "value"> & { readonly value: string };
+export type ReactApiKeyFirstView = Pick<ApiKeyFirstView, Exclude<keyof ReactApiKey, "value"> | "value">;
 
 /** A user or a team: anything that lists and creates API keys. */
-export type ReactApiKeyOwner = {
-  createApiKey(options: { description: string; expiresAt: Date | null; isPublic?: boolean }): Promise<ReactApiKeyFirstView>;
-  listApiKeys(): Promise<ReactApiKey[]>;
-};
+export type ReactApiKeyOwner = Pick<CurrentUser, "createApiKey" | "listApiKeys"> | Pick<UserTeam, "createApiKey" | "listApiKeys">;

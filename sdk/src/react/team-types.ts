@@ -1,35 +1,25 @@
-/** The team objects as the React layer sees them (structural; `UserTeam` of the SDK satisfies them). */
+/** The team objects as the React layer sees them: slices of the SDK's team types (`UserTeam` and its parts). */
+import type { StackClientApp, TeamInvitation, TeamUser, UserTeam } from "../index";
 
-export type ReactTeamUser = {
-  readonly id: string;
-  readonly teamProfile: { readonly displayName: string | null; readonly profileImageUrl: string | null };
-};
+export type ReactTeamUser = Pick<TeamUser, "id" | "teamProfile">;
 
-export type ReactTeamInvitation = {
-  readonly id: string;
-  readonly recipientEmail: string;
-  readonly expiresAt: Date;
-  revoke(): Promise<unknown>;
-};
+export type ReactTeamInvitation = Pick<TeamInvitation, "id" | "recipientEmail" | "expiresAt" | "revoke">;
 
-export type ReactTeam = {
-  readonly id: string;
-  readonly displayName: string;
-  readonly profileImageUrl: string | null;
-  update(update: { displayName?: string }): Promise<unknown>;
-  delete(): Promise<unknown>;
-  inviteUser(options: { email: string; callbackUrl?: string }): Promise<unknown>;
-  listInvitations(): Promise<ReactTeamInvitation[]>;
-  listUsers(): Promise<ReactTeamUser[]>;
-  removeUser(userId: string): Promise<unknown>;
+export type ReactTeam = Pick<
+  UserTeam,
+  | "id"
+  | "displayName"
+  | "profileImageUrl"
+  | "update"
+  | "delete"
+  | "inviteUser"
+  | "listInvitations"
+  | "listUsers"
+  | "removeUser"
   // --- api-keys ---
-  createApiKey(options: {
-    description: string;
-    expiresAt: Date | null;
-    isPublic?: boolean;
-  }): Promise<import("./api-key-types").ReactApiKeyFirstView>;
-  listApiKeys(): Promise<import("./api-key-types").ReactApiKey[]>;
-};
+  | "createApiKey"
+  | "listApiKeys"
+>;
 
-/** What an invitation code is for (the team-invitation page). */
-export type ReactInvitationDetails = { readonly teamId: string; readonly teamDisplayName: string };
+/** What an invitation code is for (the team-invitation page): the data of `getTeamInvitationDetails`. */
+export type ReactInvitationDetails = Extract<Awaited<ReturnType<StackClientApp["getTeamInvitationDetails"]>>, { status: "ok" }>["data"];

@@ -6,28 +6,33 @@
 
 export type ErrorDetails = Record<string, unknown>;
 
-export type CatalogueEntry = {
+/** A `details` object with (optionally) the keys `K`; absent keys render as null on the wire. */
+export type DetailsOf<K extends string> = { [P in K]?: unknown };
+
+export type CatalogueEntry<D extends readonly string[] = readonly string[]> = {
   status: number;
   /** Keys the wire `details` object carries (empty = no details). */
-  details: readonly string[];
+  details: D;
   /** Human message; may read from details. */
-  message: (d: ErrorDetails) => string;
+  message: (d: DetailsOf<D[number]>) => string;
   /** Abstract families the SDK can catch by (e.g. REFRESH_TOKEN_ERROR). */
   families?: readonly string[];
 };
 
 const m = (text: string) => () => text;
-const e = (
+/**
+ * One catalogue entry; `details` is kept literal so each code's details keys are typed.
+ * (NoInfer: without it an entry with no details would take `readonly string[]` from the
+ * `satisfies` below instead of `readonly []`.)
+ */
+function e<const D extends readonly string[] = readonly []>(
   status: number,
-  message: string | ((d: ErrorDetails) => string),
-  details: readonly string[] = [],
+  message: string | ((d: DetailsOf<D[number]>) => string),
+  details: D = [] as unknown as D,
   families: readonly string[] = [],
-): CatalogueEntry => ({
-  status,
-  details,
-  message: typeof message === "string" ? m(message) : message,
-  families,
-});
+): CatalogueEntry<NoInfer<D>> {
+  return { status, details, message: typeof message === "string" ? m(message) : message, families };
+}
 
 const PROJECT_AUTH = ["PROJECT_AUTHENTICATION_ERROR", "INVALID_PROJECT_AUTHENTICATION"];
 const PROJECT_AUTH_REQUIRED = ["PROJECT_AUTHENTICATION_ERROR", "PROJECT_AUTHENTICATION_REQUIRED"];
@@ -178,6 +183,14 @@ export const catalogue = {
 
 export type KnownErrorCode = keyof typeof catalogue;
 
+/** The wire `details` keys of `C` (never for a code without details). */
+export type KnownErrorDetailsKey<C extends KnownErrorCode> = (typeof catalogue)[C]["details"][number];
+
+/** What `new KnownError(code, details)` accepts: the code's keys only, or nothing for a code without details. */
+export type KnownErrorDetails<C extends KnownErrorCode> = [KnownErrorDetailsKey<C>] extends [never]
+  ? undefined
+  : DetailsOf<KnownErrorDetailsKey<C>>;
+
 export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
   return typeof code === "string" && Object.hasOwn(catalogue, code);
 }
@@ -189,13 +202,16 @@ export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
  * @example
  * throw new KnownError("USER_NOT_FOUND");
  * throw new KnownError("PASSWORD_TOO_SHORT", { min_length: 8 });
+ * // Details keys are checked against the catalogue: { minLength: 8 } is a type error.
  */
-export class KnownError extends Error {
+// `C` only types the constructor's details; `code` stays the full union so that
+// `error instanceof KnownError` (which instantiates `C` as any) keeps a typed code.
+export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error {
   readonly code: KnownErrorCode;
   readonly status: number;
   readonly details: ErrorDetails | undefined;
 
-  constructor(code: KnownErrorCode, details?: ErrorDetails, message?: string) {
+  constructor(code: C, details?: KnownErrorDetails<C>, message?: string) {
     const entry: CatalogueEntry = catalogue[code];
     const normalised = normaliseDetails(entry, details);
     super(message ?? entry.message(normalised ?? {}));

@@ -1,6 +1,6 @@
 /** Data access for user and team API keys (the `api_keys` table; only SHA-256 hashes of keys). */
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { apiKeys } from "../schema";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

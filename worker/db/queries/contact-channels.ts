@@ -1,6 +1,6 @@
 /** Data access for contact channels (a user's emails; the primary one is the user's primary_email). */
 import { and, asc, eq, ne } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { contactChannels } from "../schema";
 
 export type ContactChannelRow = typeof contactChannels.$inferSelect;

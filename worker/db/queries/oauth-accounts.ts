@@ -3,7 +3,7 @@
  * sealed (worker/oauth/tokens.ts); these verbs never see a plaintext token.
  */
 import { and, asc, eq, ne } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { oauthAccounts } from "../schema";
 
 export type OAuthAccountRow = typeof oauthAccounts.$inferSelect;

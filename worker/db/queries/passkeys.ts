@@ -1,6 +1,6 @@
 /** Data access for passkeys (one WebAuthn credential per user; a new registration replaces the old). */
 import { and, eq, lt } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { passkeys, users } from "../schema";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;

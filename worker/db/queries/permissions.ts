@@ -3,7 +3,7 @@
  * team and project permissions. Recursion (containment) is computed by the service on read.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { permissionDefinitions, projectPermissions, projects, teamMembers, teamPermissions, teams, users } from "../schema";
 
 export type PermissionScope = "team" | "project";

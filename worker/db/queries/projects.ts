@@ -1,6 +1,6 @@
 /** Data access for projects. */
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { projects, teamMembers } from "../schema";
 
 export type ProjectRow = typeof projects.$inferSelect;

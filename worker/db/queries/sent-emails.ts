@@ -1,6 +1,6 @@
 /** Data access for the email log (every email sent, failed or queued). */
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { sentEmails } from "../schema";
 
 export type SentEmailRow = typeof sentEmails.$inferSelect;

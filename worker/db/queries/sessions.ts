@@ -1,6 +1,6 @@
 /** Data access for sessions (one row per sign-in; the refresh token is stored as SHA-256). */
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { retiredRefreshTokens, sessions } from "../schema";
 
 export type SessionRow = typeof sessions.$inferSelect;

@@ -3,7 +3,7 @@
  * `{team_id, email}`. Open = not used and not expired. Codes are stored as hashes only.
  */
 import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { contactChannels, teams, verificationCodes } from "../schema";
 
 export const TEAM_INVITATION_PURPOSE = "team_invitation";

@@ -3,7 +3,7 @@
  * so a team id from another project never matches.
  */
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { contactChannels, teamMembers, teams, users } from "../schema";
 import type { TeamRow, UserRecord } from "./users";
 

@@ -1,6 +1,6 @@
 /** Data access for users, their primary email and selected team. */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { contactChannels, oauthAccounts, teamMembers, teams, users } from "../schema";
 
 export type UserRow = typeof users.$inferSelect;

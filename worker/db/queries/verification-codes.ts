@@ -1,6 +1,6 @@
 /** Data access for one-time codes (stored as hashes; single use enforced by a conditional UPDATE). */
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { verificationCodes } from "../schema";
 
 export type VerificationCodeRow = typeof verificationCodes.$inferSelect;

@@ -3,13 +3,12 @@
  * body keys accepted as the wire does). grant_type=refresh_token refreshes a session;
  * grant_type=authorization_code exchanges the outer code from the OAuth callback (PKCE).
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
-import type { AppEnv } from "../../lib/hono-env";
+import { oauthTokenSchema } from "../../../sdk/src/shared/wire-auth";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
 import { unwrap } from "../../lib/problems";
-import { parseBody } from "../../lib/validate";
 import { exchangeAuthorizationCode } from "../../oauth/code-grant";
 import { checkOAuthClient } from "../../services/oauth-client";
 import { refreshThroughSession } from "../../services/session-gateway";
@@ -26,8 +25,27 @@ const tokenBody = z.discriminatedUnion("grant_type", [
   }),
 ]);
 
-export const oauthTokenRoutes = new Hono<AppEnv>().post("/", async (c) => {
-  const body = await parseBody(c, tokenBody);
+const token = defineRoute({
+  method: "post",
+  path: "/",
+  summary: "OAuth token endpoint: exchange an authorization code (PKCE) or refresh a session",
+  description: "The client is the project: client_id is the project id, client_secret its publishable client key.",
+  // The client id and secret in the body are the credentials: no x-stack-* headers are needed.
+  access: "public",
+  body: tokenBody,
+  bodyMediaTypes: ["application/x-www-form-urlencoded", "application/json"],
+  response: oauthTokenSchema,
+  errors: [
+    "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+    "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+    "INVALID_AUTHORIZATION_CODE",
+    "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+    "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+  ],
+});
+
+export const oauthTokenRoutes = routeGroup();
+addRoute(oauthTokenRoutes, token, async (c, { body }) => {
   const deps = c.get("deps");
   const checked = await checkOAuthClient(deps, body.client_id, body.client_secret);
   if (!checked.ok) {

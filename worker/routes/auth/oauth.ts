@@ -1,17 +1,19 @@
 /** /auth/oauth/authorize/{provider} and /auth/oauth/callback/{provider}: Doorman as OAuth client and authorization server. */
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { oauthLocationSchema } from "../../../sdk/src/shared/wire-auth";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
+import { readBody } from "../../http/validate";
 import type { AppEnv } from "../../lib/hono-env";
 import { problemError, unwrap } from "../../lib/problems";
-import { parseQuery, readBody } from "../../lib/validate";
-import { enforceRateLimits } from "../../middleware/rate-limit";
 import { OUTER_STATE_TTL_MS, startAuthorization } from "../../oauth/authorize";
 import { completeOAuthCallback } from "../../oauth/callback";
 
 const INNER_COOKIE_PREFIX = "stack-oauth-inner-";
 const url = z.url().max(4096);
+const providerParams = z.strictObject({ provider: z.string() });
 
 // Unknown query keys are accepted here (wire §2), e.g. bot_challenge_* from newer SDKs.
 const authorizeQuery = z.looseObject({
@@ -38,7 +40,50 @@ const callbackParams = z.looseObject({
   error: z.string().max(256).optional(),
 });
 
-/** Parameters come in the query (GET) or, for form_post providers such as Apple, the form body. */
+const authorize = defineRoute({
+  method: "get",
+  path: "/authorize/{provider}",
+  summary: "Start an OAuth sign-in or account link with a provider",
+  description: "The browser is sent here; the client is the project (client_id, client_secret = publishable client key).",
+  access: "public",
+  params: providerParams,
+  query: authorizeQuery,
+  response: [
+    { status: 307, description: "To the provider's consent page (redirect mode); sets the browser-binding cookie" },
+    oauthLocationSchema,
+  ],
+  errors: [
+    "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+    "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+    "INVALID_SCOPE",
+    "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+    "REDIRECT_URL_NOT_WHITELISTED",
+    "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+    "UNPARSABLE_ACCESS_TOKEN",
+    "ACCESS_TOKEN_EXPIRED",
+    "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+  ],
+  rateLimit: { ip: "OAUTH_AUTHORIZE_PER_IP" },
+});
+
+const callbackSpec = {
+  path: "/callback/{provider}",
+  summary: "The provider's redirect back to Doorman",
+  description:
+    "state, code and error come in the query, or (POST, form_post providers such as Apple) in a form body. " +
+    "Errors once the flow is known go back to the app's error URL as errorCode/message/details query parameters.",
+  access: "public",
+  params: providerParams,
+  response: { status: 303, description: "To the app's redirect URL with a code, or to its error URL" },
+  errors: ["OUTER_OAUTH_TIMEOUT"],
+} as const;
+const callbackGet = defineRoute({ ...callbackSpec, method: "get" });
+const callbackPost = defineRoute({ ...callbackSpec, method: "post" });
+
+/**
+ * Parameters come in the query (GET) or, for form_post providers such as Apple, the form body:
+ * read here rather than declared, as the two sources merge and a missing state has its own message.
+ */
 async function callbackInput(c: Context<AppEnv>) {
   const body = c.req.method === "POST" ? await readBody(c) : undefined;
   const raw = { ...c.req.query(), ...(typeof body === "object" && body !== null ? body : {}) };
@@ -47,10 +92,10 @@ async function callbackInput(c: Context<AppEnv>) {
   return parsed.data;
 }
 
-async function callback(c: Context<AppEnv>) {
+async function callback(c: Context<AppEnv>, provider: string) {
   const params = await callbackInput(c);
   const result = await completeOAuthCallback(c.get("deps"), {
-    providerId: c.req.param("provider") ?? "",
+    providerId: provider,
     state: params.state,
     code: params.code,
     providerError: params.error,
@@ -69,41 +114,39 @@ async function callback(c: Context<AppEnv>) {
   return c.redirect(target.toString(), 303);
 }
 
-export const oauthRoutes = new Hono<AppEnv>()
-  .get("/authorize/:provider", async (c) => {
-    const q = parseQuery(c, authorizeQuery);
-    await enforceRateLimits(c, { ip: "OAUTH_AUTHORIZE_PER_IP" });
-    const deps = c.get("deps");
-    const result = unwrap(
-      await startAuthorization(deps, {
-        providerId: c.req.param("provider"),
-        clientId: q.client_id,
-        clientSecret: q.client_secret,
-        redirectUri: q.redirect_uri,
-        scope: q.scope,
-        state: q.state,
-        grantType: q.grant_type,
-        responseType: q.response_type,
-        codeChallenge: q.code_challenge,
-        codeChallengeMethod: q.code_challenge_method,
-        type: q.type,
-        token: q.token || undefined,
-        providerScope: q.provider_scope,
-        errorRedirectUrl: q.error_redirect_url,
-        afterCallbackRedirectUrl: q.after_callback_redirect_url,
-        responseMode: q.stack_response_mode,
-      }),
-    );
-    if (q.stack_response_mode === "json") return c.json({ location: result.location });
-    // Binds the flow to this browser: the callback refuses a state this browser did not start.
-    setCookie(c, `${INNER_COOKIE_PREFIX}${result.innerState}`, "true", {
-      httpOnly: true,
-      secure: deps.env.ENVIRONMENT !== "development",
-      sameSite: "Lax",
-      path: "/",
-      maxAge: OUTER_STATE_TTL_MS / 1000,
-    });
-    return c.redirect(result.location, 307);
-  })
-  .get("/callback/:provider", callback)
-  .post("/callback/:provider", callback);
+export const oauthRoutes = routeGroup();
+addRoute(oauthRoutes, authorize, async (c, { params, query: q }) => {
+  const deps = c.get("deps");
+  const result = unwrap(
+    await startAuthorization(deps, {
+      providerId: params.provider,
+      clientId: q.client_id,
+      clientSecret: q.client_secret,
+      redirectUri: q.redirect_uri,
+      scope: q.scope,
+      state: q.state,
+      grantType: q.grant_type,
+      responseType: q.response_type,
+      codeChallenge: q.code_challenge,
+      codeChallengeMethod: q.code_challenge_method,
+      type: q.type,
+      token: q.token || undefined,
+      providerScope: q.provider_scope,
+      errorRedirectUrl: q.error_redirect_url,
+      afterCallbackRedirectUrl: q.after_callback_redirect_url,
+      responseMode: q.stack_response_mode,
+    }),
+  );
+  if (q.stack_response_mode === "json") return c.json({ location: result.location });
+  // Binds the flow to this browser: the callback refuses a state this browser did not start.
+  setCookie(c, `${INNER_COOKIE_PREFIX}${result.innerState}`, "true", {
+    httpOnly: true,
+    secure: deps.config.environment !== "development",
+    sameSite: "Lax",
+    path: "/",
+    maxAge: OUTER_STATE_TTL_MS / 1000,
+  });
+  return c.redirect(result.location, 307);
+});
+addRoute(oauthRoutes, callbackGet, (c, { params }) => callback(c, params.provider));
+addRoute(oauthRoutes, callbackPost, (c, { params }) => callback(c, params.provider));

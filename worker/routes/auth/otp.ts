@@ -1,43 +1,60 @@
 /** /auth/otp: send a sign-in code (magic link + OTP) and sign in with it. */
-import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../../lib/hono-env";
+import { codeValidSchema, signInCodeSentSchema, signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
 import { unwrap } from "../../lib/problems";
-import { parseBody } from "../../lib/validate";
-import { enforceRateLimits } from "../../middleware/rate-limit";
-import { requireAccess } from "../../middleware/require";
 import { checkSignInCode, sendSignInCode, signInWithCode } from "../../services/otp-sign-in";
+import { botChallenge, CODE_ERRORS, code45, signInJson } from "./common";
 
-const codeBody = z.strictObject({ code: z.string().length(45) });
-const botChallenge = { bot_challenge_token: z.string().max(4096).optional(), bot_challenge_phase: z.string().max(64).optional() };
+const access = ["client", "server", "admin"] as const;
+const codeBody = z.strictObject({ code: code45 });
 
-export const otpRoutes = new Hono<AppEnv>()
-  .post("/send-sign-in-code", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const body = await parseBody(c, z.strictObject({ email: z.email().max(320), callback_url: z.url().max(4096), ...botChallenge }));
-    await enforceRateLimits(c, { ip: "OTP_SEND_PER_IP", email: "OTP_SEND_PER_EMAIL" }, body.email);
-    const result = unwrap(await sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }));
-    return c.json({ nonce: result.nonce });
-  })
-  .post("/sign-in", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const body = await parseBody(c, codeBody);
-    await enforceRateLimits(c, { ip: "CODE_VERIFY_PER_IP" });
-    const result = unwrap(
-      await signInWithCode(c.get("deps"), auth.project, { code: body.code, currentUser: auth.user, ipInfo: ipInfoOf(c) }),
-    );
-    return c.json({
-      access_token: result.accessToken,
-      refresh_token: result.refreshToken,
-      is_new_user: result.isNewUser,
-      user_id: result.userId,
-    });
-  })
-  .post("/sign-in/check-code", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const body = await parseBody(c, codeBody);
-    await enforceRateLimits(c, { ip: "CODE_VERIFY_PER_IP" });
-    unwrap(await checkSignInCode(c.get("deps"), auth.project, body.code));
-    return c.json({ is_code_valid: true });
-  });
+const sendCode = defineRoute({
+  method: "post",
+  path: "/send-sign-in-code",
+  summary: "Email a sign-in code and magic link",
+  access,
+  body: z.strictObject({ email: z.email().max(320), callback_url: z.url().max(4096), ...botChallenge }),
+  response: signInCodeSentSchema,
+  errors: ["REDIRECT_URL_NOT_WHITELISTED"],
+  rateLimit: { ip: "OTP_SEND_PER_IP", email: "OTP_SEND_PER_EMAIL" },
+});
+
+const signIn = defineRoute({
+  method: "post",
+  path: "/sign-in",
+  summary: "Sign in (or up) with an emailed code",
+  access,
+  body: codeBody,
+  response: signInTokensSchema,
+  errors: [...CODE_ERRORS, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
+  rateLimit: { ip: "CODE_VERIFY_PER_IP" },
+});
+
+const checkCode = defineRoute({
+  method: "post",
+  path: "/sign-in/check-code",
+  summary: "Check an emailed sign-in code without using it",
+  access,
+  body: codeBody,
+  response: codeValidSchema,
+  errors: CODE_ERRORS,
+  rateLimit: { ip: "CODE_VERIFY_PER_IP" },
+});
+
+export const otpRoutes = routeGroup();
+addRoute(otpRoutes, sendCode, async (c, { auth, body }) => {
+  const result = unwrap(await sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }));
+  return c.json({ nonce: result.nonce });
+});
+addRoute(otpRoutes, signIn, async (c, { auth, body }) => {
+  const result = unwrap(
+    await signInWithCode(c.get("deps"), auth.project, { code: body.code, currentUser: auth.user, ipInfo: ipInfoOf(c) }),
+  );
+  return c.json(signInJson(result));
+});
+addRoute(otpRoutes, checkCode, async (c, { auth, body }) => {
+  unwrap(await checkSignInCode(c.get("deps"), auth.project, body.code));
+  return c.json({ is_code_valid: true });
+});

@@ -1,56 +1,84 @@
 /** /auth/passkey: WebAuthn registration (signed-in user) and sign-in, each as initiate + finish. */
-import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../../lib/hono-env";
+import { passkeyOptionsSchema, passkeyRegisteredSchema, signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
 import { unwrap } from "../../lib/problems";
-import { parseBody } from "../../lib/validate";
-import { enforceRateLimits } from "../../middleware/rate-limit";
-import { requireAccess, requireUser } from "../../middleware/require";
 import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from "../../services/passkeys";
+import { CODE_ERRORS, code45 } from "./common";
 
+const access = ["client", "server", "admin"] as const;
 const empty = z.strictObject({});
 /** Browser WebAuthn output is free-form here; the service checks its shape (failures are PASSKEY_*_FAILED). */
 const webAuthnObject = z.record(z.string(), z.unknown());
-const code = z.string().length(45);
 
-export const passkeyRoutes = new Hono<AppEnv>()
-  .post("/initiate-passkey-registration", async (c) => {
-    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
-    await parseBody(c, empty);
-    const result = unwrap(await initiatePasskeyRegistration(c.get("deps"), auth.project, auth.user));
-    return c.json({ options_json: result.optionsJson, code: result.code });
-  })
-  .post("/register", async (c) => {
-    const auth = requireUser(requireAccess(c, "client", "server", "admin"));
-    const body = await parseBody(c, z.strictObject({ credential: webAuthnObject, code }));
-    await enforceRateLimits(c, { ip: "CODE_VERIFY_PER_IP" });
-    const result = unwrap(await registerPasskey(c.get("deps"), auth.project, auth.user, { credential: body.credential, code: body.code }));
-    return c.json({ user_handle: result.userHandle });
-  })
-  .post("/initiate-passkey-authentication", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    await parseBody(c, empty);
-    // Each call stores a challenge row: counted like a sign-in attempt so nobody floods the table.
-    await enforceRateLimits(c, { ip: "SIGN_IN_PER_IP" });
-    const result = unwrap(await initiatePasskeyAuthentication(c.get("deps"), auth.project));
-    return c.json({ options_json: result.optionsJson, code: result.code });
-  })
-  .post("/sign-in", async (c) => {
-    const auth = requireAccess(c, "client", "server", "admin");
-    const body = await parseBody(c, z.strictObject({ authentication_response: webAuthnObject, code }));
-    await enforceRateLimits(c, { ip: "CODE_VERIFY_PER_IP" });
-    const result = unwrap(
-      await signInWithPasskey(c.get("deps"), auth.project, {
-        authenticationResponse: body.authentication_response,
-        code: body.code,
-        ipInfo: ipInfoOf(c),
-      }),
-    );
-    return c.json({
-      access_token: result.accessToken,
-      refresh_token: result.refreshToken,
-      is_new_user: false,
-      user_id: result.userId,
-    });
-  });
+const initiateRegistration = defineRoute({
+  method: "post",
+  path: "/initiate-passkey-registration",
+  summary: "Start registering a passkey for the signed-in user",
+  access,
+  user: true,
+  body: empty,
+  response: passkeyOptionsSchema,
+  errors: ["PASSKEY_AUTHENTICATION_NOT_ENABLED"],
+});
+
+const register = defineRoute({
+  method: "post",
+  path: "/register",
+  summary: "Finish registering a passkey",
+  access,
+  user: true,
+  body: z.strictObject({ credential: webAuthnObject, code: code45 }),
+  response: passkeyRegisteredSchema,
+  errors: [...CODE_ERRORS, "PASSKEY_AUTHENTICATION_NOT_ENABLED", "PASSKEY_REGISTRATION_FAILED"],
+  rateLimit: { ip: "CODE_VERIFY_PER_IP" },
+});
+
+const initiateAuthentication = defineRoute({
+  method: "post",
+  path: "/initiate-passkey-authentication",
+  summary: "Start a passkey sign-in",
+  access,
+  body: empty,
+  response: passkeyOptionsSchema,
+  errors: ["PASSKEY_AUTHENTICATION_NOT_ENABLED"],
+  // Each call stores a challenge row: counted like a sign-in attempt so nobody floods the table.
+  rateLimit: { ip: "SIGN_IN_PER_IP" },
+});
+
+const signIn = defineRoute({
+  method: "post",
+  path: "/sign-in",
+  summary: "Sign in with a passkey",
+  access,
+  body: z.strictObject({ authentication_response: webAuthnObject, code: code45 }),
+  response: signInTokensSchema,
+  errors: [...CODE_ERRORS, "PASSKEY_AUTHENTICATION_NOT_ENABLED", "PASSKEY_AUTHENTICATION_FAILED", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
+  rateLimit: { ip: "CODE_VERIFY_PER_IP" },
+});
+
+export const passkeyRoutes = routeGroup();
+addRoute(passkeyRoutes, initiateRegistration, async (c, { auth }) => {
+  const result = unwrap(await initiatePasskeyRegistration(c.get("deps"), auth.project, auth.user));
+  return c.json({ options_json: result.optionsJson, code: result.code });
+});
+addRoute(passkeyRoutes, register, async (c, { auth, body }) => {
+  const result = unwrap(await registerPasskey(c.get("deps"), auth.project, auth.user, { credential: body.credential, code: body.code }));
+  return c.json({ user_handle: result.userHandle });
+});
+addRoute(passkeyRoutes, initiateAuthentication, async (c, { auth }) => {
+  const result = unwrap(await initiatePasskeyAuthentication(c.get("deps"), auth.project));
+  return c.json({ options_json: result.optionsJson, code: result.code });
+});
+addRoute(passkeyRoutes, signIn, async (c, { auth, body }) => {
+  const result = unwrap(
+    await signInWithPasskey(c.get("deps"), auth.project, {
+      authenticationResponse: body.authentication_response,
+      code: body.code,
+      ipInfo: ipInfoOf(c),
+    }),
+  );
+  // A passkey only ever signs in an existing user.
+  return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, is_new_user: false, user_id: result.userId });
+});

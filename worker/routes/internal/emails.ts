@@ -1,56 +1,56 @@
 /** /internal/emails (the log, newest first) and /internal/send-test-email (admin). */
-import { Hono } from "hono";
 import { z } from "zod";
+import { listSchema } from "../../../sdk/src/shared/wire";
+import { emailLogEntrySchema, emailSchema, testEmailResultSchema } from "../../../sdk/src/shared/wire-misc";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import type { AppEnv } from "../../lib/hono-env";
-import { parseBody, parseQuery } from "../../lib/validate";
-import { requireAccess } from "../../middleware/require";
 import { getEmail, listEmails, sendTestEmail } from "../../services/emails";
 import { standardEmailConfigSchema } from "../../services/project-config";
+import { emailLogEntryView, emailView } from "../../views/emails";
 
-export const internalEmailsRoutes = new Hono<AppEnv>()
-  // One email with its bodies: in development this is how you read codes from the outbox.
-  .get("/:emailId", async (c) => {
-    const auth = requireAccess(c, "admin");
-    const row = await getEmail(c.get("deps"), auth.project.id, c.req.param("emailId"));
-    if (!row) throw new StatusError(404, "Email not found.");
-    return c.json({
-      id: row.id,
-      subject: row.subject,
-      to: row.to,
-      status: row.status,
-      error: row.error,
-      sent_at_millis: row.sentAt ?? row.createdAt,
-      html: row.html,
-      text: row.text,
-    });
-  })
-  .get("/", async (c) => {
-    const auth = requireAccess(c, "admin");
-    const q = parseQuery(c, z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() }));
-    const rows = await listEmails(c.get("deps"), auth.project.id, q.limit ?? 100);
-    return c.json({
-      items: rows.map((r) => ({
-        id: r.id,
-        subject: r.subject,
-        to: r.to,
-        status: r.status,
-        error: r.error,
-        sent_at_millis: r.sentAt ?? r.createdAt,
-      })),
-      is_paginated: false,
-    });
-  });
+const getOne = defineRoute({
+  method: "get",
+  path: "/{emailId}",
+  summary: "One email with its bodies (in development, how you read codes from the outbox)",
+  access: ["admin"],
+  params: z.strictObject({ emailId: z.string() }),
+  response: [emailSchema, { status: 404, description: "Email not found." }],
+});
 
-export const sendTestEmailRoutes = new Hono<AppEnv>().post("/", async (c) => {
-  const auth = requireAccess(c, "admin");
-  const body = await parseBody(
-    c,
-    z.strictObject({
-      recipient_email: z.email(),
-      email_config: standardEmailConfigSchema.omit({ type: true }),
-    }),
-  );
+const list = defineRoute({
+  method: "get",
+  path: "/",
+  summary: "The project's email log, newest first",
+  access: ["admin"],
+  query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
+  response: listSchema(emailLogEntrySchema),
+});
+
+export const internalEmailsRoutes = routeGroup();
+addRoute(internalEmailsRoutes, getOne, async (c, { auth, params }) => {
+  const row = await getEmail(c.get("deps"), auth.project.id, params.emailId);
+  if (!row) throw new StatusError(404, "Email not found.");
+  return c.json(emailView(row));
+});
+addRoute(internalEmailsRoutes, list, async (c, { auth, query }) => {
+  const rows = await listEmails(c.get("deps"), auth.project.id, query.limit ?? 100);
+  return c.json({ items: rows.map(emailLogEntryView), is_paginated: false });
+});
+
+const sendTest = defineRoute({
+  method: "post",
+  path: "/",
+  summary: "Send a test email through the given SMTP settings",
+  access: ["admin"],
+  body: z.strictObject({
+    recipient_email: z.email(),
+    email_config: standardEmailConfigSchema.omit({ type: true }),
+  }),
+  response: testEmailResultSchema,
+});
+
+export const sendTestEmailRoutes = routeGroup();
+addRoute(sendTestEmailRoutes, sendTest, async (c, { auth, body }) => {
   const e = body.email_config;
   const result = await sendTestEmail(c.get("deps"), auth.project, body.recipient_email, {
     host: e.host,

@@ -1,12 +1,11 @@
 /** /internal/projects: owners create and list projects (internal project); admins manage the current one. */
-import { Hono } from "hono";
 import { z } from "zod";
 import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { listSchema, projectAdminSchema, successSchema } from "../../../sdk/src/shared/wire";
+import { requireUser } from "../../http/request";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import type { AppEnv } from "../../lib/hono-env";
-import { parseBody } from "../../lib/validate";
-import { requireAccess, requireUser } from "../../middleware/require";
 import { projectConfigUpdateSchema } from "../../services/project-config";
 import {
   createProject,
@@ -41,7 +40,10 @@ function toFields(body: z.infer<typeof updateSchema>): ProjectFields {
   };
 }
 
-/** An owner (a signed-in, non-anonymous user) of the internal project. */
+/**
+ * An owner (a signed-in, non-anonymous user) of the internal project. Checked in the handler,
+ * not with `user: true`: a call on another project answers EXPECTED_INTERNAL_PROJECT even without a user.
+ */
 function requireOwner(auth: RequestAuth) {
   if (auth.project.id !== INTERNAL_PROJECT_ID) throw new KnownError("EXPECTED_INTERNAL_PROJECT");
   const withUser = requireUser(auth);
@@ -61,45 +63,92 @@ function configProblem(problem: { reason: string; message?: string; providerId?:
   return new StatusError(400, problem.reason);
 }
 
-export const internalProjectsRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const auth = requireOwner(requireAccess(c, "client", "server", "admin"));
-    const projects = await listOwnedProjects(c.get("deps"), auth.user.user.id);
-    return c.json({ items: projects.map(projectAdminView), is_paginated: false });
-  })
-  .post("/", async (c) => {
-    const auth = requireOwner(requireAccess(c, "client", "server", "admin"));
-    const body = await parseBody(c, createSchema);
-    const ownerTeamId = body.owner_team_id ?? auth.user.user.selectedTeamId;
-    if (!ownerTeamId) throw new KnownError("SCHEMA_ERROR", { message: "owner_team_id is required: the user has no selected team." });
-    const result = await createProject(c.get("deps"), auth.user.user.id, ownerTeamId, {
-      ...toFields(body),
-      displayName: body.display_name,
-    });
-    if (!result.ok) throw configProblem(result);
-    return c.json(projectAdminView(result.project), 201);
-  })
-  .post("/transfer", async (c) => {
-    const auth = requireOwner(requireAccess(c, "client", "server", "admin"));
-    const body = await parseBody(c, z.strictObject({ project_id: z.string().min(1).max(64), new_team_id: z.uuid() }));
-    const result = await transferProject(c.get("deps"), auth.user.user.id, body.project_id, body.new_team_id);
-    if (!result.ok) throw configProblem(result);
-    return c.json({ success: true });
-  })
-  .get("/current", (c) => {
-    const auth = requireAccess(c, "admin");
-    return c.json(projectAdminView(auth.project));
-  })
-  .patch("/current", async (c) => {
-    const auth = requireAccess(c, "admin");
-    const body = await parseBody(c, updateSchema);
-    const result = await updateProjectFields(c.get("deps"), auth.project, toFields(body));
-    if (!result.ok) throw configProblem(result);
-    return c.json(projectAdminView(result.project));
-  })
-  .delete("/current", async (c) => {
-    const auth = requireAccess(c, "admin");
-    const result = await removeProject(c.get("deps"), auth.project);
-    if (!result.ok) throw new StatusError(400, "The internal project cannot be deleted.");
-    return c.json({ success: true });
-  });
+const OWNER_ERRORS = ["EXPECTED_INTERNAL_PROJECT", "CANNOT_GET_OWN_USER_WITHOUT_USER", "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] as const;
+const CONFIG_ERRORS = ["INVALID_SHARED_OAUTH_PROVIDER_ID", "INVALID_STANDARD_OAUTH_PROVIDER_ID"] as const;
+
+const listOwned = defineRoute({
+  method: "get",
+  path: "/",
+  summary: "The projects the signed-in owner manages (internal project)",
+  access: ["client", "server", "admin"],
+  response: listSchema(projectAdminSchema),
+  errors: OWNER_ERRORS,
+});
+
+const create = defineRoute({
+  method: "post",
+  path: "/",
+  summary: "Create a project owned by a team of the signed-in owner (internal project)",
+  access: ["client", "server", "admin"],
+  body: createSchema,
+  response: { status: 201, description: "The new project", schema: projectAdminSchema },
+  errors: [...OWNER_ERRORS, ...CONFIG_ERRORS, "TEAM_MEMBERSHIP_NOT_FOUND"],
+});
+
+const transfer = defineRoute({
+  method: "post",
+  path: "/transfer",
+  summary: "Move a project to another team of the signed-in owner (internal project)",
+  access: ["client", "server", "admin"],
+  body: z.strictObject({ project_id: z.string().min(1).max(64), new_team_id: z.uuid() }),
+  response: successSchema,
+  errors: [...OWNER_ERRORS, "PROJECT_NOT_FOUND", "TEAM_MEMBERSHIP_NOT_FOUND"],
+});
+
+const getCurrent = defineRoute({
+  method: "get",
+  path: "/current",
+  summary: "The current project (admin view)",
+  access: ["admin"],
+  response: projectAdminSchema,
+});
+
+const updateCurrent = defineRoute({
+  method: "patch",
+  path: "/current",
+  summary: "Update the current project's fields and configuration",
+  access: ["admin"],
+  body: updateSchema,
+  response: projectAdminSchema,
+  errors: CONFIG_ERRORS,
+});
+
+const deleteCurrent = defineRoute({
+  method: "delete",
+  path: "/current",
+  summary: "Delete the current project (never the internal one)",
+  access: ["admin"],
+  response: successSchema,
+});
+
+export const internalProjectsRoutes = routeGroup();
+addRoute(internalProjectsRoutes, listOwned, async (c, { auth }) => {
+  const owner = requireOwner(auth);
+  const projects = await listOwnedProjects(c.get("deps"), owner.user.user.id);
+  return c.json({ items: projects.map(projectAdminView), is_paginated: false });
+});
+addRoute(internalProjectsRoutes, create, async (c, { auth, body }) => {
+  const owner = requireOwner(auth);
+  const ownerTeamId = body.owner_team_id ?? owner.user.user.selectedTeamId;
+  if (!ownerTeamId) throw new KnownError("SCHEMA_ERROR", { message: "owner_team_id is required: the user has no selected team." });
+  const result = await createProject(c.get("deps"), owner.user.user.id, ownerTeamId, { ...toFields(body), displayName: body.display_name });
+  if (!result.ok) throw configProblem(result);
+  return c.json(projectAdminView(result.project), 201);
+});
+addRoute(internalProjectsRoutes, transfer, async (c, { auth, body }) => {
+  const owner = requireOwner(auth);
+  const result = await transferProject(c.get("deps"), owner.user.user.id, body.project_id, body.new_team_id);
+  if (!result.ok) throw configProblem(result);
+  return c.json({ success: true });
+});
+addRoute(internalProjectsRoutes, getCurrent, (c, { auth }) => c.json(projectAdminView(auth.project)));
+addRoute(internalProjectsRoutes, updateCurrent, async (c, { auth, body }) => {
+  const result = await updateProjectFields(c.get("deps"), auth.project, toFields(body));
+  if (!result.ok) throw configProblem(result);
+  return c.json(projectAdminView(result.project));
+});
+addRoute(internalProjectsRoutes, deleteCurrent, async (c, { auth }) => {
+  const result = await removeProject(c.get("deps"), auth.project);
+  if (!result.ok) throw new StatusError(400, "The internal project cannot be deleted.");
+  return c.json({ success: true });
+});

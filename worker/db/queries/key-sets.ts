@@ -1,9 +1,9 @@
 /** Data access for project key sets (publishable / secret / admin keys, stored as SHA-256). */
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import type { Db } from "../../lib/context";
+import type { Db } from "../client";
 import { apiKeySets } from "../schema";
 
-export type ApiKeySetRow = typeof apiKeySets.$inferSelect;
+export type KeySetRow = typeof apiKeySets.$inferSelect;
 export type KeyKind = "publishable" | "secret" | "admin";
 
 const column = { publishable: apiKeySets.publishableKeyHash, secret: apiKeySets.secretKeyHash, admin: apiKeySets.adminKeyHash };
@@ -32,11 +32,11 @@ export function insertKeySetStatement(db: Db, row: typeof apiKeySets.$inferInser
   return db.insert(apiKeySets).values(row).onConflictDoNothing();
 }
 
-export async function listKeySets(db: Db, projectId: string): Promise<ApiKeySetRow[]> {
+export async function listKeySets(db: Db, projectId: string): Promise<KeySetRow[]> {
   return db.select().from(apiKeySets).where(eq(apiKeySets.projectId, projectId)).orderBy(desc(apiKeySets.createdAt)).all();
 }
 
-export async function findKeySet(db: Db, projectId: string, id: string): Promise<ApiKeySetRow | null> {
+export async function findKeySet(db: Db, projectId: string, id: string): Promise<KeySetRow | null> {
   return (
     (await db
       .select()
@@ -52,10 +52,10 @@ export async function updateKeySet(
   projectId: string,
   id: string,
   patch: { description?: string; revokedAt?: number },
-): Promise<ApiKeySetRow | null> {
+): Promise<KeySetRow | null> {
   const current = await findKeySet(db, projectId, id);
   if (!current) return null;
-  const set: Partial<ApiKeySetRow> = {};
+  const set: Partial<KeySetRow> = {};
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.revokedAt !== undefined && current.revokedAt === null) set.revokedAt = patch.revokedAt;
   if (Object.keys(set).length === 0) return current;

@@ -1,9 +1,9 @@
 /** Project key sets (pck_/ssk_/sak_): created once with full values, stored as SHA-256 only. */
 import { sha256Hex } from "../crypto/hash";
-import { type ApiKeySetRow, findKeySet, insertKeySetStatement, listKeySets, updateKeySet } from "../db/queries/api-key-sets";
+import { findKeySet, insertKeySetStatement, type KeySetRow, listKeySets, updateKeySet } from "../db/queries/key-sets";
 import type { Deps } from "../lib/context";
 
-export type NewKeySet = { row: ApiKeySetRow; full: { publishable?: string; secret?: string; admin?: string } };
+export type NewKeySet = { row: KeySetRow; full: { publishable?: string; secret?: string; admin?: string } };
 
 export async function createKeySet(
   deps: Deps,

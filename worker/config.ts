@@ -1,0 +1,238 @@
+/**
+ * The worker's configuration: every var and secret (see worker/env.ts), validated with zod and
+ * turned into one typed `Config`. `makeDeps` reads it once per request and hands it to services as
+ * `deps.config`; nothing else reads vars from `env`.
+ *
+ * Production is the default (ENVIRONMENT unset). A production worker refuses the public
+ * development values (the dev SERVER_SECRET, the DEV_* internal-project keys) and the dev/test-only
+ * switches (ALLOW_TEST_CLOCK, OAUTH_MOCK_ISSUER): a bad setting is a ConfigError, which the app
+ * renders as a plain-text 500 naming the setting. It never falls back to a dev value.
+ */
+import { z } from "zod";
+import {
+  DEFAULT_ACCESS_TOKEN_TTL_S,
+  DEV_PUBLISHABLE_CLIENT_KEY,
+  DEV_SECRET_SERVER_KEY,
+  DEV_SUPER_SECRET_ADMIN_KEY,
+  MIN_ACCESS_TOKEN_TTL_S,
+} from "../sdk/src/shared/constants";
+import type { EnvVars } from "./env";
+import { StatusError } from "./lib/errors";
+
+/** Public, fixed signing secret for local development only; refused in production. */
+export const DEV_SERVER_SECRET = "doorman-development-server-secret-do-not-use-in-production";
+
+/** The public keys of the internal project in development; refused as INTERNAL_* keys in production. */
+const DEV_KEYS: ReadonlySet<string> = new Set([DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY]);
+
+export type Environment = "development" | "production";
+export type RateLimit = { count: number; seconds: number };
+export type SmtpConfig = { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
+export type SharedOAuthKeys = { clientId?: string; clientSecret?: string; tenantId?: string };
+export type InternalKeys = { publishable: string; secret: string; admin: string };
+
+export type Config = {
+  environment: Environment;
+  /** Public origin of the API without a trailing slash; null = each request's origin. */
+  apiUrl: string | null;
+  /** Access-token lifetime, never below MIN_ACCESS_TOKEN_TTL_S. */
+  accessTokenTtlSeconds: number;
+  serverSecret: string;
+  serverSecretPrevious: string | null;
+  /** Tests move the clock with x-doorman-test-now (development only). */
+  allowTestClock: boolean;
+  /** The platform sender for `shared` email; null = the dev outbox. */
+  sharedSmtp: SmtpConfig | null;
+  /** Shared OAuth keys by provider id (lower case), from SHARED_OAUTH_<PROVIDER>_*. */
+  sharedOAuth: Readonly<Record<string, SharedOAuthKeys>>;
+  /** The bundled OpenID provider every shared provider uses (development only); null = real providers. */
+  oauthMockIssuer: string | null;
+  /** Keys the internal project is seeded with; null = not seeded (production without INTERNAL_* secrets). */
+  internalKeys: InternalKeys | null;
+  /** RATE_LIMIT_<RULE> overrides by rule name; null = the rule is switched off. */
+  rateLimits: Readonly<Record<string, RateLimit | null>>;
+  apiDocsScriptUrl: string | null;
+};
+
+/** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
+export class ConfigError extends StatusError {
+  constructor(readonly problems: string[]) {
+    super(500, `Doorman configuration error: ${problems.join("; ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** An unset var arrives as undefined; an empty one (`API_URL = ""`) means unset too. */
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === "" ? undefined : v));
+
+const httpUrl = optional.refine((v) => v === undefined || /^https?:\/\/[^/\s]+/.test(v), "must be an http(s) URL");
+
+const varsSchema = z.object({
+  ENVIRONMENT: optional.pipe(z.enum(["development", "production"]).optional()),
+  API_URL: httpUrl,
+  ACCESS_TOKEN_TTL_SECONDS: optional.refine((v) => v === undefined || /^\d+$/.test(v.trim()), "must be a whole number of seconds"),
+  SERVER_SECRET: optional,
+  SERVER_SECRET_PREVIOUS: optional,
+  ALLOW_TEST_CLOCK: optional.pipe(z.enum(["true", "false"]).optional()),
+  SHARED_SMTP_HOST: optional,
+  SHARED_SMTP_PORT: optional.refine(
+    (v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535),
+    "must be a TCP port",
+  ),
+  SHARED_SMTP_USERNAME: optional,
+  SHARED_SMTP_PASSWORD: optional,
+  SHARED_SMTP_SENDER_EMAIL: optional.pipe(z.email().optional()),
+  SHARED_SMTP_SENDER_NAME: optional,
+  OAUTH_MOCK_ISSUER: httpUrl,
+  INTERNAL_PUBLISHABLE_CLIENT_KEY: optional,
+  INTERNAL_SECRET_SERVER_KEY: optional,
+  INTERNAL_SUPER_SECRET_ADMIN_KEY: optional,
+  API_DOCS_SCRIPT_URL: httpUrl,
+});
+type Vars = z.output<typeof varsSchema>;
+
+/** "count/seconds", or "0" (off). */
+export function parseRateLimit(raw: string): RateLimit | null | undefined {
+  const value = raw.trim();
+  if (value === "0") return null;
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (!match) return undefined;
+  if (match[1] === "0") return null;
+  return { count: Number(match[1]), seconds: Math.max(1, Number(match[2])) };
+}
+
+/** The RATE_LIMIT_<RULE> overrides in `env`, by rule name; a malformed one is a ConfigError. */
+export function readRateLimitOverrides(env: object): Record<string, RateLimit | null> {
+  const limits: Record<string, RateLimit | null> = {};
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith("RATE_LIMIT_") || typeof value !== "string" || value === "") continue;
+    const limit = parseRateLimit(value);
+    if (limit === undefined) problems.push(`${name} must be "count/seconds" (e.g. "10/60") or "0", got ${JSON.stringify(value)}`);
+    else limits[name.slice("RATE_LIMIT_".length)] = limit;
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return limits;
+}
+
+function readSharedOAuth(env: object): Record<string, SharedOAuthKeys> {
+  const keys: Record<string, SharedOAuthKeys> = {};
+  const fields = { CLIENT_ID: "clientId", CLIENT_SECRET: "clientSecret", TENANT_ID: "tenantId" } as const;
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^SHARED_OAUTH_([A-Z0-9]+)_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.exec(name);
+    if (!match?.[1] || !match[2] || typeof value !== "string" || value === "") continue;
+    const provider = match[1].toLowerCase();
+    keys[provider] = { ...keys[provider], [fields[match[2] as keyof typeof fields]]: value };
+  }
+  return keys;
+}
+
+function pickVars(env: object): Record<string, unknown> {
+  const source = env as Record<string, unknown>;
+  const vars: Record<string, unknown> = {};
+  for (const key of Object.keys(varsSchema.shape)) vars[key] = source[key];
+  return vars;
+}
+
+/** Production rules and cross-field checks; returns the problems found. */
+function checkVars(vars: Vars, environment: Environment): string[] {
+  const problems: string[] = [];
+  const production = environment === "production";
+  if (production) {
+    if (!vars.SERVER_SECRET) problems.push("SERVER_SECRET is not configured: run `wrangler secret put SERVER_SECRET` (see docs/deploy.md)");
+    // The dev secret is public: tokens signed with it could be forged by anyone.
+    else if (vars.SERVER_SECRET === DEV_SERVER_SECRET)
+      problems.push("SERVER_SECRET is the public development secret; production needs its own (`wrangler secret put SERVER_SECRET`)");
+    if (vars.SERVER_SECRET_PREVIOUS === DEV_SERVER_SECRET)
+      problems.push("SERVER_SECRET_PREVIOUS is the public development secret; remove it (`wrangler secret delete SERVER_SECRET_PREVIOUS`)");
+    // Public dev keys on a deployed worker would be a master key to every owner's projects.
+    for (const name of ["INTERNAL_PUBLISHABLE_CLIENT_KEY", "INTERNAL_SECRET_SERVER_KEY", "INTERNAL_SUPER_SECRET_ADMIN_KEY"] as const) {
+      const value = vars[name];
+      if (value && DEV_KEYS.has(value)) problems.push(`${name} is a public development key; production needs its own (see docs/deploy.md)`);
+    }
+    // The test clock lets any caller move time (expire codes, replay tokens): development only.
+    if (vars.ALLOW_TEST_CLOCK === "true") problems.push("ALLOW_TEST_CLOCK is development-only; remove it in production");
+    // The mock OpenID provider signs anyone in as any email: development only.
+    if (vars.OAUTH_MOCK_ISSUER) problems.push("OAUTH_MOCK_ISSUER is development-only; remove it in production");
+  }
+  const internal = [vars.INTERNAL_PUBLISHABLE_CLIENT_KEY, vars.INTERNAL_SECRET_SERVER_KEY, vars.INTERNAL_SUPER_SECRET_ADMIN_KEY];
+  if (internal.some(Boolean) && !internal.every(Boolean))
+    problems.push("INTERNAL_PUBLISHABLE_CLIENT_KEY, INTERNAL_SECRET_SERVER_KEY and INTERNAL_SUPER_SECRET_ADMIN_KEY must be set together");
+  return problems;
+}
+
+function buildConfig(env: object): Config {
+  const parsed = varsSchema.safeParse(pickVars(env));
+  if (!parsed.success)
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message.replace(/^Invalid input: /, "")}`));
+  const vars = parsed.data;
+  const environment: Environment = vars.ENVIRONMENT ?? "production";
+  const problems = checkVars(vars, environment);
+  let rateLimits: Record<string, RateLimit | null> = {};
+  try {
+    rateLimits = readRateLimitOverrides(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const development = environment === "development";
+  const ttl = vars.ACCESS_TOKEN_TTL_SECONDS === undefined ? DEFAULT_ACCESS_TOKEN_TTL_S : Number(vars.ACCESS_TOKEN_TTL_SECONDS);
+  const internalKeys: InternalKeys | null =
+    vars.INTERNAL_PUBLISHABLE_CLIENT_KEY && vars.INTERNAL_SECRET_SERVER_KEY && vars.INTERNAL_SUPER_SECRET_ADMIN_KEY
+      ? {
+          publishable: vars.INTERNAL_PUBLISHABLE_CLIENT_KEY,
+          secret: vars.INTERNAL_SECRET_SERVER_KEY,
+          admin: vars.INTERNAL_SUPER_SECRET_ADMIN_KEY,
+        }
+      : development
+        ? { publishable: DEV_PUBLISHABLE_CLIENT_KEY, secret: DEV_SECRET_SERVER_KEY, admin: DEV_SUPER_SECRET_ADMIN_KEY }
+        : null;
+  return {
+    environment,
+    apiUrl: vars.API_URL ? vars.API_URL.replace(/\/+$/, "") : null,
+    // Never below 60 s: the Stack SDK needs at least ~45 s of validity to work.
+    accessTokenTtlSeconds: Math.max(MIN_ACCESS_TOKEN_TTL_S, ttl),
+    serverSecret: vars.SERVER_SECRET ?? DEV_SERVER_SECRET, // production without one was refused above
+    serverSecretPrevious: vars.SERVER_SECRET_PREVIOUS ?? null,
+    allowTestClock: vars.ALLOW_TEST_CLOCK === "true",
+    sharedSmtp: vars.SHARED_SMTP_HOST
+      ? {
+          host: vars.SHARED_SMTP_HOST,
+          port: Number(vars.SHARED_SMTP_PORT ?? "587"),
+          username: vars.SHARED_SMTP_USERNAME ?? "",
+          password: vars.SHARED_SMTP_PASSWORD ?? "",
+          senderName: vars.SHARED_SMTP_SENDER_NAME ?? "Doorman",
+          senderEmail: vars.SHARED_SMTP_SENDER_EMAIL ?? "noreply@doorman.localhost",
+        }
+      : null,
+    sharedOAuth: readSharedOAuth(env),
+    oauthMockIssuer: vars.OAUTH_MOCK_ISSUER ?? null,
+    internalKeys,
+    rateLimits,
+    apiDocsScriptUrl: vars.API_DOCS_SCRIPT_URL ?? null,
+  };
+}
+
+// One parse per env object: workerd hands the same env to every request of an isolate.
+const cache = new WeakMap<object, Config | ConfigError>();
+
+/** The validated configuration of `env`; throws ConfigError naming every wrong setting. */
+export function readConfig(env: EnvVars): Config {
+  let entry = cache.get(env);
+  if (!entry) {
+    try {
+      entry = buildConfig(env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      entry = err;
+    }
+    cache.set(env, entry);
+  }
+  if (entry instanceof ConfigError) throw entry;
+  return entry;
+}

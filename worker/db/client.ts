@@ -1,0 +1,10 @@
+/** The drizzle client over D1: the `Db` type every query takes, and its one constructor. */
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import * as schema from "./schema";
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+/** A drizzle client (with the schema, for `db.query.*`) over the D1 binding. */
+export function createDb(d1: D1Database): Db {
+  return drizzle(d1, { schema });
+}

@@ -1,0 +1,49 @@
+/** The shape of a route declaration and of what its handler receives (see route.ts). */
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { KnownErrorCode } from "../../sdk/src/shared/known-errors";
+import type { AppEnv } from "../lib/hono-env";
+import type { RateLimitRule } from "../services/rate-limit";
+import type { AccessType, RequestAuth } from "../services/request-auth";
+import type { AuthWithUser } from "./request";
+
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** A response: a JSON schema (status 200), or a status with a description and an optional schema. */
+export type ResponseDecl = z.ZodType | { status: number; description: string; schema?: z.ZodType; contentType?: string };
+
+export type RouteSpec = {
+  method: Method;
+  /** OpenAPI style, relative to the group's mount point: `/users/{userId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** Who may call: access levels, or "public" (no credentials needed; auth is read when sent). */
+  access: readonly [AccessType, ...AccessType[]] | "public";
+  /** Needs a signed-in user: CANNOT_GET_OWN_USER_WITHOUT_USER otherwise. */
+  user?: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** A narrower body for client callers (server-only fields are a SCHEMA_ERROR for them). */
+  clientBody?: z.ZodType;
+  /** Media types documented for the body; JSON by default (the reader also takes form and text bodies). */
+  bodyMediaTypes?: readonly string[];
+  response: ResponseDecl | readonly ResponseDecl[];
+  /** Known errors this route answers besides the authentication ones the access levels imply. */
+  errors?: readonly KnownErrorCode[];
+  /** Rate limits, checked after validation: per caller IP, and per `body.email`. */
+  rateLimit?: { ip?: RateLimitRule; email?: RateLimitRule };
+};
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+/** What a handler receives: the caller and the validated request parts. */
+export type RouteInput<S extends RouteSpec> = {
+  auth: S["access"] extends "public" ? RequestAuth | null : S["user"] extends true ? AuthWithUser : RequestAuth;
+  params: Infer<S["params"]>;
+  query: Infer<S["query"]>;
+  body: Infer<S["body"]>;
+};
+
+export type RouteHandler<S extends RouteSpec> = (c: Context<AppEnv>, input: RouteInput<S>) => Response | Promise<Response>;

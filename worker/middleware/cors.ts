@@ -1,0 +1,59 @@
+/** CORS: any origin may call (the API authenticates by headers, never cookies); preflights answer here. */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../lib/hono-env";
+
+const ALLOWED_HEADERS = [
+  "content-type",
+  "authorization",
+  ...[
+    "project-id",
+    "branch-id",
+    "override-error-status",
+    "random-nonce",
+    "client-version",
+    "disable-artificial-development-delay",
+    "access-type",
+    "publishable-client-key",
+    "secret-server-key",
+    "super-secret-admin-key",
+    "admin-access-token",
+    "refresh-token",
+    "access-token",
+    "allow-anonymous-user",
+  ].flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
+  "baggage",
+  "sentry-trace",
+  "x-vercel-protection-bypass",
+  "ngrok-skip-browser-warning",
+].join(", ");
+
+const EXPOSED_HEADERS = [
+  "content-type",
+  "x-stack-actual-status",
+  "x-stack-known-error",
+  "x-hexclave-actual-status",
+  "x-hexclave-known-error",
+  "x-stack-request-id",
+  "x-hexclave-request-id",
+].join(", ");
+
+function setCors(headers: Headers) {
+  // Any origin may call: the API authenticates by headers, never by cookies (credentials: omit).
+  headers.set("access-control-allow-origin", "*");
+  headers.set("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
+  headers.set("access-control-allow-headers", ALLOWED_HEADERS);
+  headers.set("access-control-expose-headers", EXPOSED_HEADERS);
+  headers.set("access-control-max-age", "86400");
+}
+
+export const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === "OPTIONS") {
+    const headers = new Headers({ "x-stack-request-id": c.get("requestId") });
+    setCors(headers);
+    return new Response(null, { status: 204, headers });
+  }
+  await next();
+  const headers = new Headers(c.res.headers);
+  setCors(headers);
+  c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
+};

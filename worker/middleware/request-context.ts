@@ -1,0 +1,26 @@
+/** First on every request: its id, the typed configuration (read once) and the deps services get (clock, db, randomness). */
+import type { MiddlewareHandler } from "hono";
+import { readConfig } from "../config";
+import { makeDeps } from "../lib/context";
+import type { AppEnv } from "../lib/hono-env";
+
+export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const requestId = crypto.randomUUID();
+  c.set("requestId", requestId);
+  // Read once per request; a misconfigured worker stops here with a ConfigError (plain-text 500).
+  const config = readConfig(c.env);
+  const testNow = config.allowTestClock ? Number(c.req.header("x-doorman-test-now")) : Number.NaN;
+  let defer: ((p: Promise<unknown>) => void) | undefined;
+  try {
+    const ctx = c.executionCtx;
+    defer = (p) => ctx.waitUntil(p.catch((err) => console.error("deferred work failed", err)));
+  } catch {
+    defer = undefined;
+  }
+  c.set(
+    "deps",
+    makeDeps(c.env, { origin: new URL(c.req.url).origin, nowMs: Number.isFinite(testNow) ? testNow : undefined, defer, config }),
+  );
+
+  await next();
+};

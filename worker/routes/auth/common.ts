@@ -1,0 +1,30 @@
+/** Pieces shared by the /auth/* declarations: one-time code errors, bot-challenge fields, sign-in answers. */
+import { z } from "zod";
+import type { SignInTokensJson } from "../../../sdk/src/shared/wire-auth";
+import type { SignInTokens } from "../../services/password-auth";
+
+/** What redeeming a one-time code (email link, OTP, attempt or ceremony code) can answer. */
+export const CODE_ERRORS = [
+  "VERIFICATION_CODE_NOT_FOUND",
+  "VERIFICATION_CODE_EXPIRED",
+  "VERIFICATION_CODE_ALREADY_USED",
+  "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
+] as const;
+
+/** Sent by newer SDKs; accepted and not read. */
+export const botChallenge = {
+  bot_challenge_token: z.string().max(4096).optional(),
+  bot_challenge_phase: z.string().max(64).optional(),
+};
+
+/** Codes mailed or handed out by Doorman are 45 characters. */
+export const code45 = z.string().length(45);
+
+export function signInJson(result: SignInTokens): SignInTokensJson {
+  return {
+    access_token: result.accessToken,
+    refresh_token: result.refreshToken,
+    is_new_user: result.isNewUser,
+    user_id: result.userId,
+  };
+}

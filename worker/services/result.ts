@@ -1,0 +1,146 @@
+/**
+ * The typed failures services return (`{ok:false, reason, ...fields}`), one entry per reason.
+ * worker/lib/problems.ts maps every reason to its wire error; a reason added here without a
+ * mapping there, or a service failing with a reason not listed here, fails the typecheck.
+ *
+ * @example
+ * if (taken) return fail("email_taken", { email });
+ * if (!row) return fail("code_not_found");
+ */
+
+import type { RestrictedReason } from "../crypto/access-tokens";
+import type { ApiKeyType } from "../crypto/api-key-format";
+import type { PermissionScope } from "../db/queries/permissions";
+
+type NoFields = Record<never, never>;
+type TeamUserPermission = { teamId: string; userId: string; permissionId: string };
+
+/** Each problem reason with the fields its wire error reads. */
+export type ProblemFields = {
+  // --- users and passwords ---
+  password_too_short: NoFields;
+  password_too_long: NoFields;
+  email_taken: { email: string };
+  invalid_password_hash: NoFields;
+  not_found: NoFields;
+  user_not_found: NoFields;
+  team_not_member: { teamId: string; userId?: string };
+  password_auth_disabled: NoFields;
+  sign_up_disabled: NoFields;
+  mismatch: NoFields;
+  no_password: NoFields;
+  old_password_mismatch: NoFields;
+  already_has_password: NoFields;
+  // --- verification codes, OTP, contact channels, notifications ---
+  code_not_found: NoFields;
+  code_expired: NoFields;
+  code_used: NoFields;
+  code_max_attempts: NoFields;
+  untrusted_url: NoFields;
+  magic_link_disabled: NoFields;
+  email_unverified: { email: string };
+  channel_not_found: NoFields;
+  channel_duplicate: NoFields;
+  channel_used_for_auth: { value: string };
+  channel_gone: NoFields;
+  already_verified: NoFields;
+  no_primary_email: NoFields;
+  not_primary_email: { email: string; primary: string };
+  category_not_found: NoFields;
+  category_required: NoFields;
+  // --- MFA ---
+  mfa_required: { attemptCode: string };
+  invalid_totp: NoFields;
+  // --- oauth (sign-in flow) ---
+  invalid_oauth_client: { clientId: string };
+  publishable_key_required: { projectId: string };
+  oauth_invalid_scope: NoFields;
+  oauth_provider_not_enabled: NoFields;
+  oauth_extra_scope_shared: NoFields;
+  oauth_token_invalid: NoFields;
+  oauth_token_expired: {
+    details: { expired_at_millis: number; project_id: string | null; user_id: string | null; refresh_token_id: string | null };
+  };
+  oauth_token_wrong_project: { expected: string; actual: string };
+  oauth_link_requires_token: NoFields;
+  oauth_state_invalid: NoFields;
+  oauth_outer_timeout: NoFields;
+  oauth_inner_cookie_missing: NoFields;
+  oauth_provider_access_denied: NoFields;
+  oauth_provider_unavailable: NoFields;
+  oauth_provider_rejected_code: NoFields;
+  oauth_connection_taken: NoFields;
+  oauth_email_in_use: { email: string; wouldWorkIfVerified: boolean };
+  invalid_authorization_code: NoFields;
+  oauth_redirect_uri_mismatch: NoFields;
+  // --- oauth-providers and connected accounts ---
+  linked_account_not_found: NoFields;
+  linked_provider_not_enabled: NoFields;
+  linked_account_id_used_for_sign_in: NoFields;
+  linked_sign_in_provider_exists: NoFields;
+  linked_account_duplicate: NoFields;
+  connection_not_connected: NoFields;
+  connection_missing_scope: NoFields;
+  connection_shared_extra_scope: NoFields;
+  // --- passkeys ---
+  passkey_disabled: NoFields;
+  passkey_registration_failed: { message: string };
+  passkey_authentication_failed: { message: string };
+  // --- cli ---
+  cli_polling_code_invalid: NoFields;
+  cli_user_gone: NoFields;
+  cli_anon_token_invalid: NoFields;
+  cli_login_invalid: NoFields;
+  cli_login_expired: NoFields;
+  cli_login_used: NoFields;
+  cli_no_anonymous_session: NoFields;
+  cli_refresh_token_invalid: NoFields;
+  cli_refresh_token_mismatch: NoFields;
+  cli_user_required: NoFields;
+  cli_user_restricted: { restrictedReason: RestrictedReason };
+  // --- teams, memberships, invitations ---
+  team_not_found: { teamId: string };
+  membership_exists: { teamId: string; userId: string };
+  user_id_not_found: { userId: string };
+  client_team_creation_disabled: NoFields;
+  creator_not_self: NoFields;
+  team_id_required: NoFields;
+  profile_not_own: NoFields;
+  invitation_restricted_user: { restrictedReason: RestrictedReason };
+  // --- permissions ---
+  team_permission_required: TeamUserPermission;
+  team_permission_not_found: TeamUserPermission;
+  permission_not_found: { permissionId: string };
+  wrong_permission_scope: { permissionId: string; expected: PermissionScope; actual: PermissionScope };
+  contained_permission_not_found: { permissionId: string };
+  permission_id_exists: { permissionId: string };
+  permission_cycle: { permissionId: string; containedId: string };
+  // --- api keys ---
+  api_keys_disabled: { type: ApiKeyType };
+  api_key_not_found: NoFields;
+  api_key_expired: NoFields;
+  api_key_revoked: NoFields;
+  wrong_api_key_type: { expected: ApiKeyType; actual: ApiKeyType };
+  public_api_key_cannot_be_revoked: NoFields;
+  api_key_team_not_found: { teamId: string };
+  // --- projects (internal API) ---
+  invalid_config: { message: string };
+  invalid_oauth_provider_id: { providerId: string; providerType: "shared" | "standard" };
+  not_team_member: NoFields;
+  project_not_found: NoFields;
+  internal_project: NoFields;
+};
+
+export type ProblemReason = keyof ProblemFields;
+
+/** A failed outcome with reason `R` (a union of reasons gives a union of problems). */
+export type Problem<R extends ProblemReason = ProblemReason> = {
+  [K in R]: { ok: false; reason: K } & ProblemFields[K];
+}[R];
+
+type FieldsArgs<R extends ProblemReason> = keyof ProblemFields[R] extends never ? [] : [fields: ProblemFields[R]];
+
+/** Builds the problem `reason`, with its fields when it has any. */
+export function fail<R extends ProblemReason>(reason: R, ...fields: FieldsArgs<R>): Problem<R> {
+  return { ok: false, reason, ...fields[0] } as Problem<R>;
+}
