@@ -164,6 +164,8 @@ function workerConfigWithRelay() {
   const lines = [
     "# Added by npm start: development mode (seeds the internal project with the public dev keys).",
     'ENVIRONMENT = "development"',
+    "# /api/v1/docs loads its script from the web app (copied there by the build), so it works offline.",
+    'API_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"',
     ...(relay.length ? ["# Added by npm start from the shell environment."] : []),
     ...relay.map((n) => `${n} = ${JSON.stringify(process.env[n])}`),
   ].join("\n");

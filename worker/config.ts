@@ -90,7 +90,11 @@ const varsSchema = z.object({
   INTERNAL_PUBLISHABLE_CLIENT_KEY: optional,
   INTERNAL_SECRET_SERVER_KEY: optional,
   INTERNAL_SUPER_SECRET_ADMIN_KEY: optional,
-  API_DOCS_SCRIPT_URL: httpUrl,
+  // The web app can serve it from its own origin (npm start does): a same-origin path is fine too.
+  API_DOCS_SCRIPT_URL: optional.refine(
+    (v) => v === undefined || /^(https?:\/\/[^/\s]+|\/[^/\s])/.test(v),
+    "must be an http(s) URL or an absolute path",
+  ),
 });
 type Vars = z.output<typeof varsSchema>;
 

@@ -47,7 +47,10 @@ export async function startStack() {
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   writeFileSync(
     join(root, "wrangler.e2e.toml"),
-    base.replace(/^\[vars\]$/m, `[vars]\nENVIRONMENT = "development"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}`),
+    base.replace(
+      /^\[vars\]$/m,
+      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}`,
+    ),
   );
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));

@@ -18,7 +18,10 @@ const DEFAULT_DOCS_SCRIPT = "https://cdn.jsdelivr.net/npm/@scalar/api-reference@
 type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
 /** The tag of an operation: its resource, e.g. "users", "auth/password", "internal/projects". */
+const META_PATHS = new Set(["/health", "/check-feature-support", "/openapi.json", "/docs"]);
+
 function tagOf(path: string): string {
+  if (META_PATHS.has(path)) return "meta";
   const parts = path.split("/").filter(Boolean);
   return parts[0] === "auth" || parts[0] === "internal" ? parts.slice(0, 2).join("/") : (parts[0] ?? "root");
 }
