@@ -41,6 +41,8 @@ export type Config = {
   serverSecretPrevious: string | null;
   /** Tests move the clock with x-doorman-test-now (development only). */
   allowTestClock: boolean;
+  /** The reference e2e suite's fixed passkey challenge ("MOCK"); development only. */
+  hardcodedPasskeyChallenge: boolean;
   /** The platform sender for `shared` email; null = the dev outbox. */
   sharedSmtp: SmtpConfig | null;
   /** Shared OAuth keys by provider id (lower case), from SHARED_OAUTH_<PROVIDER>_*. */
@@ -77,6 +79,7 @@ const varsSchema = z.object({
   SERVER_SECRET: optional,
   SERVER_SECRET_PREVIOUS: optional,
   ALLOW_TEST_CLOCK: optional.pipe(z.enum(["true", "false"]).optional()),
+  STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: optional.pipe(z.enum(["true", "false"]).optional()),
   SHARED_SMTP_HOST: optional,
   SHARED_SMTP_PORT: optional.refine(
     (v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535),
@@ -159,6 +162,9 @@ function checkVars(vars: Vars, environment: Environment): string[] {
     }
     // The test clock lets any caller move time (expire codes, replay tokens): development only.
     if (vars.ALLOW_TEST_CLOCK === "true") problems.push("ALLOW_TEST_CLOCK is development-only; remove it in production");
+    // A known passkey challenge lets a recorded assertion be replayed forever: development only.
+    if (vars.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING === "true")
+      problems.push("STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is development-only; remove it in production");
     // The mock OpenID provider signs anyone in as any email: development only.
     if (vars.OAUTH_MOCK_ISSUER) problems.push("OAUTH_MOCK_ISSUER is development-only; remove it in production");
   }
@@ -204,6 +210,7 @@ function buildConfig(env: object): Config {
     serverSecret: vars.SERVER_SECRET ?? DEV_SERVER_SECRET, // production without one was refused above
     serverSecretPrevious: vars.SERVER_SECRET_PREVIOUS ?? null,
     allowTestClock: vars.ALLOW_TEST_CLOCK === "true",
+    hardcodedPasskeyChallenge: vars.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING === "true",
     sharedSmtp: vars.SHARED_SMTP_HOST
       ? {
           host: vars.SHARED_SMTP_HOST,

@@ -21,6 +21,8 @@ export interface EnvVars {
   SERVER_SECRET_PREVIOUS?: string;
   /** Test-only: lets tests move the clock with the x-doorman-test-now header. Refused in production. */
   ALLOW_TEST_CLOCK?: string;
+  /** Test-only: passkey ceremonies use the reference e2e suite's fixed challenge "MOCK". Refused in production. */
+  STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING?: string;
   /** The platform ("shared") mail sender; unset = the dev outbox (emails are only logged). */
   SHARED_SMTP_HOST?: string;
   SHARED_SMTP_PORT?: string;

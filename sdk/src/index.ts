@@ -45,7 +45,7 @@ export type {
 } from "./apps/teams";
 export type { ServerUserUpdateOptions, Team, UserUpdateOptions } from "./apps/users";
 export { cliConfirmUrl, type PromptCliLoginOptions, promptCliLogin } from "./cli-login";
-export { ConnectionError, type FetchLike, HttpError } from "./interface/http";
+export { ConnectionError, type FetchLike, HttpError, RateLimitedError } from "./interface/http";
 export type { Result } from "./interface/result";
 export type { CookieJar, RequestLike, TokenStoreInit, Tokens } from "./session/token-store";
 export { KnownError, type KnownErrorCode } from "./shared/known-errors";

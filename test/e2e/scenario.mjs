@@ -11,6 +11,7 @@ import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
+import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePermissionSteps } from "./permissions-scenario.mjs";
@@ -163,6 +164,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });
   defineApiDocsSteps(runner, { page, origin, shots });
+  defineHeaderSteps(runner, { page, origin });
 
   void context;
   return runner;

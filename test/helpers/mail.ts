@@ -32,12 +32,20 @@ export async function waitForMail(address: string, count = 1, timeoutMs = 10_000
   }
 }
 
-/** The dev outbox: emails of "shared" projects without a platform sender are logged in D1. */
+/**
+ * The dev outbox: emails of "shared" projects without a platform sender are logged in D1 (with
+ * codes redacted) and, in development, kept unredacted in KV under `dev-outbox:{id}`.
+ */
 export async function outbox(address: string): Promise<Mail[]> {
-  const rows = await env.DB.prepare('SELECT "to", subject, text, html FROM sent_emails WHERE "to" LIKE ? ORDER BY created_at')
+  const rows = await env.DB.prepare('SELECT id, "to" FROM sent_emails WHERE "to" LIKE ? ORDER BY created_at')
     .bind(`%${address}%`)
-    .all<{ to: string; subject: string; text: string; html: string }>();
-  return rows.results.map((r) => ({ ...r, to: JSON.parse(r.to) as string[] }));
+    .all<{ id: string; to: string }>();
+  const mails: Mail[] = [];
+  for (const r of rows.results) {
+    const real = await env.KV.get<{ subject: string; text: string; html: string }>(`dev-outbox:${r.id}`, "json");
+    if (real) mails.push({ ...real, to: JSON.parse(r.to) as string[] });
+  }
+  return mails;
 }
 
 /** Waits until the outbox has the n-th mail to an address. */

@@ -251,6 +251,7 @@ describe("password update and set", () => {
       ...internalClient,
       body: { old_password: "a long one", new_password: "another one" },
     });
-    expect(res.body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    // As the reference: its request schema requires auth.user (issue 11, the wire's exact errors).
+    expect(res.body.code).toBe("SCHEMA_ERROR");
   });
 });

@@ -114,10 +114,15 @@ describe("projects", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ display_name: "Renamed", description: "d", logo_url: "https://x.example/logo.png" });
     const read = await call("/internal/projects/current", p.adminKey);
+    // Config secrets are write-only (issue 11): the SMTP password and client secret are never read back.
+    const { password: _password, ...emailConfigRead } = config.email_config;
     expect(read.body.config).toMatchObject({
       ...config,
       oauth_providers: [{ provider_config_id: "github", id: "github", type: "standard", client_id: "cid" }],
+      email_config: emailConfigRead,
     });
+    expect(read.body.config.email_config).not.toHaveProperty("password");
+    expect(read.body.config.oauth_providers[0]).not.toHaveProperty("client_secret");
     expect(read.body.config.enabled_oauth_providers).toEqual([{ id: "github" }]);
     expect((await call("/internal/projects/current", { ...p.admin, method: "PATCH", body: { config: { bogus: true } } })).body.code).toBe(
       "SCHEMA_ERROR",

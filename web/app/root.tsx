@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { ClientStackProvider } from "./components/client-stack-provider";
 import { RouteError } from "./components/route-error";
 import { readPublishableClientKey } from "./lib/env.server";
+import { useNonce } from "./lib/nonce";
 import appCss from "./styles/app.css?url";
 
 /** An inline SVG icon (the brand mark), so browsers do not ask for /favicon.ico. */
@@ -29,6 +30,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  // The CSP nonce of this response (entry.server.tsx): Remix's inline scripts must carry it.
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -39,8 +42,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

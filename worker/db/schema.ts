@@ -370,3 +370,19 @@ export const apiKeys = sqliteTable(
     index("api_keys_team").on(t.projectId, t.teamId),
   ],
 );
+
+/**
+ * Rate-limit counters: one row per (rule, hashed scope) holding the current fixed window. Counted by
+ * one atomic upsert (`INSERT … ON CONFLICT DO UPDATE … RETURNING`), so a burst cannot read a stale
+ * count. `bucket` = `{rule}:{sha256(project + scope)}`: no raw email or IP is stored.
+ */
+export const rateLimitCounters = sqliteTable(
+  "rate_limit_counters",
+  {
+    bucket: text("bucket").primaryKey(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("rate_limit_counters_expires").on(t.expiresAt)],
+);

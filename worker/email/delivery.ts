@@ -3,25 +3,35 @@
  * the worker over cloudflare:sockets with worker-mailer) or `shared` (the platform sender:
  * SHARED_SMTP_* when configured, otherwise the dev outbox, i.e. the log row itself). Every email
  * is logged first as queued, then marked sent or failed with the error: nothing is dropped.
+ * The log holds the message with its codes and secret links redacted (./redact.ts); only the
+ * SMTP server (and, in development, the dev outbox in KV) gets the real one.
  */
 
 import type { ProjectRow } from "../db/queries/projects";
 import { finishSentEmail, insertSentEmail } from "../db/queries/sent-emails";
+import { devOutboxKey } from "../kv/keys";
 import type { Deps } from "../lib/context";
+import { openConfigSecret } from "../services/config-secrets";
 import { type ProjectConfig, readProjectConfig } from "../services/project-config";
+import { redactEmail } from "./redact";
 import type { RenderedEmail } from "./templates";
 
 export type SmtpSettings = { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
 
-/** Where a project's mail goes: an SMTP server, or the dev outbox. `shared` is the platform sender (deps.config.sharedSmtp). */
-export function transportFor(config: ProjectConfig, shared: SmtpSettings | null): SmtpSettings | "outbox" {
+/**
+ * Where a project's mail goes: an SMTP server, or the dev outbox. `shared` is the platform sender
+ * (deps.config.sharedSmtp). The project's SMTP password is opened here, where it is used, and
+ * nowhere else.
+ */
+export async function transportFor(deps: Deps, config: ProjectConfig): Promise<SmtpSettings | "outbox"> {
+  const shared = deps.config.sharedSmtp;
   if (config.email_config.type === "standard") {
     const c = config.email_config;
     return {
       host: c.host,
       port: c.port,
       username: c.username,
-      password: c.password,
+      password: (await openConfigSecret(deps, c.password)) ?? "",
       senderName: c.sender_name,
       senderEmail: c.sender_email,
     };
@@ -71,14 +81,25 @@ export async function deliverEmail(
   options: { wait?: boolean; transport?: SmtpSettings | "outbox" } = {},
 ): Promise<Delivery> {
   const id = deps.random.uuid();
-  const transport = options.transport ?? transportFor(readProjectConfig(project.config), deps.config.sharedSmtp);
+  const transport = options.transport ?? (await transportFor(deps, readProjectConfig(project.config)));
+  if (transport === "outbox" && deps.config.environment === "development") {
+    // The dev mail sink: the real message, development only, short-lived. Written before the log
+    // row so whoever sees the row can read the message.
+    const { key, ttl } = devOutboxKey(id);
+    await deps.env.KV.put(key, JSON.stringify({ subject: message.subject, html: message.html, text: message.text }), {
+      expirationTtl: ttl,
+    });
+  }
+  // Why: the log is readable by the project's admins and anyone with database access; a live
+  // code or sign-in link there would hand out the account.
+  const logged = redactEmail(message);
   await insertSentEmail(deps.db, {
     id,
     projectId: project.id,
     to,
-    subject: message.subject,
-    html: message.html,
-    text: message.text,
+    subject: logged.subject,
+    html: logged.html,
+    text: logged.text,
     status: "queued",
     createdAt: deps.now(),
   });

@@ -13,7 +13,11 @@ export type TemplateVars = {
   userDisplayName?: string | null;
 };
 
-export type RenderedEmail = { subject: string; html: string; text: string };
+/**
+ * A rendered message. `secrets` marks the values that grant access (the emailed code, the OTP,
+ * a link without a code): the email log stores the message with exactly these redacted.
+ */
+export type RenderedEmail = { subject: string; html: string; text: string; secrets?: string[] };
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -97,7 +101,21 @@ export function renderDefaultTemplate(projectName: string, kind: TemplateKind, v
   }
 }
 
+/**
+ * The secret values of a template's variables: the link's `code` (the link itself stays readable
+ * in the log, with the code redacted) and the OTP. A link without a code is secret as a whole.
+ */
+export function secretValuesOf(vars: TemplateVars): string[] {
+  let code: string | null = null;
+  try {
+    code = new URL(vars.link).searchParams.get("code");
+  } catch {
+    code = null;
+  }
+  return [code ?? vars.link, ...(vars.otp ? [vars.otp] : [])].filter((s) => s.length > 0);
+}
+
 /** The single lookup point for a project's email of a kind (default templates for now). */
 export function renderEmail(project: ProjectRow, kind: TemplateKind, vars: TemplateVars): RenderedEmail {
-  return renderDefaultTemplate(project.displayName, kind, vars);
+  return { ...renderDefaultTemplate(project.displayName, kind, vars), secrets: secretValuesOf(vars) };
 }

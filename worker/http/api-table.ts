@@ -11,7 +11,7 @@ type Operation = {
   "x-doorman-access"?: string[];
   "x-doorman-errors"?: string[];
   "x-doorman-user"?: string;
-  "x-doorman-rate-limit"?: { ip?: string; email?: string };
+  "x-doorman-rate-limit"?: { ip?: string; emailIp?: string; email?: string; failuresOnly?: string[] };
 };
 type Doc = { info: { title: string; version: string }; servers?: { url: string }[]; paths?: Record<string, Record<string, unknown>> };
 
@@ -29,7 +29,16 @@ export function renderApiTable(doc: Doc): string {
       const tag = op.tags?.[0] ?? "other";
       const access = (op["x-doorman-access"] ?? []).join(", ") + (op["x-doorman-user"] ? " (user)" : "");
       const limit = op["x-doorman-rate-limit"];
-      const limits = limit ? [limit.ip && `${limit.ip} per IP`, limit.email && `${limit.email} per email`].filter(Boolean).join("; ") : "";
+      const failures = (kind: string) => (limit?.failuresOnly?.includes(kind) ? " (failures)" : "");
+      const limits = limit
+        ? [
+            limit.ip && `${limit.ip} per IP${failures("ip")}`,
+            limit.emailIp && `${limit.emailIp} per (email, IP)${failures("emailIp")}`,
+            limit.email && `${limit.email} per email${failures("email")}`,
+          ]
+            .filter(Boolean)
+            .join("; ")
+        : "";
       const own = (op["x-doorman-errors"] ?? []).filter((code) => !COMMON_ERRORS.has(code as never));
       const line = `| ${method.toUpperCase()} | \`${cell(path)}\` | ${access} | ${cell(op.summary ?? "")} | ${limits} | ${own.join(", ")} |`;
       rows.set(tag, [...(rows.get(tag) ?? []), line]);

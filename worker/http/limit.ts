@@ -1,8 +1,13 @@
-/** The rate limit of a declared route: per caller IP and per body email. 429 + Retry-After. */
+/**
+ * The rate limit of a declared route: per caller IP, per (body email, IP) and per body email.
+ * 429 + Retry-After. Rules are checked from the narrowest key to the widest and the first refusal
+ * stops, so one address that is already refused cannot use up the account-wide budget.
+ */
 import type { Context } from "hono";
 import { StatusError } from "../lib/errors";
 import type { AppEnv } from "../lib/hono-env";
-import { hitRateLimit, type RateLimitRule } from "../services/rate-limit";
+import { readProjectConfig } from "../services/project-config";
+import { hitRateLimit, type RateLimitProject, type RateLimitRule, type RateLimitTicket, refundRateLimit } from "../services/rate-limit";
 
 export class RateLimitedError extends StatusError {
   constructor(readonly retryAfterSeconds: number) {
@@ -10,30 +15,58 @@ export class RateLimitedError extends StatusError {
   }
 }
 
+/** What a limit is keyed on: the caller's IP, the body's email, or the pair. */
+export type RateLimitKeyKind = "ip" | "emailIp" | "email";
+
+/** A route's rate-limit policy (RouteSpec.rateLimit). */
+export type RateLimitPolicy = {
+  ip?: RateLimitRule;
+  /** Per (body email, caller IP): e.g. the sign-in lockout of one account from one address. */
+  emailIp?: RateLimitRule;
+  email?: RateLimitRule;
+  /** Keys that count failures only: a 2xx answer gives the hit back (e.g. wrong passwords). */
+  failuresOnly?: readonly RateLimitKeyKind[];
+};
+
 /** The caller's IP as Cloudflare reports it; unknown locally (then per-IP rules do not apply). */
 export function clientIp(c: Context): string | null {
   return c.req.header("cf-connecting-ip") ?? null;
 }
 
-export async function enforceRateLimits(c: Context<AppEnv>, rules: { ip?: RateLimitRule; email?: RateLimitRule }, email?: string) {
+/** Settles a request's hits once its answer is known (refunds "failures only" hits on success). */
+export type RateLimitSettle = (response: Response) => Promise<void>;
+
+const noSettle: RateLimitSettle = async () => {};
+
+function projectOf(c: Context<AppEnv>): RateLimitProject | undefined {
+  const project = c.get("auth")?.project;
+  if (!project) return undefined;
+  return { id: project.id, limits: readProjectConfig(project.config).rate_limits };
+}
+
+export async function enforceRateLimits(c: Context<AppEnv>, rules: RateLimitPolicy, email?: string): Promise<RateLimitSettle> {
   const deps = c.get("deps");
   const ip = clientIp(c);
-  const checks: [RateLimitRule, string][] = [];
-  if (rules.ip && ip) checks.push([rules.ip, ip]);
-  if (rules.email && email) checks.push([rules.email, email]);
-  for (const [rule, scope] of checks) {
-    const result = await hitRateLimit(deps, rule, scope, deps.now());
+  const project = projectOf(c);
+  const checks: [RateLimitKeyKind, RateLimitRule, string][] = [];
+  if (rules.ip && ip) checks.push(["ip", rules.ip, ip]);
+  if (rules.emailIp && email && ip) checks.push(["emailIp", rules.emailIp, `${email}\n${ip}`]);
+  if (rules.email && email) checks.push(["email", rules.email, email]);
+  const refundable: RateLimitTicket[] = [];
+  for (const [kind, rule, scope] of checks) {
+    const result = await hitRateLimit(deps, rule, scope, deps.now(), project);
     if (!result.ok) throw new RateLimitedError(result.retryAfterSeconds);
+    if (result.ticket && rules.failuresOnly?.includes(kind)) refundable.push(result.ticket);
   }
+  if (!refundable.length) return noSettle;
+  return async (response) => {
+    if (response.status >= 200 && response.status < 300) await Promise.all(refundable.map((t) => refundRateLimit(deps, t)));
+  };
 }
 
 /** The declared policy, with the email (if any) read from the validated body. */
-export async function enforceRouteLimits(
-  c: Context<AppEnv>,
-  rules: { ip?: RateLimitRule; email?: RateLimitRule } | undefined,
-  body: unknown,
-) {
-  if (!rules) return;
+export async function enforceRouteLimits(c: Context<AppEnv>, rules: RateLimitPolicy | undefined, body: unknown): Promise<RateLimitSettle> {
+  if (!rules) return noSettle;
   const email = typeof body === "object" && body !== null && "email" in body && typeof body.email === "string" ? body.email : undefined;
-  await enforceRateLimits(c, rules, email);
+  return enforceRateLimits(c, rules, email?.trim().toLowerCase());
 }

@@ -81,7 +81,7 @@ export function errorsOf(spec: RouteSpec): KnownErrorCode[] {
     for (const type of spec.access) for (const code of AUTH_ERRORS[type]) codes.add(code);
     if (spec.access.length < 3) codes.add("INSUFFICIENT_ACCESS_TYPE");
   }
-  if (spec.user) codes.add("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  if (spec.user) codes.add(spec.missingUser ?? "CANNOT_GET_OWN_USER_WITHOUT_USER");
   if (spec.params || spec.query || spec.body) codes.add("SCHEMA_ERROR");
   if (spec.body) codes.add("BODY_PARSING_ERROR");
   return [...codes].sort();

@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { KnownErrorCode } from "../../sdk/src/shared/known-errors";
 import type { AppEnv } from "../lib/hono-env";
-import type { RateLimitRule } from "../services/rate-limit";
 import type { AccessType, RequestAuth } from "../services/request-auth";
+import type { RateLimitPolicy } from "./limit";
 import type { AuthWithUser } from "./request";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -20,8 +20,13 @@ export type RouteSpec = {
   description?: string;
   /** Who may call: access levels, or "public" (no credentials needed; auth is read when sent). */
   access: readonly [AccessType, ...AccessType[]] | "public";
-  /** Needs a signed-in user: CANNOT_GET_OWN_USER_WITHOUT_USER otherwise. */
+  /** Needs a signed-in user: CANNOT_GET_OWN_USER_WITHOUT_USER otherwise (or `missingUser`). */
   user?: boolean;
+  /**
+   * What a missing user answers where the reference validates `auth.user` in the request schema
+   * (SCHEMA_ERROR "auth.user must be defined") instead of throwing CANNOT_GET_OWN_USER_WITHOUT_USER.
+   */
+  missingUser?: "SCHEMA_ERROR";
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -32,8 +37,11 @@ export type RouteSpec = {
   response: ResponseDecl | readonly ResponseDecl[];
   /** Known errors this route answers besides the authentication ones the access levels imply. */
   errors?: readonly KnownErrorCode[];
-  /** Rate limits, checked after validation: per caller IP, and per `body.email`. */
-  rateLimit?: { ip?: RateLimitRule; email?: RateLimitRule };
+  /**
+   * Rate limits (RATE_LIMIT_RULES names), checked after validation: per caller IP, per
+   * (`body.email`, IP) and per `body.email`; `failuresOnly` keys give their hit back on a 2xx.
+   */
+  rateLimit?: RateLimitPolicy;
 };
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;

@@ -55,14 +55,16 @@ export function addRoute<S extends RouteSpec>(app: OpenAPIHono<AppEnv>, spec: S,
     const schema = spec.clientBody && auth?.type === "client" ? spec.clientBody : spec.body;
     const query = spec.query ? parseQuery(c, spec.query) : undefined;
     const body = schema ? await parseBody(c, schema) : undefined;
-    await enforceRouteLimits(c, spec.rateLimit, body);
+    const settleLimits = await enforceRouteLimits(c, spec.rateLimit, body);
     const input = {
       auth,
       params: spec.params ? c.req.valid("param" as never) : undefined,
       query,
       body,
     } as RouteInput<S>;
-    return handler(c as unknown as Context<AppEnv>, input);
+    const response = await handler(c as unknown as Context<AppEnv>, input);
+    await settleLimits(response);
+    return response;
   });
   return app;
 }

@@ -19,6 +19,23 @@ export function formatIssues(method: string, path: string, issues: z.core.$ZodIs
   return `Request validation failed on ${method} ${path}:\n${lines.join("\n")}`;
 }
 
+/** Deepest nesting a body may have; real bodies (metadata included) stay far below it. */
+export const MAX_BODY_DEPTH = 64;
+
+/** How deeply arrays and objects nest in a parsed JSON value (iterative: no recursion on hostile input). */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export async function readBody(c: Context): Promise<unknown> {
   if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
   const declared = Number(c.req.header("content-length") ?? "0");
@@ -32,11 +49,16 @@ export async function readBody(c: Context): Promise<unknown> {
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
   if (type === "application/json" || type === "text/plain" || type === "application/octet-stream" || type === "") {
+    let parsed: unknown;
     try {
-      return JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       throw new KnownError("BODY_PARSING_ERROR", undefined, "The request body is not valid JSON.");
     }
+    // Validators and serialisers recurse: a 5,000-deep body would overflow the stack (a 500), so refuse it here.
+    if (nestingDepth(parsed) > MAX_BODY_DEPTH)
+      throw new KnownError("BODY_PARSING_ERROR", undefined, `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
+    return parsed;
   }
   throw new KnownError("BODY_PARSING_ERROR", undefined, `Unsupported content-type: ${type}`);
 }

@@ -3,9 +3,12 @@
 /** KV's smallest allowed expirationTtl. */
 export const KV_MIN_TTL_S = 60;
 
-/** A rate-limit counter: `rl:{rule}:{scope hash}:{window start}`, kept for its window (≥ 60 s). */
-export function rateLimitKey(rule: string, scopeHash: string, windowStart: number, windowSeconds: number): { key: string; ttl: number } {
-  return { key: `rl:${rule}:${scopeHash}:${windowStart}`, ttl: Math.max(KV_MIN_TTL_S, windowSeconds + 1) };
+/**
+ * A cached rate-limit refusal: `rl:block:{rule}:{scope hash}` = the epoch ms its window ends. Only a
+ * cache: the counters themselves are atomic D1 rows (services/rate-limit.ts). Kept ≥ 60 s.
+ */
+export function rateLimitBlockKey(bucket: string): { key: string; ttl: (windowSeconds: number) => number } {
+  return { key: `rl:block:${bucket}`, ttl: (windowSeconds) => Math.max(KV_MIN_TTL_S, windowSeconds + 1) };
 }
 
 /**
@@ -25,4 +28,11 @@ export function cliPollKey(pollingCodeHash: string, remainingMs: number): { key:
 /** The browser's handle on a CLI login: `cli:login:{sha256(login_code)}` → the polling-code hash. */
 export function cliLoginKey(loginCodeHash: string, remainingMs: number): { key: string; ttl: number } {
   return { key: `cli:login:${loginCodeHash}`, ttl: cliTtl(remainingMs) };
+}
+
+/** Development only: the real (unredacted) message of an email sent to the dev outbox, `dev-outbox:{email id}`. */
+export const DEV_OUTBOX_TTL_S = 3600;
+
+export function devOutboxKey(emailId: string): { key: string; ttl: number } {
+  return { key: `dev-outbox:${emailId}`, ttl: DEV_OUTBOX_TTL_S };
 }

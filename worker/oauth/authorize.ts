@@ -84,7 +84,7 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   const config = readProjectConfig(project.config);
   if (input.scope !== "legacy") return fail("oauth_invalid_scope");
 
-  const provider = resolveProvider(deps, project, input.providerId);
+  const provider = await resolveProvider(deps, project, input.providerId);
   if (!provider.ok) {
     if (provider.reason === "provider_not_configured") console.warn(`OAuth provider ${input.providerId}: no keys configured`);
     return fail("oauth_provider_not_enabled");

@@ -66,7 +66,7 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
   const fail = (problem: AfterOuter): CallbackResult => ({ ...problem, errorRedirectUrl });
   if (input.providerError || !input.code) return fail({ ok: false, reason: "oauth_provider_access_denied" });
 
-  const provider = resolveProvider(deps, project, input.providerId);
+  const provider = await resolveProvider(deps, project, input.providerId);
   if (!provider.ok) return fail({ ok: false, reason: "oauth_provider_not_enabled" });
   const verifier = await decryptAtRest(
     [deps.tokenKeys.secret, deps.tokenKeys.previousSecret ?? ""].filter(Boolean),

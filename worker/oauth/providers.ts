@@ -8,6 +8,7 @@
 import { OAuth2RequestError, type OAuth2Tokens } from "arctic";
 import type { ProjectRow } from "../db/queries/projects";
 import type { Deps } from "../lib/context";
+import { openConfigSecret } from "../services/config-secrets";
 import { type ProjectConfig, readProjectConfig } from "../services/project-config";
 import { createMockOidcClient, createProviderClient, isProviderId } from "./catalogue";
 import type { ProviderClient } from "./provider-types";
@@ -37,8 +38,8 @@ export type ResolvedProvider =
   | { ok: true; client: ProviderClient; shared: boolean }
   | { ok: false; reason: "provider_not_enabled" | "provider_not_configured"; providerId: string };
 
-/** Builds the client for a provider the project has enabled, with the right keys. */
-export function resolveProvider(deps: Deps, project: ProjectRow, providerConfigId: string): ResolvedProvider {
+/** Builds the client for a provider the project has enabled, with the right keys (the project's secret is opened here). */
+export async function resolveProvider(deps: Deps, project: ProjectRow, providerConfigId: string): Promise<ResolvedProvider> {
   const config = findProviderConfig(project, providerConfigId);
   if (!config || !isProviderId(config.id)) return { ok: false, reason: "provider_not_enabled", providerId: providerConfigId };
   const redirectUri = providerCallbackUrl(deps, providerConfigId);
@@ -62,10 +63,11 @@ export function resolveProvider(deps: Deps, project: ProjectRow, providerConfigI
     });
     return { ok: true, shared: true, client };
   }
-  if (!config.client_id || !config.client_secret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
+  const clientSecret = await openConfigSecret(deps, config.client_secret);
+  if (!config.client_id || !clientSecret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
   const client = createProviderClient(config.id, {
     clientId: config.client_id,
-    clientSecret: config.client_secret,
+    clientSecret,
     redirectUri,
     microsoftTenantId: config.microsoft_tenant_id,
     facebookConfigId: config.facebook_config_id,
@@ -94,7 +96,7 @@ export async function refreshProviderAccessToken(
   providerConfigId: string,
   refreshToken: string,
 ): Promise<ProviderTokens | null> {
-  const resolved = resolveProvider(deps, project, providerConfigId);
+  const resolved = await resolveProvider(deps, project, providerConfigId);
   if (!resolved.ok || !resolved.client.refresh) return null;
   try {
     const tokens = await resolved.client.refresh(refreshToken, []);

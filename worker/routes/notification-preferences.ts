@@ -15,7 +15,7 @@ const list = defineRoute({
   access: ["client", "server", "admin"],
   params: z.strictObject({ userId: z.string() }),
   response: listSchema(notificationPreferenceSchema),
-  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE"],
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE", "USER_NOT_FOUND"],
 });
 
 const update = defineRoute({
@@ -27,15 +27,17 @@ const update = defineRoute({
   body: z.strictObject({ enabled: z.boolean() }),
   description: "404 (plain text) for an unknown category; 400 (plain text) to disable a category that cannot be disabled.",
   response: [notificationPreferenceSchema, { status: 404, description: "Notification category not found (plain text)." }],
-  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE"],
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE", "USER_NOT_FOUND"],
 });
 
 export const notificationPreferencesRoutes = routeGroup();
 addRoute(notificationPreferencesRoutes, list, async (c, { auth, params }) => {
-  const prefs = await listPreferences(c.get("deps"), ownUserId(auth, params.userId));
-  return c.json({ items: prefs.map(notificationPreferenceView), is_paginated: false });
+  const { preferences } = unwrap(await listPreferences(c.get("deps"), auth.project.id, ownUserId(auth, params.userId)));
+  return c.json({ items: preferences.map(notificationPreferenceView), is_paginated: false });
 });
 addRoute(notificationPreferencesRoutes, update, async (c, { auth, params, body }) => {
-  const result = unwrap(await setPreference(c.get("deps"), ownUserId(auth, params.userId), params.categoryId, body.enabled));
+  const result = unwrap(
+    await setPreference(c.get("deps"), auth.project.id, ownUserId(auth, params.userId), params.categoryId, body.enabled),
+  );
   return c.json(notificationPreferenceView(result.preference));
 });

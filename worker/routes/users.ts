@@ -79,6 +79,10 @@ const serverCreateSchema = clientUpdateSchema.omit({ selected_team_id: true }).e
 type UpdateBody = z.infer<typeof serverUpdateSchema>;
 
 function toUpdate(body: Partial<UpdateBody>): UserUpdate {
+  // As the reference: a body naming both is ambiguous, so it is refused rather than one silently winning.
+  if (body.password !== undefined && body.password_hash !== undefined) {
+    throw new StatusError(400, "Cannot set both password and password_hash at the same time.");
+  }
   return {
     displayName: body.display_name,
     profileImageUrl: body.profile_image_url,

@@ -1,5 +1,6 @@
 /** Notification categories (defined here) and each user's choices (stored only when changed). */
 import { eq } from "drizzle-orm";
+import { findUserRecord } from "../db/queries/users";
 import { notificationPreferences } from "../db/schema";
 import type { Deps } from "../lib/context";
 import { fail, type Problem } from "./result";
@@ -14,21 +15,32 @@ export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = [
 
 export type Preference = { category: NotificationCategory; enabled: boolean };
 
-export async function listPreferences(deps: Deps, userId: string): Promise<Preference[]> {
+export async function listPreferences(
+  deps: Deps,
+  projectId: string,
+  userId: string,
+): Promise<{ ok: true; preferences: Preference[] } | Problem<"user_not_found">> {
+  // Why: the user must exist in this project; another project's user id (or none) is "not found",
+  // never a list of defaults that would confirm nothing yet answer for anyone.
+  if (!(await findUserRecord(deps.db, projectId, userId))) return fail("user_not_found");
   const rows = await deps.db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).all();
   const chosen = new Map(rows.map((r) => [r.categoryId, r.enabled]));
-  return NOTIFICATION_CATEGORIES.map((category) => ({
+  const preferences = NOTIFICATION_CATEGORIES.map((category) => ({
     category,
     enabled: category.canDisable ? (chosen.get(category.id) ?? category.defaultEnabled) : true,
   }));
+  return { ok: true, preferences };
 }
 
 export async function setPreference(
   deps: Deps,
+  projectId: string,
   userId: string,
   categoryId: string,
   enabled: boolean,
-): Promise<{ ok: true; preference: Preference } | Problem<"category_not_found" | "category_required">> {
+): Promise<{ ok: true; preference: Preference } | Problem<"user_not_found" | "category_not_found" | "category_required">> {
+  // Why: a preference row may only be written for a user of this project.
+  if (!(await findUserRecord(deps.db, projectId, userId))) return fail("user_not_found");
   const category = NOTIFICATION_CATEGORIES.find((c) => c.id === categoryId);
   if (!category) return fail("category_not_found");
   if (!enabled && !category.canDisable) return fail("category_required");

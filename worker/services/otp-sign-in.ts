@@ -17,7 +17,7 @@ import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "./users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
 
-export type SendCodeResult = { ok: true; nonce: string } | Problem<"magic_link_disabled" | "untrusted_url">;
+export type SendCodeResult = { ok: true; nonce: string } | Problem<"magic_link_disabled" | "untrusted_url" | "sign_up_disabled">;
 
 export async function sendSignInCode(
   deps: Deps,
@@ -29,8 +29,10 @@ export async function sendSignInCode(
   // The link carries a sign-in code: it may only point at the project's own domains.
   if (!isTrustedUrl(config, input.callbackUrl)) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
-  const issued = await issueCode(deps, project.id, "sign_in_otp", { email });
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  // As the reference: no code is mailed for an account that could never be created.
+  if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
+  const issued = await issueCode(deps, project.id, "sign_in_otp", { email });
   const message = renderEmail(project, "magic_link", {
     link: linkWithCode(input.callbackUrl, issued.code),
     otp: issued.otp,

@@ -47,6 +47,16 @@ const authenticationFailed = (message: string): AuthenticationFailed => fail("pa
 
 type RegistrationData = { challenge: string; user_id: string; user_handle: string };
 
+/**
+ * The reference e2e suite's fixed challenge ("MOCK", `TU9DSw` in base64url), for recorded
+ * authenticator answers; only with STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING, which
+ * production refuses (config.ts). Otherwise the library draws a random one.
+ */
+export const HARDCODED_PASSKEY_CHALLENGE = "MOCK";
+function challengeOption(deps: Deps): { challenge?: string } {
+  return deps.config.hardcodedPasskeyChallenge ? { challenge: HARDCODED_PASSKEY_CHALLENGE } : {};
+}
+
 export async function initiatePasskeyRegistration(
   deps: Deps,
   project: ProjectRow,
@@ -66,6 +76,7 @@ export async function initiatePasskeyRegistration(
       attestationType: "none",
       authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
       supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
+      ...challengeOption(deps),
     }),
   );
   const data: RegistrationData = { challenge: options.challenge, user_id: user.user.id, user_handle: options.user.id };
@@ -137,6 +148,7 @@ export async function initiatePasskeyAuthentication(
     allowCredentials: [],
     userVerification: "preferred",
     timeout: PASSKEY_CEREMONY_TIMEOUT_MS,
+    ...challengeOption(deps),
   });
   const issued = await issueCode(deps, project.id, "passkey_authentication", { challenge: options.challenge }, PASSKEY_CHALLENGE_TTL_MS);
   return { ok: true, optionsJson: options, code: issued.code };

@@ -3,6 +3,7 @@
  * and the domain and production-mode rules of SPEC.md §5.
  */
 import { z } from "zod";
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "./rate-limit-rules";
 
 export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),
@@ -23,7 +24,8 @@ export const standardEmailConfigSchema = z.strictObject({
   host: z.string().min(1).max(512),
   port: z.number().int().min(1).max(65535),
   username: z.string().max(512),
-  password: z.string().max(1024),
+  /** Write-only (sealed at rest, never read back); left out of an update, the stored one is kept. */
+  password: z.string().max(1024).optional(),
   sender_name: z.string().max(256),
   sender_email: z.email(),
 });
@@ -53,6 +55,8 @@ export const projectConfigSchema = z.strictObject({
   team_creator_default_permissions: z.array(permissionRef).max(256),
   team_member_default_permissions: z.array(permissionRef).max(256),
   user_default_permissions: z.array(permissionRef).max(256),
+  /** Doorman: per-rule rate-limit overrides, "count/seconds" or "0" (off); absent = the deployment's default. */
+  rate_limits: z.partialRecord(z.enum(RATE_LIMIT_RULE_NAMES), z.string().regex(RATE_LIMIT_VALUE, 'a rate limit is "count/seconds" or "0"')),
 });
 
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
@@ -84,6 +88,7 @@ export function defaultProjectConfig(): ProjectConfig {
     team_creator_default_permissions: [{ id: "team_admin" }],
     team_member_default_permissions: [{ id: "team_member" }],
     user_default_permissions: [],
+    rate_limits: {},
   };
 }
 

@@ -14,6 +14,7 @@ import {
 import { isTeamMember } from "../db/queries/teams";
 import type { Deps } from "../lib/context";
 import { invalidProviderId } from "../oauth/providers";
+import { sealConfigSecrets } from "./config-secrets";
 import { defaultDefinitionStatements } from "./permissions";
 import {
   defaultProjectConfig,
@@ -52,7 +53,7 @@ export async function createProject(
 ): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
   // Only members of the owner team may create a project for it: ownership grants admin access.
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_team_member");
-  const config = mergeProjectConfig(defaultProjectConfig(), fields.config);
+  const config = mergeProjectConfig(defaultProjectConfig(), await sealConfigSecrets(deps, fields.config, null));
   const problem = configProblem(config, fields.isProductionMode ?? false);
   if (problem) return problem;
   const id = deps.random.uuid();
@@ -81,7 +82,8 @@ export async function updateProjectFields(
   project: ProjectRow,
   fields: ProjectFields,
 ): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
-  const config = mergeProjectConfig(readProjectConfig(project.config), fields.config);
+  const current = readProjectConfig(project.config);
+  const config = mergeProjectConfig(current, await sealConfigSecrets(deps, fields.config, current));
   const problem = configProblem(config, fields.isProductionMode ?? project.isProductionMode);
   if (problem) return problem;
   const patch: Partial<ProjectRow> = { config };

@@ -12,11 +12,10 @@ import type { ProjectRow } from "../db/queries/projects";
 import {
   deleteSession,
   findRetiredToken,
-  findSession,
   findSessionByTokenHash,
   insertSessionStatement,
   rotateSessionToken,
-  touchSession,
+  touchSessionById,
   touchSessionByTokenHash,
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
@@ -99,60 +98,56 @@ export async function createSessionForUser(
 
 export type RefreshResult = { ok: true; accessToken: string; refreshToken?: string; userId: string } | { ok: false };
 
-/** Refreshes one session. Call through the session's Durable Object (see durable/session-do.ts). */
-export async function refreshSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
+/** The session-state part of a refresh: which session, and the new refresh token under rotation. */
+export type RefreshStep = { ok: true; sessionId: string; userId: string; refreshToken?: string } | { ok: false };
+
+/**
+ * The state change of one refresh, as compare-and-set statements on D1: stamps use, or rotates the
+ * token. Short on purpose (the SessionDO runs these one at a time); minting is finishRefresh's job.
+ * Safe on its own too (the gateway's fallback when the DO is unavailable): a racing sign-out
+ * makes every statement here match nothing, so the answer is { ok: false }, never an exception.
+ */
+export async function refreshSessionStep(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshStep> {
   const now = deps.now();
   const tokenHash = await sha256Hex(refreshToken);
   const config = readProjectConfig(project.config);
   if (!config.refresh_token_rotation) {
     // Common path: one compare-and-set UPDATE finds the live session and stamps its use.
     const touched = await touchSessionByTokenHash(deps.db, project.id, tokenHash, now, ipInfo);
-    if (touched) return finishRefresh(deps, project, touched.id, touched.userId);
+    return touched ? { ok: true, sessionId: touched.id, userId: touched.userId } : { ok: false };
   }
   const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
-
-  let sessionId: string;
-  let newRefreshToken: string | undefined;
-  if (!session) {
-    const retired = await findRetiredToken(deps.db, project.id, tokenHash);
-    if (!retired) return { ok: false };
-    // A rotated-out token: fine inside the grace window (tabs that refreshed concurrently);
-    // afterwards it is a replay of a stolen token, so the whole session is revoked (ASVS 10.4.5).
-    if (now - retired.retiredAt > ROTATION_GRACE_MS) {
-      await deleteSession(deps.db, project.id, retired.sessionId);
-      return { ok: false };
-    }
-    const live = await findSession(deps.db, project.id, retired.sessionId);
-    if (!live || live.expiresAt <= now) return { ok: false };
-    sessionId = live.id;
-  } else if (session.expiresAt <= now) {
-    return { ok: false };
-  } else if (config.refresh_token_rotation) {
-    newRefreshToken = deps.random.code(45);
+  if (session) {
+    if (session.expiresAt <= now) return { ok: false };
+    const newRefreshToken = deps.random.code(45);
     const rotated = await rotateSessionToken(deps.db, session, tokenHash, await sha256Hex(newRefreshToken), now);
-    if (!rotated) return { ok: false };
-    sessionId = session.id;
-  } else {
-    const touched = await touchSession(deps.db, session.id, tokenHash, now, ipInfo);
-    if (!touched) return { ok: false };
-    sessionId = session.id;
+    if (rotated) return { ok: true, sessionId: session.id, userId: session.userId, refreshToken: newRefreshToken };
+    // Lost the swap to a concurrent refresh (or a sign-out): the token is now retired or gone.
   }
-
-  const userId = session?.userId ?? (await findSession(deps.db, project.id, sessionId))?.userId;
-  return userId ? finishRefresh(deps, project, sessionId, userId, newRefreshToken) : { ok: false };
+  const retired = await findRetiredToken(deps.db, project.id, tokenHash);
+  if (!retired) return { ok: false };
+  // A rotated-out token: fine inside the grace window (tabs that refreshed concurrently);
+  // afterwards it is a replay of a stolen token, so the whole session is revoked (ASVS 10.4.5).
+  if (now - retired.retiredAt > ROTATION_GRACE_MS) {
+    await deleteSession(deps.db, project.id, retired.sessionId);
+    return { ok: false };
+  }
+  const live = await touchSessionById(deps.db, project.id, retired.sessionId, now, ipInfo);
+  return live ? { ok: true, sessionId: live.id, userId: live.userId } : { ok: false };
 }
 
-async function finishRefresh(
-  deps: Deps,
-  project: ProjectRow,
-  sessionId: string,
-  userId: string,
-  newRefreshToken?: string,
-): Promise<RefreshResult> {
-  const record = await findUserRecord(deps.db, project.id, userId);
+/** Mints the access token for a refresh step; needs no serialisation. */
+export async function finishRefresh(deps: Deps, project: ProjectRow, step: RefreshStep): Promise<RefreshResult> {
+  if (!step.ok) return { ok: false };
+  const record = await findUserRecord(deps.db, project.id, step.userId);
   if (!record) return { ok: false };
-  const accessToken = await mintAccessToken(deps, project, record, sessionId);
-  return { ok: true, accessToken, refreshToken: newRefreshToken, userId: record.user.id };
+  const accessToken = await mintAccessToken(deps, project, record, step.sessionId);
+  return { ok: true, accessToken, refreshToken: step.refreshToken, userId: record.user.id };
+}
+
+/** Refreshes one session straight on D1 (compare-and-set); normally called through the SessionDO. */
+export async function refreshSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
+  return finishRefresh(deps, project, await refreshSessionStep(deps, project, refreshToken, ipInfo));
 }
 
 /** Revokes (deletes) one session; false when it was already gone. */

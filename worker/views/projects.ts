@@ -2,6 +2,7 @@
 import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "../../sdk/src/shared/wire";
 import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
+import { withoutConfigSecrets } from "../services/config-secrets";
 import { readProjectConfig } from "../services/project-config";
 
 export function projectClientView(project: ProjectRow): ProjectClientJson {
@@ -24,8 +25,9 @@ export function projectClientView(project: ProjectRow): ProjectClientJson {
   };
 }
 
+/** The project as its admins read it. Config secrets are write-only: never echoed, not even sealed. */
 export function projectAdminView(project: ProjectRow): ProjectAdminJson {
-  const config = readProjectConfig(project.config);
+  const config = withoutConfigSecrets(readProjectConfig(project.config));
   return {
     id: project.id,
     display_name: project.displayName,

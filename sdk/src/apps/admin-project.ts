@@ -17,10 +17,12 @@ export type ProjectConfig = {
   refreshTokenRotation: boolean;
   oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
   domains: { domain: string; handlerPath: string }[];
+  /** `clientSecret` is write-only: sent on update, never read back. */
   oauthProviders: { id: string; type: "shared" | "standard"; clientId?: string; clientSecret?: string }[];
+  /** `password` is write-only: sent on update, never read back. */
   emailConfig:
     | { type: "shared" }
-    | { type: "standard"; host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
+    | { type: "standard"; host: string; port: number; username: string; password?: string; senderName: string; senderEmail: string };
   [key: string]: unknown;
 };
 

@@ -45,6 +45,24 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The server refused with 429 after the retries, or asked for a longer wait than the SDK blocks a
+ * call for (RATE_LIMIT_MAX_WAIT_MS): the caller shows "try again in N s" instead of hanging.
+ */
+export class RateLimitedError extends HttpError {
+  constructor(
+    body: string,
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(429, body);
+    this.name = "RateLimitedError";
+    this.message = retryAfterSeconds ? `Too many attempts, try again in ${retryAfterSeconds} s.` : "Too many attempts, try again later.";
+  }
+}
+
+/** The longest Retry-After the SDK waits out before retrying (a sign-in lockout is minutes long). */
+export const RATE_LIMIT_MAX_WAIT_MS = 10_000;
+
 /** Failed to reach the server after every retry. */
 export class ConnectionError extends Error {
   constructor(
@@ -54,6 +72,16 @@ export class ConnectionError extends Error {
     super(message);
     this.name = "ConnectionError";
   }
+}
+
+/** The status the server meant: x-stack-actual-status (override-error-status) wins over the HTTP one. */
+function actualStatus(res: Response): number {
+  let status = res.status;
+  for (const name of ACTUAL_STATUS_HEADERS) {
+    const actual = res.headers.get(name);
+    if (actual) status = Number(actual);
+  }
+  return status;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
@@ -128,10 +156,17 @@ export class HttpClient {
           error,
         );
       }
-      if ((res.status === 429 || res.status === 508) && attempt < NETWORK_RETRY_ATTEMPTS) {
-        const retryAfter = Number(res.headers.get("retry-after"));
-        await this.sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : this.backoff(attempt));
-        continue;
+      // The SDK asks for x-stack-override-error-status, so a 429 usually arrives as 200 + x-stack-actual-status.
+      const status = actualStatus(res);
+      if (status === 429 || status === 508) {
+        const header = Number(res.headers.get("retry-after"));
+        const retryAfter = Number.isFinite(header) && header > 0 ? Math.ceil(header) : null;
+        const wait = retryAfter !== null ? retryAfter * 1000 : this.backoff(attempt);
+        if (attempt < NETWORK_RETRY_ATTEMPTS && wait <= RATE_LIMIT_MAX_WAIT_MS) {
+          await this.sleep(wait);
+          continue;
+        }
+        if (status === 429) throw new RateLimitedError(await res.text(), retryAfter);
       }
       return this.parse<T>(res);
     }
@@ -143,11 +178,7 @@ export class HttpClient {
   }
 
   private async parse<T>(res: Response): Promise<T> {
-    let status = res.status;
-    for (const name of ACTUAL_STATUS_HEADERS) {
-      const actual = res.headers.get(name);
-      if (actual) status = Number(actual);
-    }
+    const status = actualStatus(res);
     const text = await res.text();
     const isJson = (res.headers.get("content-type") ?? "").includes("application/json");
     const parsed = isJson && text ? (JSON.parse(text) as unknown) : text;

@@ -60,6 +60,23 @@ export async function touchSession(db: Db, id: string, tokenHash: string, now: n
   return row ?? null;
 }
 
+/** Stamps use of a live (unexpired) session by id; null when it is gone or expired (a sign-out won). */
+export async function touchSessionById(
+  db: Db,
+  projectId: string,
+  id: string,
+  now: number,
+  ipInfo: unknown,
+): Promise<{ id: string; userId: string } | null> {
+  const row = await db
+    .update(sessions)
+    .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id), gt(sessions.expiresAt, now)))
+    .returning({ id: sessions.id, userId: sessions.userId })
+    .get();
+  return row ?? null;
+}
+
 /** Stamps use of the live (unexpired) session holding this token; null when none does. */
 export async function touchSessionByTokenHash(
   db: Db,
@@ -77,7 +94,11 @@ export async function touchSessionByTokenHash(
   return row ?? null;
 }
 
-/** Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old one. */
+/**
+ * Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old
+ * one in the same D1 batch (one transaction): a racing refresh that loses the swap always finds the
+ * retired row, and a racing sign-out (delete) leaves nothing to retire, so no foreign-key failure.
+ */
 export async function rotateSessionToken(
   db: Db,
   session: SessionRow,
@@ -85,18 +106,25 @@ export async function rotateSessionToken(
   newHash: string,
   now: number,
 ): Promise<SessionRow | null> {
-  const row = await db
-    .update(sessions)
-    .set({ refreshTokenHash: newHash, lastUsedAt: now })
-    .where(and(eq(sessions.id, session.id), eq(sessions.refreshTokenHash, oldHash), gt(sessions.expiresAt, now)))
-    .returning()
-    .get();
-  if (!row) return null;
-  await db
-    .insert(retiredRefreshTokens)
-    .values({ tokenHash: oldHash, sessionId: session.id, projectId: session.projectId, retiredAt: now })
-    .onConflictDoNothing();
-  return row;
+  const current = and(eq(sessions.id, session.id), eq(sessions.refreshTokenHash, oldHash), gt(sessions.expiresAt, now));
+  const [, rows] = await db.batch([
+    db
+      .insert(retiredRefreshTokens)
+      .select(
+        db
+          .select({
+            tokenHash: sql<string>`${oldHash}`.as("token_hash"),
+            sessionId: sessions.id,
+            projectId: sessions.projectId,
+            retiredAt: sql<number>`${now}`.as("retired_at"),
+          })
+          .from(sessions)
+          .where(current),
+      )
+      .onConflictDoNothing(),
+    db.update(sessions).set({ refreshTokenHash: newHash, lastUsedAt: now }).where(current).returning(),
+  ]);
+  return rows[0] ?? null;
 }
 
 export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {

@@ -12,6 +12,7 @@ const signUp = defineRoute({
   access: ["client", "server", "admin"],
   body: z.strictObject({}),
   response: tokensSchema,
+  rateLimit: { ip: "ANONYMOUS_SIGN_UP_PER_IP" },
 });
 
 export const anonymousRoutes = routeGroup();

@@ -1,6 +1,6 @@
 /** /auth/oauth/authorize/{provider} and /auth/oauth/callback/{provider}: Doorman as OAuth client and authorization server. */
 import type { Context } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { oauthLocationSchema } from "../../../sdk/src/shared/wire-auth";
@@ -12,6 +12,16 @@ import { OUTER_STATE_TTL_MS, startAuthorization } from "../../oauth/authorize";
 import { completeOAuthCallback } from "../../oauth/callback";
 
 const INNER_COOKIE_PREFIX = "stack-oauth-inner-";
+
+/**
+ * The inner state cookie, written by hand: the reference's clients match its attributes in this
+ * exact order (`Path=/; Expires=…; Max-Age=…; HttpOnly`, with `Secure` before HttpOnly on https).
+ */
+function innerStateCookie(innerState: string, now: number, https: boolean): string {
+  const expires = new Date(now + OUTER_STATE_TTL_MS).toUTCString();
+  const secure = https ? " Secure;" : "";
+  return `${INNER_COOKIE_PREFIX}${innerState}=true; Path=/; Expires=${expires}; Max-Age=${OUTER_STATE_TTL_MS / 1000};${secure} HttpOnly`;
+}
 const url = z.url().max(4096);
 const providerParams = z.strictObject({ provider: z.string() });
 
@@ -139,13 +149,7 @@ addRoute(oauthRoutes, authorize, async (c, { params, query: q }) => {
   );
   if (q.stack_response_mode === "json") return c.json({ location: result.location });
   // Binds the flow to this browser: the callback refuses a state this browser did not start.
-  setCookie(c, `${INNER_COOKIE_PREFIX}${result.innerState}`, "true", {
-    httpOnly: true,
-    secure: deps.config.environment !== "development",
-    sameSite: "Lax",
-    path: "/",
-    maxAge: OUTER_STATE_TTL_MS / 1000,
-  });
+  c.header("set-cookie", innerStateCookie(result.innerState, deps.now(), new URL(c.req.url).protocol === "https:"), { append: true });
   return c.redirect(result.location, 307);
 });
 addRoute(oauthRoutes, callbackGet, (c, { params }) => callback(c, params.provider));

@@ -45,7 +45,9 @@ const signIn = defineRoute({
   body: z.strictObject({ ...credentials, ...botChallenge }),
   response: tokensSchema,
   errors: ["PASSWORD_AUTHENTICATION_NOT_ENABLED", "EMAIL_PASSWORD_MISMATCH", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
-  rateLimit: { ip: "SIGN_IN_PER_IP", email: "SIGN_IN_PER_EMAIL" },
+  // Lockout per (account, address), plus a per-account cap far above it (NIST 800-63B: 100 failures):
+  // wrong tries from other addresses cannot lock the owner out. Only failed sign-ins count there.
+  rateLimit: { ip: "SIGN_IN_PER_IP", emailIp: "SIGN_IN_PER_EMAIL_IP", email: "SIGN_IN_PER_EMAIL", failuresOnly: ["emailIp", "email"] },
 });
 
 const update = defineRoute({
@@ -54,6 +56,7 @@ const update = defineRoute({
   summary: "Change the signed-in user's password (other sessions end)",
   access,
   user: true,
+  missingUser: "SCHEMA_ERROR",
   body: z.strictObject({ old_password: credentials.password, new_password: credentials.password }),
   response: successSchema,
   errors: [...LENGTH_ERRORS, "USER_DOES_NOT_HAVE_PASSWORD", "PASSWORD_CONFIRMATION_MISMATCH", "USER_NOT_FOUND"],
@@ -65,6 +68,7 @@ const set = defineRoute({
   summary: "Set a password for a signed-in user who has none",
   access,
   user: true,
+  missingUser: "SCHEMA_ERROR",
   body: z.strictObject({ password: credentials.password }),
   response: successSchema,
   errors: [...LENGTH_ERRORS, "USER_NOT_FOUND"],

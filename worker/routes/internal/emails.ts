@@ -44,7 +44,8 @@ const sendTest = defineRoute({
   access: ["admin"],
   body: z.strictObject({
     recipient_email: z.email(),
-    email_config: standardEmailConfigSchema.omit({ type: true }),
+    // The test email is sent with exactly these settings (nothing stored), so the password is required here.
+    email_config: standardEmailConfigSchema.omit({ type: true }).required({ password: true }),
   }),
   response: testEmailResultSchema,
 });

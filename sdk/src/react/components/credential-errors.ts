@@ -2,6 +2,7 @@
  * Client-side checks for the password forms and the mapping of known errors from the
  * API onto form fields (so each message shows next to the input it is about).
  */
+import { RateLimitedError } from "../../interface/http";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../shared/constants";
 
 export type CredentialField = "email" | "password" | "passwordRepeat";
@@ -38,6 +39,8 @@ const FIELD_OF_CODE: Record<string, CredentialField | "form"> = {
 export function errorsFromResult(error: unknown): FormErrors {
   const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
   const message = error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
+  // "Too many attempts, try again in N s" (N from Retry-After): not a connection problem.
+  if (error instanceof RateLimitedError) return { form: error.message };
   if (!code) return { form: "Something went wrong. Please check your connection and try again." };
   return { [FIELD_OF_CODE[code] ?? "form"]: message };
 }
