@@ -15,8 +15,7 @@ import {
   findSessionByTokenHash,
   insertSessionStatement,
   rotateSessionToken,
-  touchSessionById,
-  touchSessionByTokenHash,
+  touchLiveSession,
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
@@ -113,7 +112,7 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
   const config = readProjectConfig(project.config);
   if (!config.refresh_token_rotation) {
     // Common path: one compare-and-set UPDATE finds the live session and stamps its use.
-    const touched = await touchSessionByTokenHash(deps.db, project.id, tokenHash, now, ipInfo);
+    const touched = await touchLiveSession(deps.db, project.id, { tokenHash }, now, ipInfo);
     return touched ? { ok: true, sessionId: touched.id, userId: touched.userId } : { ok: false };
   }
   const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
@@ -132,7 +131,7 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
     await deleteSession(deps.db, project.id, retired.sessionId);
     return { ok: false };
   }
-  const live = await touchSessionById(deps.db, project.id, retired.sessionId, now, ipInfo);
+  const live = await touchLiveSession(deps.db, project.id, { id: retired.sessionId }, now, ipInfo);
   return live ? { ok: true, sessionId: live.id, userId: live.userId } : { ok: false };
 }
 

@@ -49,46 +49,22 @@ export async function findSession(db: Db, projectId: string, id: string): Promis
   );
 }
 
-/** Stamps use of a live session; null when it is gone or expired (a racing sign-out won). */
-export async function touchSession(db: Db, id: string, tokenHash: string, now: number, ipInfo: unknown): Promise<SessionRow | null> {
-  const row = await db
-    .update(sessions)
-    .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
-    .where(and(eq(sessions.id, id), eq(sessions.refreshTokenHash, tokenHash), gt(sessions.expiresAt, now)))
-    .returning()
-    .get();
-  return row ?? null;
-}
-
-/** Stamps use of a live (unexpired) session by id; null when it is gone or expired (a sign-out won). */
-export async function touchSessionById(
+/**
+ * Stamps use of a live (unexpired) session, found by id or by the hash of its refresh token;
+ * null when none is live (a sign-out won, or it expired).
+ */
+export async function touchLiveSession(
   db: Db,
   projectId: string,
-  id: string,
+  by: { id: string } | { tokenHash: string },
   now: number,
   ipInfo: unknown,
 ): Promise<{ id: string; userId: string } | null> {
+  const match = "id" in by ? eq(sessions.id, by.id) : eq(sessions.refreshTokenHash, by.tokenHash);
   const row = await db
     .update(sessions)
     .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
-    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id), gt(sessions.expiresAt, now)))
-    .returning({ id: sessions.id, userId: sessions.userId })
-    .get();
-  return row ?? null;
-}
-
-/** Stamps use of the live (unexpired) session holding this token; null when none does. */
-export async function touchSessionByTokenHash(
-  db: Db,
-  projectId: string,
-  tokenHash: string,
-  now: number,
-  ipInfo: unknown,
-): Promise<{ id: string; userId: string } | null> {
-  const row = await db
-    .update(sessions)
-    .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
-    .where(and(eq(sessions.projectId, projectId), eq(sessions.refreshTokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.projectId, projectId), match, gt(sessions.expiresAt, now)))
     .returning({ id: sessions.id, userId: sessions.userId })
     .get();
   return row ?? null;
