@@ -1,6 +1,7 @@
-/** Test helpers: call the real worker through SELF.fetch with wire headers, and common flows. */
-import { SELF } from "cloudflare:test";
+/** Test helpers: call the real worker (workerFetch) with wire headers, and common flows. */
+
 import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../sdk/src/shared/constants";
+import { workerFetch } from "./worker-fetch";
 
 export type CallOptions = {
   method?: string;
@@ -45,7 +46,7 @@ export async function call(path: string, o: CallOptions = {}): Promise<CallResul
     headers["content-type"] ??= "application/json";
   }
   if (o.contentType) headers["content-type"] = o.contentType;
-  const res = await SELF.fetch(`http://localhost/api/v1${path}`, {
+  const res = await workerFetch(`http://localhost/api/v1${path}`, {
     method: o.method ?? (body !== undefined ? "POST" : "GET"),
     headers,
     body,

@@ -2,9 +2,10 @@
  * OAuth test helpers: drive the real flow by hand (authorize → bundled OpenID provider's login
  * form → callback → code grant), following each redirect with fetch and a tiny cookie jar.
  */
-import { SELF } from "cloudflare:test";
+
 import { expect } from "vitest";
 import { call } from "./api";
+import { workerFetch } from "./worker-fetch";
 
 export const APP_CALLBACK = "http://localhost:3000/handler/oauth-callback";
 
@@ -78,7 +79,7 @@ export function authorizeUrl(client: ClientCreds, o: AuthorizeOptions = {}): str
 export function fetchWorker(url: string, init: RequestInit & { nowMs?: number } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.nowMs !== undefined) headers.set("x-doorman-test-now", String(init.nowMs));
-  return SELF.fetch(url, { ...init, headers, redirect: "manual" });
+  return workerFetch(url, { ...init, headers, redirect: "manual" });
 }
 
 /** Signs in at the bundled OpenID provider; returns the provider's redirect to our callback. */

@@ -1,11 +1,12 @@
-/** The SDK's apps against the real worker (inside workerd, through SELF.fetch). */
-import { SELF } from "cloudflare:test";
+/** The SDK's apps against the real worker (inside workerd, through workerFetch). */
+
 import { describe, expect, it } from "vitest";
 import { StackAdminApp, StackClientApp, StackServerApp } from "../../sdk/src";
 import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
-const fetchImpl = (input: string, init: RequestInit) => SELF.fetch(input, init);
+const fetchImpl = (input: string, init: RequestInit) => workerFetch(input, init);
 const base = { baseUrl: "http://localhost", fetch: fetchImpl, redirectMethod: "none" as const };
 const internalClient = () =>
   new StackClientApp({ ...base, projectId: "internal", publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY, tokenStore: "memory" });

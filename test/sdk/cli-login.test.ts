@@ -1,16 +1,17 @@
 /** SDK CLI login: promptCliLogin against the real worker, with the browser side done by a signed-in app. */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { type FetchLike, KnownError, promptCliLogin, StackClientApp } from "../../sdk/src";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const APP_URL = "http://app.example";
 
 const clientApp = (tokenStore: ConstructorParameters<typeof StackClientApp>[0]["tokenStore"] = "memory") =>
   new StackClientApp({
     baseUrl: "http://localhost",
-    fetch: (input, init) => SELF.fetch(input, init),
+    fetch: (input, init) => workerFetch(input, init),
     redirectMethod: "none",
     projectId: "internal",
     publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
@@ -35,7 +36,7 @@ function cli(options: { pollNowMs?: number; rewrite?: (path: string, res: Respon
       seen.polls++;
       if (options.pollNowMs !== undefined) headers.set("x-doorman-test-now", String(options.pollNowMs));
     }
-    const res = await SELF.fetch(input, { ...init, headers });
+    const res = await workerFetch(input, { ...init, headers });
     if (path.endsWith("/auth/cli")) seen.pollingCode = ((await res.clone().json()) as { polling_code: string }).polling_code;
     return options.rewrite ? options.rewrite(path, res) : res;
   };
@@ -98,7 +99,7 @@ describe("promptCliLogin", () => {
         ...base,
         sleep: async () => {
           expect((await browser.app.confirmCliLogin(loginCode())).status).toBe("ok");
-          const thief = await SELF.fetch("http://localhost/api/v1/auth/cli/poll", {
+          const thief = await workerFetch("http://localhost/api/v1/auth/cli/poll", {
             method: "POST",
             headers: { "content-type": "application/json", "x-stack-project-id": "internal", "x-stack-access-type": "client" },
             body: JSON.stringify({ polling_code: seen.pollingCode }),
@@ -137,7 +138,7 @@ describe("promptCliLogin", () => {
 describe("the confirm page's client methods", () => {
   it("check, confirm, and their failures as values", async () => {
     const browser = await signedInBrowser();
-    const start = await SELF.fetch("http://localhost/api/v1/auth/cli", {
+    const start = await workerFetch("http://localhost/api/v1/auth/cli", {
       method: "POST",
       headers: { "content-type": "application/json", "x-stack-project-id": "internal", "x-stack-access-type": "client" },
       body: "{}",
@@ -155,7 +156,7 @@ describe("the confirm page's client methods", () => {
   it("claimCliAnonymousSession signs the browser in as the CLI's anonymous user", async () => {
     const cliSide = clientApp();
     const anonymous = await cliSide.getUser({ or: "anonymous" });
-    const start = await SELF.fetch("http://localhost/api/v1/auth/cli", {
+    const start = await workerFetch("http://localhost/api/v1/auth/cli", {
       method: "POST",
       headers: { "content-type": "application/json", "x-stack-project-id": "internal", "x-stack-access-type": "client" },
       body: JSON.stringify({ anon_refresh_token: cliSide._session.tokens().refreshToken }),

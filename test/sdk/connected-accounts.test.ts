@@ -1,11 +1,13 @@
 /** SDK: linked OAuth providers and connected accounts, against the real worker. */
-import { env, SELF } from "cloudflare:test";
+
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { StackClientApp, StackServerApp } from "../../sdk/src";
 import { createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { signInWithProvider } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker-fetch";
 
-const fetchImpl = (input: string, init: RequestInit) => SELF.fetch(input, init);
+const fetchImpl = (input: string, init: RequestInit) => workerFetch(input, init);
 const base = { baseUrl: "http://localhost", fetch: fetchImpl, redirectMethod: "none" as const, tokenStore: "memory" as const };
 
 const PROVIDERS = [

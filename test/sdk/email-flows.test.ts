@@ -1,15 +1,16 @@
 /** SDK email flows against the real worker: magic link, reset, verification, channels, notifications. */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { StackClientApp } from "../../sdk/src";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
 import { codeFrom, waitForOutbox } from "../helpers/mail";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const app = () =>
   new StackClientApp({
     baseUrl: "http://localhost",
-    fetch: (input, init) => SELF.fetch(input, init),
+    fetch: (input, init) => workerFetch(input, init),
     redirectMethod: "none",
     projectId: "internal",
     publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
@@ -117,7 +118,7 @@ describe("admin email log", () => {
     });
     const endUser = new StackClientApp({
       baseUrl: "http://localhost",
-      fetch: (input, init) => SELF.fetch(input, init),
+      fetch: (input, init) => workerFetch(input, init),
       redirectMethod: "none",
       projectId: project.id,
       publishableClientKey: keys.publishableClientKey,

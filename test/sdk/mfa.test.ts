@@ -1,15 +1,16 @@
 /** SDK second factor: enable TOTP on the user, sign in, finish with a TOTP. */
-import { SELF } from "cloudflare:test";
+
 import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it } from "vitest";
 import { StackClientApp } from "../../sdk/src";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const app = () =>
   new StackClientApp({
     baseUrl: "http://localhost",
-    fetch: (input, init) => SELF.fetch(input, init),
+    fetch: (input, init) => workerFetch(input, init),
     redirectMethod: "none",
     projectId: "internal",
     publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,

@@ -1,11 +1,13 @@
 /** SDK OAuth against the real worker and the bundled OpenID provider: signInWithOAuth, callOAuthCallback, linkOAuthAccount. */
-import { env, SELF } from "cloudflare:test";
+
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StackClientApp } from "../../sdk/src";
 import type { CookieJar } from "../../sdk/src/session/token-store";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
 import { fetchWorker, loginAtProvider } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const APP = "http://localhost:3000";
 
@@ -18,7 +20,7 @@ function app(jar = memoryJar()) {
   const visited: string[] = [];
   const client = new StackClientApp({
     baseUrl: "http://localhost",
-    fetch: (input, init) => SELF.fetch(input, init),
+    fetch: (input, init) => workerFetch(input, init),
     redirectMethod: { navigate: (url) => void visited.push(url) },
     trustedOrigins: [APP],
     projectId: "internal",

@@ -4,13 +4,14 @@
  * authenticator (real keys and signatures) and `window.location` set to http://localhost:3000.
  * Browser failures come back as PASSKEY_WEBAUTHN_ERROR values with the SPEC §8 codes.
  */
-import { SELF } from "cloudflare:test";
+
 import { base64url } from "jose";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StackClientApp } from "../../sdk/src";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { call, internalAdmin, uniqueEmail } from "../helpers/api";
 import { SoftAuthenticator } from "../helpers/webauthn";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const ORIGIN = "http://localhost:3000";
 const SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
@@ -18,7 +19,7 @@ const SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
 const app = () =>
   new StackClientApp({
     baseUrl: "http://localhost",
-    fetch: (input, init) => SELF.fetch(input, init),
+    fetch: (input, init) => workerFetch(input, init),
     redirectMethod: "none",
     projectId: "internal",
     publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
@@ -152,7 +153,7 @@ describe("SDK passkeys", () => {
     const tampered = new StackClientApp({
       ...client._options,
       fetch: async (input, init) => {
-        const res = await SELF.fetch(input, init);
+        const res = await workerFetch(input, init);
         if (!input.endsWith("/initiate-passkey-authentication")) return res;
         const body = (await res.json()) as { options_json: { rpId: string } };
         expect(body.options_json.rpId).toBe(SENTINEL);

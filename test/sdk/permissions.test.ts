@@ -1,10 +1,11 @@
 /** Permissions through the SDK against the real worker: checks, listing, grants and admin definitions. */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { KnownError, StackAdminApp, StackClientApp, StackServerApp } from "../../sdk/src";
 import { createProjectWithKeys, uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
-const fetchImpl = (input: string, init: RequestInit) => SELF.fetch(input, init);
+const fetchImpl = (input: string, init: RequestInit) => workerFetch(input, init);
 const base = { baseUrl: "http://localhost", fetch: fetchImpl, redirectMethod: "none" as const, tokenStore: "memory" as const };
 
 async function setup() {

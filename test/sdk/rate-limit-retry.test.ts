@@ -3,13 +3,14 @@
  * x-stack-actual-status, which the SDK asks for), and gives a long one back as RateLimitedError, which
  * the pages show as "Too many attempts, try again in N s" rather than a connection error.
  */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { RateLimitedError, StackClientApp } from "../../sdk/src";
 import { HttpClient } from "../../sdk/src/interface/http";
 import { errorsFromResult } from "../../sdk/src/react/components/credential-errors";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 function scripted(responses: Response[]) {
   let calls = 0;
@@ -63,7 +64,7 @@ describe("SDK on 429", () => {
   it("against the worker: the sign-in lockout reads as 'Too many attempts, try again in N s'", async () => {
     const ip = `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
     const fetchFromIp = (input: string, init: RequestInit) =>
-      SELF.fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), "cf-connecting-ip": ip } });
+      workerFetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), "cf-connecting-ip": ip } });
     const app = new StackClientApp({
       baseUrl: "http://localhost",
       fetch: fetchFromIp,

@@ -1,12 +1,13 @@
 /** The SDK's team methods (user, server, invitations) against the real worker. */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { StackClientApp, StackServerApp } from "../../sdk/src";
 import { uniqueEmail } from "../helpers/api";
 import { codeFrom, waitForOutbox } from "../helpers/mail";
 import { type TeamProject, teamProject } from "../helpers/teams";
+import { workerFetch } from "../helpers/worker-fetch";
 
-const fetchImpl = (input: string, init: RequestInit) => SELF.fetch(input, init);
+const fetchImpl = (input: string, init: RequestInit) => workerFetch(input, init);
 const base = { baseUrl: "http://localhost", fetch: fetchImpl, redirectMethod: "none" as const, tokenStore: "memory" as const };
 const CALLBACK = "http://localhost:3000/handler/team-invitation";
 

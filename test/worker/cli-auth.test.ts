@@ -191,7 +191,13 @@ describe("POST /auth/cli/complete", () => {
 
     const ok = await complete({ login_code: started.login_code, refresh_token: user.refreshToken });
     expect(ok.body).toEqual({ success: true });
+    // It waits sealed in KV, never in clear.
+    const stored = await Promise.all((await env.KV.list({ prefix: "cli:poll:" })).keys.map((k) => env.KV.get(k.name)));
+    expect(stored.some((v) => v?.includes(user.refreshToken))).toBe(false);
     const success = await poll(started.polling_code);
+    // The wire: the CLI receives exactly the refresh token the browser passed.
+    expect(success.status).toBe(201);
+    expect(success.body.refresh_token).toBe(user.refreshToken);
     const refreshed = await call("/auth/sessions/current/refresh", {
       ...internalClient,
       method: "POST",
@@ -199,6 +205,17 @@ describe("POST /auth/cli/complete", () => {
     });
     const me = await call("/users/me", { ...internalClient, accessToken: refreshed.body.access_token });
     expect(me.body.id).toBe(user.userId);
+  });
+
+  it("a passed refresh token is handed out once under 20 concurrent polls", async () => {
+    const user = await signUp();
+    const started = await startOk();
+    expect((await complete({ login_code: started.login_code, refresh_token: user.refreshToken })).status).toBe(200);
+    const results = await Promise.all(Array.from({ length: 20 }, () => poll(started.polling_code)));
+    const winners = results.filter((r) => r.status === 201);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]?.body.refresh_token).toBe(user.refreshToken);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body).toEqual({ status: "used" });
   });
 
   it("an anonymous user cannot confirm a CLI login", async () => {

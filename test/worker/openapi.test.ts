@@ -3,9 +3,10 @@
  * is in it (and nothing else), each with its access levels and known errors; /docs serves the
  * interactive reference over it.
  */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { apiRoutes } from "../../worker/app";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -13,7 +14,7 @@ type Operation = { "x-doorman-access"?: string[]; "x-doorman-errors"?: string[];
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 async function fetchDoc(): Promise<Doc> {
-  const res = await SELF.fetch("http://localhost/api/v1/openapi.json");
+  const res = await workerFetch("http://localhost/api/v1/openapi.json");
   expect(res.status).toBe(200);
   return (await res.json()) as Doc;
 }
@@ -79,14 +80,14 @@ describe("GET /api/v1/openapi.json", () => {
   });
 
   it("is served the same under /api/latest", async () => {
-    const res = await SELF.fetch("http://localhost/api/latest/openapi.json");
+    const res = await workerFetch("http://localhost/api/latest/openapi.json");
     expect(res.status).toBe(200);
   });
 });
 
 describe("GET /api/v1/docs", () => {
   it("is an HTML page that loads the reference over openapi.json", async () => {
-    const res = await SELF.fetch("http://localhost/api/v1/docs");
+    const res = await workerFetch("http://localhost/api/v1/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
     const html = await res.text();

@@ -1,8 +1,9 @@
 /** The request pipeline: header auth matrix (wire §1), responses (§2), CORS, 404/405, parsing. */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
 import { call, createProjectWithKeys, internalAdmin, internalClient, internalServer, signUp } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 function expectKnown(res: { status: number; headers: Headers; body: any }, code: string, status: number) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -194,23 +195,23 @@ describe("responses", () => {
     }
   });
   it("unknown paths are 404 text and wrong methods are 405", async () => {
-    const missing = await SELF.fetch("http://localhost/api/v1/no-such-thing");
+    const missing = await workerFetch("http://localhost/api/v1/no-such-thing");
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-type")).toContain("text/plain");
-    const wrongMethod = await SELF.fetch("http://localhost/api/v1/health", { method: "DELETE" });
+    const wrongMethod = await workerFetch("http://localhost/api/v1/health", { method: "DELETE" });
     expect(wrongMethod.status).toBe(405);
-    const wrongMethod2 = await SELF.fetch("http://localhost/api/v1/auth/password/sign-in", { method: "GET" });
+    const wrongMethod2 = await workerFetch("http://localhost/api/v1/auth/password/sign-in", { method: "GET" });
     expect(wrongMethod2.status).toBe(405);
   });
   it("/api/latest serves the same handlers", async () => {
-    const res = await SELF.fetch("http://localhost/api/latest/health");
+    const res = await workerFetch("http://localhost/api/latest/health");
     expect(res.status).toBe(200);
   });
 });
 
 describe("CORS", () => {
   it("answers preflight with the wire's headers", async () => {
-    const res = await SELF.fetch("http://localhost/api/v1/users/me", {
+    const res = await workerFetch("http://localhost/api/v1/users/me", {
       method: "OPTIONS",
       headers: { origin: "https://app.example.com", "access-control-request-method": "PATCH" },
     });

@@ -1,7 +1,8 @@
 /** API response headers (issue 11): nosniff everywhere, no-store on every body that carries a token or key. */
-import { SELF } from "cloudflare:test";
+
 import { describe, expect, it } from "vitest";
 import { call, internalClient, signUp, uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 describe("API response headers", () => {
   it("token answers are nosniff and no-store", async () => {
@@ -32,14 +33,14 @@ describe("hostile bodies", () => {
   it("a body nested 5,000 levels deep is BODY_PARSING_ERROR, not a stack overflow", async () => {
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
     for (const path of ["/users/me", "/auth/password/sign-in"]) {
-      const res = await SELF.fetch(`http://localhost/api/v1${path}`, {
+      const res = await workerFetch(`http://localhost/api/v1${path}`, {
         method: path === "/users/me" ? "PATCH" : "POST",
         headers: { "content-type": "application/json", "x-stack-project-id": "internal", "x-stack-access-type": "client" },
         body: path === "/users/me" ? `{"client_metadata":${deep}}` : deep,
       });
       expect(res.status).toBeLessThan(500);
     }
-    const res = await SELF.fetch("http://localhost/api/v1/auth/password/sign-in", {
+    const res = await workerFetch("http://localhost/api/v1/auth/password/sign-in", {
       method: "POST",
       headers: { "content-type": "application/json", "x-stack-project-id": "internal", "x-stack-access-type": "client" },
       body: `{"email":${"[".repeat(100)}${"]".repeat(100)}}`,

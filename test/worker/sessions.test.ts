@@ -1,12 +1,14 @@
 /** Sessions: refresh on both endpoints via the SessionDO, the refresh race, rotation, revocation. */
-import { env, SELF } from "cloudflare:test";
+
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEV_PUBLISHABLE_CLIENT_KEY, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
 import { sha256Hex } from "../../worker/crypto/hash";
 import { call, createProjectWithKeys, internalClient, internalServer, signUp } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 async function tokenGrant(fields: Record<string, string>) {
-  const res = await SELF.fetch("http://localhost/api/v1/auth/oauth/token", {
+  const res = await workerFetch("http://localhost/api/v1/auth/oauth/token", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields).toString(),

@@ -1,8 +1,9 @@
 /** Access tokens: ES256 against the JWKS, exactly the 18 wire claims, and every rejection path. */
-import { SELF } from "cloudflare:test";
+
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, internalClient, signUp } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const CLAIMS = [
   "iss",
@@ -26,7 +27,7 @@ const CLAIMS = [
 ].sort();
 
 async function jwks(projectId: string, query = "") {
-  const res = await SELF.fetch(`http://localhost/api/v1/projects/${projectId}/.well-known/jwks.json${query}`);
+  const res = await workerFetch(`http://localhost/api/v1/projects/${projectId}/.well-known/jwks.json${query}`);
   return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as any };
 }
 
@@ -75,7 +76,7 @@ describe("access tokens", () => {
     const withAnon = await jwks("internal", "?include_anonymous=true");
     expect(withAnon.body.keys).toHaveLength(3);
     await jwtVerify(res.body.access_token, createLocalJWKSet(withAnon.body));
-    const alias = await SELF.fetch("http://localhost/api/v1/projects-anonymous-users/internal/.well-known/jwks.json", {
+    const alias = await workerFetch("http://localhost/api/v1/projects-anonymous-users/internal/.well-known/jwks.json", {
       redirect: "manual",
     });
     expect(alias.status).toBe(307);

@@ -1,5 +1,6 @@
 /** The wire's exact errors (issue 11): the answers the reference implementation's own tests expect. */
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { readConfig } from "../../worker/config";
@@ -8,9 +9,10 @@ import worker from "../../worker/index";
 import { call, createProjectWithKeys, internalClient, internalServer, signUp, uniqueEmail } from "../helpers/api";
 import { sinkEmailConfig } from "../helpers/mail";
 import { authorizeUrl, fetchWorker } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker-fetch";
 
 async function tokenGrant(fields: Record<string, string>) {
-  const res = await SELF.fetch("http://localhost/api/v1/auth/oauth/token", {
+  const res = await workerFetch("http://localhost/api/v1/auth/oauth/token", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields).toString(),

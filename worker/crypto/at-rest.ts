@@ -48,3 +48,11 @@ export async function decryptAtRest(secrets: string[], stored: string): Promise<
   }
   return null;
 }
+
+/** The server's sealing secrets: the current one, and the previous one during a rotation. */
+export type SealingKeys = { secret: string; previousSecret?: string | null };
+
+/** Opens a sealed value with the current secret, then the previous one; null if neither works. */
+export function openSealed(keys: SealingKeys, stored: string): Promise<string | null> {
+  return decryptAtRest(keys.previousSecret ? [keys.secret, keys.previousSecret] : [keys.secret], stored);
+}

@@ -386,3 +386,16 @@ export const rateLimitCounters = sqliteTable(
   },
   (t) => [index("rate_limit_counters_expires").on(t.expiresAt)],
 );
+
+/**
+ * One row per CLI login whose result was handed to the polling CLI. KV (where the login state
+ * lives) has no compare-and-set, so the primary key here makes the hand-out happen once.
+ */
+export const cliHandouts = sqliteTable(
+  "cli_handouts",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("cli_handouts_expires").on(t.expiresAt)],
+);

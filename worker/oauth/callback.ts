@@ -5,13 +5,13 @@
  * outer authorization code for the SDK's redirect URI.
  */
 import { ArcticFetchError, OAuth2RequestError } from "arctic";
-import { decryptAtRest } from "../crypto/at-rest";
+import { openSealed } from "../crypto/at-rest";
 import { sha256Hex } from "../crypto/hash";
 import { findProjectIdOfCode } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
 import type { Problem } from "../services/result";
 import { loadProject } from "../services/seed";
-import { issueCode, redeemCode } from "../services/verification-codes";
+import { issueCode, redeemCode, spendCheckedCode } from "../services/verification-codes";
 import { type ResolveResult, resolveOAuthUser } from "./account-resolution";
 import type { OuterInfo } from "./authorize";
 import type { ProviderUser } from "./provider-types";
@@ -59,7 +59,7 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
   // Redirect mode: the state must come back to the same browser that started (login CSRF).
   if (outer.response_mode === "redirect" && !input.hasInnerCookie(input.state)) return { ok: false, reason: "oauth_inner_cookie_missing" };
   // One use only: a replayed provider callback cannot mint a second code.
-  const used = await redeemCode(deps, project.id, "oauth_outer_state", input.state, true);
+  const used = await spendCheckedCode(deps, peek.row);
   if (!used.ok) return { ok: false, reason: "oauth_state_invalid" };
 
   const errorRedirectUrl = outer.error_redirect_url ?? outer.redirect_uri;
@@ -68,10 +68,7 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
 
   const provider = await resolveProvider(deps, project, input.providerId);
   if (!provider.ok) return fail({ ok: false, reason: "oauth_provider_not_enabled" });
-  const verifier = await decryptAtRest(
-    [deps.tokenKeys.secret, deps.tokenKeys.previousSecret ?? ""].filter(Boolean),
-    outer.inner_verifier_sealed,
-  );
+  const verifier = await openSealed(deps.tokenKeys, outer.inner_verifier_sealed);
   if (!verifier) return fail({ ok: false, reason: "oauth_provider_rejected_code" });
 
   let tokens: ProviderTokens;

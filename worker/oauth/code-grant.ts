@@ -13,7 +13,7 @@ import { finishFirstFactor } from "../services/mfa";
 import { fail, type Problem } from "../services/result";
 import type { IpInfo } from "../services/sessions";
 import type { SignInTokens } from "../services/sign-in-tokens";
-import { CODE_LENGTH, redeemCode } from "../services/verification-codes";
+import { CODE_LENGTH, redeemCode, spendCheckedCode } from "../services/verification-codes";
 import { type CodeChallengeMethod, verifyPkce } from "./pkce";
 
 const PURPOSE = "oauth_authorization_code";
@@ -53,7 +53,7 @@ export async function exchangeAuthorizationCode(
   // Wrong verifiers do not use the code up, but each counts against its 20 attempts.
   if (!(await verifyPkce(input.codeVerifier, data.code_challenge, data.code_challenge_method))) return invalid;
 
-  const used = await redeemCode(deps, project.id, PURPOSE, input.code, true);
+  const used = await spendCheckedCode(deps, peek.row);
   if (!used.ok) {
     if (used.reason === "code_used") await revokeReplayedGrant(deps, project.id, codeHash);
     return invalid;

@@ -2,7 +2,7 @@
  * Provider tokens at rest: OAuth access/refresh tokens from providers are sealed (AES-256-GCM,
  * key derived from SERVER_SECRET) before they reach D1, and opened only when needed.
  */
-import { decryptAtRest, encryptAtRest } from "../crypto/at-rest";
+import { encryptAtRest, openSealed } from "../crypto/at-rest";
 import type { Deps } from "../lib/context";
 
 /** Seals a provider token for storage. Why: a database leak must not hand out live provider tokens. */
@@ -12,6 +12,5 @@ export function sealProviderToken(deps: Deps, plain: string): Promise<string> {
 
 /** Opens a sealed provider token with the current secret, then the previous one (rotation); null if neither works. */
 export function openProviderToken(deps: Deps, sealed: string): Promise<string | null> {
-  const secrets = [deps.tokenKeys.secret, ...(deps.tokenKeys.previousSecret ? [deps.tokenKeys.previousSecret] : [])];
-  return decryptAtRest(secrets, sealed);
+  return openSealed(deps.tokenKeys, sealed);
 }

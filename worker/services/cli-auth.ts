@@ -3,13 +3,18 @@
  * code while a person confirms it in the browser with the login code. The state lives in KV
  * (with TTL), keyed by the SHA-256 of each code; see docs/storage.md and docs/security.md.
  *
- * One-shot hand-out without compare-and-set in KV: the CLI's session id is reserved when the
- * login starts, and the session (with a fresh refresh token) is only created by the poll that
- * wins the `INSERT … ON CONFLICT(id) DO NOTHING` in D1. A concurrent or replayed poll loses
- * that insert and answers "used"; no refresh token is ever stored, not even encrypted.
+ * One-shot hand-out without compare-and-set in KV: the poll that wins an `INSERT … ON CONFLICT
+ * DO NOTHING` in D1 hands out the result; a concurrent or replayed poll loses it and answers "used".
+ * - Completed with `refresh_token` (as the reference's confirm page does): the poll returns exactly
+ *   that token, which waits in the KV state sealed with AES-GCM until then (wire: the CLI gets the
+ *   browser's session). The mark is a row of `cli_handouts`.
+ * - Completed by a signed-in user without one: the poll creates a new session of that user (its
+ *   id reserved when the login started, so the session's primary key is the mark).
  */
 import { CLI_LOGIN_DEFAULT_EXPIRY_MS } from "../../sdk/src/shared/constants";
+import { encryptAtRest, openSealed } from "../crypto/at-rest";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash";
+import { claimCliHandout, pruneCliHandouts } from "../db/queries/cli-handouts";
 import type { ProjectRow } from "../db/queries/projects";
 import { findSessionByTokenHash, insertSessionIfAbsent } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
@@ -34,6 +39,8 @@ export type CliLoginState = {
   session_id: string;
   /** The user who confirmed the login (status "completed"). */
   user_id?: string;
+  /** The refresh token the confirming browser passed, sealed (AES-GCM); handed to the CLI as is. */
+  sealed_refresh_token?: string;
   /** The CLI's anonymous session, if it had one (check / claim-anon-session modes). */
   anon_refresh_token_hash?: string;
   anon_claim_session_id?: string;
@@ -104,12 +111,23 @@ export async function pollCliLogin(deps: Deps, project: ProjectRow, pollingCode:
 
   const record = await findUserRecord(deps.db, project.id, state.user_id);
   if (!record) return fail("cli_user_gone");
-  const session = await prepareSession(deps, project.id, state.user_id, { sessionId: state.session_id, ipInfo });
-  // D1's primary key is the compare-and-set KV lacks: only one poll can create this session.
-  if (!(await insertSessionIfAbsent(session.statement))) return { ok: true, status: "used" };
-  const { user_id: _handedOut, ...rest } = state;
+  const { user_id: _handedOut, sealed_refresh_token: sealed, ...rest } = state;
+  let refreshToken: string;
+  if (sealed) {
+    const token = await openSealed(deps.tokenKeys, sealed);
+    if (!token) return fail("cli_polling_code_invalid");
+    deps.defer(pruneCliHandouts(deps.db, deps.now()));
+    // D1's primary key is the compare-and-set KV lacks: only one poll hands the token out.
+    if (!(await claimCliHandout(deps.db, state.session_id, state.expires_at))) return { ok: true, status: "used" };
+    refreshToken = token;
+  } else {
+    const session = await prepareSession(deps, project.id, state.user_id, { sessionId: state.session_id, ipInfo });
+    // Same guard: only one poll can create the session with the reserved id.
+    if (!(await insertSessionIfAbsent(session.statement))) return { ok: true, status: "used" };
+    refreshToken = session.refreshToken;
+  }
   await writeState(deps, pollingHash, { ...rest, status: "used" });
-  return { ok: true, status: "success", refreshToken: session.refreshToken };
+  return { ok: true, status: "success", refreshToken };
 }
 
 export type LoginCodeProblem = Problem<"cli_login_invalid" | "cli_login_expired" | "cli_login_used">;
@@ -199,6 +217,13 @@ export async function completeCliLogin(
   const { pollingHash, state } = pending.loaded;
   // The anonymous CLI user is not merged into this one: the CLI simply gets this user's session.
   const { anon_refresh_token_hash: _a, anon_claim_session_id: _b, ...rest } = state;
-  await writeState(deps, pollingHash, { ...rest, status: "completed", user_id: userId });
+  // The wire hands the CLI exactly the token the browser passed; sealed while it waits in KV.
+  const sealed = who.refreshToken !== undefined ? await encryptAtRest(deps.tokenKeys.secret, who.refreshToken) : undefined;
+  await writeState(deps, pollingHash, {
+    ...rest,
+    status: "completed",
+    user_id: userId,
+    ...(sealed ? { sealed_refresh_token: sealed } : {}),
+  });
   return { ok: true };
 }

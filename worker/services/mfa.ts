@@ -5,7 +5,7 @@
  * /auth/mfa/sign-in. The secret is stored encrypted (AES-GCM), since it must be read back.
  */
 import { generateHOTP } from "@oslojs/otp";
-import { decryptAtRest, encryptAtRest } from "../crypto/at-rest";
+import { encryptAtRest, openSealed } from "../crypto/at-rest";
 import { constantTimeEqual } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
@@ -13,15 +13,11 @@ import type { Deps } from "../lib/context";
 import { fail, type Problem } from "./result";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import type { SignInTokens } from "./sign-in-tokens";
-import { type CodeProblem, issueCode, redeemCode } from "./verification-codes";
+import { type CodeProblem, issueCode, redeemCode, spendCheckedCode } from "./verification-codes";
 
 export const MFA_ATTEMPT_TTL_MS = 5 * 60 * 1000;
 const STEP_SECONDS = 30;
 const DIGITS = 6;
-
-function secretsOf(deps: Deps): string[] {
-  return [deps.tokenKeys.secret, ...(deps.tokenKeys.previousSecret ? [deps.tokenKeys.previousSecret] : [])];
-}
 
 /** The stored form of a base64 TOTP secret (or null to turn MFA off). */
 export async function sealTotpSecret(deps: Deps, base64Secret: string | null): Promise<string | null> {
@@ -30,7 +26,7 @@ export async function sealTotpSecret(deps: Deps, base64Secret: string | null): P
 
 /** Does `otp` match the user's secret at the injected clock (±1 step)? */
 export async function checkTotp(deps: Deps, sealed: string, otp: string): Promise<boolean> {
-  const base64Secret = await decryptAtRest(secretsOf(deps), sealed);
+  const base64Secret = await openSealed(deps.tokenKeys, sealed);
   if (!base64Secret || !/^\d{6}$/.test(otp)) return false;
   const key = Uint8Array.from(atob(base64Secret), (c) => c.charCodeAt(0));
   const counter = BigInt(Math.floor(deps.now() / 1000 / STEP_SECONDS));
@@ -89,7 +85,7 @@ export async function signInWithTotp(
   const user = await findUserRecord(deps.db, project.id, user_id);
   if (!user?.user.totpSecret || !(await checkTotp(deps, user.user.totpSecret, input.totp))) return fail("invalid_totp");
   // Only a right TOTP uses up the attempt; wrong ones count against its 20 attempts.
-  const used = await redeemCode(deps, project.id, "mfa_attempt", input.attemptCode, true);
+  const used = await spendCheckedCode(deps, check.row);
   if (!used.ok) return used;
   const session = await createSessionForUser(deps, project, user_id, { ipInfo: input.ipInfo });
   if (!session.ok) throw new Error("user vanished during MFA sign-in");

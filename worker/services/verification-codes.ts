@@ -84,7 +84,15 @@ export async function redeemCode(
   if (row.usedAt !== null) return fail("code_used");
   if (row.attempts > MAX_CODE_ATTEMPTS) return fail("code_max_attempts");
   if (!consume) return { ok: true, row };
+  return spendCheckedCode(deps, row);
+}
+
+/**
+ * Uses up a code this request already checked with `redeemCode(…, false)`: no second attempt is
+ * counted (a burst of right answers must not exhaust the attempts), and only one caller wins.
+ */
+export async function spendCheckedCode(deps: Deps, row: VerificationCodeRow): Promise<CodeCheck> {
   // Single use under concurrency: only one UPDATE can flip used_at from NULL.
-  const used = await markCodeUsed(deps.db, row.id, now);
+  const used = await markCodeUsed(deps.db, row.id, deps.now());
   return used ? { ok: true, row: used } : fail("code_used");
 }
