@@ -18,7 +18,9 @@ export function ProjectList({ projects }: { projects: OwnedProject[] | null }) {
     <ul className="project-list" aria-label="Your projects">
       {projects.map((p) => (
         <li key={p.id} className="project-item">
-          <span className="project-name">{p.displayName}</span>
+          <a className="project-name" href={`/projects/${p.id}`}>
+            {p.displayName}
+          </a>
           <code className="muted project-id">{p.id}</code>
           {p.createdAt ? <span className="muted">Created {p.createdAt.toLocaleDateString()}</span> : null}
           <a href={`/projects/${p.id}/emails`}>Emails</a>

@@ -3,55 +3,39 @@
  * failed send, read through the owner's admin app.
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { useParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { SentEmail } from "../../../sdk/src";
-import { useUser } from "../../../sdk/src/react";
-import { DashboardShell } from "../components/dashboard-shell";
+import { PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
-import type { OwnedProject, OwnerUser } from "../lib/dashboard-types";
+import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Emails · Doorman" }];
 
 export default function ProjectEmailsRoute() {
-  return (
-    <DashboardShell>
-      <ProjectEmails />
-    </DashboardShell>
-  );
+  return <ProjectEmails />;
 }
 
 function ProjectEmails() {
-  const { projectId } = useParams();
-  const user = useUser({ or: "redirect" }) as OwnerUser;
-  const [project, setProject] = useState<OwnedProject | null>(null);
+  const { project } = useProject();
   const [emails, setEmails] = useState<SentEmail[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    (async () => {
-      const owned = (await user.listOwnedProjects()).find((p) => p.id === projectId);
-      if (!owned) throw new Error("This project does not exist or is not yours.");
-      if (!live) return;
-      setProject(owned);
-      const list = await owned.app.listSentEmails({ limit: 200 });
-      if (live) setEmails(list);
-    })().catch((e: unknown) => live && setError(e instanceof Error ? e.message : "Could not load the emails."));
+    project.app
+      .listSentEmails({ limit: 200 })
+      .then((list) => live && setEmails(list))
+      .catch((e: unknown) => live && setError(errorMessage(e, "Could not load the emails.")));
     return () => {
       live = false;
     };
-  }, [user, projectId]);
+  }, [project]);
 
   return (
     <>
-      <div className="page-heading">
-        <p>
-          <a href="/projects">← Projects</a>
-        </p>
-        <h1>Emails{project ? ` · ${project.displayName}` : ""}</h1>
-        <p className="muted">Every email this project sent or tried to send, newest first.</p>
-      </div>
+      <PageHeading title={`Emails · ${project.displayName}`}>
+        <p className="muted">Every email this project sent or tried to send, newest first. Codes and secret links are redacted.</p>
+      </PageHeading>
       <section className="panel" aria-label="Email log">
         {error ? (
           <p className="alert" role="alert">

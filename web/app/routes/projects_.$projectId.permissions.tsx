@@ -3,23 +3,18 @@
  * system ones included, read-only), with create and delete, through the owner's admin app.
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { useParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
-import { useUser } from "../../../sdk/src/react";
-import { DashboardShell } from "../components/dashboard-shell";
+import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { type NewDefinition, PermissionDefinitionForm, type Scope } from "../components/permission-definition-form";
 import { RouteError } from "../components/route-error";
-import type { OwnedProject, OwnerUser } from "../lib/dashboard-types";
+import type { OwnedProject } from "../lib/dashboard-types";
+import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Permissions · Doorman" }];
 
 export default function ProjectPermissionsRoute() {
-  return (
-    <DashboardShell>
-      <ProjectPermissions />
-    </DashboardShell>
-  );
+  return <ProjectPermissions />;
 }
 
 type Definitions = Record<Scope, PermissionDefinition[]>;
@@ -33,64 +28,47 @@ async function loadDefinitions(project: OwnedProject): Promise<Definitions> {
 }
 
 function ProjectPermissions() {
-  const { projectId } = useParams();
-  const user = useUser({ or: "redirect" }) as OwnerUser;
-  const [project, setProject] = useState<OwnedProject | null>(null);
+  const { project, toast } = useProject();
   const [definitions, setDefinitions] = useState<Definitions | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    (async () => {
-      const owned = (await user.listOwnedProjects()).find((p) => p.id === projectId);
-      if (!owned) throw new Error("This project does not exist or is not yours.");
-      const loaded = await loadDefinitions(owned);
-      if (!live) return;
-      setProject(owned);
-      setDefinitions(loaded);
-    })().catch((e: unknown) => live && setError(e instanceof Error ? e.message : "Could not load the permissions."));
+    loadDefinitions(project)
+      .then((loaded) => live && setDefinitions(loaded))
+      .catch((e: unknown) => live && setError(errorMessage(e, "Could not load the permissions.")));
     return () => {
       live = false;
     };
-  }, [user, projectId]);
+  }, [project]);
 
   const onCreate = useCallback(
     async ({ scope, ...options }: NewDefinition) => {
-      if (!project) return;
       if (scope === "team") await project.app.createTeamPermissionDefinition(options);
       else await project.app.createProjectPermissionDefinition(options);
       setDefinitions(await loadDefinitions(project));
+      toast(`Permission ${options.id} created.`);
     },
-    [project],
+    [project, toast],
   );
 
   const onDelete = useCallback(
     async (scope: Scope, id: string) => {
-      if (!project) return;
-      setActionError(null);
-      try {
-        if (scope === "team") await project.app.deleteTeamPermissionDefinition(id);
-        else await project.app.deleteProjectPermissionDefinition(id);
-        setDefinitions(await loadDefinitions(project));
-      } catch (e) {
-        setActionError(e instanceof Error ? e.message : "Could not delete the permission.");
-      }
+      if (scope === "team") await project.app.deleteTeamPermissionDefinition(id);
+      else await project.app.deleteProjectPermissionDefinition(id);
+      setDefinitions(await loadDefinitions(project));
+      toast(`Permission ${id} deleted.`);
     },
-    [project],
+    [project, toast],
   );
 
   return (
     <>
-      <div className="page-heading">
-        <p>
-          <a href="/projects">← Projects</a>
-        </p>
-        <h1>Permissions{project ? ` · ${project.displayName}` : ""}</h1>
+      <PageHeading title={`Permissions · ${project.displayName}`}>
         <p className="muted">
           Team permissions are held per team; project permissions per user. A permission grants everything it contains.
         </p>
-      </div>
+      </PageHeading>
       {error ? (
         <p className="alert" role="alert">
           {error}
@@ -101,11 +79,6 @@ function ProjectPermissions() {
         </p>
       ) : (
         <>
-          {actionError ? (
-            <p className="alert" role="alert">
-              {actionError}
-            </p>
-          ) : null}
           <DefinitionTable title="Team permissions" scope="team" items={definitions.team} onDelete={onDelete} />
           <DefinitionTable title="Project permissions" scope="project" items={definitions.project} onDelete={onDelete} />
           <PermissionDefinitionForm existing={definitions} onCreate={onCreate} />
@@ -119,7 +92,7 @@ function DefinitionTable(props: {
   title: string;
   scope: Scope;
   items: PermissionDefinition[];
-  onDelete: (scope: Scope, id: string) => void;
+  onDelete: (scope: Scope, id: string) => Promise<void>;
 }) {
   return (
     <section className="panel" aria-label={props.title}>
@@ -150,9 +123,15 @@ function DefinitionTable(props: {
                   {d.id.startsWith("$") ? (
                     <span className="muted">built in</span>
                   ) : (
-                    <button type="button" className="btn btn-secondary btn-small" onClick={() => props.onDelete(props.scope, d.id)}>
-                      Delete<span className="visually-hidden"> {d.id}</span>
-                    </button>
+                    <ConfirmButton
+                      small
+                      label="Delete"
+                      ariaLabel={`Delete ${d.id}`}
+                      title={`Delete the permission ${d.id}?`}
+                      consequence="Every grant of it is removed, and other permissions stop containing it. This cannot be undone."
+                      confirmLabel="Delete permission"
+                      onConfirm={() => props.onDelete(props.scope, d.id)}
+                    />
                   )}
                 </td>
               </tr>

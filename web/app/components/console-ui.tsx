@@ -1,0 +1,156 @@
+/**
+ * Small building blocks shared by the console's pages: the page heading that takes focus after
+ * navigation, a confirm button for destructive actions, toasts, and async action state.
+ */
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+
+/** The page's h1: focused after each client-side navigation so screen readers announce the page. */
+export function PageHeading({ title, children }: { title: string; children?: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: false });
+  }, []);
+  return (
+    <div className="page-heading">
+      <h1 ref={ref} tabIndex={-1}>
+        {title}
+      </h1>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * A button that asks before a destructive action and says what will be lost. Uses the native
+ * <dialog> (focus trapped, Escape cancels).
+ */
+export function ConfirmButton(props: {
+  label: string;
+  /** Accessible name when the label alone is ambiguous (e.g. "Revoke key set prod"). */
+  ariaLabel?: string;
+  title: string;
+  consequence: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+  small?: boolean;
+  /** Typed confirmation: the confirm button is enabled only when this text is typed. */
+  typeToConfirm?: string;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [typed, setTyped] = useState("");
+  const titleId = useId();
+  const inputId = useId();
+  const open = () => {
+    setError(null);
+    setTyped("");
+    dialog.current?.showModal();
+  };
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await props.onConfirm();
+      dialog.current?.close();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "That did not work. Try again.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const blocked = props.typeToConfirm !== undefined && typed !== props.typeToConfirm;
+  return (
+    <>
+      <button type="button" className={`btn btn-danger${props.small ? " btn-small" : ""}`} aria-label={props.ariaLabel} onClick={open}>
+        {props.label}
+      </button>
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId}>
+        <h2 id={titleId}>{props.title}</h2>
+        <p>{props.consequence}</p>
+        {props.typeToConfirm !== undefined ? (
+          <div className="field">
+            <label htmlFor={inputId}>
+              Type <strong>{props.typeToConfirm}</strong> to confirm
+            </label>
+            <input id={inputId} className="input" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
+          </div>
+        ) : null}
+        {error ? (
+          <p className="alert" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()} disabled={busy}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy || blocked} aria-busy={busy}>
+            {busy ? "Working…" : props.confirmLabel}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** The console's toasts: one polite live region, messages fade after a few seconds. */
+export function useToasts(): { toasts: ReactNode; toast: (message: string) => void } {
+  const [messages, setMessages] = useState<{ id: number; text: string }[]>([]);
+  const next = useRef(0);
+  const toast = useCallback((text: string) => {
+    const id = ++next.current;
+    setMessages((m) => [...m, { id, text }]);
+    setTimeout(() => setMessages((m) => m.filter((x) => x.id !== id)), 5000);
+  }, []);
+  const toasts = (
+    <div className="toasts" role="status" aria-live="polite">
+      {messages.map((m) => (
+        <p key={m.id} className="toast">
+          {m.text}
+        </p>
+      ))}
+    </div>
+  );
+  return { toasts, toast };
+}
+
+/**
+ * Runs an async action with busy and error state; the first invalid field or the error gets focus
+ * (the caller renders `error` with role="alert").
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(async (action: () => Promise<void>, fallback = "That did not work. Try again."): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (e) {
+      setError(e instanceof Error && e.message ? e.message : fallback);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, setError, run };
+}
+
+/** "Loading…" while null, the error if any, else the children. */
+export function Loaded<T>(props: { value: T | null; error?: string | null; children: (value: T) => ReactNode; what?: string }) {
+  if (props.error)
+    return (
+      <p className="alert" role="alert">
+        {props.error}
+      </p>
+    );
+  if (props.value === null)
+    return (
+      <p className="muted" role="status">
+        Loading {props.what ?? ""}…
+      </p>
+    );
+  return <>{props.children(props.value)}</>;
+}

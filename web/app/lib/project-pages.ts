@@ -1,0 +1,14 @@
+/** The pages of a project's console (`/projects/:projectId/<path>`). */
+
+/** In navigation order; "" is the overview. */
+export const PROJECT_PAGES = [
+  { path: "", label: "Overview" },
+  { path: "users", label: "Users" },
+  { path: "teams", label: "Teams" },
+  { path: "sign-in-methods", label: "Sign-in methods" },
+  { path: "domains", label: "Domains" },
+  { path: "permissions", label: "Permissions" },
+  { path: "emails", label: "Emails" },
+  { path: "keys", label: "Keys" },
+  { path: "settings", label: "Settings" },
+] as const;

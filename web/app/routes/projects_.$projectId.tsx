@@ -1,0 +1,97 @@
+/**
+ * `/projects/:projectId/*`: the console frame of one project: the dashboard shell, the project's
+ * navigation (the current page marked with aria-current) and toasts. It loads the owned project
+ * through the owner's session and hands it to the pages (useProject()).
+ */
+import { NavLink, Outlet, useParams } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import { useUser } from "../../../sdk/src/react";
+import { useToasts } from "../components/console-ui";
+import { DashboardShell } from "../components/dashboard-shell";
+import { RouteError } from "../components/route-error";
+import type { OwnedProject, OwnerUser } from "../lib/dashboard-types";
+import type { ProjectContext } from "../lib/project-context";
+import { PROJECT_PAGES } from "../lib/project-pages";
+
+export default function ProjectLayoutRoute() {
+  return (
+    <DashboardShell>
+      <ProjectLayout />
+    </DashboardShell>
+  );
+}
+
+function ProjectLayout() {
+  const { projectId } = useParams();
+  const owner = useUser({ or: "redirect" }) as OwnerUser;
+  const [project, setProject] = useState<OwnedProject | null | "missing">(null);
+  const [error, setError] = useState<string | null>(null);
+  const { toasts, toast } = useToasts();
+
+  const reloadProject = useCallback(async () => {
+    const owned = (await owner.listOwnedProjects()).find((p) => p.id === projectId);
+    if (!owned) {
+      setProject("missing");
+      throw new Error("This project does not exist or is not yours.");
+    }
+    setProject(owned);
+    return owned;
+  }, [owner, projectId]);
+
+  useEffect(() => {
+    setProject(null);
+    reloadProject().catch((e: unknown) => setError(e instanceof Error ? e.message : "Could not load the project."));
+  }, [reloadProject]);
+
+  if (project === "missing") {
+    return (
+      <section className="page-error" aria-labelledby="missing-title">
+        <h1 id="missing-title">Project not found</h1>
+        <p>This project does not exist, or it belongs to a team you are not in.</p>
+        <a className="btn btn-secondary" href="/projects">
+          Back to your projects
+        </a>
+      </section>
+    );
+  }
+  if (error || project === null) {
+    return error ? (
+      <p className="alert" role="alert">
+        {error}
+      </p>
+    ) : (
+      <p className="muted" role="status">
+        Loading the project…
+      </p>
+    );
+  }
+  const context: ProjectContext = { project, owner, reloadProject, toast };
+  return (
+    <div className="project-frame">
+      <nav className="project-nav" aria-label="Project">
+        <p className="project-nav-title">
+          <a href="/projects">← Projects</a>
+          <strong>{project.displayName}</strong>
+          {project.isProductionMode ? <span className="badge">production</span> : <span className="badge badge-dev">development</span>}
+        </p>
+        <ul>
+          {PROJECT_PAGES.map((page) => (
+            <li key={page.path}>
+              <NavLink to={`/projects/${project.id}${page.path ? `/${page.path}` : ""}`} end={page.path === ""} prefetch="none">
+                {page.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="project-page">
+        <Outlet context={context} />
+      </div>
+      {toasts}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
