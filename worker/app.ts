@@ -28,7 +28,8 @@ import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
 import { healthRoutes } from "./routes/health";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
-import { internalEmailsRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
+import { internalConfigRoutes } from "./routes/internal/config";
+import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
@@ -77,7 +78,9 @@ const api = routeGroup()
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)
   .route("/internal/emails", internalEmailsRoutes)
-  .route("/internal/send-test-email", sendTestEmailRoutes);
+  .route("/internal/config", internalConfigRoutes)
+  .route("/internal/send-test-email", sendTestEmailRoutes)
+  .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes);
 addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */

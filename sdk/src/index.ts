@@ -6,7 +6,14 @@
  * const app = new StackClientApp({ projectId, publishableClientKey, tokenStore: "cookie" });
  * const user = await app.getUser({ or: "redirect" });
  */
-export { type AdminAppOptions, type InternalApiKey, type InternalApiKeyFirstView, type SentEmail, StackAdminApp } from "./apps/admin-app";
+export {
+  type AdminAppOptions,
+  type InternalApiKey,
+  type InternalApiKeyFirstView,
+  type ProjectStats,
+  type SentEmail,
+  StackAdminApp,
+} from "./apps/admin-app";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export type { ApiKey, ApiKeyFirstView, ApiKeyType, CreateApiKeyOptions } from "./apps/api-keys";
 export type { ClientAppOptions } from "./apps/app-core";
@@ -32,13 +39,20 @@ export type {
   TeamPermission,
 } from "./apps/permissions";
 export type { CreateUserOptions, ListUsersOptions, ServerAppOptions, ServerUser } from "./apps/server-app";
+export type {
+  ServerContactChannel,
+  ServerContactChannelCreateOptions,
+  ServerContactChannelUpdateOptions,
+} from "./apps/server-contact-channels";
 export { type AdminOwnedProject, type CurrentUser, StackClientApp, StackServerApp } from "./apps/stack-apps";
 export type {
   ServerTeam,
   ServerTeamCreateOptions,
   ServerTeamUpdateOptions,
+  ServerTeamUser,
   TeamCreateOptions,
   TeamInvitation,
+  TeamMemberPermission,
   TeamUpdateOptions,
   TeamUser,
   UserTeam,

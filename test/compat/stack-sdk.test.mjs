@@ -166,7 +166,7 @@ test("magic link and password reset through the Stack SDK", async () => {
   const sent = await client.sendMagicLinkEmail(address, { callbackUrl: "http://localhost:8788/handler/magic-link-callback" });
   assert.equal(sent.status, "ok");
   const mail = await latestEmailTo(address);
-  assert.match(mail.subject, /^Sign in to Stack Dashboard: Your code is [A-Z0-9]{6}$/);
+  assert.match(mail.subject, /^Sign in to Doorman: Your code is [A-Z0-9]{6}$/);
   const code = /[?&]code=([a-z0-9]+)/.exec(mail.text)[1];
   assert.equal(code.slice(6), sent.data.nonce);
   const signedIn = await client.signInWithMagicLink(code, { noRedirect: true });

@@ -62,7 +62,21 @@ export function definePermissionSteps(runner, { page, origin, shots }) {
     await projectTable().getByRole("cell", { name: "read:docs", exact: true }).waitFor();
     await shot("20-permission-definitions");
 
+    await row.getByRole("button", { name: "Edit editor" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit editor" });
+    await edit.getByLabel("Description").fill("Edits and reviews documents");
+    await edit.getByRole("checkbox", { name: "$read_members" }).check();
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await row.getByText("Edits and reviews documents").waitFor();
+    await row
+      .getByRole("cell", { name: "$read_members, $update_team" })
+      .or(row.getByRole("cell", { name: "$update_team, $read_members" }))
+      .waitFor();
+
     await row.getByRole("button", { name: "Delete editor" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete the permission editor?" });
+    await confirm.getByText("Every grant of it is removed").waitFor();
+    await confirm.getByRole("button", { name: "Delete permission" }).click();
     await row.waitFor({ state: "detached" });
     assert.equal(
       await teamTable()
@@ -71,5 +85,21 @@ export function definePermissionSteps(runner, { page, origin, shots }) {
       0,
       "system permissions cannot be deleted",
     );
+  });
+
+  runner.step("permissions: the default sets are saved and survive a reload", async () => {
+    const defaults = page.getByRole("form", { name: "Default permissions" });
+    const user = defaults.getByRole("group", { name: "User" });
+    await user.getByRole("checkbox", { name: "read:docs" }).check();
+    const member = defaults.getByRole("group", { name: "Team member" });
+    await member.getByRole("checkbox", { name: "team_member" }).uncheck();
+    await defaults.getByRole("button", { name: "Save default permissions" }).click();
+    await page.locator(".toast").filter({ hasText: "Default permissions saved." }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Permissions · Perm Shop" }).waitFor();
+    const again = page.getByRole("form", { name: "Default permissions" });
+    assert.equal(await again.getByRole("group", { name: "User" }).getByRole("checkbox", { name: "read:docs" }).isChecked(), true);
+    assert.equal(await again.getByRole("group", { name: "Team member" }).getByRole("checkbox", { name: "team_member" }).isChecked(), false);
+    assert.equal(await again.getByRole("group", { name: "Team creator" }).getByRole("checkbox", { name: "team_admin" }).isChecked(), true);
   });
 }

@@ -5,11 +5,17 @@
  * creating a project whose keys are shown once.
  */
 import { join } from "node:path";
+import { defineA11ySteps } from "./a11y-scenario.mjs";
 import { defineApiDocsSteps } from "./api-docs-scenario.mjs";
 import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
 import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
+import { defineConsoleConfigSteps } from "./console-config-scenario.mjs";
+import { defineConsoleEmailSteps } from "./console-emails-scenario.mjs";
+import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
+import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
+import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
@@ -154,6 +160,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   let currentPassword = newPassword;
   const account = { email, password: () => currentPassword, setPassword: (p) => (currentPassword = p) };
   if (mail) defineEmailSteps(runner, { page, origin, shots, mail, account });
+  if (mail) defineHandlerLinkSteps(runner, { page, origin, shots, mail, account });
   defineMfaSteps(runner, { page, origin, shots, account });
   defineOAuthSteps(runner, { page, origin, shots });
   defineConnectedAccountSteps(runner, { page, origin, shots });
@@ -161,10 +168,15 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineCliSteps(runner, { page, context, origin, shots });
   if (mail) account.team = defineTeamSteps(runner, { page, origin, shots, mail });
   definePermissionSteps(runner, { page, origin, shots });
+  if (mail) defineConsoleEmailSteps(runner, { page, origin, mail });
+  if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
+  defineConsoleUserSteps(runner, { page, origin, shots });
+  defineConsoleConfigSteps(runner, { page, origin, shots });
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });
   defineApiDocsSteps(runner, { page, origin, shots });
   defineHeaderSteps(runner, { page, origin });
+  defineA11ySteps(runner, { page, origin });
 
   void context;
   return runner;

@@ -156,6 +156,38 @@ describe("owners, admin and server apps", () => {
     await expect(server.listUsers()).rejects.toMatchObject({ code: "INVALID_SECRET_SERVER_KEY" });
   });
 
+  it("an owner reads and overrides the config with dotted keys, sees the overview counts, and invites by email", async () => {
+    const owner = internalClient();
+    await owner.signUpWithCredential({ email: uniqueEmail("config-owner"), password: "owner password 1", noRedirect: true });
+    const me = (await owner.getUser({ or: "throw" }))!;
+    const project = await me.createProject({
+      displayName: "Config project",
+      config: { domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] },
+    });
+    await project.updateConfig({ "auth.passkey.allowSignIn": true, "teams.allowClientTeamCreation": true });
+    const config = (await project.getConfig()) as { auth: { passkey: { allowSignIn: boolean } } };
+    expect(config.auth.passkey.allowSignIn).toBe(true);
+    const fresh = await project.app.getProject();
+    expect(fresh.config.passkeyEnabled).toBe(true);
+    expect(fresh.config.clientTeamCreationEnabled).toBe(true);
+    await expect(project.updateConfig({ "auth.nope": true })).rejects.toMatchObject({ code: "SCHEMA_ERROR" });
+
+    expect(await project.app.getProjectStats()).toEqual({
+      userCount: 0,
+      anonymousUserCount: 0,
+      teamCount: 0,
+      signUpsToday: 0,
+      activeSessionCount: 0,
+    });
+    await project.app.sendSignInInvitation({ email: uniqueEmail("invitee"), callbackUrl: "https://app.example.com/welcome" });
+    expect((await project.app.listSentEmails())[0]?.subject).toBe("You have been invited to Config project");
+    await expect(
+      project.app.sendSignInInvitation({ email: uniqueEmail(), callbackUrl: "https://elsewhere.example.net/" }),
+    ).rejects.toMatchObject({
+      code: "REDIRECT_URL_NOT_WHITELISTED",
+    });
+  });
+
   it("the internal project's server key manages internal users", async () => {
     const server = new StackServerApp({ ...base, projectId: "internal", secretServerKey: DEV_SECRET_SERVER_KEY, tokenStore: "memory" });
     const user = await server.createUser({ primaryEmail: uniqueEmail("internal") });

@@ -105,6 +105,35 @@ describe("server teams", () => {
   });
 });
 
+describe("server team members and their permissions", () => {
+  it("lists members with name and email; grants, lists (direct and recursive) and revokes team permissions", async () => {
+    const p = await teamProject();
+    const { server } = apps(p);
+    const email = uniqueEmail("member");
+    const user = await server.createUser({ primaryEmail: email, displayName: "Mia Member" });
+    const team = await server.createTeam({ displayName: "Desk" });
+    await team.addUser(user.id);
+    expect(await team.listUsers()).toEqual([
+      { id: user.id, displayName: "Mia Member", primaryEmail: email, teamProfile: { displayName: "Mia Member", profileImageUrl: null } },
+    ]);
+
+    expect(await team.listMemberPermissions({ recursive: false })).toEqual([]);
+    await team.grantMemberPermission(user.id, "$update_team");
+    await team.grantMemberPermission(user.id, "team_admin");
+    const direct = await team.listMemberPermissions({ userId: user.id, recursive: false });
+    expect(direct.map((g) => g.id).sort()).toEqual(["$update_team", "team_admin"]);
+    expect(direct.every((g) => g.userId === user.id)).toBe(true);
+    // team_admin contains the other system permissions: listed only when recursive.
+    const all = await team.listMemberPermissions();
+    expect(all.map((g) => g.id)).toContain("$delete_team");
+
+    await team.revokeMemberPermission(user.id, "team_admin");
+    expect((await team.listMemberPermissions({ recursive: false })).map((g) => g.id)).toEqual(["$update_team"]);
+    await expect(team.revokeMemberPermission(user.id, "team_admin")).rejects.toMatchObject({ code: "TEAM_PERMISSION_NOT_FOUND" });
+    await expect(team.grantMemberPermission(user.id, "no_such_permission")).rejects.toMatchObject({ code: "PERMISSION_NOT_FOUND" });
+  });
+});
+
 describe("invitations", () => {
   it("invite, list, details, accept; revoke", async () => {
     const p = await teamProject();

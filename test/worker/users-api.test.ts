@@ -228,6 +228,27 @@ describe("/users (server)", () => {
     expect((await call("/users?cursor=6f1a4f0e-3b5d-4c1e-9a7b-000000000000", p.server)).body.code).toBe("SCHEMA_ERROR");
   });
 
+  it("lists restricted users only on request and finds a user by exact id", async () => {
+    const p = await createProjectWithKeys({ require_email_verification: true });
+    const make = async (tag: string, body: Record<string, unknown>) =>
+      (await call("/users", { ...p.server, body: { primary_email: uniqueEmail(tag), ...body } })).body.id as string;
+    const verified = await make("ok", { primary_email_verified: true });
+    const unverified = await make("unverified", {});
+    const blocked = await make("blocked", { primary_email_verified: true, restricted_by_admin: true });
+    const anon = (await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" })).body.user_id as string;
+    const ids = async (query: string) => (await call(`/users${query}`, p.server)).body.items.map((u: { id: string }) => u.id);
+
+    expect(await ids("")).toEqual([verified]);
+    expect(await ids("?include_restricted=true")).toEqual([verified, unverified, blocked]);
+    expect(await ids("?include_anonymous=true")).toEqual([verified, unverified, blocked, anon]);
+    expect(await ids(`?include_restricted=true&query=${blocked}`)).toEqual([blocked]);
+    expect(await ids(`?query=${blocked.slice(0, 8)}`)).toEqual([]); // ids match exactly, not in part
+
+    const relaxed = await createProjectWithKeys();
+    const plain = (await call("/users", { ...relaxed.server, body: { primary_email: uniqueEmail("plain") } })).body.id;
+    expect((await call("/users", relaxed.server)).body.items.map((u: { id: string }) => u.id)).toEqual([plain]);
+  });
+
   it("keeps last_active_at_millis current", async () => {
     const user = await signUp();
     const later = Date.now() + 5 * 60_000;

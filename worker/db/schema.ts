@@ -19,8 +19,15 @@ export const projects = sqliteTable("projects", {
   fullLogoUrl: text("full_logo_url"),
   ownerTeamId: text("owner_team_id"),
   onboardingStatus: text("onboarding_status").notNull().default("completed"),
-  /** The whole project config (ProjectConfig in worker/services/project-config.ts). */
+  /**
+   * The rendered project config (ProjectConfig in worker/services/project-config.ts), always
+   * rebuilt from `configOverrides` in the same UPDATE: read per request without rendering.
+   */
   config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+  /** The config overrides by level (worker/services/config-override.ts); null: a project from before overrides. */
+  configOverrides: text("config_overrides", { mode: "json" }).$type<Record<string, Record<string, unknown>>>(),
+  /** Bumped by every config write; a write applies only over the version it read (no lost updates). */
+  configVersion: integer("config_version").notNull().default(0),
 });
 
 export const apiKeySets = sqliteTable(
@@ -153,7 +160,12 @@ export const sessions = sqliteTable(
     isImpersonation: bool("is_impersonation").notNull().default(false),
     lastIpInfo: json("last_ip_info"),
   },
-  (t) => [uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash), index("sessions_user").on(t.userId)],
+  (t) => [
+    uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash),
+    index("sessions_user").on(t.userId),
+    // The console's "active sessions" count per project.
+    index("sessions_project_expires").on(t.projectId, t.expiresAt),
+  ],
 );
 
 /**

@@ -117,5 +117,7 @@ export function secretValuesOf(vars: TemplateVars): string[] {
 
 /** The single lookup point for a project's email of a kind (default templates for now). */
 export function renderEmail(project: ProjectRow, kind: TemplateKind, vars: TemplateVars): RenderedEmail {
-  return { ...renderDefaultTemplate(project.displayName, kind, vars), secrets: secretValuesOf(vars) };
+  // A sign-in invitation links to the app's own page and grants nothing: the log keeps it readable.
+  const secrets = kind === "sign_in_invitation" ? [] : secretValuesOf(vars);
+  return { ...renderDefaultTemplate(project.displayName, kind, vars), secrets };
 }

@@ -17,6 +17,7 @@ import {
   Twitch,
   Twitter,
 } from "arctic";
+import { PROVIDER_IDS, type ProviderId } from "../../sdk/src/shared/oauth-providers";
 import type { ProviderClient, ProviderCredentials } from "./provider-types";
 import {
   appleUser,
@@ -31,22 +32,7 @@ import {
   xUser,
 } from "./user-info";
 
-export const PROVIDER_IDS = [
-  "google",
-  "github",
-  "microsoft",
-  "facebook",
-  "discord",
-  "gitlab",
-  "bitbucket",
-  "linkedin",
-  "apple",
-  "x",
-  "spotify",
-  "twitch",
-] as const;
-
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+export { PROVIDER_IDS, type ProviderId };
 
 export function isProviderId(id: string): id is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(id);

@@ -162,6 +162,8 @@ const listAll = defineRoute({
   method: "get",
   path: "/",
   summary: "List the project's users",
+  description:
+    "Anonymous users are listed with include_anonymous (which also lists restricted users) or only_anonymous; restricted users with include_restricted. `query` matches the user id exactly, or the display name or an email in part.",
   access: ["server", "admin"],
   query: listQuerySchema,
   response: listSchema(userServerSchema),
@@ -233,6 +235,8 @@ addRoute(usersRoutes, listAll, async (c, { auth, query: q }) => {
     teamId: q.team_id,
     includeAnonymous: q.include_anonymous ?? false,
     onlyAnonymous: q.only_anonymous ?? false,
+    includeRestricted: q.include_restricted ?? false,
+    requireEmailVerification: readProjectConfig(auth.project.config).require_email_verification,
   });
   if ("cursorNotFound" in page) throw new KnownError("SCHEMA_ERROR", { message: "The cursor does not name a user of this project." });
   return c.json({ items: page.items.map((r) => view(auth, r)), is_paginated: true, pagination: { next_cursor: page.nextCursor } });

@@ -18,6 +18,9 @@ async function seal(deps: Deps, plain: string): Promise<string> {
   return `${SEALED_PREFIX}${await encryptAtRest(deps.tokenKeys.secret, plain)}`;
 }
 
+/** Seals a secret submitted in a config override (always anew, for the reason in sealSubmitted). */
+export const sealConfigValue = seal;
+
 /**
  * The clear value of a stored config secret; null when it cannot be opened (sealed under a
  * secret that is gone). A value without the prefix is a config written before sealing existed.

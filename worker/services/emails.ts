@@ -1,9 +1,12 @@
-/** The email log and the test email an admin sends to check an SMTP configuration. */
+/** The email log, the test email an admin sends to check an SMTP configuration, and sign-in invitations. */
 
 import type { ProjectRow } from "../db/queries/projects";
 import { findSentEmail, listSentEmails, type SentEmailRow } from "../db/queries/sent-emails";
 import { type Delivery, deliverEmail, type SmtpSettings } from "../email/delivery";
+import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { fail, type Problem } from "./result";
 
 export function listEmails(deps: Deps, projectId: string, limit = 100): Promise<SentEmailRow[]> {
   return listSentEmails(deps.db, projectId, limit);
@@ -19,4 +22,19 @@ export function sendTestEmail(deps: Deps, project: ProjectRow, to: string, smtp:
   const text = `This is a test email from ${project.displayName}. Your email server settings work.`;
   const html = `<p>This is a test email from <strong>${project.displayName.replace(/[&<>"']/g, "")}</strong>. Your email server settings work.</p>`;
   return deliverEmail(deps, project, [to], { subject, text, html }, { wait: true, transport: smtp });
+}
+
+/**
+ * Invites someone to the project: the sign-in invitation email, linking to `callbackUrl`. The
+ * link must be on a trusted domain: an invitation is a phishing vector if it can point anywhere.
+ */
+export async function inviteToSignIn(
+  deps: Deps,
+  project: ProjectRow,
+  email: string,
+  callbackUrl: string,
+): Promise<{ ok: true; delivery: Delivery } | Problem<"untrusted_url">> {
+  if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
+  const delivery = await deliverEmail(deps, project, [email], renderEmail(project, "sign_in_invitation", { link: callbackUrl }));
+  return { ok: true, delivery };
 }

@@ -21,6 +21,7 @@ import {
   SYSTEM_PERMISSION_DESCRIPTIONS,
   SYSTEM_TEAM_PERMISSIONS,
 } from "./permissions";
+import { pinDefaultPermissions } from "./projects";
 import { fail, type Problem } from "./result";
 
 export type PermissionDefinitionView = { id: string; description?: string; contained_permission_ids: string[] };
@@ -137,6 +138,7 @@ export async function updatePermissionDefinition(
       ...(contained ? { containedPermissionIds: contained } : {}),
     });
     if (!row) return fail("permission_not_found", { permissionId: id });
+    if (newId !== id) await pinDefaultPermissions(deps, projectId, scope);
     return { ok: true, definition: definitionView(row) };
   } catch (err) {
     if (isUniqueViolation(err)) return fail("permission_id_exists", { permissionId: newId });
@@ -154,5 +156,6 @@ export async function deletePermissionDefinition(
   const found = await findInScope(deps, projectId, id, scope);
   if (!found.ok) return found;
   if (!(await deleteDefinitionEverywhere(deps.db, projectId, id, scope))) return fail("permission_not_found", { permissionId: id });
+  await pinDefaultPermissions(deps, projectId, scope);
   return { ok: true };
 }

@@ -3,7 +3,14 @@
  * and the domain and production-mode rules of SPEC.md §5.
  */
 import { z } from "zod";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "./rate-limit-rules";
+import {
+  domainError,
+  domainHost,
+  isLocalhostHost,
+  isValidDomainHost,
+  productionModeErrors as sharedProductionModeErrors,
+} from "../../sdk/src/shared/domain-rules";
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
 
 export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),
@@ -101,58 +108,18 @@ export function mergeProjectConfig(current: ProjectConfig, update: ProjectConfig
   return { ...current, ...(update ?? {}) } as ProjectConfig;
 }
 
-const WILDCARD_HOST = /^[a-zA-Z0-9*.-]+$/;
+export { domainHost, isLocalhostHost, isValidDomainHost };
 
-/** Hostname of a trusted-domain entry (which may be a full URL with a wildcard host), or null. */
-export function domainHost(domain: string): string | null {
-  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(domain.trim());
-  return match ? match[2]!.toLowerCase() : null;
-}
-
-/** SPEC §5: non-empty, no leading/trailing or double dot, valid hostname; `*` allowed. */
-export function isValidDomainHost(host: string): boolean {
-  if (!host || host.startsWith(".") || host.endsWith(".") || host.includes("..")) return false;
-  if (host.includes("*")) return WILDCARD_HOST.test(host);
-  try {
-    return new URL(`http://${host}`).hostname === host.toLowerCase();
-  } catch {
-    return false;
-  }
-}
-
-export function isLocalhostHost(host: string): boolean {
-  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-function isIpHost(host: string): boolean {
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[");
-}
+const domainRulesInput = (config: ProjectConfig) => ({ allowLocalhost: config.allow_localhost, domains: config.domains });
 
 /** Messages for every domain that is not valid at all (any mode). */
 export function domainErrors(config: ProjectConfig): string[] {
-  const errors: string[] = [];
-  for (const { domain } of config.domains) {
-    const host = domainHost(domain);
-    if (!host || !isValidDomainHost(host)) errors.push(`Trusted domain is not a valid URL: ${domain}`);
-  }
-  return errors;
+  return config.domains.map(({ domain }) => domainError(domain)).filter((e): e is string => e !== null);
 }
 
 /** SPEC §5 production-mode checks, with its exact messages. */
 export function productionModeErrors(config: ProjectConfig): string[] {
-  const errors: string[] = [];
-  if (config.allow_localhost) errors.push("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings.");
-  for (const { domain } of config.domains) {
-    const host = domainHost(domain);
-    if (!host || !isValidDomainHost(host)) {
-      errors.push(`Trusted domain is not a valid URL: ${domain}`);
-      continue;
-    }
-    if (isLocalhostHost(host)) errors.push("Localhost domains are not allowed to be trusted in production mode.");
-    else if (isIpHost(host)) errors.push("Direct IPs are not valid for trusted domains in production mode.");
-    else if (!domain.trim().toLowerCase().startsWith("https://")) errors.push("Trusted domains should be HTTPS.");
-  }
-  return errors;
+  return sharedProductionModeErrors(domainRulesInput(config));
 }
 
 function hostMatches(pattern: string, host: string): boolean {

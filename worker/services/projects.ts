@@ -1,6 +1,7 @@
 /** Projects: create for an owner team, update with config rules, delete, transfer, list owned. */
 
 import { INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
+import { countProjectStats, type ProjectStats } from "../db/queries/project-stats";
 import type { ProjectRow } from "../db/queries/projects";
 import {
   deleteProject,
@@ -9,21 +10,24 @@ import {
   isProjectOwnedByUser,
   listProjectsOwnedByUser,
   setProjectOwnerTeam,
-  updateProject,
+  updateProjectAtConfigVersion,
 } from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
 import type { Deps } from "../lib/context";
 import { invalidProviderId } from "../oauth/providers";
-import { sealConfigSecrets } from "./config-secrets";
-import { defaultDefinitionStatements } from "./permissions";
 import {
-  defaultProjectConfig,
-  domainErrors,
-  mergeProjectConfig,
-  type ProjectConfigUpdate,
-  productionModeErrors,
-  readProjectConfig,
-} from "./project-config";
+  type ConfigLevel,
+  type ConfigOverride,
+  type ConfigOverrides,
+  flatUpdateToOverride,
+  mapSecrets,
+  mergeOverride,
+  renderConfig,
+  toProjectConfig,
+} from "./config-override";
+import { sealConfigSecrets, sealConfigValue } from "./config-secrets";
+import { defaultDefinitionStatements } from "./permissions";
+import { domainErrors, type ProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
 export type ProjectFields = {
@@ -35,9 +39,9 @@ export type ProjectFields = {
   config?: ProjectConfigUpdate;
 };
 
-export type ProjectProblem = Problem<"invalid_config" | "not_team_member" | "invalid_oauth_provider_id">;
+export type ProjectProblem = Problem<"invalid_config" | "invalid_config_override" | "not_team_member" | "invalid_oauth_provider_id">;
 
-function configProblem(config: ReturnType<typeof readProjectConfig>, productionMode: boolean): ProjectProblem | null {
+function configProblem(config: ProjectConfig, productionMode: boolean): ProjectProblem | null {
   // An unknown provider id could never sign anyone in: refuse it when the config is saved.
   const badProvider = invalidProviderId(config);
   if (badProvider) return fail("invalid_oauth_provider_id", { providerId: badProvider.id, providerType: badProvider.type });
@@ -53,7 +57,11 @@ export async function createProject(
 ): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
   // Only members of the owner team may create a project for it: ownership grants admin access.
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_team_member");
-  const config = mergeProjectConfig(defaultProjectConfig(), await sealConfigSecrets(deps, fields.config, null));
+  const sealed = await sealConfigSecrets(deps, fields.config, null);
+  const configOverrides: ConfigOverrides = { environment: sealed ? flatUpdateToOverride(sealed) : {} };
+  const rendered = renderConfig(configOverrides);
+  if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
+  const config = toProjectConfig(rendered.config);
   const problem = configProblem(config, fields.isProductionMode ?? false);
   if (problem) return problem;
   const id = deps.random.uuid();
@@ -69,6 +77,7 @@ export async function createProject(
       fullLogoUrl: fields.fullLogoUrl ?? null,
       ownerTeamId,
       config,
+      configOverrides,
     }),
     ...defaultDefinitionStatements(deps, id),
   ]);
@@ -77,24 +86,72 @@ export async function createProject(
   return { ok: true, project };
 }
 
-export async function updateProjectFields(
+/** A project's stored overrides; a project from before overrides has its whole config as its environment override. */
+export function storedOverrides(project: ProjectRow): ConfigOverrides {
+  return (project.configOverrides as ConfigOverrides | null) ?? { environment: flatUpdateToOverride(readProjectConfig(project.config)) };
+}
+
+type ConfigChange = (overrides: ConfigOverrides, current: ProjectConfig) => Promise<ConfigOverrides>;
+type SaveResult = { ok: true; project: ProjectRow } | ProjectProblem | Problem<"config_conflict">;
+
+/**
+ * Saves the project's fields and, through `change`, its overrides; the rendered config is rebuilt
+ * from the overrides in the same UPDATE. A concurrent config write makes it re-read and redo the
+ * change (optimistic, on config_version), so no write is lost.
+ */
+async function saveProject(
   deps: Deps,
   project: ProjectRow,
-  fields: ProjectFields,
-): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
-  const current = readProjectConfig(project.config);
-  const config = mergeProjectConfig(current, await sealConfigSecrets(deps, fields.config, current));
-  const problem = configProblem(config, fields.isProductionMode ?? project.isProductionMode);
-  if (problem) return problem;
-  const patch: Partial<ProjectRow> = { config };
-  if (fields.displayName !== undefined) patch.displayName = fields.displayName;
-  if (fields.description !== undefined) patch.description = fields.description;
-  if (fields.isProductionMode !== undefined) patch.isProductionMode = fields.isProductionMode;
-  if (fields.logoUrl !== undefined) patch.logoUrl = fields.logoUrl;
-  if (fields.fullLogoUrl !== undefined) patch.fullLogoUrl = fields.fullLogoUrl;
-  const updated = await updateProject(deps.db, project.id, patch);
-  if (!updated) throw new Error("project vanished during update");
-  return { ok: true, project: updated };
+  fields: Omit<ProjectFields, "config">,
+  change: ConfigChange,
+): Promise<SaveResult> {
+  let row = project;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const overrides = await change(storedOverrides(row), readProjectConfig(row.config));
+    const rendered = renderConfig(overrides);
+    if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
+    const config = toProjectConfig(rendered.config);
+    const problem = configProblem(config, fields.isProductionMode ?? row.isProductionMode);
+    if (problem) return problem;
+    const patch: Partial<ProjectRow> = { config, configOverrides: overrides };
+    if (fields.displayName !== undefined) patch.displayName = fields.displayName;
+    if (fields.description !== undefined) patch.description = fields.description;
+    if (fields.isProductionMode !== undefined) patch.isProductionMode = fields.isProductionMode;
+    if (fields.logoUrl !== undefined) patch.logoUrl = fields.logoUrl;
+    if (fields.fullLogoUrl !== undefined) patch.fullLogoUrl = fields.fullLogoUrl;
+    const updated = await updateProjectAtConfigVersion(deps.db, row.id, row.configVersion, patch);
+    if (updated) return { ok: true, project: updated };
+    const fresh = await findProjectById(deps.db, row.id);
+    if (!fresh) throw new Error("project vanished during update");
+    row = fresh;
+  }
+  return fail("config_conflict");
+}
+
+/** PATCH /internal/projects/current: the typed fields; a config update is written through the environment override. */
+export function updateProjectFields(deps: Deps, project: ProjectRow, fields: ProjectFields): Promise<SaveResult> {
+  return saveProject(deps, project, fields, async (overrides, current) => {
+    if (!fields.config) return overrides;
+    const sealed = (await sealConfigSecrets(deps, fields.config, current)) ?? {};
+    return { ...overrides, environment: mergeOverride(overrides.environment ?? {}, flatUpdateToOverride(sealed)) };
+  });
+}
+
+/**
+ * PATCH (merge) or PUT (replace) one level's override. Secrets in it are sealed before they are
+ * stored; the rendered result must be valid or nothing is written.
+ */
+export function writeConfigOverride(
+  deps: Deps,
+  project: ProjectRow,
+  level: ConfigLevel,
+  override: ConfigOverride,
+  mode: "merge" | "replace",
+): Promise<SaveResult> {
+  return saveProject(deps, project, {}, async (overrides) => {
+    const sealed = await mapSecrets(override, (value) => sealConfigValue(deps, value));
+    return { ...overrides, [level]: mode === "merge" ? mergeOverride(overrides[level] ?? {}, sealed) : sealed };
+  });
 }
 
 export async function removeProject(deps: Deps, project: ProjectRow): Promise<{ ok: true } | Problem<"internal_project">> {
@@ -118,4 +175,32 @@ export async function transferProject(
   if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return fail("not_team_member");
   await setProjectOwnerTeam(deps.db, projectId, newTeamId);
   return { ok: true };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The console overview's counts; "today" starts at 00:00 UTC. */
+export function projectStats(deps: Deps, projectId: string): Promise<ProjectStats> {
+  const now = deps.now();
+  return countProjectStats(deps.db, projectId, now - (now % DAY_MS), now);
+}
+
+const DEFAULT_PERMISSION_LISTS = {
+  team: ["team_creator_default_permissions", "team_member_default_permissions"],
+  project: ["user_default_permissions"],
+} as const;
+
+/**
+ * A permission definition was renamed or deleted, and the same batch rewrote the rendered default
+ * lists (db/queries/permissions.ts). Write those lists through the environment override too, so
+ * the next render does not bring the old id back from a level or from the defaults.
+ */
+export async function pinDefaultPermissions(deps: Deps, projectId: string, scope: "team" | "project"): Promise<void> {
+  const project = await findProjectById(deps.db, projectId);
+  if (!project) return;
+  const result = await saveProject(deps, project, {}, async (overrides, current) => {
+    const lists: ProjectConfigUpdate = Object.fromEntries(DEFAULT_PERMISSION_LISTS[scope].map((key) => [key, current[key]]));
+    return { ...overrides, environment: mergeOverride(overrides.environment ?? {}, flatUpdateToOverride(lists)) };
+  });
+  if (!result.ok) throw new Error(`default permissions could not be written through the override: ${result.reason}`);
 }

@@ -125,6 +125,8 @@ export type ProblemFields = {
   api_key_team_not_found: { teamId: string };
   // --- projects (internal API) ---
   invalid_config: { message: string };
+  invalid_config_override: { message: string };
+  config_conflict: NoFields;
   invalid_oauth_provider_id: { providerId: string; providerType: "shared" | "standard" };
   not_team_member: NoFields;
   project_not_found: NoFields;

@@ -27,7 +27,11 @@ export function projectClientView(project: ProjectRow): ProjectClientJson {
 
 /** The project as its admins read it. Config secrets are write-only: never echoed, not even sealed. */
 export function projectAdminView(project: ProjectRow): ProjectAdminJson {
-  const config = withoutConfigSecrets(readProjectConfig(project.config));
+  const raw = readProjectConfig(project.config);
+  const config = withoutConfigSecrets(raw);
+  // Whether a secret is stored (never the secret): the console shows "stored" only when one is.
+  const hasSecret = new Set(raw.oauth_providers.filter((p) => p.client_secret).map((p) => p.id));
+  const hasPassword = raw.email_config.type === "standard" && Boolean(raw.email_config.password);
   return {
     id: project.id,
     display_name: project.displayName,
@@ -42,8 +46,9 @@ export function projectAdminView(project: ProjectRow): ProjectAdminJson {
     onboarding_status: project.onboardingStatus,
     config: {
       ...config,
-      oauth_providers: config.oauth_providers.map((p) => ({ provider_config_id: p.id, ...p })),
+      oauth_providers: config.oauth_providers.map((p) => ({ provider_config_id: p.id, ...p, has_client_secret: hasSecret.has(p.id) })),
       enabled_oauth_providers: config.oauth_providers.map(({ id }) => ({ id })),
+      email_config: config.email_config.type === "standard" ? { ...config.email_config, has_password: hasPassword } : config.email_config,
     },
   };
 }

@@ -2,7 +2,7 @@
  * StackAdminApp: project administration with the admin key, or as a project owner through an
  * internal-project session (x-stack-admin-access-token, refreshed and retried once when stale).
  */
-import type { RequestOptions } from "../interface/http";
+import { HttpError, type RequestOptions } from "../interface/http";
 import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
@@ -40,6 +40,22 @@ export type InternalApiKeyFirstView = Omit<InternalApiKey, "publishableClientKey
   superSecretAdminKey?: string;
 };
 
+export type ProjectStats = {
+  userCount: number;
+  anonymousUserCount: number;
+  teamCount: number;
+  signUpsToday: number;
+  activeSessionCount: number;
+};
+
+type ProjectStatsJson = {
+  user_count: number;
+  anonymous_user_count: number;
+  team_count: number;
+  sign_ups_today: number;
+  active_session_count: number;
+};
+
 export type SentEmail = {
   id: string;
   subject: string;
@@ -48,6 +64,15 @@ export type SentEmail = {
   error: string | null;
   sentAt: Date;
 };
+
+const sentEmailFromJson = (e: SentEmailJson): SentEmail => ({
+  id: e.id,
+  subject: e.subject,
+  to: e.to,
+  status: e.status,
+  error: e.error,
+  sentAt: new Date(e.sent_at_millis),
+});
 
 const lastFour = (v: string | LastFour | undefined) => (v && typeof v === "object" ? { lastFour: v.last_four } : null);
 const full = (v: string | LastFour | undefined) => (typeof v === "string" ? v : undefined);
@@ -155,14 +180,57 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** The project's email log, newest first: every email sent, failed (with its error) or queued. */
   async listSentEmails(options: { limit?: number } = {}): Promise<SentEmail[]> {
     const list = await this._serverRequest<ListJson<SentEmailJson>>(`/internal/emails${options.limit ? `?limit=${options.limit}` : ""}`);
-    return list.items.map((e) => ({
-      id: e.id,
-      subject: e.subject,
-      to: e.to,
-      status: e.status,
-      error: e.error,
-      sentAt: new Date(e.sent_at_millis),
-    }));
+    return list.items.map(sentEmailFromJson);
+  }
+
+  /** Counts for an overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions. */
+  async getProjectStats(): Promise<ProjectStats> {
+    const s = await this._serverRequest<ProjectStatsJson>("/internal/projects/current/stats");
+    return {
+      userCount: s.user_count,
+      anonymousUserCount: s.anonymous_user_count,
+      teamCount: s.team_count,
+      signUpsToday: s.sign_ups_today,
+      activeSessionCount: s.active_session_count,
+    };
+  }
+
+  /** One logged email with its (redacted) bodies, or null. */
+  async getSentEmail(id: string): Promise<(SentEmail & { html: string; text: string }) | null> {
+    try {
+      const e = await this._serverRequest<SentEmailJson & { html: string; text: string }>(`/internal/emails/${encodeURIComponent(id)}`);
+      return { ...sentEmailFromJson(e), html: e.html, text: e.text };
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /** Sends a test email with these SMTP settings (nothing is stored) and reports whether the server took it. */
+  async sendTestEmail(options: {
+    recipientEmail: string;
+    emailConfig: { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
+  }): Promise<{ success: true } | { success: false; errorMessage: string | null }> {
+    const c = options.emailConfig;
+    const res = await this._serverRequest<{ success: boolean; error_message?: string | null }>("/internal/send-test-email", {
+      body: {
+        recipient_email: options.recipientEmail,
+        email_config: {
+          host: c.host,
+          port: c.port,
+          username: c.username,
+          password: c.password,
+          sender_name: c.senderName,
+          sender_email: c.senderEmail,
+        },
+      },
+    });
+    return res.success ? { success: true } : { success: false, errorMessage: res.error_message ?? null };
+  }
+
+  /** Emails an invitation to sign in, linking to `callbackUrl` (which must be on a trusted domain). */
+  async sendSignInInvitation(options: { email: string; callbackUrl: string }): Promise<void> {
+    await this._serverRequest("/internal/send-sign-in-invitation", { body: { email: options.email, callback_url: options.callbackUrl } });
   }
 
   /** Key sets of the project (last four characters only). */

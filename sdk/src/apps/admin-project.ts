@@ -17,12 +17,27 @@ export type ProjectConfig = {
   refreshTokenRotation: boolean;
   oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
   domains: { domain: string; handlerPath: string }[];
-  /** `clientSecret` is write-only: sent on update, never read back. */
-  oauthProviders: { id: string; type: "shared" | "standard"; clientId?: string; clientSecret?: string }[];
-  /** `password` is write-only: sent on update, never read back. */
+  /** `clientSecret` is write-only: sent on update, never read back (`hasClientSecret` says whether one is stored). */
+  oauthProviders: {
+    id: string;
+    type: "shared" | "standard";
+    clientId?: string;
+    clientSecret?: string;
+    readonly hasClientSecret?: boolean;
+  }[];
+  /** `password` is write-only: sent on update, never read back (`hasPassword` says whether one is stored). */
   emailConfig:
     | { type: "shared" }
-    | { type: "standard"; host: string; port: number; username: string; password?: string; senderName: string; senderEmail: string };
+    | {
+        type: "standard";
+        host: string;
+        port: number;
+        username: string;
+        password?: string;
+        readonly hasPassword?: boolean;
+        senderName: string;
+        senderEmail: string;
+      };
   [key: string]: unknown;
 };
 
@@ -47,12 +62,30 @@ export type AdminProject = {
   readonly config: ProjectConfig;
   update(update: ProjectUpdate): Promise<void>;
   delete(): Promise<void>;
+  /** The rendered config in the reference's nested form (secrets left out). */
+  getConfig(): Promise<Record<string, unknown>>;
+  /**
+   * Merges dotted keys into a level's override (default: environment), e.g.
+   * `{ "auth.passkey.allowSignIn": true }`; null resets a key to its default.
+   */
+  updateConfig(override: Record<string, unknown>, level?: "project" | "branch" | "environment"): Promise<void>;
 };
 
 /** Minimal view of the app that can change the project (admin access). */
 export type ProjectAdmin = {
   _adminRequest<T>(path: string, options?: { method?: string; body?: unknown }): Promise<T>;
 };
+
+/** A config as read may be sent back: its read-only "is a secret stored" flags are left out. */
+function withoutReadOnly(config: Partial<ProjectConfig>): Partial<ProjectConfig> {
+  const out = { ...config };
+  if (out.oauthProviders) out.oauthProviders = out.oauthProviders.map(({ hasClientSecret: _stored, ...p }) => p);
+  if (out.emailConfig?.type === "standard") {
+    const { hasPassword: _stored, ...email } = out.emailConfig;
+    out.emailConfig = email;
+  }
+  return out;
+}
 
 export function projectUpdateToWire(update: ProjectUpdate): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -61,7 +94,7 @@ export function projectUpdateToWire(update: ProjectUpdate): Record<string, unkno
   if (update.isProductionMode !== undefined) body.is_production_mode = update.isProductionMode;
   if (update.logoUrl !== undefined) body.logo_url = update.logoUrl;
   if (update.fullLogoUrl !== undefined) body.logo_full_url = update.fullLogoUrl;
-  if (update.config !== undefined) body.config = snakeKeys(update.config);
+  if (update.config !== undefined) body.config = snakeKeys(withoutReadOnly(update.config));
   return body;
 }
 
@@ -88,6 +121,16 @@ export function adminProjectFromJson(admin: ProjectAdmin, json: ProjectAdminJson
     },
     async delete() {
       await admin._adminRequest("/internal/projects/current", { method: "DELETE" });
+    },
+    async getConfig() {
+      const res = await admin._adminRequest<{ config_string: string }>("/internal/config");
+      return JSON.parse(res.config_string) as Record<string, unknown>;
+    },
+    async updateConfig(override, level = "environment") {
+      await admin._adminRequest(`/internal/config/override/${level}`, {
+        method: "PATCH",
+        body: { config_override_string: JSON.stringify(override) },
+      });
     },
   };
 }

@@ -176,6 +176,11 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
     return ok(undefined);
   }
 
+  /** Checks a sign-in link's code without using it (to ask for a click before signing in). */
+  checkMagicLinkCode(code: string): Promise<Result<undefined>> {
+    return emailAuth.checkSignInCode(this, code);
+  }
+
   /** Emails a password-reset link (the answer is the same whether or not the address has an account). */
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<undefined>> {
     return emailAuth.sendForgotPasswordEmail(this, email, options.callbackUrl ?? this.urls.passwordReset);
@@ -189,6 +194,11 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   /** Sets a new password with a reset code; every session of the user ends. */
   resetPassword(options: { code: string; password: string }): Promise<Result<undefined>> {
     return emailAuth.resetPassword(this, options.code, options.password);
+  }
+
+  /** Checks an email-verification code without using it (to ask for a click before verifying). */
+  checkEmailVerificationCode(code: string): Promise<Result<undefined>> {
+    return emailAuth.checkEmailVerificationCode(this, code);
   }
 
   /** Verifies an email address with the code from its verification link. */

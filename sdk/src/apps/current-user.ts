@@ -69,6 +69,8 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
     description?: string;
     config?: Record<string, unknown>;
   }): Promise<AdminOwnedProjectOf<TAdminApp>>;
+  /** Moves one of the user's projects to another of the user's teams (the owner team administers it). */
+  transferProject(projectId: string, newTeamId: string): Promise<void>;
   // --- oauth ---
   /** Links a provider account to this user: the browser goes to the provider and back to the oauth-callback page. */
   linkOAuthAccount(provider: string, options?: { providerScope?: string[]; afterCallbackRedirectUrl?: string }): Promise<void>;
@@ -194,6 +196,9 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
       if (options.config) body.config = snakeKeys(options.config);
       const created = await app._userRequest<ProjectAdminJson>("/internal/projects", { body });
       return ownedProject(app, created, ownerAdminApp);
+    },
+    async transferProject(projectId, newTeamId) {
+      await app._userRequest("/internal/projects/transfer", { body: { project_id: projectId, new_team_id: newTeamId } });
     },
     // --- oauth ---
     linkOAuthAccount: (provider, options = {}) => app._startOAuth(provider, { ...options, type: "link" }),

@@ -39,6 +39,14 @@ export async function signInWithCode(app: AppCore, code: string): Promise<Result
   return ok({ isNewUser: result.data.is_new_user });
 }
 
+/** Checks a sign-in link's code without using it (a mail scanner opening the link must not spend it). */
+export function checkSignInCode(app: AppCore, code: string): Promise<Result<undefined>> {
+  return asResult(async () => {
+    await app._http.request("/auth/otp/sign-in/check-code", { body: { code: code.toLowerCase() } });
+    return undefined;
+  });
+}
+
 export function sendForgotPasswordEmail(app: AppCore, email: string, callbackUrl: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._http.request("/auth/password/send-reset-code", { body: { email, callback_url: absoluteUrl(callbackUrl) } });
@@ -56,6 +64,14 @@ export function verifyPasswordResetCode(app: AppCore, code: string): Promise<Res
 export function resetPassword(app: AppCore, code: string, password: string): Promise<Result<undefined>> {
   return asResult(async () => {
     await app._http.request("/auth/password/reset", { body: { code, password } });
+    return undefined;
+  });
+}
+
+/** Checks an email-verification code without using it. */
+export function checkEmailVerificationCode(app: AppCore, code: string): Promise<Result<undefined>> {
+  return asResult(async () => {
+    await app._http.request("/contact-channels/verify/check-code", { body: { code } });
     return undefined;
   });
 }

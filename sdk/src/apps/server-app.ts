@@ -12,6 +12,7 @@ import { ClientAppBase, type GetUserOptions } from "./client-app";
 import * as connections from "./connected-accounts";
 import { type ActiveSession, type CurrentUserOf, type OwnerAdminAppFactory, sessionFromJson } from "./current-user";
 import * as permissions from "./permissions";
+import { type ServerContactChannel, type ServerContactChannelCreateOptions, serverContactChannelMethods } from "./server-contact-channels";
 import * as teams from "./teams";
 import { type ServerUserUpdateOptions, type UserFields, userFieldsFromJson, userUpdateToWire } from "./users";
 import type { ListJson, SessionJson, TokensJson, UserJson } from "./wire-types";
@@ -22,10 +23,19 @@ export type ServerUser = UserFields & {
   readonly lastActiveAt: Date;
   readonly serverMetadata: unknown;
   readonly primaryEmailAuthEnabled: boolean;
+  /** Set by an admin (`restrictedByAdmin` update); the reason is shown to the user, the details are not. */
+  readonly restrictedByAdmin: boolean;
+  readonly restrictedByAdminReason: string | null;
+  readonly restrictedByAdminPrivateDetails: string | null;
   update(update: ServerUserUpdateOptions): Promise<void>;
   delete(): Promise<void>;
   createSession(options?: { expiresInMillis?: number; isImpersonation?: boolean }): Promise<{ accessToken: string; refreshToken: string }>;
   listSessions(): Promise<ActiveSession[]>;
+  /** Ends one of this user's sessions (its refresh token stops working; issued access tokens run out). */
+  revokeSession(sessionId: string): Promise<void>;
+  // --- contact channels ---
+  listContactChannels(): Promise<ServerContactChannel[]>;
+  createContactChannel(options: ServerContactChannelCreateOptions): Promise<ServerContactChannel>;
   // --- connected-accounts ---
   /** The provider accounts linked to this user (with the provider's account ids). */
   listOAuthProviders(): Promise<connections.ServerOAuthProvider[]>;
@@ -47,8 +57,14 @@ export type ListUsersOptions = {
   limit?: number;
   orderBy?: "signedUpAt";
   desc?: boolean;
+  /** The user's id (exactly), or part of the display name or of an email. */
   query?: string;
+  /** Also list anonymous users (and restricted ones). */
   includeAnonymous?: boolean;
+  /** List anonymous users only. */
+  onlyAnonymous?: boolean;
+  /** Also list restricted users (restricted by an admin, or with an email still to verify where the project requires it). */
+  includeRestricted?: boolean;
   teamId?: string;
 };
 
@@ -75,6 +91,9 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
       lastActiveAt: new Date(json.last_active_at_millis ?? json.signed_up_at_millis),
       serverMetadata: json.server_metadata ?? null,
       primaryEmailAuthEnabled: json.primary_email_auth_enabled ?? false,
+      restrictedByAdmin: json.restricted_by_admin ?? false,
+      restrictedByAdminReason: json.restricted_by_admin_reason ?? null,
+      restrictedByAdminPrivateDetails: json.restricted_by_admin_private_details ?? null,
       update: async (update) => {
         await this._serverRequest(path, { method: "PATCH", body: userUpdateToWire(update) });
       },
@@ -92,6 +111,12 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
         const list = await this._serverRequest<ListJson<SessionJson>>(`/auth/sessions?user_id=${encodeURIComponent(json.id)}`);
         return list.items.map(sessionFromJson);
       },
+      revokeSession: async (sessionId) => {
+        await this._serverRequest(`/auth/sessions/${encodeURIComponent(sessionId)}?user_id=${encodeURIComponent(json.id)}`, {
+          method: "DELETE",
+        });
+      },
+      ...serverContactChannelMethods(this._serverRequest.bind(this), json.id),
       // connected-accounts
       ...connections.serverConnectionMethods(this._serverRequest.bind(this), json.id),
       // permissions
@@ -116,6 +141,8 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
     if (options.desc !== undefined) q.set("desc", String(options.desc));
     if (options.query) q.set("query", options.query);
     if (options.includeAnonymous !== undefined) q.set("include_anonymous", String(options.includeAnonymous));
+    if (options.onlyAnonymous !== undefined) q.set("only_anonymous", String(options.onlyAnonymous));
+    if (options.includeRestricted !== undefined) q.set("include_restricted", String(options.includeRestricted));
     if (options.teamId) q.set("team_id", options.teamId);
     const list = await this._serverRequest<ListJson<UserJson>>(`/users${q.size ? `?${q}` : ""}`);
     return Object.assign(

@@ -55,12 +55,29 @@ type TeamOperations<Update> = {
 
 export type UserTeam = Team & TeamOperations<TeamUpdateOptions> & TeamApiKeyMethods;
 
+/** A member as a server app sees it: the team profile plus the user's own name and primary email. */
+export type ServerTeamUser = TeamUser & { readonly displayName: string | null; readonly primaryEmail: string | null };
+
+/** One team permission a member holds (directly, or through containment when listed recursively). */
+export type TeamMemberPermission = { readonly userId: string; readonly id: string };
+
 export type ServerTeam = Team &
-  TeamOperations<ServerTeamUpdateOptions> &
+  Omit<TeamOperations<ServerTeamUpdateOptions>, "listUsers"> &
   TeamApiKeyMethods & {
     readonly createdAt: Date;
     readonly serverMetadata: unknown;
+    /** The members, each with the user's display name and primary email. */
+    listUsers(): Promise<ServerTeamUser[]>;
     addUser(userId: string): Promise<void>;
+    /**
+     * The team permissions of every member (or of one, with `userId`); recursive (permissions
+     * held through containment included) unless `recursive: false`, which lists direct grants only.
+     */
+    listMemberPermissions(options?: { userId?: string; recursive?: boolean }): Promise<TeamMemberPermission[]>;
+    /** Grants a member a team permission (a definition of the team scope, `$…` system ones included). */
+    grantMemberPermission(userId: string, permissionId: string): Promise<void>;
+    /** Revokes a member's direct grant of a team permission. */
+    revokeMemberPermission(userId: string, permissionId: string): Promise<void>;
   };
 
 const enc = encodeURIComponent;
@@ -219,13 +236,35 @@ export function verifyTeamInvitationCode(app: AppCore, code: string): Promise<Re
 // ---- teams with the secret key (server app) ---------------------------------------------------
 
 export function serverTeamFromJson(request: Request, json: TeamJson, invitationUrl: string): ServerTeam {
+  const grantPath = (userId: string, permissionId: string) => `/team-permissions/${enc(json.id)}/${enc(userId)}/${enc(permissionId)}`;
   return {
     ...teamFromJson(json),
     createdAt: new Date(json.created_at_millis ?? 0),
     serverMetadata: json.server_metadata ?? null,
     ...teamOperations(request, json, invitationUrl, async () => undefined),
+    async listUsers(): Promise<ServerTeamUser[]> {
+      const list = await request<ListJson<ProfileJson>>(`/team-member-profiles?team_id=${enc(json.id)}`);
+      return list.items.map((p) => ({
+        id: p.user_id,
+        teamProfile: { displayName: p.display_name, profileImageUrl: p.profile_image_url },
+        displayName: p.user?.display_name ?? null,
+        primaryEmail: p.user?.primary_email ?? null,
+      }));
+    },
     async addUser(userId: string) {
       await request(`/team-memberships/${enc(json.id)}/${enc(userId)}`, { body: {} });
+    },
+    async listMemberPermissions(options = {}) {
+      const q = new URLSearchParams({ team_id: json.id, recursive: String(options.recursive ?? true) });
+      if (options.userId) q.set("user_id", options.userId);
+      const list = await request<ListJson<{ id: string; user_id: string }>>(`/team-permissions?${q}`);
+      return list.items.map((p) => ({ userId: p.user_id, id: p.id }));
+    },
+    async grantMemberPermission(userId: string, permissionId: string) {
+      await request(grantPath(userId, permissionId), { method: "POST", body: {} });
+    },
+    async revokeMemberPermission(userId: string, permissionId: string) {
+      await request(grantPath(userId, permissionId), { method: "DELETE" });
     },
     // --- api-keys ---
     ...teamApiKeyMethods(request, json.id),

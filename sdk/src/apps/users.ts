@@ -88,6 +88,12 @@ export type ServerUserUpdateOptions = UserUpdateOptions & {
   primaryEmailAuthEnabled?: boolean;
   password?: string | null;
   passwordHash?: string;
+  /** Restricts the user (they can sign in but count as restricted) or lifts it. */
+  restrictedByAdmin?: boolean;
+  /** Shown to the user; only with `restrictedByAdmin: true`. */
+  restrictedByAdminReason?: string | null;
+  /** Kept for admins, never shown to the user. */
+  restrictedByAdminPrivateDetails?: string | null;
 };
 
 export function userUpdateToWire(update: ServerUserUpdateOptions): Record<string, unknown> {
@@ -110,5 +116,8 @@ export function userUpdateToWire(update: ServerUserUpdateOptions): Record<string
   put("primary_email_auth_enabled", update.primaryEmailAuthEnabled);
   put("password", update.password);
   put("password_hash", update.passwordHash);
+  put("restricted_by_admin", update.restrictedByAdmin);
+  put("restricted_by_admin_reason", update.restrictedByAdminReason);
+  put("restricted_by_admin_private_details", update.restrictedByAdminPrivateDetails);
   return body;
 }

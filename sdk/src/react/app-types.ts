@@ -93,10 +93,12 @@ export type ReactStackApp = Pick<
   | "getProject"
   | "sendMagicLinkEmail"
   | "signInWithMagicLink"
+  | "checkMagicLinkCode"
   | "sendForgotPasswordEmail"
   | "verifyPasswordResetCode"
   | "resetPassword"
   | "verifyEmail"
+  | "checkEmailVerificationCode"
   | "signInWithMfa"
   // --- oauth ---
   | "signInWithOAuth"

@@ -35,6 +35,15 @@ export class ReloadingStore<T> {
     return this.pending ?? this.refresh();
   }
 
+  /**
+   * Starts with a value known without a read (e.g. "signed out" when the page had no session),
+   * so the first render, on the server and in the browser alike, does not suspend. Only takes
+   * effect before anything was loaded.
+   */
+  seed(value: T): void {
+    if (this.snapshot.status === "loading" && !this.pending) this.snapshot = { status: "ready", value };
+  }
+
   /** Re-reads the value; keeps showing the old one meanwhile. */
   refresh(): Promise<void> {
     const run = this.read()

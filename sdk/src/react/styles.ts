@@ -32,6 +32,7 @@ export const stackCss = `
 .stack-button.stack-secondary{background:#fff;color:var(--stack-fg);border-color:var(--stack-border)}
 .stack-button.stack-danger{background:#fff;color:var(--stack-danger);border-color:#fca5a5}
 .stack-actions{display:flex;gap:8px;flex-wrap:wrap;align-items:center}
+.stack-link-next{margin-top:16px}
 .stack-footer{margin:24px 0 0;color:var(--stack-muted);text-align:center}
 .stack-link{color:var(--stack-accent);font-weight:550}
 .stack-section{padding:20px 0;border-top:1px solid #e5e7eb}
@@ -60,5 +61,8 @@ export const stackCss = `
  * <head><StackStyles /></head>
  */
 export function StackStyles() {
-  return createElement("style", { "data-stack-styles": "" }, stackCss);
+  // As raw HTML: a text child would be escaped on the server ('"' as &quot;), which a <style>
+  // element does not decode, so server and browser CSS would differ and hydration would fail.
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant stylesheet of this module, no user input.
+  return createElement("style", { "data-stack-styles": "", dangerouslySetInnerHTML: { __html: stackCss } });
 }

@@ -1,7 +1,7 @@
 /** Wire and product constants shared by the worker and the SDK (SPEC.md §9, wire-protocol.md §1, §4). */
 
 export const INTERNAL_PROJECT_ID = "internal";
-export const INTERNAL_PROJECT_DISPLAY_NAME = "Stack Dashboard";
+export const INTERNAL_PROJECT_DISPLAY_NAME = "Doorman";
 export const INTERNAL_OWNER_TEAM_ID = "a23e1b7f-ab18-41fc-9ee6-7a9ca9fa543c";
 export const INTERNAL_DEV_KEY_SET_ID = "3142e763-b230-44b5-8636-aa62f7489c26";
 export const DEV_PUBLISHABLE_CLIENT_KEY = "this-publishable-client-key-is-for-local-development-only";

@@ -1,19 +1,50 @@
 /**
- * Wraps the page in `StackProvider` once the client app exists. The app is created
- * after hydration (never on the server: `.client` modules are empty there), so the
- * server render shows the loader and the SDK-driven parts render in the browser.
+ * Wraps the page in `StackProvider`. The browser's app (cookie sessions) exists only in the
+ * browser (`.client` modules are empty on the server). Most pages render the loader on the server
+ * and create the app after hydration. Routes whose `handle` says `stackServerRender` (the handler
+ * pages) render on the server instead: with an app that only supplies URLs, the project their
+ * loader read, and "signed out" when the request had no session cookie; the browser hydrates the
+ * same markup with its real app, created at once.
  */
+import { useMatches } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { type ReactStackApp, StackLoading, StackProvider } from "../../../sdk/src/react";
+import { createServerRenderApp } from "../lib/handler-app";
+import type { HandlerServerData } from "../lib/handler-data.server";
 // A static import (not import()): the module ships with the route's preloaded chunks, so
 // no extra request can fail or be aborted by a navigation after the page has loaded.
 import { getStackApp } from "../lib/stack-app.client";
 
+/** The `handle` of a route that renders its SDK components on the server. */
+export type StackServerRenderHandle = { stackServerRender: true };
+
+/** The server data of the current route, when it asks to be rendered on the server. */
+function useServerRenderData(): HandlerServerData | null {
+  const match = useMatches().find((m) => (m.handle as Partial<StackServerRenderHandle> | undefined)?.stackServerRender === true);
+  return (match?.data as HandlerServerData | undefined) ?? null;
+}
+
 export function ClientStackProvider({ publishableClientKey, children }: { publishableClientKey: string; children: ReactNode }) {
-  const [app, setApp] = useState<ReactStackApp | null>(null);
+  const server = useServerRenderData();
+  const inBrowser = typeof window !== "undefined";
+  // A server-rendered page hydrates with the real app at once (the markup is the same: only
+  // `urls` is read while rendering); other pages create it after hydration, as before.
+  const [app, setApp] = useState<ReactStackApp | null>(() => (server && inBrowser ? getStackApp(publishableClientKey) : null));
+  const [renderApp] = useState<ReactStackApp | null>(() =>
+    server && !inBrowser ? createServerRenderApp(publishableClientKey, server.origin) : null,
+  );
   useEffect(() => {
     setApp(getStackApp(publishableClientKey));
   }, [publishableClientKey]);
+
+  const current = app ?? renderApp;
+  if (server && current) {
+    return (
+      <StackProvider app={current} initialProject={server.project} signedOut={server.signedOut}>
+        {children}
+      </StackProvider>
+    );
+  }
   if (!app) return <StackLoading />;
   return <StackProvider app={app}>{children}</StackProvider>;
 }

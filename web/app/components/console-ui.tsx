@@ -2,14 +2,21 @@
  * Small building blocks shared by the console's pages: the page heading that takes focus after
  * navigation, a confirm button for destructive actions, toasts, and async action state.
  */
+import { useLocation } from "@remix-run/react";
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
 
-/** The page's h1: focused after each client-side navigation so screen readers announce the page. */
+/** The navigation whose heading already took focus: a heading re-mounted by a reload of the page's data must not steal it again. */
+let focusedFor: string | null = null;
+
+/** The page's h1: focused once after each navigation, so screen readers announce the page. */
 export function PageHeading({ title, children }: { title: string; children?: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
+  const { key } = useLocation();
   useEffect(() => {
+    if (focusedFor === key) return;
+    focusedFor = key;
     ref.current?.focus({ preventScroll: false });
-  }, []);
+  }, [key]);
   return (
     <div className="page-heading">
       <h1 ref={ref} tabIndex={-1}>

@@ -5,6 +5,7 @@
  */
 import { StackClientApp } from "../../../sdk/src";
 import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+import { HANDLER_APP_URLS } from "./handler-app";
 
 let app: StackClientApp | null = null;
 
@@ -15,8 +16,8 @@ export function getStackApp(publishableClientKey: string): StackClientApp {
     publishableClientKey,
     baseUrl: window.location.origin,
     tokenStore: "cookie",
-    // A new account lands on its settings; sign-in returns to the dashboard (or after_auth_return_to).
-    urls: { afterSignUp: "/handler/account-settings", afterSignIn: "/projects" },
+    // The same URLs as the app that renders the handler pages on the server.
+    urls: HANDLER_APP_URLS,
   });
   return app;
 }

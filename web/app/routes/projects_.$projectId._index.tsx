@@ -1,18 +1,32 @@
 /**
- * `/projects/:projectId`: the overview: the setup checklist and links to every page.
- * (Counts and charts are filled in below as their admin routes land.)
+ * `/projects/:projectId`: the overview: counts (users, teams, today's sign-ups, active sessions),
+ * the setup checklist and links to every page. Charts join it with the events log.
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
-import { PageHeading } from "../components/console-ui";
+import { useEffect, useState } from "react";
+import type { ProjectStats } from "../../../sdk/src";
+import { Loaded, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
-import { useProject } from "../lib/project-context";
+import { errorMessage, useProject } from "../lib/project-context";
 import { PROJECT_PAGES } from "../lib/project-pages";
 
 export const meta: MetaFunction = () => [{ title: "Overview · Doorman" }];
 
 export default function ProjectOverview() {
   const { project } = useProject();
+  const [stats, setStats] = useState<ProjectStats | null>(null);
+  const [statsError, setStatsError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    project.app
+      .getProjectStats()
+      .then((s) => live && setStats(s))
+      .catch((e: unknown) => live && setStatsError(errorMessage(e, "Could not load the counts.")));
+    return () => {
+      live = false;
+    };
+  }, [project]);
   const c = project.config;
   const methods = [c.credentialEnabled && "password", c.magicLinkEnabled && "magic link/OTP", c.passkeyEnabled && "passkeys"]
     .concat(c.oauthProviders.map((p) => p.id))
@@ -55,6 +69,19 @@ export default function ProjectOverview() {
           Project id <code>{project.id}</code>
         </p>
       </PageHeading>
+      <section className="panel" aria-labelledby="stats-title">
+        <h2 id="stats-title">At a glance</h2>
+        <Loaded value={stats} error={statsError} what="the counts">
+          {(s) => (
+            <dl className="stat-grid">
+              <Stat label="Users" value={s.userCount} detail={s.anonymousUserCount ? `+ ${s.anonymousUserCount} anonymous` : undefined} />
+              <Stat label="Teams" value={s.teamCount} />
+              <Stat label="Sign-ups today" value={s.signUpsToday} detail="since 00:00 UTC" />
+              <Stat label="Active sessions" value={s.activeSessionCount} />
+            </dl>
+          )}
+        </Loaded>
+      </section>
       <section className="panel" aria-labelledby="checklist-title">
         <h2 id="checklist-title">Setup checklist</h2>
         <ul className="checklist">
@@ -84,6 +111,16 @@ export default function ProjectOverview() {
         </ul>
       </section>
     </>
+  );
+}
+
+function Stat(props: { label: string; value: number; detail?: string }) {
+  return (
+    <div className="stat">
+      <dt className="muted">{props.label}</dt>
+      <dd className="stat-value">{props.value.toLocaleString("en")}</dd>
+      {props.detail ? <dd className="muted">{props.detail}</dd> : null}
+    </div>
   );
 }
 

@@ -6,7 +6,9 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
+import { DefaultPermissionsForm } from "../components/default-permissions-form";
 import { type NewDefinition, PermissionDefinitionForm, type Scope } from "../components/permission-definition-form";
+import { PermissionEditButton } from "../components/permission-edit-button";
 import { RouteError } from "../components/route-error";
 import type { OwnedProject } from "../lib/dashboard-types";
 import { errorMessage, useProject } from "../lib/project-context";
@@ -28,7 +30,7 @@ async function loadDefinitions(project: OwnedProject): Promise<Definitions> {
 }
 
 function ProjectPermissions() {
-  const { project, toast } = useProject();
+  const { project, reloadProject, toast } = useProject();
   const [definitions, setDefinitions] = useState<Definitions | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -57,7 +59,19 @@ function ProjectPermissions() {
       if (scope === "team") await project.app.deleteTeamPermissionDefinition(id);
       else await project.app.deleteProjectPermissionDefinition(id);
       setDefinitions(await loadDefinitions(project));
+      // A deleted permission also leaves the default sets: show the project's new config.
+      await reloadProject();
       toast(`Permission ${id} deleted.`);
+    },
+    [project, toast, reloadProject],
+  );
+
+  const onEdit = useCallback(
+    async (scope: Scope, id: string, update: { description: string; containedPermissionIds: string[] }) => {
+      if (scope === "team") await project.app.updateTeamPermissionDefinition(id, update);
+      else await project.app.updateProjectPermissionDefinition(id, update);
+      setDefinitions(await loadDefinitions(project));
+      toast(`Permission ${id} saved.`);
     },
     [project, toast],
   );
@@ -79,9 +93,22 @@ function ProjectPermissions() {
         </p>
       ) : (
         <>
-          <DefinitionTable title="Team permissions" scope="team" items={definitions.team} onDelete={onDelete} />
-          <DefinitionTable title="Project permissions" scope="project" items={definitions.project} onDelete={onDelete} />
+          <DefinitionTable title="Team permissions" scope="team" items={definitions.team} onDelete={onDelete} onEdit={onEdit} />
+          <DefinitionTable title="Project permissions" scope="project" items={definitions.project} onDelete={onDelete} onEdit={onEdit} />
           <PermissionDefinitionForm existing={definitions} onCreate={onCreate} />
+          <DefaultPermissionsForm
+            key={JSON.stringify([
+              project.config.teamCreatorDefaultPermissions,
+              project.config.teamMemberDefaultPermissions,
+              project.config.userDefaultPermissions,
+            ])}
+            project={project}
+            definitions={definitions}
+            onSaved={async () => {
+              await reloadProject();
+              toast("Default permissions saved.");
+            }}
+          />
         </>
       )}
     </>
@@ -93,6 +120,7 @@ function DefinitionTable(props: {
   scope: Scope;
   items: PermissionDefinition[];
   onDelete: (scope: Scope, id: string) => Promise<void>;
+  onEdit: (scope: Scope, id: string, update: { description: string; containedPermissionIds: string[] }) => Promise<void>;
 }) {
   return (
     <section className="panel" aria-label={props.title}>
@@ -100,44 +128,53 @@ function DefinitionTable(props: {
       {props.items.length === 0 ? (
         <p className="empty">None yet.</p>
       ) : (
-        <table className="permission-table">
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Description</th>
-              <th scope="col">Contains</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.items.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  <code>{d.id}</code>
-                </td>
-                <td>{d.description ?? ""}</td>
-                <td>{d.containedPermissionIds.length ? d.containedPermissionIds.join(", ") : <span className="muted">—</span>}</td>
-                <td>
-                  {d.id.startsWith("$") ? (
-                    <span className="muted">built in</span>
-                  ) : (
-                    <ConfirmButton
-                      small
-                      label="Delete"
-                      ariaLabel={`Delete ${d.id}`}
-                      title={`Delete the permission ${d.id}?`}
-                      consequence="Every grant of it is removed, and other permissions stop containing it. This cannot be undone."
-                      confirmLabel="Delete permission"
-                      onConfirm={() => props.onDelete(props.scope, d.id)}
-                    />
-                  )}
-                </td>
+        <div className="table-scroll">
+          <table className="permission-table">
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Description</th>
+                <th scope="col">Contains</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.items.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    <code>{d.id}</code>
+                  </td>
+                  <td>{d.description ?? ""}</td>
+                  <td>{d.containedPermissionIds.length ? d.containedPermissionIds.join(", ") : <span className="muted">—</span>}</td>
+                  <td>
+                    {d.id.startsWith("$") ? (
+                      <span className="muted">built in</span>
+                    ) : (
+                      <span className="inline">
+                        <PermissionEditButton
+                          definition={d}
+                          candidates={props.items.filter((other) => other.id !== d.id)}
+                          onSave={(update) => props.onEdit(props.scope, d.id, update)}
+                        />
+                        <ConfirmButton
+                          small
+                          label="Delete"
+                          ariaLabel={`Delete ${d.id}`}
+                          title={`Delete the permission ${d.id}?`}
+                          consequence="Every grant of it is removed, and other permissions stop containing it. This cannot be undone."
+                          confirmLabel="Delete permission"
+                          onConfirm={() => props.onDelete(props.scope, d.id)}
+                        />
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -22,6 +22,26 @@ export async function updateProject(db: Db, id: string, patch: Partial<typeof pr
   return (await db.update(projects).set(patch).where(eq(projects.id, id)).returning().get()) ?? null;
 }
 
+/**
+ * Updates the project only if its config is still at `version` (the one the caller read), so two
+ * concurrent config writes cannot lose one another's change; null when it moved on.
+ */
+export async function updateProjectAtConfigVersion(
+  db: Db,
+  id: string,
+  version: number,
+  patch: Partial<typeof projects.$inferInsert>,
+): Promise<ProjectRow | null> {
+  return (
+    (await db
+      .update(projects)
+      .set({ ...patch, configVersion: version + 1 })
+      .where(and(eq(projects.id, id), eq(projects.configVersion, version)))
+      .returning()
+      .get()) ?? null
+  );
+}
+
 export async function deleteProject(db: Db, id: string): Promise<boolean> {
   const rows = await db.delete(projects).where(eq(projects.id, id)).returning({ id: projects.id });
   return rows.length > 0;

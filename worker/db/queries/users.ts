@@ -172,9 +172,18 @@ export type ListUsersOptions = {
   teamId?: string;
   includeAnonymous: boolean;
   onlyAnonymous: boolean;
+  /** Restricted users (by an admin, or unverified where the project requires verification) are left out unless this is set. */
+  includeRestricted: boolean;
+  /** The project's require_email_verification: an unverified primary email then restricts. */
+  requireEmailVerification: boolean;
 };
 
-/** One page ordered by (signed_up_at, id); the cursor is the id of the first item (inclusive). */
+/**
+ * One page ordered by (signed_up_at, id); the cursor is the id of the first item (inclusive).
+ * As the reference: anonymous users only on request (include_anonymous also brings restricted
+ * ones), restricted users only with includeRestricted; `query` matches the id exactly, or the
+ * display name or any email of the user in part.
+ */
 export async function listUserRecords(
   db: Db,
   o: ListUsersOptions,
@@ -182,6 +191,11 @@ export async function listUserRecords(
   const where: SQL[] = [eq(users.projectId, o.projectId)];
   if (o.onlyAnonymous) where.push(eq(users.isAnonymous, true));
   else if (!o.includeAnonymous) where.push(eq(users.isAnonymous, false));
+  if (!o.includeRestricted && !o.includeAnonymous && !o.onlyAnonymous) {
+    where.push(eq(users.restrictedByAdmin, false));
+    // The joined primary email (baseSelect) must be verified; a user without one is restricted too.
+    if (o.requireEmailVerification) where.push(eq(contactChannels.isVerified, true));
+  }
   if (o.teamId) {
     where.push(inArray(users.id, db.select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, o.teamId))));
   }
@@ -189,6 +203,7 @@ export async function listUserRecords(
     const pattern = `%${o.query.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     where.push(
       or(
+        eq(users.id, o.query),
         sql`${users.displayName} LIKE ${pattern} ESCAPE '\\'`,
         inArray(
           users.id,

@@ -1,10 +1,11 @@
-/** /internal/emails (the log, newest first) and /internal/send-test-email (admin). */
+/** /internal/emails (the log, newest first), /internal/send-test-email and /internal/send-sign-in-invitation (admin). */
 import { z } from "zod";
-import { listSchema } from "../../../sdk/src/shared/wire";
+import { listSchema, successSchema } from "../../../sdk/src/shared/wire";
 import { emailLogEntrySchema, emailSchema, testEmailResultSchema } from "../../../sdk/src/shared/wire-misc";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import { getEmail, listEmails, sendTestEmail } from "../../services/emails";
+import { unwrap } from "../../lib/problems";
+import { getEmail, inviteToSignIn, listEmails, sendTestEmail } from "../../services/emails";
 import { standardEmailConfigSchema } from "../../services/project-config";
 import { emailLogEntryView, emailView } from "../../views/emails";
 
@@ -62,4 +63,20 @@ addRoute(sendTestEmailRoutes, sendTest, async (c, { auth, body }) => {
     senderEmail: e.sender_email,
   });
   return c.json(result.status === "sent" ? { success: true } : { success: false, error_message: result.error });
+});
+
+const sendSignInInvitation = defineRoute({
+  method: "post",
+  path: "/",
+  summary: "Email someone an invitation to sign in (the sign-in invitation template), linking to a trusted callback URL",
+  access: ["admin"],
+  body: z.strictObject({ email: z.email().max(256), callback_url: z.url().max(2048) }),
+  response: successSchema,
+  errors: ["REDIRECT_URL_NOT_WHITELISTED"],
+});
+
+export const sendSignInInvitationRoutes = routeGroup();
+addRoute(sendSignInInvitationRoutes, sendSignInInvitation, async (c, { auth, body }) => {
+  unwrap(await inviteToSignIn(c.get("deps"), auth.project, body.email, body.callback_url));
+  return c.json({ success: true as const });
 });

@@ -6,11 +6,13 @@ import { listSchema, projectAdminSchema, successSchema } from "../../../sdk/src/
 import { requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
+import { problemError } from "../../lib/problems";
 import { projectConfigUpdateSchema } from "../../services/project-config";
 import {
   createProject,
   listOwnedProjects,
   type ProjectFields,
+  projectStats,
   removeProject,
   transferProject,
   updateProjectFields,
@@ -49,18 +51,6 @@ function requireOwner(auth: RequestAuth) {
   const withUser = requireUser(auth);
   if (withUser.user.user.isAnonymous) throw new KnownError("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
   return withUser;
-}
-
-function configProblem(problem: { reason: string; message?: string; providerId?: string; providerType?: string }): Error {
-  if (problem.reason === "invalid_config") return new StatusError(400, problem.message ?? "Invalid project configuration.");
-  if (problem.reason === "invalid_oauth_provider_id")
-    return new KnownError(problem.providerType === "shared" ? "INVALID_SHARED_OAUTH_PROVIDER_ID" : "INVALID_STANDARD_OAUTH_PROVIDER_ID", {
-      provider_id: problem.providerId,
-    });
-  if (problem.reason === "not_team_member")
-    return new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team.");
-  if (problem.reason === "project_not_found") return new KnownError("PROJECT_NOT_FOUND", { project_id: null });
-  return new StatusError(400, problem.reason);
 }
 
 const OWNER_ERRORS = ["EXPECTED_INTERNAL_PROJECT", "CANNOT_GET_OWN_USER_WITHOUT_USER", "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] as const;
@@ -113,6 +103,22 @@ const updateCurrent = defineRoute({
   errors: CONFIG_ERRORS,
 });
 
+const statsSchema = z.object({
+  user_count: z.number().int(),
+  anonymous_user_count: z.number().int(),
+  team_count: z.number().int(),
+  sign_ups_today: z.number().int(),
+  active_session_count: z.number().int(),
+});
+
+const currentStats = defineRoute({
+  method: "get",
+  path: "/current/stats",
+  summary: "Counts for the console's overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions",
+  access: ["admin"],
+  response: statsSchema,
+});
+
 const deleteCurrent = defineRoute({
   method: "delete",
   path: "/current",
@@ -132,20 +138,30 @@ addRoute(internalProjectsRoutes, create, async (c, { auth, body }) => {
   const ownerTeamId = body.owner_team_id ?? owner.user.user.selectedTeamId;
   if (!ownerTeamId) throw new KnownError("SCHEMA_ERROR", { message: "owner_team_id is required: the user has no selected team." });
   const result = await createProject(c.get("deps"), owner.user.user.id, ownerTeamId, { ...toFields(body), displayName: body.display_name });
-  if (!result.ok) throw configProblem(result);
+  if (!result.ok) throw problemError(result);
   return c.json(projectAdminView(result.project), 201);
 });
 addRoute(internalProjectsRoutes, transfer, async (c, { auth, body }) => {
   const owner = requireOwner(auth);
   const result = await transferProject(c.get("deps"), owner.user.user.id, body.project_id, body.new_team_id);
-  if (!result.ok) throw configProblem(result);
+  if (!result.ok) throw problemError(result);
   return c.json({ success: true });
 });
 addRoute(internalProjectsRoutes, getCurrent, (c, { auth }) => c.json(projectAdminView(auth.project)));
 addRoute(internalProjectsRoutes, updateCurrent, async (c, { auth, body }) => {
   const result = await updateProjectFields(c.get("deps"), auth.project, toFields(body));
-  if (!result.ok) throw configProblem(result);
+  if (!result.ok) throw problemError(result);
   return c.json(projectAdminView(result.project));
+});
+addRoute(internalProjectsRoutes, currentStats, async (c, { auth }) => {
+  const stats = await projectStats(c.get("deps"), auth.project.id);
+  return c.json({
+    user_count: stats.users,
+    anonymous_user_count: stats.anonymousUsers,
+    team_count: stats.teams,
+    sign_ups_today: stats.signUpsSince,
+    active_session_count: stats.activeSessions,
+  });
 });
 addRoute(internalProjectsRoutes, deleteCurrent, async (c, { auth }) => {
   const result = await removeProject(c.get("deps"), auth.project);

@@ -1,38 +1,138 @@
 /**
- * Pages an emailed link lands on and acts on once: email verification and magic-link sign-in.
- * A ref guards against running twice (React strict mode mounts effects twice in development).
+ * Pages an emailed link lands on: email verification and magic-link sign-in. Opening the link
+ * only checks the code (the non-consuming check-code routes), so a mail scanner or a prefetch
+ * that opens it does not use it up; the person then clicks once to act. A used, expired or
+ * unknown link says what happened and offers the next step.
  */
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { CredentialResult } from "../app-types";
 import { useStackApp } from "../provider";
 import { useRefreshUser } from "../use-user";
 import { AuthCard } from "./auth-card";
-import { codeErrorMessage, codeFromSearch, errorCodeOf, messageOf } from "./code-messages";
+import { codeFromSearch, INVALID_LINK, type LinkKind, type LinkProblem, linkProblem } from "./code-messages";
 
-type Outcome = { state: "working" } | { state: "ok" } | { state: "error"; message: string };
+export type LinkPhase =
+  | { step: "checking" }
+  | { step: "ready" }
+  | { step: "working" }
+  | { step: "done" }
+  | { step: "failed"; problem: LinkProblem };
 
-function useCodeAction(search: string, action: (code: string) => Promise<CredentialResult>): Outcome {
-  const code = codeFromSearch(search);
-  const [outcome, setOutcome] = useState<Outcome>(code ? { state: "working" } : { state: "error", message: "This link is not valid." });
-  const started = useRef(false);
+/**
+ * The state of an emailed link's page: checks the code on mount (without using it), then
+ * `act()` uses it on the person's click. `recheck()` retries after a failure such as a 429.
+ */
+export function useEmailedLink(
+  code: string | null,
+  kind: LinkKind,
+  check: (code: string) => Promise<CredentialResult>,
+  use: (code: string) => Promise<CredentialResult>,
+): { phase: LinkPhase; act: () => Promise<void>; recheck: () => void } {
+  const [phase, setPhase] = useState<LinkPhase>(code ? { step: "checking" } : { step: "failed", problem: INVALID_LINK });
+  const [round, setRound] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` re-runs the check on "Try again"; `check` is a new function every render.
   useEffect(() => {
-    if (!code || started.current) return;
-    started.current = true;
-    action(code).then(
+    if (!code) return;
+    let live = true;
+    setPhase({ step: "checking" });
+    check(code).then(
       (result) =>
-        setOutcome(
-          result.status === "ok"
-            ? { state: "ok" }
-            : { state: "error", message: codeErrorMessage(errorCodeOf(result.error)) ?? result.error.message },
-        ),
-      (error: unknown) => setOutcome({ state: "error", message: messageOf(error) }),
+        live && setPhase(result.status === "ok" ? { step: "ready" } : { step: "failed", problem: linkProblem(result.error, kind) }),
+      (error: unknown) => live && setPhase({ step: "failed", problem: linkProblem(error, kind) }),
     );
-  }, [code, action]);
-  return outcome;
+    return () => {
+      live = false;
+    };
+  }, [code, kind, round]);
+
+  const act = useCallback(async () => {
+    if (!code) return;
+    setPhase({ step: "working" });
+    try {
+      const result = await use(code);
+      if (result.status === "ok") setPhase({ step: "done" });
+      // A TOTP user is on the way to the mfa page: stay on "working" until the page changes.
+      else if ((result.error as { code?: string }).code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") {
+        setPhase({ step: "failed", problem: linkProblem(result.error, kind) });
+      }
+    } catch (error) {
+      setPhase({ step: "failed", problem: linkProblem(error, kind) });
+    }
+  }, [code, kind, use]);
+
+  return { phase, act, recheck: () => setRound((n) => n + 1) };
 }
 
 /**
- * Verifies the email address of the link (?code=).
+ * What went wrong with a link, and the one next step as a button.
+ *
+ * @example
+ * <LinkProblemBody problem={phase.problem} kind="magic-link" onRetry={recheck} />
+ */
+export function LinkProblemBody({ problem, kind, onRetry }: { problem: LinkProblem; kind: LinkKind; onRetry: () => void }) {
+  const app = useStackApp();
+  return (
+    <>
+      <p className="stack-alert" role="alert">
+        {problem.message}
+      </p>
+      <div className="stack-actions stack-link-next">{nextStep(problem, kind, app.urls, onRetry)}</div>
+    </>
+  );
+}
+
+function nextStep(
+  problem: LinkProblem,
+  kind: LinkKind,
+  urls: { signIn: string; accountSettings: string; forgotPassword?: string },
+  onRetry: () => void,
+) {
+  switch (problem.next) {
+    case "retry":
+      return (
+        <button type="button" className="stack-button stack-secondary" onClick={onRetry}>
+          Try again
+        </button>
+      );
+    case "sign-in":
+      return (
+        <a className="stack-button" href={urls.signIn}>
+          Sign in
+        </a>
+      );
+    case "account-settings":
+      return (
+        <a className="stack-button" href={urls.accountSettings}>
+          Go to account settings
+        </a>
+      );
+    case "new-link":
+      if (kind === "password-reset") {
+        return (
+          <a className="stack-button" href={urls.forgotPassword ?? urls.signIn}>
+            Send a new link
+          </a>
+        );
+      }
+      if (kind === "magic-link") {
+        return (
+          <a className="stack-button" href={urls.signIn}>
+            Sign in to get a new link
+          </a>
+        );
+      }
+      // Account settings has "Send verification email" next to the address.
+      return (
+        <a className="stack-button" href={urls.accountSettings}>
+          Send a new link from account settings
+        </a>
+      );
+  }
+}
+
+/**
+ * Verifies the email address of the link (?code=) when the person clicks "Verify my email".
  *
  * @example
  * <StackProvider app={app}><EmailVerification search={window.location.search} /></StackProvider>
@@ -40,13 +140,17 @@ function useCodeAction(search: string, action: (code: string) => Promise<Credent
 export function EmailVerification({ search }: { search: string }) {
   const app = useStackApp();
   const refreshUser = useRefreshUser();
-  const outcome = useCodeAction(search, async (code) => {
-    const result = await app.verifyEmail(code);
-    if (result.status === "ok") await refreshUser().catch(() => undefined);
-    return result;
-  });
-  if (outcome.state === "working") return <AuthCard title="Verifying your email…" />;
-  if (outcome.state === "ok") {
+  const { phase, act, recheck } = useEmailedLink(
+    codeFromSearch(search),
+    "email-verification",
+    (code) => app.checkEmailVerificationCode(code),
+    async (code) => {
+      const result = await app.verifyEmail(code);
+      if (result.status === "ok") await refreshUser().catch(() => undefined);
+      return result;
+    },
+  );
+  if (phase.step === "done") {
     return (
       <AuthCard title="Email verified" subtitle="Thank you: your email address is confirmed.">
         <a className="stack-button" href={app.urls.home}>
@@ -55,36 +159,50 @@ export function EmailVerification({ search }: { search: string }) {
       </AuthCard>
     );
   }
+  if (phase.step === "failed") {
+    return (
+      <AuthCard title="Email not verified">
+        <LinkProblemBody problem={phase.problem} kind="email-verification" onRetry={recheck} />
+      </AuthCard>
+    );
+  }
   return (
-    <AuthCard title="Email not verified">
-      <p className="stack-alert" role="alert">
-        {outcome.message}
-      </p>
-      <a className="stack-button stack-secondary" href={app.urls.accountSettings}>
-        Go to account settings
-      </a>
+    <AuthCard title="Verify your email" subtitle="Confirm that this email address is yours.">
+      <button type="button" className="stack-button" disabled={phase.step !== "ready"} aria-busy={phase.step !== "ready"} onClick={act}>
+        {phase.step === "working" ? "Verifying…" : "Verify my email"}
+      </button>
     </AuthCard>
   );
 }
 
 /**
- * Signs in with the magic link (?code=), then redirects as after any sign-in.
+ * Signs in with the magic link (?code=) when the person clicks "Sign in", then redirects as
+ * after any sign-in.
  *
  * @example
  * <StackProvider app={app}><MagicLinkCallback search={window.location.search} /></StackProvider>
  */
 export function MagicLinkCallback({ search }: { search: string }) {
   const app = useStackApp();
-  const outcome = useCodeAction(search, (code) => app.signInWithMagicLink(code));
-  if (outcome.state !== "error") return <AuthCard title="Signing you in…" />;
+  const { phase, act, recheck } = useEmailedLink(
+    codeFromSearch(search),
+    "magic-link",
+    (code) => app.checkMagicLinkCode(code),
+    (code) => app.signInWithMagicLink(code),
+  );
+  if (phase.step === "failed") {
+    return (
+      <AuthCard title="Sign-in link did not work">
+        <LinkProblemBody problem={phase.problem} kind="magic-link" onRetry={recheck} />
+      </AuthCard>
+    );
+  }
+  const busy = phase.step === "working" || phase.step === "done";
   return (
-    <AuthCard title="Sign-in link did not work">
-      <p className="stack-alert" role="alert">
-        {outcome.message}
-      </p>
-      <a className="stack-button stack-secondary" href={app.urls.signIn}>
-        Back to sign in
-      </a>
+    <AuthCard title="Sign in" subtitle="Click to finish signing in with the link from your email.">
+      <button type="button" className="stack-button" disabled={phase.step !== "ready"} aria-busy={phase.step !== "ready"} onClick={act}>
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
     </AuthCard>
   );
 }

@@ -29,3 +29,72 @@ export function codeFromSearch(search: string): string | null {
   const code = new URLSearchParams(search).get("code");
   return code && /^[a-zA-Z0-9]{45}$/.test(code) ? code : null;
 }
+
+/** Which emailed link a page handles (decides where "send a new one" goes). */
+export type LinkKind = "email-verification" | "magic-link" | "password-reset";
+
+/** What went wrong with an emailed link, and the one thing to do next. */
+export type LinkProblem = { message: string; next: "sign-in" | "new-link" | "account-settings" | "retry" };
+
+/**
+ * A used, expired or unknown link in plain words with the next step; other failures (a 429 with
+ * its wait time, a lost connection) keep their own message and offer a retry.
+ *
+ * @example
+ * linkProblem(result.error, "magic-link"); // { message: "This link was already used.", next: "sign-in" }
+ */
+export function linkProblem(error: unknown, kind: LinkKind): LinkProblem {
+  switch (errorCodeOf(error)) {
+    case "VERIFICATION_CODE_ALREADY_USED":
+      if (kind === "email-verification") {
+        return { message: "This link was already used, so this email address is most likely verified.", next: "account-settings" };
+      }
+      return { message: "This link was already used.", next: "sign-in" };
+    case "VERIFICATION_CODE_EXPIRED":
+      return { message: "This link expired.", next: "new-link" };
+    case "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED":
+      return { message: "This link was tried too many times.", next: "new-link" };
+    case "VERIFICATION_CODE_NOT_FOUND":
+      return { message: "This link is not valid. Check that you opened the whole link from the email.", next: "new-link" };
+    default:
+      return { message: messageOf(error), next: "retry" };
+  }
+}
+
+/** The problem of a link whose `code` is missing or malformed. */
+export const INVALID_LINK: LinkProblem = {
+  message: "This link is not valid. Check that you opened the whole link from the email.",
+  next: "new-link",
+};
+
+/** The host of a (possibly relative) callback URL, resolved against the current page. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url, typeof window === "undefined" ? "http://localhost" : window.location.href).host;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The message for a failed action that sent a callback URL (an emailed link, sign-up's
+ * verification link): an untrusted domain is named, with where its owner fixes it; anything else
+ * keeps its own message (a 429 says how long to wait). A relative URL is on the current page's host.
+ *
+ * @example
+ * setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback) });
+ * // "shop.example is not a trusted domain of this project. If you run this site, add shop.example under Domains in the Doorman console."
+ */
+export function emailLinkErrorMessage(error: unknown, callbackUrl = ""): string {
+  if (errorCodeOf(error) === "REDIRECT_URL_NOT_WHITELISTED") {
+    const host = hostOf(callbackUrl);
+    return `${host} is not a trusted domain of this project. If you run this site, add ${host} under Domains in the Doorman console.`;
+  }
+  return messageOf(error);
+}
+
+/** Throws the error of a failed `Result` (for actions written as "run, then report"). */
+export function throwIfFailed<T>(result: T): T {
+  if (typeof result === "object" && result && "status" in result && result.status === "error" && "error" in result) throw result.error;
+  return result;
+}

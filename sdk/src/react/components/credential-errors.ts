@@ -4,6 +4,7 @@
  */
 import { RateLimitedError } from "../../interface/http";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../shared/constants";
+import { emailLinkErrorMessage } from "./code-messages";
 
 export type CredentialField = "email" | "password" | "passwordRepeat";
 export type FormErrors = Partial<Record<CredentialField | "form", string>>;
@@ -42,6 +43,8 @@ export function errorsFromResult(error: unknown): FormErrors {
   // "Too many attempts, try again in N s" (N from Retry-After): not a connection problem.
   if (error instanceof RateLimitedError) return { form: error.message };
   if (!code) return { form: "Something went wrong. Please check your connection and try again." };
+  // Sign-up sends a verification link to a handler page of this site.
+  if (code === "REDIRECT_URL_NOT_WHITELISTED") return { form: emailLinkErrorMessage(error) };
   return { [FIELD_OF_CODE[code] ?? "form"]: message };
 }
 

@@ -1,8 +1,9 @@
 /** Account settings: the user's email addresses (add, verify, make primary, remove). */
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { ReactContactChannel, ReactUser } from "../app-types";
+import { useStackApp } from "../provider";
 import { useRefreshUser } from "../use-user";
-import { messageOf } from "./code-messages";
+import { emailLinkErrorMessage, messageOf, throwIfFailed } from "./code-messages";
 import { checkEmail } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
@@ -11,6 +12,7 @@ import { Field, FormAlert } from "./field";
  * <EmailsSection user={useUser({ or: "redirect" })} />
  */
 export function EmailsSection({ user }: { user: ReactUser }) {
+  const app = useStackApp();
   const refreshUser = useRefreshUser();
   const [channels, setChannels] = useState<ReactContactChannel[] | null>(null);
   const [email, setEmail] = useState("");
@@ -28,12 +30,13 @@ export function EmailsSection({ user }: { user: ReactUser }) {
     setError(null);
     setStatus(null);
     try {
-      await work();
+      throwIfFailed(await work());
       setStatus(label);
       await refreshUser();
       reload();
     } catch (e) {
-      setError(messageOf(e));
+      // The only links sent from here are verification links (to the app's verification page).
+      setError(emailLinkErrorMessage(e, app.urls.emailVerification));
     }
     setPending(false);
   };
@@ -45,7 +48,7 @@ export function EmailsSection({ user }: { user: ReactUser }) {
     await act("Email added. We sent it a verification link.", async () => {
       const channel = await user.createContactChannel({ value: email.trim(), usedForAuth: false });
       setEmail("");
-      await channel.sendVerificationEmail();
+      throwIfFailed(await channel.sendVerificationEmail());
     });
   };
 

@@ -2,7 +2,7 @@
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
-import { messageOf } from "./code-messages";
+import { emailLinkErrorMessage } from "./code-messages";
 import { checkEmail } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
@@ -25,10 +25,10 @@ export function ForgotPassword() {
     setPending(true);
     try {
       const result = await app.sendForgotPasswordEmail(email.trim());
-      if (result.status === "error") setErrors({ form: result.error.message });
+      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.passwordReset) });
       else setSent(true);
     } catch (error) {
-      setErrors({ form: messageOf(error) });
+      setErrors({ form: emailLinkErrorMessage(error, app.urls.passwordReset) });
     }
     setPending(false);
   };

@@ -31,8 +31,8 @@ export type StackHandlerProps = {
 
 /** The page names this handler serves, and what each renders. */
 const PAGES: Record<string, (search: string) => ReactNode> = {
-  "sign-in": () => <SignIn />,
-  "sign-up": () => <SignUp />,
+  "sign-in": (search) => <SignIn search={search} />,
+  "sign-up": (search) => <SignUp search={search} />,
   "sign-out": () => <SignOut />,
   "account-settings": () => <AccountSettings />,
   error: (search) => <ErrorPage search={search} />,

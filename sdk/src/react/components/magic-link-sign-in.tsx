@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
-import { codeErrorMessage, errorCodeOf, messageOf } from "./code-messages";
+import { codeErrorMessage, emailLinkErrorMessage, errorCodeOf, messageOf } from "./code-messages";
 import { checkEmail } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
@@ -28,10 +28,10 @@ export function MagicLinkSignIn() {
     setPending(true);
     try {
       const result = await app.sendMagicLinkEmail(email.trim());
-      if (result.status === "error") setErrors({ form: result.error.message });
+      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback) });
       else setNonce(result.data?.nonce ?? null);
     } catch (error) {
-      setErrors({ form: messageOf(error) });
+      setErrors({ form: emailLinkErrorMessage(error, app.urls.magicLinkCallback) });
     }
     setPending(false);
   };

@@ -8,6 +8,7 @@ import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
 import { type FormEvent, useMemo, useState } from "react";
 import { renderSVG } from "uqr";
 import type { ReactUser } from "../app-types";
+import { useProject } from "../use-project";
 import { useRefreshUser } from "../use-user";
 import { messageOf } from "./code-messages";
 import { Field, FormAlert } from "./field";
@@ -22,7 +23,10 @@ function codeMatches(secret: Uint8Array, code: string): boolean {
  * @example
  * <MfaSection user={useUser({ or: "redirect" })} issuer="My app" />
  */
-export function MfaSection({ user, issuer = "Doorman" }: { user: ReactUser; issuer?: string }) {
+export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string }) {
+  // The label people see in their authenticator app: the project's name (the site's host until it loads).
+  const projectName = useProject()?.displayName;
+  const label = issuer ?? projectName ?? (typeof window === "undefined" ? "" : window.location.host);
   const refreshUser = useRefreshUser();
   const [secret, setSecret] = useState<Uint8Array | null>(null);
   const [code, setCode] = useState("");
@@ -68,14 +72,14 @@ export function MfaSection({ user, issuer = "Doorman" }: { user: ReactUser; issu
           <p className="stack-hint">
             Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.
           </p>
-          <TotpQrCode uri={createTOTPKeyURI(issuer, user.primaryEmail ?? user.id, secret, 30, 6)} />
+          <TotpQrCode uri={createTOTPKeyURI(label, user.primaryEmail ?? user.id, secret, 30, 6)} />
           <p>
             <code className="stack-code" data-testid="totp-secret">
               {encodeBase32NoPadding(secret)}
             </code>
           </p>
           <p>
-            <a className="stack-link" href={createTOTPKeyURI(issuer, user.primaryEmail ?? user.id, secret, 30, 6)}>
+            <a className="stack-link" href={createTOTPKeyURI(label, user.primaryEmail ?? user.id, secret, 30, 6)}>
               Open in an authenticator app
             </a>
           </p>

@@ -1,15 +1,17 @@
 /**
- * The password-reset page (the emailed link lands here with ?code=). The code is checked first,
- * so an expired or used link says so before asking for a password.
+ * The password-reset page (the emailed link lands here with ?code=). The code is checked first
+ * without using it (a mail scanner opening the link does not spend it), so an expired or used
+ * link says so; the form is shown meanwhile, its button waiting for the check.
  */
 import { type FormEvent, useEffect, useState } from "react";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
-import { codeErrorMessage, codeFromSearch, errorCodeOf, messageOf } from "./code-messages";
+import { LinkProblemBody } from "./code-landing";
+import { codeFromSearch, errorCodeOf, INVALID_LINK, type LinkProblem, linkProblem, messageOf } from "./code-messages";
 import { checkNewPassword } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
-type State = { step: "checking" } | { step: "invalid"; message: string } | { step: "form" } | { step: "done" };
+type State = { step: "checking" } | { step: "invalid"; problem: LinkProblem } | { step: "form" } | { step: "done" };
 
 /**
  * @example
@@ -18,29 +20,28 @@ type State = { step: "checking" } | { step: "invalid"; message: string } | { ste
 export function PasswordReset({ search }: { search: string }) {
   const app = useStackApp();
   const code = codeFromSearch(search);
-  const [state, setState] = useState<State>(
-    code ? { step: "checking" } : { step: "invalid", message: "This reset link is not valid. Ask for a new one." },
-  );
+  const [state, setState] = useState<State>(code ? { step: "checking" } : { step: "invalid", problem: INVALID_LINK });
+  const [round, setRound] = useState(0);
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   const [errors, setErrors] = useState<{ password?: string; repeat?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` re-runs the check on "Try again".
   useEffect(() => {
     if (!code) return;
     let live = true;
     app.verifyPasswordResetCode(code).then(
       (result) => {
         if (!live) return;
-        if (result.status === "ok") setState({ step: "form" });
-        else setState({ step: "invalid", message: codeErrorMessage(errorCodeOf(result.error)) ?? result.error.message });
+        setState(result.status === "ok" ? { step: "form" } : { step: "invalid", problem: linkProblem(result.error, "password-reset") });
       },
-      (error: unknown) => live && setState({ step: "invalid", message: messageOf(error) }),
+      (error: unknown) => live && setState({ step: "invalid", problem: linkProblem(error, "password-reset") }),
     );
     return () => {
       live = false;
     };
-  }, [app, code]);
+  }, [app, code, round]);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -52,9 +53,9 @@ export function PasswordReset({ search }: { search: string }) {
       const result = await app.resetPassword({ code, password });
       if (result.status === "ok") setState({ step: "done" });
       else {
-        const known = codeErrorMessage(errorCodeOf(result.error));
-        if (known) setState({ step: "invalid", message: known });
-        else setErrors({ password: result.error.message });
+        const problem = linkProblem(result.error, "password-reset");
+        if (errorCodeOf(result.error)?.startsWith("VERIFICATION_CODE_")) setState({ step: "invalid", problem });
+        else setErrors({ password: problem.message });
       }
     } catch (error) {
       setErrors({ form: messageOf(error) });
@@ -62,16 +63,17 @@ export function PasswordReset({ search }: { search: string }) {
     setPending(false);
   };
 
-  if (state.step === "checking") return <AuthCard title="Reset your password" subtitle="Checking your link…" />;
   if (state.step === "invalid") {
     return (
       <AuthCard title="Reset your password">
-        <p className="stack-alert" role="alert">
-          {state.message}
-        </p>
-        <a className="stack-button stack-secondary" href={app.urls.forgotPassword ?? app.urls.signIn}>
-          Ask for a new link
-        </a>
+        <LinkProblemBody
+          problem={state.problem}
+          kind="password-reset"
+          onRetry={() => {
+            setState({ step: "checking" });
+            setRound((n) => n + 1);
+          }}
+        />
       </AuthCard>
     );
   }
@@ -108,7 +110,12 @@ export function PasswordReset({ search }: { search: string }) {
           onChange={(e) => setRepeat(e.target.value)}
           error={errors.repeat}
         />
-        <button className="stack-button" type="submit" disabled={pending}>
+        <button
+          className="stack-button"
+          type="submit"
+          disabled={pending || state.step === "checking"}
+          aria-busy={state.step === "checking"}
+        >
           {pending ? "Saving…" : "Set new password"}
         </button>
       </form>

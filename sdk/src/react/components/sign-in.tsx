@@ -20,6 +20,8 @@ import { useCredentialForm } from "./use-credential-form";
 export type SignInProps = {
   /** Heading of the card. Default "Sign in to your account". */
   title?: string;
+  /** The page's query string (keeps `after_auth_return_to`); defaults to the browser's. */
+  search?: string;
 };
 
 /**
@@ -28,7 +30,7 @@ export type SignInProps = {
  * @example
  * <StackProvider app={app}><SignIn /></StackProvider>
  */
-export function SignIn({ title = "Sign in to your account" }: SignInProps) {
+export function SignIn({ title = "Sign in to your account", search }: SignInProps) {
   const app = useStackApp();
   const user = useUser();
   const form = useCredentialForm(
@@ -50,7 +52,7 @@ export function SignIn({ title = "Sign in to your account" }: SignInProps) {
       footer={
         <>
           Don't have an account?{" "}
-          <a className="stack-link" href={withReturnTo(app.urls.signUp, currentSearch())}>
+          <a className="stack-link" href={withReturnTo(app.urls.signUp, search ?? currentSearch())}>
             Sign up
           </a>
         </>

@@ -17,6 +17,8 @@ import { useCredentialForm } from "./use-credential-form";
 export type SignUpProps = {
   /** Heading of the card. Default "Create your account". */
   title?: string;
+  /** The page's query string (keeps `after_auth_return_to`); defaults to the browser's. */
+  search?: string;
 };
 
 /**
@@ -25,7 +27,7 @@ export type SignUpProps = {
  * @example
  * <StackProvider app={app}><SignUp /></StackProvider>
  */
-export function SignUp({ title = "Create your account" }: SignUpProps) {
+export function SignUp({ title = "Create your account", search }: SignUpProps) {
   const app = useStackApp();
   const user = useUser();
   const form = useCredentialForm(
@@ -46,7 +48,7 @@ export function SignUp({ title = "Create your account" }: SignUpProps) {
       footer={
         <>
           Already have an account?{" "}
-          <a className="stack-link" href={withReturnTo(app.urls.signIn, currentSearch())}>
+          <a className="stack-link" href={withReturnTo(app.urls.signIn, search ?? currentSearch())}>
             Sign in
           </a>
         </>

@@ -9,7 +9,7 @@ import type { ReactUser } from "../app-types";
 import type { ReactTeam, ReactTeamInvitation, ReactTeamUser } from "../team-types";
 import { useUser } from "../use-user";
 import { TeamApiKeysSection } from "./api-keys-section";
-import { messageOf } from "./code-messages";
+import { emailLinkErrorMessage, messageOf } from "./code-messages";
 import { checkEmail } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 import { type TeamPermissions, useTeamPermissions } from "./use-team-permissions";
@@ -30,7 +30,8 @@ function useAction() {
       setStatus(done);
       return true;
     } catch (e) {
-      setError(messageOf(e));
+      // The only links sent from here are team invitations (the SDK's default invitation page).
+      setError(emailLinkErrorMessage(e, "/handler/team-invitation"));
       return false;
     } finally {
       setPending(false);

@@ -1,0 +1,106 @@
+/**
+ * Accessibility and small screens, last in the browser e2e: every handler page and every page
+ * of a project's console is checked with axe-core (@axe-core/playwright, WCAG 2 A/AA rules) at
+ * 1100 px and at 375 px wide, and must have no serious or critical violation; at 375 px the page
+ * must not scroll sideways.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
+import { assert } from "./harness.mjs";
+
+const SERIOUS = new Set(["serious", "critical"]);
+
+export function defineA11ySteps(runner, { page, origin }) {
+  const email = `a11y-owner-${Date.now().toString(36)}@example.com`;
+  const seen = [];
+
+  /** Checks the current page at both widths; returns the violations found as text. */
+  async function check(name) {
+    const problems = [];
+    for (const width of [1100, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(50);
+      const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      for (const v of result.violations.filter((v) => SERIOUS.has(v.impact ?? "")))
+        problems.push(
+          `${name} @${width}px: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(" | ")}`,
+        );
+      if (width === 375) {
+        const { overflow, culprits } = await page.evaluate(() => {
+          const width = document.documentElement.clientWidth;
+          const out = (el) => el.getBoundingClientRect().right > width + 1;
+          // The innermost elements that stick out, outside boxes that scroll on their own.
+          const free = (el) => out(el) && !el.parentElement?.closest(".table-scroll");
+          const culprits = [...document.querySelectorAll("body *")]
+            .filter((el) => free(el) && ![...el.children].some(free))
+            .slice(0, 4)
+            .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)} "${(el.textContent ?? "").slice(0, 30)}"`);
+          return { overflow: document.documentElement.scrollWidth - width, culprits };
+        });
+        if (overflow > 1) problems.push(`${name} @375px: scrolls sideways by ${overflow}px (${culprits.join("; ")})`);
+      }
+    }
+    await page.setViewportSize({ width: 1100, height: 800 });
+    seen.push(name);
+    return problems;
+  }
+
+  async function visit(path, heading) {
+    await page.goto(`${origin}${path}`);
+    await page.getByRole("heading", { name: heading }).first().waitFor();
+    return check(path);
+  }
+
+  runner.step("a11y: the signed-out handler pages pass axe at 1100 and 375 px", async () => {
+    await page.goto(`${origin}/handler/sign-out`);
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in" || url.pathname === "/");
+    const problems = [
+      ...(await visit("/handler/sign-in", /sign in/i)),
+      ...(await visit("/handler/sign-up", "Create your account")),
+      ...(await visit("/handler/forgot-password", /reset|forgot/i)),
+    ];
+    assert.deepEqual(problems, []);
+  });
+
+  runner.step("a11y: every console page of a project passes axe at 1100 and 375 px", async () => {
+    const created = await signUpOwnerWithProject(page, origin, { email, password: "a11y-owner-pass-1", projectName: "A11y Shop" });
+    await page.goto(`${origin}/handler/account-settings`);
+    await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    const problems = [...(await check("/handler/account-settings"))];
+    await page.goto(`${origin}/projects`);
+    await page.getByRole("list", { name: "Your projects" }).waitFor();
+    problems.push(...(await check("/projects")));
+    const base = `/projects/${created.projectId}`;
+
+    // A user and a team to open the detail pages with (admin API, the key shown once above).
+    const admin = adminApi(origin, created);
+    const api = async (path, body) => {
+      const res = await admin(path, { method: "POST", body });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body;
+    };
+    const user = await api("/users", { primary_email: `a11y-user-${Date.now().toString(36)}@example.com`, display_name: "A11y User" });
+    const team = await api("/teams", { display_name: "A11y Team" });
+
+    const pages = [
+      ["", "Overview · A11y Shop"],
+      ["/users", /Users/],
+      [`/users/${user.id}`, /A11y User|a11y-user/],
+      ["/teams", /Teams/],
+      [`/teams/${team.id}`, /A11y Team/],
+      ["/sign-in-methods", /Sign-in methods/],
+      ["/domains", /Domains/],
+      ["/permissions", "Permissions · A11y Shop"],
+      ["/emails", "Emails · A11y Shop"],
+      ["/keys", /Keys/],
+      ["/settings", /Settings/],
+      ["/no-such-page", "Page not found"],
+    ];
+    for (const [path, heading] of pages) problems.push(...(await visit(`${base}${path}`, heading)));
+    assert.deepEqual(problems, []);
+    assert.ok(seen.length >= 15, `checked ${seen.length} pages`);
+  });
+}

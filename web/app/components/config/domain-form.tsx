@@ -1,0 +1,131 @@
+/**
+ * Adds or edits one trusted domain: its URL (scheme and host, `*` allowed in the host, e.g.
+ * https://*.example.com) and the path of the handler pages on it (default /handler). Checked here
+ * with the API's rules first (and the production checks when production mode is on); the API's
+ * own error is shown too.
+ */
+
+import { type FormEvent, useId, useRef, useState } from "react";
+import { domainError, productionModeErrors } from "../../../../sdk/src/shared/domain-rules";
+import { configErrorMessage } from "./api-error";
+
+export type DomainEntry = { domain: string; handlerPath: string };
+
+export function DomainForm(props: {
+  editing?: DomainEntry;
+  /** The other entries (for the duplicate check). */
+  others: DomainEntry[];
+  productionMode: boolean;
+  onSubmit: (entry: DomainEntry) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const formId = useId();
+  const [domain, setDomain] = useState(props.editing?.domain ?? "");
+  const [handlerPath, setHandlerPath] = useState(props.editing?.handlerPath ?? "/handler");
+  const [errors, setErrors] = useState<{ domain?: string; handlerPath?: string }>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const domainRef = useRef<HTMLInputElement>(null);
+  const pathRef = useRef<HTMLInputElement>(null);
+  const errorRef = useRef<HTMLParagraphElement>(null);
+
+  const check = (value: string, path: string) => {
+    const found: typeof errors = {};
+    if (!value) found.domain = "Enter the URL of your app, like https://app.example.com.";
+    else if (domainError(value))
+      found.domain = `Not a valid URL. Use the scheme and host, like https://app.example.com or https://*.example.com.`;
+    else if (props.others.some((o) => o.domain.toLowerCase() === value.toLowerCase())) found.domain = "This domain is already trusted.";
+    else if (props.productionMode) {
+      const problem = productionModeErrors({ allowLocalhost: false, domains: [{ domain: value }] })[0];
+      if (problem) found.domain = `${problem} (The project is in production mode.)`;
+    }
+    if (!path.startsWith("/")) found.handlerPath = "The handler path starts with /, like /handler.";
+    return found;
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const value = domain.trim().replace(/\/+$/, "");
+    const path = handlerPath.trim() || "/handler";
+    const found = check(value, path);
+    setErrors(found);
+    setFormError(null);
+    if (found.domain) return domainRef.current?.focus();
+    if (found.handlerPath) return pathRef.current?.focus();
+    setPending(true);
+    try {
+      await props.onSubmit({ domain: value, handlerPath: path });
+      if (!props.editing) {
+        setDomain("");
+        setHandlerPath("/handler");
+      }
+    } catch (e) {
+      setFormError(configErrorMessage(e, "Could not save the domain."));
+      requestAnimationFrame(() => errorRef.current?.focus());
+    }
+    setPending(false);
+  };
+
+  return (
+    <form className="form domain-form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
+      <h3 id={`${formId}-heading`}>{props.editing ? `Edit ${props.editing.domain}` : "Add a trusted domain"}</h3>
+      {formError ? (
+        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
+          {formError}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor={`${formId}-domain`}>Domain URL</label>
+        <input
+          id={`${formId}-domain`}
+          ref={domainRef}
+          className="input"
+          value={domain}
+          placeholder="https://app.example.com"
+          inputMode="url"
+          autoComplete="off"
+          aria-invalid={errors.domain ? true : undefined}
+          aria-describedby={errors.domain ? `${formId}-domain-error` : undefined}
+          onChange={(e) => setDomain(e.target.value)}
+        />
+        {errors.domain ? (
+          <p className="field-error" id={`${formId}-domain-error`}>
+            {errors.domain}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor={`${formId}-path`}>Handler path</label>
+        <input
+          id={`${formId}-path`}
+          ref={pathRef}
+          className="input"
+          value={handlerPath}
+          autoComplete="off"
+          aria-invalid={errors.handlerPath ? true : undefined}
+          aria-describedby={`${formId}-path-hint${errors.handlerPath ? ` ${formId}-path-error` : ""}`}
+          onChange={(e) => setHandlerPath(e.target.value)}
+        />
+        <span className="muted" id={`${formId}-path-hint`}>
+          Where your app serves the sign-in pages (the Handler component), e.g. /handler.
+        </span>
+        {errors.handlerPath ? (
+          <p className="field-error" id={`${formId}-path-error`}>
+            {errors.handlerPath}
+          </p>
+        ) : null}
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="btn" disabled={pending} aria-busy={pending}>
+          {pending ? "Saving…" : props.editing ? "Save domain" : "Add domain"}
+        </button>
+        {props.onCancel ? (
+          <button type="button" className="btn btn-secondary" onClick={props.onCancel} disabled={pending}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Saving one control of a config page: PATCHes the project (project.update), reloads it so every
+ * page sees the new values, and toasts. Progress and the API's error are kept per control key,
+ * so each control shows "Saving…" and its own error next to it.
+ */
+import { useCallback, useState } from "react";
+import type { ProjectUpdate } from "../../../../sdk/src";
+import { useProject } from "../../lib/project-context";
+import { configErrorMessage } from "./api-error";
+
+export type ConfigSave = {
+  /** The key of the control being saved, or null. */
+  saving: string | null;
+  /** The API's error per control key. */
+  errors: Record<string, string>;
+  /** Saves `update` for control `key`; true when it worked (toasts `success`). */
+  save(key: string, update: ProjectUpdate | (() => Promise<void>), success: string): Promise<boolean>;
+  clearError(key: string): void;
+};
+
+export function useConfigSave(): ConfigSave {
+  const { project, reloadProject, toast } = useProject();
+  const [saving, setSaving] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const clearError = useCallback((key: string) => {
+    setErrors(({ [key]: _gone, ...rest }) => rest);
+  }, []);
+
+  const save = useCallback(
+    async (key: string, update: ProjectUpdate | (() => Promise<void>), success: string) => {
+      setSaving(key);
+      clearError(key);
+      try {
+        if (typeof update === "function") await update();
+        else await project.update(update);
+        await reloadProject();
+        toast(success);
+        return true;
+      } catch (e) {
+        setErrors((all) => ({ ...all, [key]: configErrorMessage(e, "Could not save. Try again.") }));
+        return false;
+      } finally {
+        setSaving(null);
+      }
+    },
+    [project, reloadProject, toast, clearError],
+  );
+
+  return { saving, errors, save, clearError };
+}

@@ -1,0 +1,143 @@
+/**
+ * Invitations of a team on its detail page: send one by email (the link leads to the app's
+ * team-invitation page, by default on the project's first trusted domain) and revoke open ones
+ * behind a confirmation.
+ */
+import { type FormEvent, useId, useRef, useState } from "react";
+import { KnownError, type TeamInvitation } from "../../../../sdk/src";
+import { ConfirmButton, useAction } from "../console-ui";
+import { emailProblem, formatDateTime, urlProblem } from "./team-fields";
+
+type Props = {
+  teamName: string;
+  invitations: TeamInvitation[];
+  /** The suggested callback URL ("" when the project has no trusted domain). */
+  defaultCallbackUrl: string;
+  onSend(email: string, callbackUrl: string): Promise<void>;
+  onRevoke(invitation: TeamInvitation): Promise<void>;
+};
+
+export function TeamInvitations(props: Props) {
+  const id = useId();
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Invitations</h2>
+      {props.invitations.length === 0 ? (
+        <p className="empty">No open invitations.</p>
+      ) : (
+        <ul className="invitation-list" aria-label="Open invitations">
+          {props.invitations.map((invitation) => (
+            <li key={invitation.id}>
+              <span>
+                <strong>{invitation.recipientEmail}</strong>
+                <br />
+                <span className="muted">Expires {formatDateTime(invitation.expiresAt)}</span>
+              </span>
+              <ConfirmButton
+                small
+                label="Revoke"
+                ariaLabel={`Revoke the invitation to ${invitation.recipientEmail}`}
+                title={`Revoke the invitation to ${invitation.recipientEmail}?`}
+                consequence={`The link in the email stops working, so ${invitation.recipientEmail} can no longer join ${props.teamName} with it. You can send a new invitation later.`}
+                confirmLabel="Revoke invitation"
+                onConfirm={() => props.onRevoke(invitation)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <InviteForm {...props} />
+    </section>
+  );
+}
+
+function InviteForm({ defaultCallbackUrl, onSend }: Props) {
+  const id = useId();
+  const [email, setEmail] = useState("");
+  const [callbackUrl, setCallbackUrl] = useState(defaultCallbackUrl);
+  const [errors, setErrors] = useState<{ email?: string; url?: string }>({});
+  const emailRef = useRef<HTMLInputElement>(null);
+  const urlRef = useRef<HTMLInputElement>(null);
+  const { busy, error, run } = useAction();
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const next = { email: emailProblem(email) ?? undefined, url: urlProblem(callbackUrl) ?? undefined };
+    setErrors(next);
+    if (next.email) return emailRef.current?.focus();
+    if (next.url) return urlRef.current?.focus();
+    let untrusted = false;
+    const ok = await run(async () => {
+      try {
+        await onSend(email.trim(), callbackUrl.trim());
+      } catch (e) {
+        if (e instanceof KnownError && e.code === "REDIRECT_URL_NOT_WHITELISTED") untrusted = true;
+        else throw e;
+      }
+    }, "Could not send the invitation.");
+    if (untrusted) {
+      setErrors({ url: "This URL is not on a trusted domain of the project. Add its domain under Domains, or use a trusted one." });
+      urlRef.current?.focus();
+    } else if (ok) setEmail("");
+  };
+
+  return (
+    <form className="form invite-form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Send an invitation</h3>
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor={`${id}-email`}>Email to invite</label>
+        <input
+          ref={emailRef}
+          id={`${id}-email`}
+          className="input"
+          type="email"
+          value={email}
+          autoComplete="off"
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? `${id}-email-error` : undefined}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        {errors.email ? (
+          <p className="field-error" id={`${id}-email-error`}>
+            {errors.email}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-url`}>Invitation page URL</label>
+        <input
+          ref={urlRef}
+          id={`${id}-url`}
+          className="input"
+          type="url"
+          value={callbackUrl}
+          placeholder="https://app.example.com/handler/team-invitation"
+          aria-invalid={errors.url ? true : undefined}
+          aria-describedby={`${id}-url-hint${errors.url ? ` ${id}-url-error` : ""}`}
+          onChange={(e) => setCallbackUrl(e.target.value)}
+        />
+        <p className="muted team-hint" id={`${id}-url-hint`}>
+          {defaultCallbackUrl
+            ? "The emailed link opens this page of your app, which accepts the invitation. It must be on a trusted domain."
+            : "The page of your app that accepts invitations. The project has no trusted domain yet, so type one (localhost works in development)."}
+        </p>
+        {errors.url ? (
+          <p className="field-error" id={`${id}-url-error`}>
+            {errors.url}
+          </p>
+        ) : null}
+      </div>
+      <div>
+        <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
+          {busy ? "Sending…" : "Send invitation"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * The user's active sessions (impersonations marked), each revocable after a confirmation, and
+ * the "Impersonate" button: it creates an impersonation session and opens it in a new tab on
+ * the console's impersonation page.
+ */
+import { useCallback, useId, useState } from "react";
+import type { ServerUser } from "../../../../sdk/src";
+import { ConfirmButton } from "../console-ui";
+import { formatDate, useLoad } from "./use-load";
+
+/** Impersonation sessions are short: an owner looks around, then ends it (or it runs out). */
+const IMPERSONATION_MS = 60 * 60 * 1000;
+
+/** The console page that shows the impersonated user; the tokens travel in the fragment. */
+export function impersonationUrl(projectId: string, userId: string, tokens: { accessToken: string; refreshToken: string }): string {
+  const fragment = new URLSearchParams({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
+  return `/projects/${encodeURIComponent(projectId)}/users/${encodeURIComponent(userId)}/impersonate#${fragment}`;
+}
+
+export function SessionsPanel(props: { projectId: string; user: ServerUser; label: string; toast: (m: string) => void }) {
+  const { user, toast } = props;
+  const id = useId();
+  const load = useCallback(() => user.listSessions(), [user]);
+  const sessions = useLoad(load, "the sessions");
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // When the browser blocks the new tab, the link to open it by hand.
+  const [fallbackUrl, setFallbackUrl] = useState<string | null>(null);
+
+  const impersonate = async () => {
+    setError(null);
+    setFallbackUrl(null);
+    // Opened during the click (before any await) so popup blockers let it through.
+    const tab = window.open("", "_blank");
+    setPending(true);
+    try {
+      const tokens = await user.createSession({ isImpersonation: true, expiresInMillis: IMPERSONATION_MS });
+      const url = impersonationUrl(props.projectId, user.id, tokens);
+      if (tab) {
+        tab.opener = null;
+        tab.location.replace(url);
+      } else setFallbackUrl(url);
+      toast(`Impersonation session for ${props.label} started.`);
+      await sessions.reload();
+    } catch (e) {
+      tab?.close();
+      setError(e instanceof Error && e.message ? e.message : "Could not start the impersonation.");
+    }
+    setPending(false);
+  };
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <div className="panel-heading">
+        <h2 id={`${id}-title`}>Sessions</h2>
+        <div className="inline">
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => sessions.reload()}>
+            Reload sessions
+          </button>
+          <button type="button" className="btn btn-small" onClick={impersonate} disabled={pending} aria-busy={pending}>
+            {pending ? "Starting…" : "Impersonate"}
+          </button>
+        </div>
+      </div>
+      <p className="muted">
+        Impersonate opens a new tab signed in as this user; the session is listed here as an impersonation and lasts at most an hour.
+      </p>
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {fallbackUrl ? (
+        <p className="warning">
+          Your browser blocked the new tab.{" "}
+          <a href={fallbackUrl} target="_blank" rel="noopener noreferrer">
+            Open the impersonation tab
+          </a>
+        </p>
+      ) : null}
+      {sessions.error ? (
+        <p className="alert" role="alert">
+          {sessions.error}
+        </p>
+      ) : sessions.value === null ? (
+        <p className="muted" role="status">
+          Loading sessions…
+        </p>
+      ) : sessions.value.length === 0 ? (
+        <p className="empty">No active sessions.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="user-table" aria-label="Active sessions">
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Kind</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.value.map((s) => (
+                <tr key={s.id}>
+                  <td>{formatDate(s.createdAt)}</td>
+                  <td>{formatDate(s.lastUsedAt)}</td>
+                  <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
+                  <td>
+                    <ConfirmButton
+                      small
+                      label="Revoke"
+                      ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDate(s.createdAt)}`}
+                      title="Revoke this session?"
+                      consequence={`The device or tab using it is signed out of ${props.label}'s account at its next refresh (within minutes). The user can sign in again.`}
+                      confirmLabel="Revoke session"
+                      onConfirm={async () => {
+                        await user.revokeSession(s.id);
+                        toast("Session revoked.");
+                        await sessions.reload();
+                      }}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

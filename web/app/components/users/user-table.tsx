@@ -1,0 +1,59 @@
+/** One page of the users list: each row links to the user's detail page. */
+import { Link } from "@remix-run/react";
+import type { ServerUser } from "../../../../sdk/src";
+import { formatDate } from "./use-load";
+
+/** What a user is called in the console: the display name, else the email, else the kind of user. */
+export function userLabel(user: Pick<ServerUser, "displayName" | "primaryEmail" | "isAnonymous">): string {
+  return user.displayName || user.primaryEmail || (user.isAnonymous ? "Anonymous user" : "User without email");
+}
+
+/** Short badges for the user's state: anonymous, restricted (with why), unverified email. */
+export function UserBadges({ user }: { user: ServerUser }) {
+  return (
+    <span className="user-badges">
+      {user.isAnonymous ? <span className="badge badge-dev">anonymous</span> : null}
+      {user.isRestricted && !user.isAnonymous ? (
+        <span className="badge badge-warn">
+          restricted
+          {user.restrictedReason?.type === "email_not_verified" ? ": email not verified" : user.restrictedByAdmin ? " by admin" : ""}
+        </span>
+      ) : null}
+      {user.primaryEmail && !user.primaryEmailVerified ? <span className="badge badge-muted">unverified</span> : null}
+    </span>
+  );
+}
+
+export function UserTable({ projectId, users }: { projectId: string; users: ServerUser[] }) {
+  return (
+    <div className="table-scroll">
+      <table className="user-table">
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Status</th>
+            <th scope="col">Signed up</th>
+            <th scope="col">Id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => (
+            <tr key={user.id}>
+              <td>
+                <Link to={`/projects/${projectId}/users/${user.id}`}>{userLabel(user)}</Link>
+                {user.displayName && user.primaryEmail ? <div className="muted">{user.primaryEmail}</div> : null}
+              </td>
+              <td>
+                <UserBadges user={user} />
+              </td>
+              <td>{formatDate(user.signedUpAt)}</td>
+              <td>
+                <code className="user-id">{user.id}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

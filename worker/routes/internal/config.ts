@@ -1,0 +1,118 @@
+/**
+ * /internal/config: the rendered config, and the per-level overrides with dotted keys (wire as the
+ * reference: `config_string` / `config_override_string`, answers `{success: true}`). Server access
+ * may manage only the branch level, as in the reference.
+ */
+import { z } from "zod";
+import { successSchema } from "../../../sdk/src/shared/wire";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
+import { StatusError } from "../../lib/errors";
+import { problemError } from "../../lib/problems";
+import {
+  CONFIG_LEVELS,
+  type ConfigLevel,
+  parseOverrideString,
+  renderConfig,
+  toRenderedConfig,
+  withoutSecrets,
+} from "../../services/config-override";
+import { readProjectConfig } from "../../services/project-config";
+import { storedOverrides, writeConfigOverride } from "../../services/projects";
+import type { RequestAuth } from "../../services/request-auth";
+
+const configStringSchema = z.object({ config_string: z.string() });
+const levelParams = z.strictObject({ level: z.enum(CONFIG_LEVELS) });
+// Bounded: an override is a handful of keys; 256 KiB leaves room for many providers and domains.
+const overrideString = z.string().max(262_144);
+
+const getRendered = defineRoute({
+  method: "get",
+  path: "/",
+  summary: "The project's rendered config (secrets left out), as a JSON string",
+  access: ["admin"],
+  response: configStringSchema,
+});
+
+const getLevel = defineRoute({
+  method: "get",
+  path: "/override/{level}",
+  summary: "One level's config override (secrets left out); server access: the branch level only",
+  access: ["server", "admin"],
+  params: levelParams,
+  response: configStringSchema,
+});
+
+const patchLevel = defineRoute({
+  method: "patch",
+  path: "/override/{level}",
+  summary: "Merge dotted keys into one level's override (project, branch or environment)",
+  access: ["server", "admin"],
+  params: levelParams,
+  body: z.strictObject({ config_override_string: overrideString }),
+  response: successSchema,
+  errors: ["INVALID_SHARED_OAUTH_PROVIDER_ID", "INVALID_STANDARD_OAUTH_PROVIDER_ID"],
+});
+
+const putLevel = defineRoute({
+  method: "put",
+  path: "/override/{level}",
+  summary: "Replace one level's override",
+  access: ["server", "admin"],
+  params: levelParams,
+  body: z.strictObject({ config_string: overrideString, source: z.unknown().optional() }),
+  response: successSchema,
+  errors: ["INVALID_SHARED_OAUTH_PROVIDER_ID", "INVALID_STANDARD_OAUTH_PROVIDER_ID"],
+});
+
+const patchEnvironment = defineRoute({
+  method: "patch",
+  path: "/override",
+  summary: "Merge dotted keys into the environment override (the older path)",
+  access: ["admin"],
+  body: z.strictObject({ config_override_string: overrideString }),
+  response: successSchema,
+  errors: ["INVALID_SHARED_OAUTH_PROVIDER_ID", "INVALID_STANDARD_OAUTH_PROVIDER_ID"],
+});
+
+/** The reference lets a back end (server key) change only the branch level; the rest is the owner's. */
+function checkLevelAccess(auth: RequestAuth, level: ConfigLevel): void {
+  if (auth.type === "server" && level !== "branch") throw new StatusError(403, "Server access can only manage branch config overrides.");
+}
+
+export const internalConfigRoutes = routeGroup();
+addRoute(internalConfigRoutes, getRendered, (c, { auth }) => {
+  const rendered = renderConfig(storedOverrides(auth.project));
+  // Every write validated its result, so this renders; the stored flat config is the fallback.
+  const config = rendered.ok ? rendered.config : toRenderedConfig(readProjectConfig(auth.project.config));
+  return c.json({ config_string: JSON.stringify(withoutSecrets(config)) });
+});
+addRoute(internalConfigRoutes, getLevel, (c, { auth, params }) => {
+  checkLevelAccess(auth, params.level);
+  return c.json({ config_string: JSON.stringify(withoutSecrets(storedOverrides(auth.project)[params.level] ?? {})) });
+});
+
+async function write(
+  auth: RequestAuth,
+  deps: Parameters<typeof writeConfigOverride>[0],
+  level: ConfigLevel,
+  text: string,
+  mode: "merge" | "replace",
+) {
+  checkLevelAccess(auth, level);
+  const parsed = parseOverrideString(text);
+  if (!parsed.ok) throw problemError({ ok: false, reason: "invalid_config_override", message: parsed.message });
+  const result = await writeConfigOverride(deps, auth.project, level, parsed.override, mode);
+  if (!result.ok) throw problemError(result);
+}
+addRoute(internalConfigRoutes, patchLevel, async (c, { auth, params, body }) => {
+  await write(auth, c.get("deps"), params.level, body.config_override_string, "merge");
+  return c.json({ success: true as const });
+});
+addRoute(internalConfigRoutes, putLevel, async (c, { auth, params, body }) => {
+  await write(auth, c.get("deps"), params.level, body.config_string, "replace");
+  return c.json({ success: true as const });
+});
+addRoute(internalConfigRoutes, patchEnvironment, async (c, { auth, body }) => {
+  await write(auth, c.get("deps"), "environment", body.config_override_string, "merge");
+  return c.json({ success: true as const });
+});
