@@ -2,12 +2,13 @@
  * The console's config pages in the browser e2e: a fresh owner creates a project, adds a trusted
  * domain (an invalid one first is a focused field error), turns on passkeys and adds GitHub with
  * its own client id and secret (the secret is never shown: "•••• stored", also after a reload),
- * creates a key set (its keys shown once) and revokes it after confirming, flips production mode
+ * adds Microsoft with own keys and a tenant id (kept after a reload, an unchanged save and in the
+ * admin API), creates a key set (its keys shown once) and revokes it after confirming, flips production mode
  * (the checks and the API's refusal while localhost is allowed, then on), checks the four pages
  * at 375 px, and deletes the project by typing its name.
  */
 import { join } from "node:path";
-import { signUpOwnerWithProject } from "./console-owner.mjs";
+import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
 import { assert } from "./harness.mjs";
 
 export function defineConsoleConfigSteps(runner, { page, origin, shots }) {
@@ -85,6 +86,49 @@ export function defineConsoleConfigSteps(runner, { page, origin, shots }) {
     assert.ok(!(await page.content()).includes(githubSecret), "the secret is not in the page after a reload");
     await shot("console-config-02-sign-in-methods");
     await page.getByRole("button", { name: "Cancel" }).click();
+  });
+
+  runner.step("console config: Microsoft with own keys and a tenant id; the tenant id is kept", async () => {
+    const tenant = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+    await page.getByLabel("Provider", { exact: true }).selectOption("microsoft");
+    assert.equal(await input("Tenant id").count(), 0, "no tenant field with shared keys");
+    await page.getByRole("radio", { name: "My own client id and secret" }).check();
+    await input("Client id").fill(`ms-client-${stamp}`);
+    await input("Client secret").fill(`ms-secret-${stamp}`);
+    // A tenant is "common", "organizations", "consumers" or a GUID: anything else is a focused error.
+    await input("Tenant id").fill("my company");
+    await page.getByRole("button", { name: "Add provider" }).click();
+    await page.getByText("Use “common”, “organizations”, “consumers” or a tenant GUID").waitFor();
+    assert.equal(await input("Tenant id").getAttribute("aria-invalid"), "true");
+    assert.ok(await input("Tenant id").evaluate((el) => el === document.activeElement), "the invalid tenant id has focus");
+    await input("Tenant id").fill(tenant);
+    await page.getByRole("button", { name: "Add provider" }).click();
+    await toast("Microsoft added.");
+    const microsoft = page.getByRole("list", { name: "Configured providers" }).getByRole("listitem").filter({ hasText: "Microsoft" });
+    await microsoft.getByText(tenant, { exact: true }).waitFor();
+
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: `Sign-in methods · ${projectName}` }).waitFor();
+    await microsoft.getByText(tenant, { exact: true }).waitFor();
+    await microsoft.getByRole("button", { name: "Edit Microsoft" }).click();
+    const edit = page.getByRole("form", { name: "Edit Microsoft" });
+    assert.equal(await edit.getByLabel("Tenant id", { exact: true }).inputValue(), tenant, "the tenant id is kept after a reload");
+    // Saving without touching it (and without re-entering the secret) keeps the tenant id.
+    await edit.getByRole("button", { name: "Save Microsoft" }).click();
+    await toast("Microsoft saved.");
+    await microsoft.getByText(tenant, { exact: true }).waitFor();
+
+    const { status, body } = await adminApi(origin, state)("/internal/projects/current");
+    assert.equal(status, 200);
+    const stored = body.config.oauth_providers.find((p) => p.id === "microsoft");
+    assert.equal(stored.type, "standard");
+    assert.equal(stored.client_id, `ms-client-${stamp}`);
+    assert.equal(stored.microsoft_tenant_id, tenant, "the API has the tenant id");
+    assert.equal(stored.has_client_secret, true, "the secret stayed stored");
+    assert.equal(stored.client_secret, undefined, "the secret is never read back");
+    const github = body.config.oauth_providers.find((p) => p.id === "github");
+    assert.equal(github.microsoft_tenant_id, undefined, "other providers have no tenant id");
+    await shot("console-config-02b-microsoft-tenant");
   });
 
   runner.step("console config: create a key set (keys shown once), revoke it after confirming", async () => {

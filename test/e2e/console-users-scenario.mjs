@@ -1,10 +1,12 @@
 /**
  * The console's Users pages in the browser e2e: a fresh owner creates a project (and, by the
  * admin API, a project permission), creates a user on the Users page (a bad email is a focused
- * field error first), finds it by search and by id, opens it, edits its server metadata (invalid
- * JSON is a focused field error, nothing saved), grants and revokes the permission, impersonates
- * the user (the new tab shows them; the session list marks the impersonation), revokes that
- * session, checks the pages at 375 px, and deletes the user after confirming.
+ * field error first), sorts the list by email and by name, finds it by search and by id, opens
+ * it, edits its server metadata (invalid JSON is a focused field error, nothing saved), grants and
+ * revokes the permission, impersonates the user (the new tab shows them; the session list marks
+ * the impersonation), revokes that session, sees a sign-in session's address and times,
+ * restricts the user (after confirming) and lifts it, checks the pages at 375 px, and deletes the
+ * user after confirming.
  */
 import { join } from "node:path";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
@@ -51,8 +53,42 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
     assert.equal(listed.body.items[0].primary_email_verified, true);
     assert.equal(listed.body.items[0].has_password, true);
     state.userId = listed.body.items[0].id;
-    // A second user, so that the search below has something to leave out.
-    await api("/users", { method: "POST", body: { primary_email: `users-bob-${stamp}@example.com`, primary_email_verified: true } });
+    // A second user, so that the search below has something to leave out (and the sort something to order).
+    await api("/users", {
+      method: "POST",
+      body: { primary_email: `users-bob-${stamp}@example.com`, primary_email_verified: true, display_name: "Bob Builder" },
+    });
+  });
+
+  runner.step("console users: sort the list by email and by name (users without a name last)", async () => {
+    // A third user whose email sorts first but whose name does not; each sort below changes the order.
+    await api("/users", {
+      method: "POST",
+      body: { primary_email: `users-abe-${stamp}@example.com`, primary_email_verified: true, display_name: "Cleo" },
+    });
+    await page.reload();
+    // The list shows exactly these links in this order (it is re-read after each change of sort).
+    const order = (expected) =>
+      page.waitForFunction(
+        (want) => [...document.querySelectorAll(".user-table a")].map((a) => a.textContent).join("|") === want.join("|"),
+        expected,
+      );
+    const sortBy = page.getByLabel("Sort by");
+    await order(["Cleo", "Bob Builder", user.email]);
+    await sortBy.selectOption({ label: "Email, A to Z" });
+    await order(["Cleo", user.email, "Bob Builder"]);
+    assert.equal(new URL(page.url()).searchParams.get("sort"), "email", "the sort is in the URL");
+    await sortBy.selectOption({ label: "Name, A to Z" });
+    await order(["Bob Builder", "Cleo", user.email]);
+    await sortBy.selectOption({ label: "Email, Z to A" });
+    await order(["Bob Builder", user.email, "Cleo"]);
+    await sortBy.selectOption({ label: "Name, Z to A" });
+    await order(["Cleo", "Bob Builder", user.email]);
+    await sortBy.selectOption({ label: "Oldest first" });
+    await order([user.email, "Bob Builder", "Cleo"]);
+    await sortBy.selectOption({ label: "Newest first" });
+    await order(["Cleo", "Bob Builder", user.email]);
+    assert.equal(new URL(page.url()).searchParams.get("sort"), null);
   });
 
   runner.step("console users: search by email and by id, then open the user", async () => {
@@ -143,6 +179,63 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
     await page.bringToFront();
   });
 
+  runner.step("console users: a sign-in session shows its last address, place and times", async () => {
+    const res = await fetch(`${origin}/api/v1/auth/password/sign-in`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-stack-project-id": state.projectId,
+        "x-stack-access-type": "admin",
+        "x-stack-super-secret-admin-key": state.adminKey,
+        "x-real-ip": "203.0.113.7",
+      },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    const [session] = (await api(`/auth/sessions?user_id=${state.userId}`)).body.items;
+    const info = session.last_used_at_end_user_ip_info ?? {};
+    assert.ok(info.ip && info.ip !== "unknown", `the API knows the address (${JSON.stringify(info)})`);
+
+    await page.getByRole("button", { name: "Reload sessions" }).click();
+    const row = page.getByRole("table", { name: "Active sessions" }).getByRole("row").nth(1);
+    await row.getByText(info.ip, { exact: true }).waitFor();
+    assert.equal(await row.getByText("sign-in").count(), 1);
+    const cells = await row.getByRole("cell").allTextContents();
+    assert.ok(cells[0] && cells[0] !== "—", `started is shown (${cells})`);
+    if (info.cityName) assert.ok(cells[3].includes(info.cityName), `the place names the city (${cells[3]})`);
+    else if (!info.countryCode) assert.equal(cells[3], "unknown");
+  });
+
+  runner.step("console users: restrict the user after confirming, then lift it", async () => {
+    await input("Reason shown to the user").fill("Chargeback under review");
+    await input("Private details (admins only)").fill("case 42");
+    await page.getByRole("button", { name: "Restrict user" }).click();
+    const dialog = page.getByRole("dialog", { name: `Restrict ${user.email}?` });
+    await dialog.getByText("Nothing is deleted").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    assert.equal((await api(`/users/${state.userId}`)).body.restricted_by_admin, false, "cancel restricts nothing");
+
+    await page.getByRole("button", { name: "Restrict user" }).click();
+    await dialog.getByRole("button", { name: "Restrict user" }).click();
+    await toast(`${user.email} restricted.`);
+    await page.getByRole("region", { name: "Restriction" }).getByText("restricted by admin", { exact: true }).waitFor();
+    assert.equal(await input("Reason shown to the user").inputValue(), "Chargeback under review");
+    const restricted = (await api(`/users/${state.userId}`)).body;
+    assert.equal(restricted.restricted_by_admin, true);
+    assert.equal(restricted.restricted_by_admin_reason, "Chargeback under review");
+    assert.equal(restricted.restricted_by_admin_private_details, "case 42");
+    assert.equal(restricted.is_restricted, true);
+    await shot("console-users-03-restricted");
+
+    await page.getByRole("button", { name: "Lift restriction" }).click();
+    await toast(`Restriction of ${user.email} lifted.`);
+    await page.getByText("Not restricted by an admin.").waitFor();
+    const lifted = (await api(`/users/${state.userId}`)).body;
+    assert.equal(lifted.restricted_by_admin, false);
+    assert.equal(lifted.restricted_by_admin_reason, null);
+    assert.equal(lifted.is_restricted, false);
+  });
+
   runner.step("console users: the users pages fit 375 px", async () => {
     const size = page.viewportSize();
     await page.setViewportSize({ width: 375, height: 800 });
@@ -157,7 +250,7 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
             .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)}px)`),
         );
       assert.deepEqual(await overflowing(), [], "user page: nothing sticks out at 375 px");
-      await shot("console-users-03-user-mobile");
+      await shot("console-users-04-user-mobile");
       await page.getByRole("link", { name: "← Users" }).click();
       await page.getByRole("link", { name: user.email }).waitFor();
       assert.deepEqual(await overflowing(), [], "users list: nothing sticks out at 375 px");

@@ -44,6 +44,20 @@ describe("SDK server users", () => {
     expect(await ids({})).toEqual([]);
   });
 
+  it("lists by display name or primary email, a page at a time", async () => {
+    const { server } = await setup();
+    const zed = await server.createUser({ primaryEmail: uniqueEmail("a-zed"), displayName: "zed" });
+    const amy = await server.createUser({ primaryEmail: uniqueEmail("c-amy"), displayName: "Amy" });
+    const nameless = await server.createUser({ primaryEmail: uniqueEmail("b-nameless") });
+    const first = await server.listUsers({ orderBy: "displayName", limit: 2 });
+    expect(first.map((u) => u.id)).toEqual([amy.id, zed.id]);
+    const rest = await server.listUsers({ orderBy: "displayName", limit: 2, cursor: first.nextCursor ?? undefined });
+    expect(rest.map((u) => u.id)).toEqual([nameless.id]);
+    expect(rest.nextCursor).toBeNull();
+    const byEmail = await server.listUsers({ orderBy: "primaryEmail", desc: true });
+    expect(byEmail.map((u) => u.id)).toEqual([amy.id, nameless.id, zed.id]);
+  });
+
   it("manages another user's contact channels, verified or not", async () => {
     const { server } = await setup();
     const email = uniqueEmail("primary");

@@ -271,3 +271,19 @@ describe("console admin routes", () => {
     expect(refused.body.code).toBe("PROJECT_NOT_FOUND");
   });
 });
+
+describe("anonymous sign-up switch", () => {
+  it("auth.anonymous.allowSignIn off refuses guest sign-up with ANONYMOUS_ACCOUNTS_NOT_ENABLED, independent of sign-ups", async () => {
+    const p = await createProjectWithKeys({ sign_up_enabled: false });
+    // Closed sign-up still allows guests (the reference's rule): the switches are independent.
+    expect((await call("/auth/anonymous/sign-up", { ...p.client, method: "POST", body: {} })).status).toBe(200);
+    const off = await patch(p, "environment", { "auth.anonymous.allowSignIn": false });
+    expect(off.status, off.text).toBe(200);
+    expect((await typed(p)).anonymous_sign_up_enabled).toBe(false);
+    const refused = await call("/auth/anonymous/sign-up", { ...p.client, method: "POST", body: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("ANONYMOUS_ACCOUNTS_NOT_ENABLED");
+    await call("/internal/projects/current", { ...p.admin, method: "PATCH", body: { config: { anonymous_sign_up_enabled: true } } });
+    expect((await call("/auth/anonymous/sign-up", { ...p.client, method: "POST", body: {} })).status).toBe(200);
+  });
+});

@@ -228,6 +228,57 @@ describe("/users (server)", () => {
     expect((await call("/users?cursor=6f1a4f0e-3b5d-4c1e-9a7b-000000000000", p.server)).body.code).toBe("SCHEMA_ERROR");
   });
 
+  it("orders by display name or primary email, nulls last, and pages stably across ties", async () => {
+    const p = await createProjectWithKeys();
+    const names = ["bob", "Alice", null, "alice", "bob", "Carol", null, "Bob", "alice"];
+    const made: { id: string; name: string | null; email: string | null }[] = [];
+    for (const [i, name] of names.entries()) {
+      // Every third user has no email; the rest sort by email in another order than by name.
+      const email = i % 3 === 1 ? null : uniqueEmail(`${String.fromCharCode(122 - i)}order`);
+      const res = await call("/users", { ...p.server, body: { display_name: name, primary_email: email } });
+      expect(res.status).toBe(201);
+      made.push({ id: res.body.id, name, email });
+    }
+    type Made = (typeof made)[number];
+    const byKey = (key: (u: Made) => string | null, descending: boolean) => (a: Made, b: Made) => {
+      const [ka, kb] = [key(a), key(b)];
+      if ((ka === null) !== (kb === null)) return ka === null ? 1 : -1; // nulls last either way
+      const cmp = ka === kb ? (a.id < b.id ? -1 : 1) : ka! < kb! ? -1 : 1;
+      return descending ? -cmp : cmp;
+    };
+    const orders = {
+      display_name: (u: Made) => u.name?.toLowerCase() ?? null,
+      primary_email: (u: Made) => u.email,
+    };
+    for (const [orderBy, key] of Object.entries(orders)) {
+      for (const descending of [false, true]) {
+        const expected = [...made].sort(byKey(key, descending)).map((u) => u.id);
+        const whole = await call(`/users?order_by=${orderBy}&desc=${descending}`, p.server);
+        expect(
+          whole.body.items.map((u: { id: string }) => u.id),
+          `${orderBy} desc=${descending}`,
+        ).toEqual(expected);
+        for (const limit of [2, 3]) {
+          const seen: string[] = [];
+          let cursor: string | null = null;
+          let pages = 0;
+          do {
+            const page: Awaited<ReturnType<typeof call>> = await call(
+              `/users?order_by=${orderBy}&desc=${descending}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+              p.server,
+            );
+            expect(page.body.items.length).toBeLessThanOrEqual(limit);
+            seen.push(...page.body.items.map((u: { id: string }) => u.id));
+            cursor = page.body.pagination.next_cursor;
+            pages++;
+          } while (cursor && pages < 20);
+          expect(seen, `${orderBy} desc=${descending} limit=${limit}`).toEqual(expected);
+        }
+      }
+    }
+    expect((await call("/users?order_by=last_active_at", p.server)).body.code).toBe("SCHEMA_ERROR");
+  });
+
   it("lists restricted users only on request and finds a user by exact id", async () => {
     const p = await createProjectWithKeys({ require_email_verification: true });
     const make = async (tag: string, body: Record<string, unknown>) =>

@@ -24,6 +24,7 @@ const problemErrors = {
   team_not_member: (problem) => new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: problem.teamId, user_id: problem.userId ?? null }),
   password_auth_disabled: () => new KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED"),
   sign_up_disabled: () => new KnownError("SIGN_UP_NOT_ENABLED"),
+  anonymous_sign_up_disabled: () => new KnownError("ANONYMOUS_ACCOUNTS_NOT_ENABLED"),
   mismatch: () => new KnownError("EMAIL_PASSWORD_MISMATCH"),
   no_password: () => new KnownError("USER_DOES_NOT_HAVE_PASSWORD"),
   old_password_mismatch: () => new KnownError("PASSWORD_CONFIRMATION_MISMATCH"),

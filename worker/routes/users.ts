@@ -116,7 +116,7 @@ const listQuerySchema = z.strictObject({
   cursor: z.uuid().optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   desc: queryBool.optional(),
-  order_by: z.literal("signed_up_at").optional(),
+  order_by: z.enum(["signed_up_at", "display_name", "primary_email"]).optional(),
   query: z.string().max(256).optional(),
   team_id: z.uuid().optional(),
   include_anonymous: queryBool.optional(),
@@ -161,9 +161,9 @@ const deleteMe = defineRoute({
 const listAll = defineRoute({
   method: "get",
   path: "/",
-  summary: "List the project's users",
+  summary: "List the project's users, by sign-up date, display name or primary email",
   description:
-    "Anonymous users are listed with include_anonymous (which also lists restricted users) or only_anonymous; restricted users with include_restricted. `query` matches the user id exactly, or the display name or an email in part.",
+    "Anonymous users are listed with include_anonymous (which also lists restricted users) or only_anonymous; restricted users with include_restricted. `query` matches the user id exactly, or the display name or an email in part. `order_by` is signed_up_at (the default) or, as Doorman extensions, display_name (ignoring case) or primary_email; users without one come last in either direction, and ties go by id. `cursor` is the id of the first user of the next page, for the same order and filters.",
   access: ["server", "admin"],
   query: listQuerySchema,
   response: listSchema(userServerSchema),
@@ -230,6 +230,7 @@ addRoute(usersRoutes, listAll, async (c, { auth, query: q }) => {
     projectId: auth.project.id,
     limit: q.limit ?? 100,
     cursor: q.cursor,
+    orderBy: q.order_by,
     desc: q.desc ?? false,
     query: q.query,
     teamId: q.team_id,

@@ -36,6 +36,7 @@ const permissionSet = z.record(id, z.literal(true));
 export const renderedConfigSchema = z.strictObject({
   auth: z.strictObject({
     allowSignUp: bool,
+    anonymous: z.strictObject({ allowSignIn: bool }),
     password: z.strictObject({ allowSignIn: bool }),
     otp: z.strictObject({ allowSignIn: bool }),
     passkey: z.strictObject({ allowSignIn: bool }),
@@ -103,6 +104,7 @@ export function toRenderedConfig(c: ProjectConfig): RenderedConfig {
   return {
     auth: {
       allowSignUp: c.sign_up_enabled,
+      anonymous: { allowSignIn: c.anonymous_sign_up_enabled },
       password: { allowSignIn: c.credential_enabled },
       otp: { allowSignIn: c.magic_link_enabled },
       passkey: { allowSignIn: c.passkey_enabled },
@@ -157,6 +159,7 @@ export function toProjectConfig(r: RenderedConfig): ProjectConfig {
   return {
     allow_localhost: r.domains.allowLocalhost,
     sign_up_enabled: r.auth.allowSignUp,
+    anonymous_sign_up_enabled: r.auth.anonymous.allowSignIn,
     credential_enabled: r.auth.password.allowSignIn,
     magic_link_enabled: r.auth.otp.allowSignIn,
     passkey_enabled: r.auth.passkey.allowSignIn,
@@ -210,6 +213,7 @@ export function flatUpdateToOverride(update: ProjectConfigUpdate): ConfigOverrid
   const paths: Record<keyof ProjectConfig, [string, unknown]> = {
     allow_localhost: ["domains.allowLocalhost", full.domains.allowLocalhost],
     sign_up_enabled: ["auth.allowSignUp", full.auth.allowSignUp],
+    anonymous_sign_up_enabled: ["auth.anonymous.allowSignIn", full.auth.anonymous.allowSignIn],
     credential_enabled: ["auth.password.allowSignIn", full.auth.password.allowSignIn],
     magic_link_enabled: ["auth.otp.allowSignIn", full.auth.otp.allowSignIn],
     passkey_enabled: ["auth.passkey.allowSignIn", full.auth.passkey.allowSignIn],

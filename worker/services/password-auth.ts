@@ -91,7 +91,13 @@ export async function signInWithPassword(
   return finished.ok ? finished.tokens : finished;
 }
 
-export async function signUpAnonymously(deps: Deps, project: ProjectRow, ipInfo: IpInfo): Promise<SignInTokens> {
+export async function signUpAnonymously(
+  deps: Deps,
+  project: ProjectRow,
+  ipInfo: IpInfo,
+): Promise<SignInTokens | Problem<"anonymous_sign_up_disabled">> {
+  // Its own switch, as in the reference: independent of sign_up_enabled (guest access with closed sign-up is common).
+  if (!readProjectConfig(project.config).anonymous_sign_up_enabled) return fail("anonymous_sign_up_disabled");
   const created = await createUser(deps, project, { isAnonymous: true });
   if (!created.ok) throw new Error(`anonymous sign-up failed: ${created.reason}`);
   const session = await createSessionForUser(deps, project, created.record.user.id, { ipInfo });

@@ -42,6 +42,8 @@ export const emailConfigSchema = z.discriminatedUnion("type", [z.strictObject({ 
 export const projectConfigSchema = z.strictObject({
   allow_localhost: z.boolean(),
   sign_up_enabled: z.boolean(),
+  /** Anonymous (guest) sign-up, independent of sign_up_enabled (the reference's auth.anonymous.allowSignIn). */
+  anonymous_sign_up_enabled: z.boolean(),
   credential_enabled: z.boolean(),
   magic_link_enabled: z.boolean(),
   passkey_enabled: z.boolean(),
@@ -76,6 +78,7 @@ export function defaultProjectConfig(): ProjectConfig {
   return {
     allow_localhost: true,
     sign_up_enabled: true,
+    anonymous_sign_up_enabled: true,
     credential_enabled: true,
     magic_link_enabled: false,
     passkey_enabled: false,

@@ -27,6 +27,7 @@ export type ProblemFields = {
   team_not_member: { teamId: string; userId?: string };
   password_auth_disabled: NoFields;
   sign_up_disabled: NoFields;
+  anonymous_sign_up_disabled: NoFields;
   mismatch: NoFields;
   no_password: NoFields;
   old_password_mismatch: NoFields;

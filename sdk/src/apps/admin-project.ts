@@ -5,6 +5,8 @@ import type { ProjectAdminJson } from "./wire-types";
 export type ProjectConfig = {
   allowLocalhost: boolean;
   signUpEnabled: boolean;
+  /** Anonymous (guest) sign-up, independent of signUpEnabled. */
+  anonymousSignUpEnabled: boolean;
   credentialEnabled: boolean;
   magicLinkEnabled: boolean;
   passkeyEnabled: boolean;
@@ -24,6 +26,12 @@ export type ProjectConfig = {
     clientId?: string;
     clientSecret?: string;
     readonly hasClientSecret?: boolean;
+    /** Microsoft, own keys: "common" (the default), "organizations", "consumers" or a tenant GUID. */
+    microsoftTenantId?: string;
+    /** Facebook, own keys: a Facebook Login for Business configuration id (it replaces the scope list). */
+    facebookConfigId?: string;
+    /** Apple, own keys: bundle ids of native apps (kept in the config; web sign-in uses the client id). */
+    appleBundleIds?: string[];
   }[];
   /** `password` is write-only: sent on update, never read back (`hasPassword` says whether one is stored). */
   emailConfig:

@@ -55,7 +55,8 @@ export type CreateUserOptions = ServerUserUpdateOptions & { primaryEmail?: strin
 export type ListUsersOptions = {
   cursor?: string;
   limit?: number;
-  orderBy?: "signedUpAt";
+  /** Sign-up date (the default), or as Doorman extensions display name (ignoring case) or primary email; users without one come last. */
+  orderBy?: "signedUpAt" | "displayName" | "primaryEmail";
   desc?: boolean;
   /** The user's id (exactly), or part of the display name or of an email. */
   query?: string;
@@ -67,6 +68,8 @@ export type ListUsersOptions = {
   includeRestricted?: boolean;
   teamId?: string;
 };
+
+const ORDER_BY = { signedUpAt: "signed_up_at", displayName: "display_name", primaryEmail: "primary_email" } as const;
 
 /** The server app of a project (keep the secret key on the server); see `StackServerApp`. */
 export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase<TAdminApp> {
@@ -137,7 +140,7 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
     const q = new URLSearchParams();
     if (options.cursor) q.set("cursor", options.cursor);
     if (options.limit !== undefined) q.set("limit", String(options.limit));
-    if (options.orderBy) q.set("order_by", "signed_up_at");
+    if (options.orderBy) q.set("order_by", ORDER_BY[options.orderBy]);
     if (options.desc !== undefined) q.set("desc", String(options.desc));
     if (options.query) q.set("query", options.query);
     if (options.includeAnonymous !== undefined) q.set("include_anonymous", String(options.includeAnonymous));

@@ -20,6 +20,7 @@ type Flag =
   | "magicLinkEnabled"
   | "passkeyEnabled"
   | "signUpEnabled"
+  | "anonymousSignUpEnabled"
   | "clientTeamCreationEnabled"
   | "createTeamOnSignUp"
   | "allowUserApiKeys"
@@ -35,6 +36,11 @@ const METHODS: { flag: Flag; label: string; hint: string }[] = [
   },
   { flag: "passkeyEnabled", label: "Passkeys", hint: "People who registered a passkey sign in with it (fingerprint, face, security key)." },
   { flag: "signUpEnabled", label: "Allow new sign-ups", hint: "Off: only existing users can sign in; you can still create users here." },
+  {
+    flag: "anonymousSignUpEnabled",
+    label: "Anonymous (guest) users",
+    hint: "Your app can create a guest account before sign-up; independent of new sign-ups.",
+  },
 ];
 
 const TEAMS_AND_KEYS: { flag: Flag; label: string; hint: string }[] = [
@@ -88,10 +94,6 @@ export default function SignInMethodsRoute() {
       <section className="panel config-group" aria-labelledby="methods-heading">
         <h2 id="methods-heading">Ways to sign in</h2>
         {renderToggles(METHODS)}
-        <p className="muted">
-          Anonymous users (a guest account your app creates before sign-up) are always available: Doorman has no per-project switch for
-          them.
-        </p>
       </section>
       <OAuthProvidersPanel providers={config.oauthProviders} saveProviders={saveProviders} />
       <section className="panel config-group" aria-labelledby="merge-heading">

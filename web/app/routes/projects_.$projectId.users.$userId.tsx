@@ -1,7 +1,7 @@
 /**
  * `/projects/:projectId/users/:userId`: one user: profile, metadata (JSON editors), contact
  * channels, sessions (revoke, impersonate), teams, project permissions, OAuth accounts, passkey
- * and two-factor resets, and delete.
+ * and two-factor resets, restricting by an admin, and delete.
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate, useParams } from "@remix-run/react";
@@ -14,6 +14,7 @@ import { MetadataPanel } from "../components/users/metadata-panel";
 import { OAuthAccountsPanel } from "../components/users/oauth-accounts-panel";
 import { ProfilePanel } from "../components/users/profile-panel";
 import { ProjectPermissionsPanel } from "../components/users/project-permissions-panel";
+import { RestrictionPanel } from "../components/users/restriction-panel";
 import { SecurityPanel } from "../components/users/security-panel";
 import { SessionsPanel } from "../components/users/sessions-panel";
 import { UserBadges, userLabel } from "../components/users/user-table";
@@ -120,6 +121,12 @@ function ProjectUser() {
               ? save({ passkeyAuthEnabled: false }, "Passkey sign-in turned off.")
               : save({ totpMultiFactorSecret: null }, "Two-factor reset.")
           }
+        />
+        <RestrictionPanel
+          key={`${user.restrictedByAdmin}\n${user.restrictedByAdminReason}\n${user.restrictedByAdminPrivateDetails}`}
+          user={user}
+          label={label}
+          onSave={save}
         />
         <section className="panel danger-zone" aria-labelledby="delete-user-title">
           <h2 id="delete-user-title">Delete this user</h2>

@@ -1,7 +1,7 @@
 /**
  * `/projects/:projectId/users`: the project's users, a page at a time (cursor pagination),
- * searchable by email, name or id, newest or oldest first, with anonymous and restricted users
- * on request; and the "Create a user" form. Search, filter, order and page live in the URL.
+ * searchable by email, name or id, sorted by sign-up date, name or email (either way), with
+ * anonymous and restricted users on request; and the "Create a user" form. Search, filter, order and page live in the URL.
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useSearchParams } from "@remix-run/react";
@@ -26,6 +26,16 @@ const SHOW: Record<string, { label: string; options: ListUsersOptions }> = {
   anonymous: { label: "Only anonymous users", options: { onlyAnonymous: true } },
 };
 
+/** The "Sort by" choices (the `sort` URL value; "" is the default, newest first). */
+const SORTS: Record<string, { label: string; orderBy: NonNullable<ListUsersOptions["orderBy"]>; desc: boolean }> = {
+  "": { label: "Newest first", orderBy: "signedUpAt", desc: true },
+  oldest: { label: "Oldest first", orderBy: "signedUpAt", desc: false },
+  name: { label: "Name, A to Z", orderBy: "displayName", desc: false },
+  "name-desc": { label: "Name, Z to A", orderBy: "displayName", desc: true },
+  email: { label: "Email, A to Z", orderBy: "primaryEmail", desc: false },
+  "email-desc": { label: "Email, Z to A", orderBy: "primaryEmail", desc: true },
+};
+
 export default function ProjectUsersRoute() {
   return <ProjectUsers />;
 }
@@ -35,8 +45,8 @@ function ProjectUsers() {
   const id = useId();
   const [params, setParams] = useSearchParams();
   const query = params.get("q") ?? "";
-  const show = params.get("show") && SHOW[params.get("show") ?? ""] ? (params.get("show") as string) : "users";
-  const oldestFirst = params.get("sort") === "oldest";
+  const show = params.get("show") && Object.hasOwn(SHOW, params.get("show") ?? "") ? (params.get("show") as string) : "users";
+  const sort = Object.hasOwn(SORTS, params.get("sort") ?? "") ? (params.get("sort") ?? "") : "";
   const cursor = params.get("cursor") ?? "";
   const [draft, setDraft] = useState(query);
   // Cursors of the pages before this one ("" is the first page), for "Previous page".
@@ -49,12 +59,12 @@ function ProjectUsers() {
       project.app.listUsers({
         limit: PAGE_SIZE,
         cursor: cursor || undefined,
-        orderBy: "signedUpAt",
-        desc: !oldestFirst,
+        orderBy: SORTS[sort]?.orderBy,
+        desc: SORTS[sort]?.desc,
         query: query || undefined,
         ...SHOW[show]?.options,
       }),
-    [project, cursor, oldestFirst, query, show],
+    [project, cursor, sort, query, show],
   );
   const page = useLoad(load, "the users");
 
@@ -122,15 +132,13 @@ function ProjectUsers() {
               </select>
             </div>
             <div className="field">
-              <label htmlFor={`${id}-sort`}>Sign-up date</label>
-              <select
-                id={`${id}-sort`}
-                className="input"
-                value={oldestFirst ? "oldest" : "newest"}
-                onChange={(e) => navigate({ sort: e.target.value === "oldest" ? "oldest" : "" })}
-              >
-                <option value="newest">Newest first</option>
-                <option value="oldest">Oldest first</option>
+              <label htmlFor={`${id}-sort`}>Sort by</label>
+              <select id={`${id}-sort`} className="input" value={sort} onChange={(e) => navigate({ sort: e.target.value })}>
+                {Object.entries(SORTS).map(([value, { label }]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
               </select>
             </div>
           </form>

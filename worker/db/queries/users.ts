@@ -163,10 +163,15 @@ export async function touchUserActivity(db: Db, userId: string, now: number): Pr
     .where(and(eq(users.id, userId), lt(users.lastActiveAt, now - 60_000)));
 }
 
+/** The orders of the users list: sign-up date (as the reference), display name or primary email (Doorman). */
+export type UserListOrder = "signed_up_at" | "display_name" | "primary_email";
+
 export type ListUsersOptions = {
   projectId: string;
   limit: number;
   cursor?: string;
+  /** signed_up_at unless set. */
+  orderBy?: UserListOrder;
   desc: boolean;
   query?: string;
   teamId?: string;
@@ -179,7 +184,31 @@ export type ListUsersOptions = {
 };
 
 /**
- * One page ordered by (signed_up_at, id); the cursor is the id of the first item (inclusive).
+ * The value a list order sorts by (over baseSelect's join), and whether it can be null. Names sort
+ * without regard to case; emails are stored lower-case.
+ */
+function sortKey(order: UserListOrder): { value: SQL; nullable: boolean } {
+  if (order === "display_name") return { value: sql`${users.displayName} COLLATE NOCASE`, nullable: true };
+  if (order === "primary_email") return { value: sql`${contactChannels.value}`, nullable: true };
+  return { value: sql`${users.signedUpAt}`, nullable: false };
+}
+
+/**
+ * Keyset paging on (sort value, id), nulls last in both directions: the rows at or after the
+ * anchor (the cursor's user, whose sort value is `anchor`).
+ */
+function afterAnchor(key: { value: SQL; nullable: boolean }, anchor: unknown, anchorId: string, descending: boolean): SQL {
+  const cmp = descending ? lt : gt;
+  const cmpEq = descending ? lte : gte;
+  const idAtOrAfter = cmpEq(users.id, anchorId);
+  if (anchor === null) return and(sql`${key.value} IS NULL`, idAtOrAfter)!;
+  const atOrAfter = or(cmp(key.value, anchor), and(eq(key.value, anchor), idAtOrAfter))!;
+  return key.nullable ? or(and(sql`${key.value} IS NOT NULL`, atOrAfter), sql`${key.value} IS NULL`)! : atOrAfter;
+}
+
+/**
+ * One page ordered by (sort value, id), nulls last; the cursor is the id of the first item
+ * (inclusive), so pages stay stable while users are added elsewhere in the order.
  * As the reference: anonymous users only on request (include_anonymous also brings restricted
  * ones), restricted users only with includeRestricted; `query` matches the id exactly, or the
  * display name or any email of the user in part.
@@ -188,6 +217,7 @@ export async function listUserRecords(
   db: Db,
   o: ListUsersOptions,
 ): Promise<{ items: UserRecord[]; nextCursor: string | null } | { cursorNotFound: true }> {
+  const key = sortKey(o.orderBy ?? "signed_up_at");
   const where: SQL[] = [eq(users.projectId, o.projectId)];
   if (o.onlyAnonymous) where.push(eq(users.isAnonymous, true));
   else if (!o.includeAnonymous) where.push(eq(users.isAnonymous, false));
@@ -218,17 +248,14 @@ export async function listUserRecords(
     );
   }
   if (o.cursor) {
-    const anchor = await db
-      .select({ signedUpAt: users.signedUpAt })
-      .from(users)
+    const anchor = await baseSelect(db)
       .where(and(eq(users.projectId, o.projectId), eq(users.id, o.cursor)))
       .get();
     if (!anchor) return { cursorNotFound: true };
-    const cmp = o.desc ? lt : gt;
-    const cmpEq = o.desc ? lte : gte;
-    where.push(or(cmp(users.signedUpAt, anchor.signedUpAt), and(eq(users.signedUpAt, anchor.signedUpAt), cmpEq(users.id, o.cursor)))!);
+    where.push(afterAnchor(key, anchorValue(o.orderBy ?? "signed_up_at", anchor), o.cursor, o.desc));
   }
-  const order = o.desc ? [desc(users.signedUpAt), desc(users.id)] : [asc(users.signedUpAt), asc(users.id)];
+  const direction = o.desc ? desc : asc;
+  const order = [...(key.nullable ? [sql`${key.value} IS NULL`] : []), direction(key.value), direction(users.id)];
   const rows = await baseSelect(db)
     .where(and(...where))
     .orderBy(...order)
@@ -241,4 +268,11 @@ export async function listUserRecords(
   const chunks = Array.from({ length: Math.ceil(ids.length / 90) }, (_, i) => ids.slice(i * 90, i * 90 + 90));
   const refs = (await Promise.all(chunks.map((chunk) => oauthProviderRefsQuery(db, chunk).all()))).flat();
   return { items: page.map((r) => ({ ...r, oauthProviders: refsOf(refs, r.user.id) })), nextCursor };
+}
+
+/** The anchor user's sort value, as sortKey reads it. */
+function anchorValue(order: UserListOrder, record: { user: UserRow; primaryEmail: ContactChannelRow | null }): unknown {
+  if (order === "display_name") return record.user.displayName;
+  if (order === "primary_email") return record.primaryEmail?.value ?? null;
+  return record.user.signedUpAt;
 }

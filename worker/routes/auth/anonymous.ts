@@ -3,6 +3,7 @@ import { z } from "zod";
 import { tokensSchema } from "../../../sdk/src/shared/wire";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
+import { unwrap } from "../../lib/problems";
 import { signUpAnonymously } from "../../services/password-auth";
 
 const signUp = defineRoute({
@@ -13,10 +14,11 @@ const signUp = defineRoute({
   body: z.strictObject({}),
   response: tokensSchema,
   rateLimit: { ip: "ANONYMOUS_SIGN_UP_PER_IP" },
+  errors: ["ANONYMOUS_ACCOUNTS_NOT_ENABLED"],
 });
 
 export const anonymousRoutes = routeGroup();
 addRoute(anonymousRoutes, signUp, async (c, { auth }) => {
-  const result = await signUpAnonymously(c.get("deps"), auth.project, ipInfoOf(c));
+  const result = unwrap(await signUpAnonymously(c.get("deps"), auth.project, ipInfoOf(c)));
   return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
 });

@@ -53,6 +53,7 @@ export function OAuthProvidersPanel(props: {
                   <span className="muted">
                     Own keys · client id <code>{p.clientId}</code> · secret{" "}
                     {p.hasClientSecret ? <span>•••• stored</span> : <span>not set</span>}
+                    <ExtrasSummary provider={p} />
                   </span>
                 )}
                 <span className="provider-actions">
@@ -78,7 +79,15 @@ export function OAuthProvidersPanel(props: {
               </div>
               {editing === p.id ? (
                 <OAuthProviderForm
-                  editing={{ id: p.id, type: p.type, clientId: p.clientId, hasClientSecret: p.hasClientSecret }}
+                  editing={{
+                    id: p.id,
+                    type: p.type,
+                    clientId: p.clientId,
+                    hasClientSecret: p.hasClientSecret,
+                    microsoftTenantId: p.microsoftTenantId,
+                    facebookConfigId: p.facebookConfigId,
+                    appleBundleIds: p.appleBundleIds,
+                  }}
                   taken={[]}
                   onSubmit={upsert}
                   onCancel={() => setEditing(null)}
@@ -94,8 +103,34 @@ export function OAuthProvidersPanel(props: {
   );
 }
 
-/** A configured provider with the form's values; extra provider fields (tenant ids…) are kept. */
+/**
+ * A configured provider with the form's values. The form owns the provider-specific fields (tenant,
+ * configuration, bundle ids): those it sends replace the stored ones, and one it leaves out (emptied)
+ * is removed. Anything else on the provider is kept.
+ */
 function withInput(current: Provider, input: ProviderInput): Provider {
   if (input.type === "shared") return { id: current.id, type: "shared" };
-  return { ...current, type: "standard", clientId: input.clientId, ...(input.clientSecret ? { clientSecret: input.clientSecret } : {}) };
+  const { microsoftTenantId: _t, facebookConfigId: _f, appleBundleIds: _b, ...rest } = current;
+  return { ...rest, ...input, type: "standard" };
+}
+
+/** The provider-specific settings of an own-keys provider, after its keys in the list. */
+function ExtrasSummary({ provider: p }: { provider: Provider }) {
+  if (p.id === "microsoft" && p.microsoftTenantId)
+    return (
+      <>
+        {" "}
+        · tenant <code>{p.microsoftTenantId}</code>
+      </>
+    );
+  if (p.id === "facebook" && p.facebookConfigId)
+    return (
+      <>
+        {" "}
+        · configuration <code>{p.facebookConfigId}</code>
+      </>
+    );
+  const bundles = p.id === "apple" ? (p.appleBundleIds ?? []) : [];
+  if (bundles.length > 0) return <> · {bundles.length === 1 ? <code>{bundles[0]}</code> : `${bundles.length} bundle ids`}</>;
+  return null;
 }

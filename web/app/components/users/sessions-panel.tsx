@@ -1,10 +1,11 @@
 /**
- * The user's active sessions (impersonations marked), each revocable after a confirmation, and
+ * The user's active sessions (impersonations marked) with when they started and were last used
+ * and the last address and place the API saw them from, each revocable after a confirmation, and
  * the "Impersonate" button: it creates an impersonation session and opens it in a new tab on
  * the console's impersonation page.
  */
 import { useCallback, useId, useState } from "react";
-import type { ServerUser } from "../../../../sdk/src";
+import type { ActiveSession, ServerUser } from "../../../../sdk/src";
 import { ConfirmButton } from "../console-ui";
 import { formatDate, useLoad } from "./use-load";
 
@@ -15,6 +16,30 @@ const IMPERSONATION_MS = 60 * 60 * 1000;
 export function impersonationUrl(projectId: string, userId: string, tokens: { accessToken: string; refreshToken: string }): string {
   const fragment = new URLSearchParams({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
   return `/projects/${encodeURIComponent(projectId)}/users/${encodeURIComponent(userId)}/impersonate#${fragment}`;
+}
+
+const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
+
+/** The last IP address a session was used from, when the API knows it. */
+export function sessionAddress(session: Pick<ActiveSession, "geoInfo">): string | null {
+  const ip = text(session.geoInfo?.ip);
+  return ip && ip !== "unknown" ? ip : null;
+}
+
+/** Where that address is (city, region, country), from the API's IP info; null when it says nothing. */
+export function sessionPlace(session: Pick<ActiveSession, "geoInfo">): string | null {
+  const info = session.geoInfo ?? {};
+  const country = text(info.countryCode);
+  let countryName = country;
+  if (country) {
+    try {
+      countryName = new Intl.DisplayNames(undefined, { type: "region" }).of(country.toUpperCase()) ?? country;
+    } catch {
+      countryName = country;
+    }
+  }
+  const parts = [text(info.cityName), text(info.regionCode), countryName].filter((p): p is string => p !== null);
+  return parts.length ? parts.join(", ") : null;
 }
 
 export function SessionsPanel(props: { projectId: string; user: ServerUser; label: string; toast: (m: string) => void }) {
@@ -95,6 +120,8 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
               <tr>
                 <th scope="col">Started</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Last address</th>
+                <th scope="col">Place</th>
                 <th scope="col">Kind</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -106,6 +133,8 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
                 <tr key={s.id}>
                   <td>{formatDate(s.createdAt)}</td>
                   <td>{formatDate(s.lastUsedAt)}</td>
+                  <td>{sessionAddress(s) ? <code>{sessionAddress(s)}</code> : <span className="muted">unknown</span>}</td>
+                  <td>{sessionPlace(s) ?? <span className="muted">unknown</span>}</td>
                   <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
                   <td>
                     <ConfirmButton
