@@ -30,6 +30,7 @@ import { healthRoutes } from "./routes/health";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
+import { internalEventsRoutes } from "./routes/internal/events";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
@@ -79,6 +80,7 @@ const api = routeGroup()
   .route("/internal/api-keys", internalApiKeysRoutes)
   .route("/internal/emails", internalEmailsRoutes)
   .route("/internal/config", internalConfigRoutes)
+  .route("/internal/events", internalEventsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes);
 addApiDocs(api);

@@ -10,6 +10,7 @@ export {
   type AdminAppOptions,
   type InternalApiKey,
   type InternalApiKeyFirstView,
+  type ProjectEvent,
   type ProjectStats,
   type SentEmail,
   StackAdminApp,

@@ -96,6 +96,7 @@ export function defineA11ySteps(runner, { page, origin }) {
       ["/permissions", "Permissions · A11y Shop"],
       ["/emails", "Emails · A11y Shop"],
       ["/keys", /Keys/],
+      ["/events", /Events/],
       ["/settings", /Settings/],
       ["/no-such-page", "Page not found"],
     ];

@@ -12,6 +12,7 @@ import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineConsoleConfigSteps } from "./console-config-scenario.mjs";
 import { defineConsoleEmailSteps } from "./console-emails-scenario.mjs";
+import { defineConsoleEventSteps } from "./console-events-scenario.mjs";
 import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
 import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
@@ -169,6 +170,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) account.team = defineTeamSteps(runner, { page, origin, shots, mail });
   definePermissionSteps(runner, { page, origin, shots });
   if (mail) defineConsoleEmailSteps(runner, { page, origin, mail });
+  defineConsoleEventSteps(runner, { page, origin });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });

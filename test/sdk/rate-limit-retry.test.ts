@@ -63,8 +63,14 @@ describe("SDK on 429", () => {
 
   it("against the worker: the sign-in lockout reads as 'Too many attempts, try again in N s'", async () => {
     const ip = `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+    // One fixed clock for the whole test: limits count in fixed windows, and the eleven slow
+    // password checks must not straddle a window boundary (that would reset the count).
+    const now = String(Math.floor(Date.now() / 300_000) * 300_000 + 1_000);
     const fetchFromIp = (input: string, init: RequestInit) =>
-      workerFetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), "cf-connecting-ip": ip } });
+      workerFetch(input, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), "cf-connecting-ip": ip, "x-doorman-test-now": now },
+      });
     const app = new StackClientApp({
       baseUrl: "http://localhost",
       fetch: fetchFromIp,

@@ -411,3 +411,34 @@ export const cliHandouts = sqliteTable(
   },
   (t) => [index("cli_handouts_expires").on(t.expiresAt)],
 );
+
+/**
+ * The event log (issue 13): one row per state change, written in the same D1 batch as the change.
+ * `user_id`/`team_id` are the subjects and keep no foreign key: an audit trail outlives its user.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** user, server, admin or system */
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id"),
+    userId: text("user_id"),
+    teamId: text("team_id"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    countryCode: text("country_code"),
+    /** A small JSON payload, never a secret. */
+    data: json("data"),
+  },
+  (t) => [
+    index("events_project_time").on(t.projectId, t.createdAt, t.id),
+    index("events_project_user_time").on(t.projectId, t.userId, t.createdAt),
+    index("events_project_type_time").on(t.projectId, t.type, t.createdAt),
+  ],
+);

@@ -21,6 +21,16 @@ export type Deps = {
   accessTokenTtlSeconds: number;
   /** Runs work after the response (ctx.waitUntil); awaited inline where none exists. */
   defer: (work: Promise<unknown>) => void;
+  /** Who acts and from where, for the event log (filled by the request middleware; "system" otherwise). */
+  audit: AuditContext;
+};
+
+export type AuditContext = {
+  actorType: "user" | "server" | "admin" | "system";
+  actorId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  countryCode: string | null;
 };
 
 /** The signing secret; a missing one (or the public dev value) outside development is a ConfigError, never a silent default. */
@@ -44,5 +54,6 @@ export function makeDeps(
     tokenKeys: { secret: config.serverSecret, previousSecret: config.serverSecretPrevious ?? undefined },
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     defer: options.defer ?? ((p) => void p.catch((err) => console.error("deferred work failed", err))),
+    audit: { actorType: "system", actorId: null, ip: null, userAgent: null, countryCode: null },
   };
 }

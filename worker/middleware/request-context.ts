@@ -17,10 +17,13 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   } catch {
     defer = undefined;
   }
-  c.set(
-    "deps",
-    makeDeps(c.env, { origin: new URL(c.req.url).origin, nowMs: Number.isFinite(testNow) ? testNow : undefined, defer, config }),
-  );
+  const deps = makeDeps(c.env, { origin: new URL(c.req.url).origin, nowMs: Number.isFinite(testNow) ? testNow : undefined, defer, config });
+  // Where the request comes from, for the event log (the actor is set once the request is authenticated).
+  const cf = (c.req.raw as Request & { cf?: { country?: unknown } }).cf;
+  deps.audit.ip = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null;
+  deps.audit.userAgent = c.req.header("user-agent")?.slice(0, 512) ?? null;
+  deps.audit.countryCode = typeof cf?.country === "string" ? cf.country : null;
+  c.set("deps", deps);
 
   await next();
 };

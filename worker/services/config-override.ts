@@ -72,6 +72,8 @@ export const renderedConfigSchema = z.strictObject({
   doorman: z.strictObject({
     /** Rotate refresh tokens on use, with reuse detection. */
     refreshTokenRotation: bool,
+    /** Days the event log keeps events. */
+    eventRetentionDays: z.number().int().min(1).max(3650),
     /** Per-rule rate limits, "count/seconds" or "0" (off). */
     rateLimits: z.partialRecord(
       z.enum(RATE_LIMIT_RULE_NAMES),
@@ -124,7 +126,7 @@ export function toRenderedConfig(c: ProjectConfig): RenderedConfig {
     },
     onboarding: { requireEmailVerification: c.require_email_verification },
     project: { requirePublishableClientKey: c.require_publishable_client_key },
-    doorman: { refreshTokenRotation: c.refresh_token_rotation, rateLimits: c.rate_limits },
+    doorman: { refreshTokenRotation: c.refresh_token_rotation, rateLimits: c.rate_limits, eventRetentionDays: c.event_retention_days },
   };
 }
 
@@ -201,6 +203,7 @@ export function toProjectConfig(r: RenderedConfig): ProjectConfig {
     team_member_default_permissions: ids(r.rbac.defaultPermissions.teamMember),
     user_default_permissions: ids(r.rbac.defaultPermissions.signUp),
     rate_limits: r.doorman.rateLimits,
+    event_retention_days: r.doorman.eventRetentionDays,
   };
 }
 
@@ -234,6 +237,7 @@ export function flatUpdateToOverride(update: ProjectConfigUpdate): ConfigOverrid
     team_member_default_permissions: ["rbac.defaultPermissions.teamMember", full.rbac.defaultPermissions.teamMember],
     user_default_permissions: ["rbac.defaultPermissions.signUp", full.rbac.defaultPermissions.signUp],
     rate_limits: ["doorman.rateLimits", full.doorman.rateLimits],
+    event_retention_days: ["doorman.eventRetentionDays", full.doorman.eventRetentionDays],
   };
   const override: ConfigOverride = {};
   for (const key of Object.keys(update) as (keyof ProjectConfig)[]) {

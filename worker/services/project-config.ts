@@ -65,6 +65,8 @@ export const projectConfigSchema = z.strictObject({
   team_member_default_permissions: z.array(permissionRef).max(256),
   user_default_permissions: z.array(permissionRef).max(256),
   /** Doorman: per-rule rate-limit overrides, "count/seconds" or "0" (off); absent = the deployment's default. */
+  /** Doorman: days the event log keeps events (a daily cron prunes older ones). */
+  event_retention_days: z.number().int().min(1).max(3650),
   rate_limits: z.partialRecord(z.enum(RATE_LIMIT_RULE_NAMES), z.string().regex(RATE_LIMIT_VALUE, 'a rate limit is "count/seconds" or "0"')),
 });
 
@@ -99,6 +101,7 @@ export function defaultProjectConfig(): ProjectConfig {
     team_member_default_permissions: [{ id: "team_member" }],
     user_default_permissions: [],
     rate_limits: {},
+    event_retention_days: 90,
   };
 }
 

@@ -18,6 +18,7 @@ import {
 } from "../db/queries/teams";
 import { findUserRecord, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { eventIfChangedStatement, eventStatement } from "./events";
 import { defaultTeamGrantStatements, revokeTeamGrantsStatements } from "./permissions";
 import { fail, type Problem } from "./result";
 import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams";
@@ -34,6 +35,7 @@ export async function addMember(deps: Deps, project: ProjectRow, teamId: string,
     await deps.db.batch([
       insertNewMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: deps.now() }),
       ...defaultTeamGrantStatements(deps, project, teamId, userId, "member"),
+      eventStatement(deps, project.id, "team_membership.created", { teamId, userId }),
     ] as Batch);
   } catch (err) {
     // Two adds racing: the primary key lets exactly one in, and the loser's grants roll back with it.
@@ -71,6 +73,7 @@ export async function removeMember(
   }
   const [deleted] = await deps.db.batch([
     deleteMembershipStatement(deps.db, projectId, teamId, userId),
+    eventIfChangedStatement(deps, projectId, "team_membership.deleted", { teamId, userId }),
     ...revokeTeamGrantsStatements(deps, teamId, userId),
     clearSelectedTeamStatement(deps.db, projectId, teamId, userId),
   ] as Batch);

@@ -20,6 +20,7 @@ import {
 } from "../db/queries/teams";
 import { findUserRecord, type TeamRow, updateUserStatement } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { eventIfChangedStatement, eventStatement } from "./events";
 import { defaultTeamGrantStatements, hasTeamPermission, type SystemTeamPermission } from "./permissions";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -97,6 +98,7 @@ export async function createTeam(deps: Deps, project: ProjectRow, actor: TeamAct
     // SPEC §4: a team a user creates becomes their selected team.
     if (actor.kind === "client") statements.push(updateUserStatement(deps.db, project.id, creatorId, { selectedTeamId: teamId }));
   }
+  statements.push(eventStatement(deps, project.id, "team.created", { teamId, userId: creatorId ?? null }));
   await deps.db.batch(statements as Batch);
   const team = await findTeam(deps.db, project.id, teamId);
   if (!team) throw new Error("team vanished right after creation");
@@ -116,7 +118,10 @@ export async function updateTeam(
 ): Promise<{ ok: true; team: TeamRow } | TeamAccessProblem> {
   const access = await checkTeamAccess(deps, projectId, teamId, actor, "$update_team");
   if (!access.ok) return access;
-  const team = await updateTeamRow(deps.db, projectId, teamId, patch);
+  const team = await updateTeamRow(deps.db, projectId, teamId, patch, {
+    // The update and its event in one batch; the event lists the fields, not their values.
+    event: eventIfChangedStatement(deps, projectId, "team.updated", { teamId }, { fields: Object.keys(patch) }),
+  });
   return team ? { ok: true, team } : fail("team_not_found", { teamId });
 }
 
@@ -138,6 +143,7 @@ export async function deleteTeam(
     clearSelectedTeamStatement(deps.db, projectId, teamId),
     deleteMembershipsOfTeamStatement(deps.db, projectId, teamId),
     deleteTeamStatement(deps.db, projectId, teamId),
+    eventIfChangedStatement(deps, projectId, "team.deleted", { teamId }),
   ]);
   return deleted.length > 0 ? { ok: true } : fail("team_not_found", { teamId });
 }

@@ -12,7 +12,7 @@ import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
 import { insertMembershipStatement, insertTeamStatement, isTeamMember } from "../db/queries/teams";
 import {
   deletePrimaryEmailStatement,
-  deleteUser,
+  deleteUserStatement,
   findUserRecord,
   insertContactChannelStatement,
   insertUserStatement,
@@ -26,6 +26,7 @@ import {
 } from "../db/queries/users";
 import type { users } from "../db/schema";
 import type { Deps } from "../lib/context";
+import { eventIfChangedStatement, eventStatement } from "./events";
 import { sealTotpSecret } from "./mfa";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
@@ -168,6 +169,7 @@ export async function createUserWithOAuthProviders(
     if (!links.ok) return links;
     statements.push(...links.statements);
   }
+  statements.push(eventStatement(deps, project.id, "user.created", { userId }, { is_anonymous: input.isAnonymous ?? false }));
   try {
     await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
@@ -278,6 +280,20 @@ export async function updateUser(
     statements.push(...upgradeTeamStatements(deps, project, current, { displayName, email }));
   }
   if (statements.length > 0) {
+    // Field names only: values (emails, metadata, a password hash) stay out of the log.
+    statements.push(
+      eventStatement(
+        deps,
+        project.id,
+        "user.updated",
+        { userId },
+        {
+          fields: Object.entries(update)
+            .filter(([k, v]) => v !== undefined && k !== "passwordHash")
+            .map(([k]) => k),
+        },
+      ),
+    );
     try {
       await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (err) {
@@ -342,7 +358,11 @@ async function primaryEmailStatements(
 }
 
 export async function removeUser(deps: Deps, projectId: string, userId: string): Promise<boolean> {
-  return deleteUser(deps.db, projectId, userId);
+  const [deleted] = await deps.db.batch([
+    deleteUserStatement(deps.db, projectId, userId),
+    eventIfChangedStatement(deps, projectId, "user.deleted", { userId }),
+  ]);
+  return (deleted as unknown[]).length > 0;
 }
 
 export async function listUsers(deps: Deps, options: ListUsersOptions) {

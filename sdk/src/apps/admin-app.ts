@@ -5,6 +5,7 @@
 import { HttpError, type RequestOptions } from "../interface/http";
 import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
+import type { EventListJson } from "../shared/wire-events";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import type { AppCore, ClientAppOptions } from "./app-core";
 import * as permissions from "./permissions";
@@ -54,6 +55,20 @@ type ProjectStatsJson = {
   team_count: number;
   sign_ups_today: number;
   active_session_count: number;
+};
+
+/** One entry of the event log (a state change: who did it, to whom, from where). */
+export type ProjectEvent = {
+  id: string;
+  type: string;
+  createdAt: Date;
+  actor: { type: "user" | "server" | "admin" | "system"; id: string | null };
+  userId: string | null;
+  teamId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  countryCode: string | null;
+  data: Record<string, unknown> | null;
 };
 
 export type SentEmail = {
@@ -192,6 +207,42 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
       teamCount: s.team_count,
       signUpsToday: s.sign_ups_today,
       activeSessionCount: s.active_session_count,
+    };
+  }
+
+  /**
+   * The project's event log, newest first (filters and a cursor; `nextCursor` is null on the last page).
+   *
+   * @example
+   * const { items, nextCursor } = await admin.listEvents({ userId, limit: 20 });
+   */
+  async listEvents(
+    options: { type?: string; userId?: string; teamId?: string; since?: Date; until?: Date; cursor?: string; limit?: number } = {},
+  ): Promise<{ items: ProjectEvent[]; nextCursor: string | null }> {
+    const q = new URLSearchParams();
+    if (options.type) q.set("type", options.type);
+    if (options.userId) q.set("user_id", options.userId);
+    if (options.teamId) q.set("team_id", options.teamId);
+    if (options.since) q.set("since_millis", String(options.since.getTime()));
+    if (options.until) q.set("until_millis", String(options.until.getTime()));
+    if (options.cursor) q.set("cursor", options.cursor);
+    if (options.limit) q.set("limit", String(options.limit));
+    const qs = q.toString();
+    const page = await this._serverRequest<EventListJson>(`/internal/events${qs ? `?${qs}` : ""}`);
+    return {
+      items: page.items.map((e) => ({
+        id: e.id,
+        type: e.type,
+        createdAt: new Date(e.created_at_millis),
+        actor: e.actor,
+        userId: e.user_id,
+        teamId: e.team_id,
+        ip: e.ip,
+        userAgent: e.user_agent,
+        countryCode: e.country_code,
+        data: e.data,
+      })),
+      nextCursor: page.pagination.next_cursor,
     };
   }
 

@@ -10,5 +10,6 @@ export const PROJECT_PAGES = [
   { path: "permissions", label: "Permissions" },
   { path: "emails", label: "Emails" },
   { path: "keys", label: "Keys" },
+  { path: "events", label: "Events" },
   { path: "settings", label: "Settings" },
 ] as const;

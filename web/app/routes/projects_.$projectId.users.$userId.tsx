@@ -5,9 +5,10 @@
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate, useParams } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { ServerUser, ServerUserUpdateOptions } from "../../../sdk/src";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
+import { EventList } from "../components/events/event-list";
 import { RouteError } from "../components/route-error";
 import { ContactChannelsPanel } from "../components/users/contact-channels-panel";
 import { MetadataPanel } from "../components/users/metadata-panel";
@@ -36,10 +37,14 @@ function ProjectUser() {
   const [handle, setHandle] = useState<ServerUser | null | "missing">(null);
   const [user, setUser] = useState<ServerUser | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Bumped on every reload of the user, so the events panel shows what a save just recorded.
+  const [version, setVersion] = useState(0);
+  const userFilter = useMemo(() => ({ userId }), [userId]);
 
   const reloadUser = useCallback(async () => {
     const fresh = await project.app.getUser(userId);
     setUser(fresh);
+    setVersion((v) => v + 1);
     return fresh;
   }, [project, userId]);
 
@@ -128,6 +133,10 @@ function ProjectUser() {
           label={label}
           onSave={save}
         />
+        <section className="panel" aria-labelledby="user-events-title">
+          <h2 id="user-events-title">Events</h2>
+          <EventList key={version} project={project} filter={userFilter} pageSize={10} label="Events of this user" />
+        </section>
         <section className="panel danger-zone" aria-labelledby="delete-user-title">
           <h2 id="delete-user-title">Delete this user</h2>
           <p className="muted">Deleting cannot be undone.</p>

@@ -3,6 +3,7 @@
  * so a team id from another project never matches.
  */
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../client";
 import { contactChannels, teamMembers, teams, users } from "../schema";
 import type { TeamRow, UserRecord } from "./users";
@@ -65,16 +66,23 @@ function setOnly<T extends Record<string, unknown>>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export async function updateTeamRow(db: Db, projectId: string, teamId: string, input: TeamPatch): Promise<TeamRow | null> {
+/** Updates a team; `event` (an insert written only if the update changed the row) runs in the same batch. */
+export async function updateTeamRow(
+  db: Db,
+  projectId: string,
+  teamId: string,
+  input: TeamPatch,
+  options: { event?: BatchItem<"sqlite"> } = {},
+): Promise<TeamRow | null> {
   const patch = setOnly(input);
   if (Object.keys(patch).length === 0) return findTeam(db, projectId, teamId);
-  const row = await db
+  const update = db
     .update(teams)
     .set(patch)
     .where(and(eq(teams.projectId, projectId), eq(teams.id, teamId)))
-    .returning()
-    .get();
-  return row ?? null;
+    .returning();
+  const [rows] = options.event ? await db.batch([update, options.event]) : [await update.all()];
+  return (rows as TeamRow[])[0] ?? null;
 }
 
 /** Deletes the team; memberships, grants and team API keys go with it (foreign-key cascades). */

@@ -133,12 +133,12 @@ export function updateUserStatement(db: Db, projectId: string, userId: string, p
     .where(and(eq(users.projectId, projectId), eq(users.id, userId)));
 }
 
-export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
-  const rows = await db
+/** Deletes a user (everything of theirs follows by cascade), unexecuted; returns the deleted id. */
+export function deleteUserStatement(db: Db, projectId: string, userId: string) {
+  return db
     .delete(users)
     .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
     .returning({ id: users.id });
-  return rows.length > 0;
 }
 
 /** Drops the primary email of a user (statements to run in one batch with its replacement). */

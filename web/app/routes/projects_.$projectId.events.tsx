@@ -1,0 +1,93 @@
+/**
+ * `/projects/:projectId/events`: the project's event log (who changed what, when, from where),
+ * filtered by type, user and time, newest first, paged with the API's cursor.
+ */
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { useId, useMemo, useState } from "react";
+import { PageHeading } from "../components/console-ui";
+import { EventList } from "../components/events/event-list";
+import { RouteError } from "../components/route-error";
+import { useProject } from "../lib/project-context";
+
+export const meta: MetaFunction = () => [{ title: "Events · Doorman" }];
+
+const TYPES = [
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "team.created",
+  "team.updated",
+  "team.deleted",
+  "team_membership.created",
+  "team_membership.deleted",
+];
+
+export default function ProjectEventsRoute() {
+  const { project } = useProject();
+  const id = useId();
+  const [type, setType] = useState("");
+  const [userId, setUserId] = useState("");
+  const [since, setSince] = useState("");
+  const [until, setUntil] = useState("");
+  const [applied, setApplied] = useState({ type: "", userId: "", since: "", until: "" });
+  const filter = useMemo(
+    () => ({
+      type: applied.type || undefined,
+      userId: applied.userId.trim() || undefined,
+      since: applied.since ? new Date(`${applied.since}T00:00:00`) : undefined,
+      until: applied.until ? new Date(`${applied.until}T23:59:59.999`) : undefined,
+    }),
+    [applied],
+  );
+  return (
+    <>
+      <PageHeading title={`Events · ${project.displayName}`}>
+        <p className="muted">Every change to users, teams and memberships, newest first: who made it and from where.</p>
+      </PageHeading>
+      <form
+        className="panel form"
+        aria-label="Filter events"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied({ type, userId, since, until });
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-type`}>Type</label>
+          <select id={`${id}-type`} className="input" value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">All types</option>
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-user`}>User id</label>
+          <input id={`${id}-user`} className="input" value={userId} onChange={(e) => setUserId(e.target.value)} autoComplete="off" />
+        </div>
+        <div className="inline">
+          <div className="field">
+            <label htmlFor={`${id}-since`}>From</label>
+            <input id={`${id}-since`} className="input" type="date" value={since} onChange={(e) => setSince(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-until`}>To</label>
+            <input id={`${id}-until`} className="input" type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
+          </div>
+        </div>
+        <button type="submit" className="btn">
+          Show events
+        </button>
+      </form>
+      <section className="panel" aria-label="Event log">
+        <EventList project={project} filter={filter} label="Events" />
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
