@@ -2,21 +2,13 @@
 
 import { describe, expect, it } from "vitest";
 import { StackClientApp } from "../../sdk/src";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
 import { codeFrom, waitForOutbox } from "../helpers/mail";
+import { handlerUrl, internalMemoryApp } from "../helpers/sdk-apps";
 import { workerFetch } from "../helpers/worker-fetch";
 
-const app = () =>
-  new StackClientApp({
-    baseUrl: "http://localhost",
-    fetch: (input, init) => workerFetch(input, init),
-    redirectMethod: "none",
-    projectId: "internal",
-    publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
-    tokenStore: "memory",
-  });
-const cb = (page: string) => `http://localhost/handler/${page}`;
+const app = internalMemoryApp;
+const cb = handlerUrl;
 
 describe("SDK email flows", () => {
   it("magic link: typed OTP + nonce signs up, then the link signs in", async () => {

@@ -5,26 +5,16 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { StackClientApp } from "../../sdk/src";
 import { emailLinkErrorMessage, linkProblem } from "../../sdk/src/react/components/code-messages";
 import { ReloadingStore } from "../../sdk/src/react/reloading-store";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import { hasSessionCookie } from "../../web/app/lib/handler-session";
 import { uniqueEmail } from "../helpers/api";
 import { codeFrom, waitForOutbox } from "../helpers/mail";
-import { workerFetch } from "../helpers/worker-fetch";
+import { handlerUrl, internalMemoryApp } from "../helpers/sdk-apps";
 
-const app = () =>
-  new StackClientApp({
-    baseUrl: "http://localhost",
-    fetch: (input, init) => workerFetch(input, init),
-    redirectMethod: "none",
-    projectId: "internal",
-    publishableClientKey: DEV_PUBLISHABLE_CLIENT_KEY,
-    tokenStore: "memory",
-  });
-const cb = (page: string) => `http://localhost/handler/${page}`;
+const app = internalMemoryApp;
+const cb = handlerUrl;
 const errorCode = (result: { status: string; error?: { code?: string } }) => (result.status === "error" ? result.error?.code : "ok");
 
 describe("emailed links are checked without being used", () => {

@@ -110,10 +110,6 @@ export function readProjectConfig(stored: unknown): ProjectConfig {
   return { ...defaultProjectConfig(), ...(stored as Partial<ProjectConfig>) };
 }
 
-export function mergeProjectConfig(current: ProjectConfig, update: ProjectConfigUpdate | undefined): ProjectConfig {
-  return { ...current, ...(update ?? {}) } as ProjectConfig;
-}
-
 export { domainHost, isLocalhostHost, isValidDomainHost };
 
 const domainRulesInput = (config: ProjectConfig) => ({ allowLocalhost: config.allow_localhost, domains: config.domains });

@@ -3,7 +3,7 @@
  * navigation, a confirm button for destructive actions, toasts, and async action state.
  */
 import { useLocation } from "@remix-run/react";
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type InputHTMLAttributes, type ReactNode, type Ref, useCallback, useEffect, useId, useRef, useState } from "react";
 
 /** The navigation whose heading already took focus: a heading re-mounted by a reload of the page's data must not steal it again. */
 let focusedFor: string | null = null;
@@ -160,4 +160,43 @@ export function Loaded<T>(props: { value: T | null; error?: string | null; child
       </p>
     );
   return <>{props.children(props.value)}</>;
+}
+
+/**
+ * A labelled text input with an optional hint and field error, wired for assistive tech:
+ * aria-invalid while there is an error, aria-describedby naming the hint and the error.
+ */
+export function TextField({
+  id,
+  label,
+  error,
+  hint,
+  hintClassName = "muted",
+  inputRef,
+  ...input
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string | null;
+  hint?: ReactNode;
+  hintClassName?: string;
+  inputRef?: Ref<HTMLInputElement>;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input ref={inputRef} id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {hint ? (
+        <p className={hintClassName} id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
 }

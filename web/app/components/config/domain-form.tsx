@@ -7,6 +7,7 @@
 
 import { type FormEvent, useId, useRef, useState } from "react";
 import { domainError, productionModeErrors } from "../../../../sdk/src/shared/domain-rules";
+import { TextField } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type DomainEntry = { domain: string; handlerPath: string };
@@ -75,47 +76,27 @@ export function DomainForm(props: {
           {formError}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor={`${formId}-domain`}>Domain URL</label>
-        <input
-          id={`${formId}-domain`}
-          ref={domainRef}
-          className="input"
-          value={domain}
-          placeholder="https://app.example.com"
-          inputMode="url"
-          autoComplete="off"
-          aria-invalid={errors.domain ? true : undefined}
-          aria-describedby={errors.domain ? `${formId}-domain-error` : undefined}
-          onChange={(e) => setDomain(e.target.value)}
-        />
-        {errors.domain ? (
-          <p className="field-error" id={`${formId}-domain-error`}>
-            {errors.domain}
-          </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor={`${formId}-path`}>Handler path</label>
-        <input
-          id={`${formId}-path`}
-          ref={pathRef}
-          className="input"
-          value={handlerPath}
-          autoComplete="off"
-          aria-invalid={errors.handlerPath ? true : undefined}
-          aria-describedby={`${formId}-path-hint${errors.handlerPath ? ` ${formId}-path-error` : ""}`}
-          onChange={(e) => setHandlerPath(e.target.value)}
-        />
-        <span className="muted" id={`${formId}-path-hint`}>
-          Where your app serves the sign-in pages (the Handler component), e.g. /handler.
-        </span>
-        {errors.handlerPath ? (
-          <p className="field-error" id={`${formId}-path-error`}>
-            {errors.handlerPath}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        id={`${formId}-domain`}
+        label="Domain URL"
+        inputRef={domainRef}
+        value={domain}
+        placeholder="https://app.example.com"
+        inputMode="url"
+        autoComplete="off"
+        error={errors.domain}
+        onChange={(e) => setDomain(e.target.value)}
+      />
+      <TextField
+        id={`${formId}-path`}
+        label="Handler path"
+        inputRef={pathRef}
+        value={handlerPath}
+        autoComplete="off"
+        hint="Where your app serves the sign-in pages (the Handler component), e.g. /handler."
+        error={errors.handlerPath}
+        onChange={(e) => setHandlerPath(e.target.value)}
+      />
       <div className="form-actions">
         <button type="submit" className="btn" disabled={pending} aria-busy={pending}>
           {pending ? "Saving…" : props.editing ? "Save domain" : "Add domain"}

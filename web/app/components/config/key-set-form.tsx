@@ -4,6 +4,7 @@
  */
 
 import { type FormEvent, useId, useRef, useState } from "react";
+import { TextField } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type NewKeySet = {
@@ -71,25 +72,16 @@ export function KeySetForm({ onCreate }: { onCreate: (keySet: NewKeySet) => Prom
           {formError}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor={`${formId}-description`}>Description</label>
-        <input
-          id={`${formId}-description`}
-          ref={descriptionRef}
-          className="input"
-          value={description}
-          maxLength={256}
-          autoComplete="off"
-          aria-invalid={errors.description ? true : undefined}
-          aria-describedby={errors.description ? `${formId}-description-error` : undefined}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-        {errors.description ? (
-          <p className="field-error" id={`${formId}-description-error`}>
-            {errors.description}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        id={`${formId}-description`}
+        label="Description"
+        inputRef={descriptionRef}
+        value={description}
+        maxLength={256}
+        autoComplete="off"
+        error={errors.description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
       <div className="field">
         <label htmlFor={`${formId}-expiry`}>Expires after</label>
         <select id={`${formId}-expiry`} className="input" value={days} onChange={(e) => setDays(Number(e.target.value))}>

@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type ServerTeam } from "../../../../sdk/src";
-import { useAction } from "../console-ui";
+import { TextField, useAction } from "../console-ui";
 import { teamNameProblem, userIdProblem } from "./team-fields";
 
 export function CreateTeamForm({
@@ -56,46 +56,27 @@ export function CreateTeamForm({
           {error}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor={`${id}-name`}>Display name</label>
-        <input
-          ref={nameRef}
-          id={`${id}-name`}
-          className="input"
-          value={name}
-          maxLength={256}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? `${id}-name-error` : undefined}
-          onChange={(e) => setName(e.target.value)}
-        />
-        {errors.name ? (
-          <p className="field-error" id={`${id}-name-error`}>
-            {errors.name}
-          </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-creator`}>Creator user id (optional)</label>
-        <input
-          ref={creatorRef}
-          id={`${id}-creator`}
-          className="input"
-          value={creator}
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={errors.creator ? true : undefined}
-          aria-describedby={`${id}-creator-hint${errors.creator ? ` ${id}-creator-error` : ""}`}
-          onChange={(e) => setCreator(e.target.value)}
-        />
-        <p className="muted team-hint" id={`${id}-creator-hint`}>
-          This user joins the team with the team-creator permissions.
-        </p>
-        {errors.creator ? (
-          <p className="field-error" id={`${id}-creator-error`}>
-            {errors.creator}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        id={`${id}-name`}
+        label="Display name"
+        inputRef={nameRef}
+        value={name}
+        maxLength={256}
+        error={errors.name}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <TextField
+        id={`${id}-creator`}
+        label="Creator user id (optional)"
+        inputRef={creatorRef}
+        value={creator}
+        autoComplete="off"
+        spellCheck={false}
+        hint="This user joins the team with the team-creator permissions."
+        hintClassName="muted team-hint"
+        error={errors.creator}
+        onChange={(e) => setCreator(e.target.value)}
+      />
       <div>
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
           {busy ? "Creating…" : "Create team"}

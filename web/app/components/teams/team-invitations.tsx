@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type TeamInvitation } from "../../../../sdk/src";
-import { ConfirmButton, useAction } from "../console-ui";
+import { ConfirmButton, TextField, useAction } from "../console-ui";
 import { emailProblem, formatDateTime, urlProblem } from "./team-fields";
 
 type Props = {
@@ -90,49 +90,32 @@ function InviteForm({ defaultCallbackUrl, onSend }: Props) {
           {error}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor={`${id}-email`}>Email to invite</label>
-        <input
-          ref={emailRef}
-          id={`${id}-email`}
-          className="input"
-          type="email"
-          value={email}
-          autoComplete="off"
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? `${id}-email-error` : undefined}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        {errors.email ? (
-          <p className="field-error" id={`${id}-email-error`}>
-            {errors.email}
-          </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-url`}>Invitation page URL</label>
-        <input
-          ref={urlRef}
-          id={`${id}-url`}
-          className="input"
-          type="url"
-          value={callbackUrl}
-          placeholder="https://app.example.com/handler/team-invitation"
-          aria-invalid={errors.url ? true : undefined}
-          aria-describedby={`${id}-url-hint${errors.url ? ` ${id}-url-error` : ""}`}
-          onChange={(e) => setCallbackUrl(e.target.value)}
-        />
-        <p className="muted team-hint" id={`${id}-url-hint`}>
-          {defaultCallbackUrl
+      <TextField
+        id={`${id}-email`}
+        label="Email to invite"
+        inputRef={emailRef}
+        type="email"
+        value={email}
+        autoComplete="off"
+        error={errors.email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <TextField
+        id={`${id}-url`}
+        label="Invitation page URL"
+        inputRef={urlRef}
+        type="url"
+        value={callbackUrl}
+        placeholder="https://app.example.com/handler/team-invitation"
+        hint={
+          defaultCallbackUrl
             ? "The emailed link opens this page of your app, which accepts the invitation. It must be on a trusted domain."
-            : "The page of your app that accepts invitations. The project has no trusted domain yet, so type one (localhost works in development)."}
-        </p>
-        {errors.url ? (
-          <p className="field-error" id={`${id}-url-error`}>
-            {errors.url}
-          </p>
-        ) : null}
-      </div>
+            : "The page of your app that accepts invitations. The project has no trusted domain yet, so type one (localhost works in development)."
+        }
+        hintClassName="muted team-hint"
+        error={errors.url}
+        onChange={(e) => setCallbackUrl(e.target.value)}
+      />
       <div>
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
           {busy ? "Sending…" : "Send invitation"}
