@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
-import { assert } from "./harness.mjs";
+import { assert, expectFocused } from "./harness.mjs";
 
 export function defineConsoleConfigSteps(runner, { page, origin, shots }) {
   const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -39,7 +39,7 @@ export function defineConsoleConfigSteps(runner, { page, origin, shots }) {
     await page.getByRole("button", { name: "Add domain" }).click();
     await page.getByText("Not a valid URL.").waitFor();
     assert.equal(await input("Domain URL").getAttribute("aria-invalid"), "true");
-    assert.ok(await input("Domain URL").evaluate((el) => el === document.activeElement), "the invalid field has focus");
+    await expectFocused(input("Domain URL"), "the invalid field has focus");
 
     await input("Domain URL").fill("https://app.example.com");
     await page.getByRole("button", { name: "Add domain" }).click();
@@ -100,7 +100,7 @@ export function defineConsoleConfigSteps(runner, { page, origin, shots }) {
     await page.getByRole("button", { name: "Add provider" }).click();
     await page.getByText("Use “common”, “organizations”, “consumers” or a tenant GUID").waitFor();
     assert.equal(await input("Tenant id").getAttribute("aria-invalid"), "true");
-    assert.ok(await input("Tenant id").evaluate((el) => el === document.activeElement), "the invalid tenant id has focus");
+    await expectFocused(input("Tenant id"), "the invalid tenant id has focus");
     await input("Tenant id").fill(tenant);
     await page.getByRole("button", { name: "Add provider" }).click();
     await toast("Microsoft added.");

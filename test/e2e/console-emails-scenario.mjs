@@ -5,7 +5,7 @@
  * Domains), and opens the logged invitation; an unknown console page is a styled 404.
  */
 import { signUpOwnerWithProject } from "./console-owner.mjs";
-import { assert } from "./harness.mjs";
+import { assert, expectFocused } from "./harness.mjs";
 
 export function defineConsoleEmailSteps(runner, { page, origin, mail }) {
   const input = (label) => page.getByLabel(label, { exact: true });
@@ -31,11 +31,11 @@ export function defineConsoleEmailSteps(runner, { page, origin, mail }) {
   runner.step("console: the Emails page sends a test email through the owner's SMTP and saves it", async () => {
     await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Emails" }).click();
     await page.getByRole("heading", { name: "Emails · Console Shop" }).waitFor();
-    assert.equal(await page.getByRole("heading", { name: "Emails · Console Shop" }).evaluate((h) => h === document.activeElement), true);
+    await expectFocused(page.getByRole("heading", { name: "Emails · Console Shop" }));
     await page.getByLabel("My own SMTP server").check();
     await page.getByRole("button", { name: "Save email server" }).click();
     await page.getByText("Enter the SMTP host.").waitFor();
-    assert.equal(await input("SMTP host").evaluate((el) => el === document.activeElement), true);
+    await expectFocused(input("SMTP host"));
     await input("SMTP host").fill("127.0.0.1");
     await input("Port").fill(String(mail.port));
     await input("Password").fill("unused");

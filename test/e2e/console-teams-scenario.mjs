@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
-import { assert } from "./harness.mjs";
+import { assert, expectFocused } from "./harness.mjs";
 
 export function defineConsoleTeamSteps(runner, { page, origin, shots, mail }) {
   const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -63,7 +63,7 @@ export function defineConsoleTeamSteps(runner, { page, origin, shots, mail }) {
     await page.getByRole("button", { name: "Create team" }).click();
     await page.getByText("Please enter a team name.").waitFor();
     assert.equal(await input("Display name").getAttribute("aria-invalid"), "true");
-    assert.equal(await input("Display name").evaluate((el) => el === document.activeElement), true, "focus on the first error");
+    await expectFocused(input("Display name"), "focus on the first error");
     assert.equal(await input("Creator user id (optional)").getAttribute("aria-invalid"), "true");
     await input("Creator user id (optional)").fill("");
     await input("Display name").fill(teamName);
@@ -109,7 +109,7 @@ export function defineConsoleTeamSteps(runner, { page, origin, shots, mail }) {
     await input("Email to invite").fill(invitee);
     await page.getByRole("button", { name: "Send invitation" }).click();
     await page.getByText("Please enter the URL of your app's team-invitation page.").waitFor();
-    assert.equal(await input("Invitation page URL").evaluate((el) => el === document.activeElement), true);
+    await expectFocused(input("Invitation page URL"));
     await input("Invitation page URL").fill("http://localhost:3000/handler/team-invitation");
     await page.getByRole("button", { name: "Send invitation" }).click();
     await toast(`Invitation sent to ${invitee}.`);
@@ -133,7 +133,7 @@ export function defineConsoleTeamSteps(runner, { page, origin, shots, mail }) {
     await page.getByRole("button", { name: "Save metadata" }).click();
     await page.getByText(/^Not valid JSON/).waitFor();
     assert.equal(await input("Server metadata").getAttribute("aria-invalid"), "true");
-    assert.equal(await input("Server metadata").evaluate((el) => el === document.activeElement), true);
+    await expectFocused(input("Server metadata"));
     await input("Server metadata").fill('{"tier": 2}');
     await page.getByRole("button", { name: "Save metadata" }).click();
     await toast("Metadata saved.");

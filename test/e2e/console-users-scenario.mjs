@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
-import { assert } from "./harness.mjs";
+import { assert, expectFocused } from "./harness.mjs";
 
 export function defineConsoleUserSteps(runner, { page, origin, shots }) {
   const shot = (name, on = page) => on.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -20,7 +20,6 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
   const user = { email: `users-ada-${stamp}@example.com`, password: "ada-password-1" };
   const state = { projectId: null, adminKey: null, userId: null, popup: null };
   const toast = (text) => page.locator(".toasts").getByText(text).first().waitFor();
-  const focusedLabel = () => page.evaluate(() => document.activeElement?.labels?.[0]?.textContent ?? null);
 
   const api = (path, options) => adminApi(origin, state)(path, options);
 
@@ -40,7 +39,7 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
     await page.getByRole("button", { name: "Create user" }).click();
     await page.getByText("This is not an email address.").waitFor();
     assert.equal(await input("Email").getAttribute("aria-invalid"), "true");
-    assert.equal(await focusedLabel(), "Email", "focus moves to the invalid email");
+    await expectFocused(input("Email"), "focus moves to the invalid email");
 
     await input("Email").fill(user.email);
     await input("Password (optional)").fill(user.password);
@@ -118,7 +117,7 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
     await page.getByRole("button", { name: "Save server metadata" }).click();
     await page.getByText("This is not valid JSON").waitFor();
     assert.equal(await editor.getAttribute("aria-invalid"), "true");
-    assert.equal(await focusedLabel(), "Server metadata", "focus moves to the invalid editor");
+    await expectFocused(input("Server metadata"), "focus moves to the invalid editor");
     assert.equal((await api(`/users/${state.userId}`)).body.server_metadata, null, "nothing was saved");
 
     await editor.fill('{"plan": "pro", "seats": 3}');

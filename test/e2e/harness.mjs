@@ -40,3 +40,16 @@ export function createRunner() {
     },
   };
 }
+
+/**
+ * Asserts that `locator` gets focus. Forms move focus to their first error one task after the
+ * error renders, so this polls (up to 3 s) instead of reading `document.activeElement` once.
+ */
+export async function expectFocused(locator, message) {
+  const handle = await locator.elementHandle();
+  const focused = await locator
+    .page()
+    .waitForFunction((el) => el === document.activeElement, handle, { timeout: 3000 })
+    .then(() => true, () => false);
+  assert.ok(focused, message ?? "the element has focus");
+}

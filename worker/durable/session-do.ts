@@ -20,10 +20,18 @@ import { DurableObject } from "cloudflare:workers";
 import { sha256Hex } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
 import type { Env } from "../env";
-import { makeDeps } from "../lib/context";
+import type { NewEvent } from "../db/queries/events";
+import { type CallerAudit, makeDeps } from "../lib/context";
 import { type IpInfo, type RefreshStep, refreshSessionStep, revokeSession } from "../services/sessions";
 
-export type SessionCall = { projectId: string; apiUrl: string; nowMs?: number };
+/** The caller's clock, origin and (for the event log) who acts from where. */
+export type SessionCall = { projectId: string; apiUrl: string; nowMs?: number; audit: CallerAudit };
+
+function depsFor(env: Env, call: SessionCall) {
+  const deps = makeDeps(env, { origin: call.apiUrl, nowMs: call.nowMs });
+  Object.assign(deps.audit, call.audit);
+  return deps;
+}
 
 export class SessionDO extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
@@ -46,10 +54,7 @@ export class SessionDO extends DurableObject<Env> {
     const key = `${call.projectId}:${await sha256Hex(call.refreshToken)}`;
     const joined = this.pending.get(key);
     if (joined) return joined;
-    const step = this.serialised(() => {
-      const deps = makeDeps(this.env, { origin: call.apiUrl, nowMs: call.nowMs });
-      return refreshSessionStep(deps, call.project, call.refreshToken, call.ipInfo);
-    });
+    const step = this.serialised(() => refreshSessionStep(depsFor(this.env, call), call.project, call.refreshToken, call.ipInfo));
     this.pending.set(key, step);
     const clear = () => {
       if (this.pending.get(key) === step) this.pending.delete(key);
@@ -58,10 +63,7 @@ export class SessionDO extends DurableObject<Env> {
     return step;
   }
 
-  async revoke(call: SessionCall & { sessionId: string }): Promise<boolean> {
-    return this.serialised(async () => {
-      const deps = makeDeps(this.env, { origin: call.apiUrl, nowMs: call.nowMs });
-      return revokeSession(deps, call.projectId, call.sessionId);
-    });
+  async revoke(call: SessionCall & { sessionId: string; event?: NewEvent }): Promise<boolean> {
+    return this.serialised(() => revokeSession(depsFor(this.env, call), call.projectId, call.sessionId, call.event));
   }
 }

@@ -31,7 +31,17 @@ export type AuditContext = {
   ip: string | null;
   userAgent: string | null;
   countryCode: string | null;
+  /** The events this request built statements for (committed or not: a consumer checks the row exists). */
+  recorded: { id: string; projectId: string; type: string }[];
 };
+
+/** The audit fields a call hands to another context (the session Durable Object). */
+export type CallerAudit = Omit<AuditContext, "recorded">;
+
+export function callerAudit(deps: Deps): CallerAudit {
+  const { recorded: _recorded, ...audit } = deps.audit;
+  return audit;
+}
 
 /** The signing secret; a missing one (or the public dev value) outside development is a ConfigError, never a silent default. */
 export function serverSecret(env: Env): string {
@@ -54,6 +64,6 @@ export function makeDeps(
     tokenKeys: { secret: config.serverSecret, previousSecret: config.serverSecretPrevious ?? undefined },
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     defer: options.defer ?? ((p) => void p.catch((err) => console.error("deferred work failed", err))),
-    audit: { actorType: "system", actorId: null, ip: null, userAgent: null, countryCode: null },
+    audit: { actorType: "system", actorId: null, ip: null, userAgent: null, countryCode: null, recorded: [] },
   };
 }

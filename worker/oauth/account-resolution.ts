@@ -13,6 +13,7 @@ import {
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, isUniqueViolation } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { eventStatement } from "../services/events";
 import { readProjectConfig } from "../services/project-config";
 import { fail, type Problem } from "../services/result";
 import { createUserWithOAuthProviders, updateUser } from "../services/users";
@@ -98,6 +99,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       primaryEmailAuthEnabled: emailAuthEnabled,
       displayName: providerUser.displayName,
       profileImageUrl: providerUser.profileImageUrl,
+      signUp: { method: "oauth", provider: input.providerConfigId },
     },
     [{ providerConfigId: input.providerConfigId, accountId: providerUser.accountId, email: providerUser.email, tokens: input.tokens }],
   );
@@ -118,21 +120,30 @@ function emailTaken(email: string | null): ResolveResult {
   return fail("oauth_email_in_use", { email: email ?? "", wouldWorkIfVerified: false });
 }
 
-/** Inserts the account row (usable for sign-in); false when the unique sign-in index refused it. */
+/** Inserts the account row (usable for sign-in) with its event; false when the unique sign-in index refused it. */
 async function attachAccount(deps: Deps, project: ProjectRow, userId: string, input: ResolveInput): Promise<boolean> {
   try {
-    await insertOAuthAccountStatement(deps.db, {
-      id: deps.random.uuid(),
-      projectId: project.id,
-      userId,
-      providerConfigId: input.providerConfigId,
-      providerAccountId: input.providerUser.accountId,
-      email: input.providerUser.email,
-      allowSignIn: true,
-      allowConnectedAccounts: true,
-      ...input.tokens,
-      createdAt: deps.now(),
-    });
+    await deps.db.batch([
+      insertOAuthAccountStatement(deps.db, {
+        id: deps.random.uuid(),
+        projectId: project.id,
+        userId,
+        providerConfigId: input.providerConfigId,
+        providerAccountId: input.providerUser.accountId,
+        email: input.providerUser.email,
+        allowSignIn: true,
+        allowConnectedAccounts: true,
+        ...input.tokens,
+        createdAt: deps.now(),
+      }),
+      eventStatement(
+        deps,
+        project.id,
+        "oauth_account.linked",
+        { userId },
+        { provider: input.providerConfigId, provider_account_id: input.providerUser.accountId },
+      ),
+    ]);
     return true;
   } catch (err) {
     if (isUniqueViolation(err)) return false;

@@ -111,6 +111,7 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
       code_challenge: outer.code_challenge,
       code_challenge_method: outer.code_challenge_method,
       is_new_user: resolved.isNewUser,
+      provider: input.providerId,
       after_callback_redirect_url: outer.after_callback_redirect_url,
     },
     AUTHORIZATION_CODE_TTL_MS,

@@ -24,6 +24,8 @@ type CodeData = {
   code_challenge: string;
   code_challenge_method: CodeChallengeMethod;
   is_new_user: boolean;
+  /** The provider config id (for the sign-in event); absent in codes issued before it was recorded. */
+  provider?: string;
   after_callback_redirect_url: string | null;
   granted_session_id?: string;
   replayed?: boolean;
@@ -60,7 +62,12 @@ export async function exchangeAuthorizationCode(
   }
   const user = await findUserRecord(deps.db, project.id, data.user_id);
   if (!user) return invalid;
-  const finished = await finishFirstFactor(deps, project, user, { isNewUser: data.is_new_user, ipInfo: input.ipInfo });
+  const finished = await finishFirstFactor(deps, project, user, {
+    isNewUser: data.is_new_user,
+    ipInfo: input.ipInfo,
+    method: "oauth",
+    provider: data.provider,
+  });
   if (!finished.ok) return finished;
   // Record the grant, then look for a replay that happened meanwhile. Both writes are single
   // statements on the same row, so either the replay sees this session or we see the replay.

@@ -15,12 +15,14 @@ import {
   findApiKeyByHash,
   insertApiKey,
   listApiKeysOf,
+  revokeApiKey,
   updateApiKey,
 } from "../db/queries/api-keys";
 import type { ProjectRow } from "../db/queries/projects";
 import { findTeam, isTeamMember } from "../db/queries/teams";
 import { findUserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { eventFor } from "./events";
 import { hasTeamPermission } from "./permissions";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -117,19 +119,23 @@ export async function createApiKey(
   const value = formatApiKey({ id, type: owner.type, isPublic: input.isPublic, secret: deps.random.code(45) });
   // Shown once, stored as SHA-256: a database leak yields no working keys. The key has 224 random
   // bits, so a plain (unsalted, fast) hash is safe, and lookups by hash need no per-row salt.
-  const row = await insertApiKey(deps.db, {
-    id,
-    projectId: project.id,
-    type: owner.type,
-    userId: owner.type === "user" ? owner.userId : null,
-    teamId: owner.type === "team" ? owner.teamId : null,
-    description: input.description,
-    isPublic: input.isPublic,
-    keyHash: await sha256Hex(value),
-    lastFour: value.slice(-4),
-    createdAt: deps.now(),
-    expiresAt: input.expiresAt,
-  });
+  const row = await insertApiKey(
+    deps.db,
+    {
+      id,
+      projectId: project.id,
+      type: owner.type,
+      userId: owner.type === "user" ? owner.userId : null,
+      teamId: owner.type === "team" ? owner.teamId : null,
+      description: input.description,
+      isPublic: input.isPublic,
+      keyHash: await sha256Hex(value),
+      lastFour: value.slice(-4),
+      createdAt: deps.now(),
+      expiresAt: input.expiresAt,
+    },
+    apiKeyEvent(deps, project.id, "api_key.created", id, owner),
+  );
   return { ok: true, row, value };
 }
 
@@ -162,10 +168,11 @@ export async function updateApiKeyOf(
 ): Promise<{ ok: true; row: ApiKeyRow } | ApiKeyProblem> {
   const found = await getApiKey(deps, project, actor, type, id, expectedOwner);
   if (!found.ok) return found;
-  const row = await updateApiKey(deps.db, project.id, id, {
-    description: input.description,
-    revokeAt: input.revoked ? deps.now() : undefined,
-  });
+  if (input.revoked) {
+    const owner = ownerOf(found.row);
+    if (owner) await revokeApiKey(deps.db, project.id, id, deps.now(), apiKeyEvent(deps, project.id, "api_key.revoked", id, owner));
+  }
+  const row = await updateApiKey(deps.db, project.id, id, { description: input.description });
   return row ? { ok: true, row } : NOT_FOUND;
 }
 
@@ -206,5 +213,20 @@ export async function revokeLeakedApiKey(deps: Deps, apiKey: string): Promise<{ 
   if (row.isPublic) return fail("public_api_key_cannot_be_revoked");
   if (row.expiresAt !== null && row.expiresAt <= deps.now()) return fail("api_key_expired");
   if (row.revokedAt !== null) return { ok: true, revoked: null };
-  return { ok: true, revoked: await updateApiKey(deps.db, row.projectId, row.id, { revokeAt: deps.now() }) };
+  const owner = ownerOf(row);
+  if (!owner) return NOT_FOUND;
+  const event = apiKeyEvent(deps, row.projectId, "api_key.revoked", row.id, owner, { by: "credential_scanning" });
+  return { ok: true, revoked: await revokeApiKey(deps.db, row.projectId, row.id, deps.now(), event) };
+}
+
+function apiKeyEvent(
+  deps: Deps,
+  projectId: string,
+  type: "api_key.created" | "api_key.revoked",
+  id: string,
+  owner: ApiKeyOwner,
+  extra?: Record<string, unknown>,
+) {
+  const subject = owner.type === "user" ? { userId: owner.userId } : { teamId: owner.teamId };
+  return eventFor(deps, projectId, type, subject, { api_key_id: id, kind: owner.type, ...extra });
 }

@@ -20,6 +20,7 @@ import { findSessionByTokenHash, insertSessionIfAbsent } from "../db/queries/ses
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { cliLoginKey, cliPollKey } from "../kv/keys";
 import type { Deps } from "../lib/context";
+import { eventFor } from "./events";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { type IpInfo, mintAccessToken, prepareSession } from "./sessions";
@@ -123,7 +124,14 @@ export async function pollCliLogin(deps: Deps, project: ProjectRow, pollingCode:
   } else {
     const session = await prepareSession(deps, project.id, state.user_id, { sessionId: state.session_id, ipInfo });
     // Same guard: only one poll can create the session with the reserved id.
-    if (!(await insertSessionIfAbsent(session.statement))) return { ok: true, status: "used" };
+    const signedIn = eventFor(
+      deps,
+      project.id,
+      "sign_in.succeeded",
+      { userId: state.user_id },
+      { method: "cli", session_id: session.sessionId },
+    );
+    if (!(await insertSessionIfAbsent(deps.db, session.statement, signedIn))) return { ok: true, status: "used" };
     refreshToken = session.refreshToken;
   }
   await writeState(deps, pollingHash, { ...rest, status: "used" });
@@ -176,7 +184,14 @@ export async function claimCliAnonymousSession(
   if (!anonymous || !state.anon_claim_session_id) return fail("cli_no_anonymous_session");
   const session = await prepareSession(deps, project.id, anonymous.user.id, { sessionId: state.anon_claim_session_id, ipInfo });
   // Same one-shot guard as the poll: a replayed claim cannot mint a second session.
-  if (!(await insertSessionIfAbsent(session.statement))) return fail("cli_no_anonymous_session");
+  const signedIn = eventFor(
+    deps,
+    project.id,
+    "sign_in.succeeded",
+    { userId: anonymous.user.id },
+    { method: "cli", session_id: session.sessionId },
+  );
+  if (!(await insertSessionIfAbsent(deps.db, session.statement, signedIn))) return fail("cli_no_anonymous_session");
   const { anon_refresh_token_hash: _a, anon_claim_session_id: _b, ...rest } = state;
   await writeState(deps, pollingHash, rest);
   const accessToken = await mintAccessToken(deps, project, anonymous, session.sessionId);

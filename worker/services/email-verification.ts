@@ -5,6 +5,7 @@ import type { UserRecord } from "../db/queries/users";
 import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
@@ -40,6 +41,8 @@ export async function verifyEmailCode(deps: Deps, project: ProjectRow, code: str
   if (!consume) return { ok: true };
   const { user_id, channel_id, email } = redeemed.row.data as { user_id: string; channel_id: string; email: string };
   const channel = await findChannel(deps.db, project.id, user_id, channel_id);
-  if (!channel || !(await markChannelVerified(deps.db, channel.id, email))) return fail("channel_gone");
+  if (!channel) return fail("channel_gone");
+  const verified = eventFor(deps, project.id, "email.verified", { userId: user_id }, { contact_channel_id: channel.id });
+  if (!(await markChannelVerified(deps.db, channel.id, email, verified))) return fail("channel_gone");
   return { ok: true };
 }

@@ -6,6 +6,7 @@
 import {
   type EventRow,
   insertEventIfChangedStatement,
+  insertEventUnlessSinceStatement,
   insertEventStatement,
   listEventRows,
   type NewEvent,
@@ -13,25 +14,56 @@ import {
 } from "../db/queries/events";
 import type { Deps } from "../lib/context";
 
-/** The types written so far; the names of the reference's webhook events where one exists. */
+/**
+ * Every event type and the one action that writes it. Names follow the reference's webhook events
+ * where one exists (user.*, team.*, team_membership.*, team_permission.*); `data` never holds a secret.
+ */
 export const EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
+  "user.created", // data: { method: "password" | "otp" | "oauth" | "passkey" | "anonymous" | "server" | "admin", provider? }
+  "user.updated", // data: { fields: string[] }
+  "user.deleted", // data: { team_ids: string[] }
+  "user.active", // at most one per user and UTC day, on sign-in or refresh: the source of daily active users
+  "sign_in.succeeded", // data: { method, provider?, session_id, mfa? }
+  "sign_in.failed", // data: { method, reason: known error code }
+  "sign_out", // data: { session_id }
+  "session.revoked", // data: { session_id }
+  "session.token_reused", // data: { session_id } — a rotated refresh token came back; the session family is revoked
+  "session.impersonated", // data: { session_id } — an admin opened a session as the user
+  "password.changed",
+  "password.reset",
+  "email.verified", // data: { contact_channel_id }
+  "mfa.enrolled",
+  "mfa.removed",
+  "passkey.added", // data: { passkey_id }
+  "oauth_account.linked", // data: { provider, provider_account_id }
   "team.created",
-  "team.updated",
+  "team.updated", // data: { fields: string[] }
   "team.deleted",
   "team_membership.created",
   "team_membership.deleted",
+  "team_permission.created", // data: { permission_id }
+  "team_permission.deleted", // data: { permission_id }
+  "project_permission.created", // data: { permission_id }
+  "project_permission.deleted", // data: { permission_id }
+  "api_key.created", // data: { api_key_id, kind: "user" | "team" }
+  "api_key.revoked", // data: { api_key_id, kind }
+  "team_invitation.sent", // data: { invitation_id }
+  "team_invitation.accepted", // data: { invitation_id }
+  "project.config_changed", // data: { keys: string[] }
 ] as const;
+/** The sign-in methods recorded in `data.method` ("server": a session the back end created with its key). */
+export const SIGN_IN_METHODS = ["password", "otp", "oauth", "passkey", "anonymous", "cli", "server"] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export type EventSubject = { userId?: string | null; teamId?: string | null };
 
 function eventRow(deps: Deps, projectId: string, type: EventType, subject: EventSubject, data?: Record<string, unknown>): NewEvent {
   const a = deps.audit;
+  const id = deps.random.uuid();
+  a.recorded.push({ id, projectId, type });
   return {
-    id: deps.random.uuid(),
+    id,
     projectId,
     type,
     createdAt: deps.now(),
@@ -62,8 +94,22 @@ export function eventIfChangedStatement(
   return insertEventIfChangedStatement(deps.db, eventRow(deps, projectId, type, subject, data));
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The user's `user.active` event of today (UTC), unless one exists: daily active users come from these. */
+export function activityStatement(deps: Deps, projectId: string, userId: string) {
+  const now = deps.now();
+  return insertEventUnlessSinceStatement(deps.db, { ...eventRow(deps, projectId, "user.active", { userId }), userId }, now - (now % DAY_MS));
+}
+
+/** An event row without its statement: for work that builds its batch elsewhere (the session Durable Object). */
+export function eventFor(deps: Deps, projectId: string, type: EventType, subject: EventSubject, data?: Record<string, unknown>): NewEvent {
+  return eventRow(deps, projectId, type, subject, data);
+}
+
 export type EventQuery = {
-  type?: string;
+  /** One type, or any of a list. */
+  type?: string | readonly string[];
   userId?: string;
   teamId?: string;
   since?: number;

@@ -10,6 +10,7 @@ import { constantTimeEqual } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { eventStatement, type SignInMethod } from "./events";
 import { fail, type Problem } from "./result";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import type { SignInTokens } from "./sign-in-tokens";
@@ -45,19 +46,21 @@ export async function finishFirstFactor(
   deps: Deps,
   project: ProjectRow,
   user: UserRecord,
-  options: { isNewUser: boolean; ipInfo: IpInfo },
+  options: { isNewUser: boolean; ipInfo: IpInfo; method: SignInMethod; provider?: string },
 ): Promise<FirstFactorResult> {
+  const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}) };
   if (user.user.totpSecret) {
+    // The first factor's method travels with the attempt, so the session's sign-in event names it.
     const attempt = await issueCode(
       deps,
       project.id,
       "mfa_attempt",
-      { user_id: user.user.id, is_new_user: options.isNewUser },
+      { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn },
       MFA_ATTEMPT_TTL_MS,
     );
     return fail("mfa_required", { attemptCode: attempt.code });
   }
-  const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo });
+  const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo, origin: { signIn } });
   if (!session.ok) throw new Error("user vanished during sign-in");
   return {
     ok: true,
@@ -81,13 +84,21 @@ export async function signInWithTotp(
 ): Promise<MfaSignInResult> {
   const check = await redeemCode(deps, project.id, "mfa_attempt", input.attemptCode, false);
   if (!check.ok) return check;
-  const { user_id, is_new_user } = check.row.data as { user_id: string; is_new_user: boolean };
+  const { user_id, is_new_user, sign_in } = check.row.data as {
+    user_id: string;
+    is_new_user: boolean;
+    sign_in?: { method: SignInMethod; provider?: string };
+  };
+  const signIn = { ...(sign_in ?? { method: "password" as const }), mfa: true };
   const user = await findUserRecord(deps.db, project.id, user_id);
-  if (!user?.user.totpSecret || !(await checkTotp(deps, user.user.totpSecret, input.totp))) return fail("invalid_totp");
+  if (!user?.user.totpSecret || !(await checkTotp(deps, user.user.totpSecret, input.totp))) {
+    await eventStatement(deps, project.id, "sign_in.failed", { userId: user_id }, { ...signIn, reason: "INVALID_TOTP_CODE" });
+    return fail("invalid_totp");
+  }
   // Only a right TOTP uses up the attempt; wrong ones count against its 20 attempts.
   const used = await spendCheckedCode(deps, check.row);
   if (!used.ok) return used;
-  const session = await createSessionForUser(deps, project, user_id, { ipInfo: input.ipInfo });
+  const session = await createSessionForUser(deps, project, user_id, { ipInfo: input.ipInfo, origin: { signIn } });
   if (!session.ok) throw new Error("user vanished during MFA sign-in");
   return { ok: true, accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user_id, isNewUser: is_new_user };
 }

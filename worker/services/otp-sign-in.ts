@@ -75,7 +75,7 @@ export async function signInWithCode(
     isNewUser = true;
     if (input.currentUser?.user.isAnonymous) {
       userId = input.currentUser.user.id;
-      const upgraded = await upgradeAnonymousUser(deps, project, userId, { email, emailVerified: true, patch: { otpAuthEnabled: true } });
+      const upgraded = await upgradeAnonymousUser(deps, project, userId, { email, emailVerified: true, patch: { otpAuthEnabled: true }, method: "otp" });
       if (!upgraded.ok) return fail("email_unverified", { email });
     } else {
       // Receiving the code proves the address: the new user's email starts verified.
@@ -84,6 +84,7 @@ export async function signInWithCode(
         primaryEmailVerified: true,
         primaryEmailAuthEnabled: true,
         otpAuthEnabled: true,
+        signUp: { method: "otp" },
       });
       if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");
       userId = created.record.user.id;
@@ -91,7 +92,7 @@ export async function signInWithCode(
   }
   const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) throw new Error("user vanished during OTP sign-in");
-  const finished = await finishFirstFactor(deps, project, record, { isNewUser, ipInfo: input.ipInfo });
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser, ipInfo: input.ipInfo, method: "otp" });
   return finished.ok ? finished.tokens : finished;
 }
 

@@ -18,6 +18,7 @@ import { findPasskeyByCredentialId, recordPasskeyUse, savePasskey } from "../db/
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, isUniqueViolation, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { eventFor, eventStatement } from "./events";
 import { finishFirstFactor } from "./mfa";
 import {
   failureMessage,
@@ -117,18 +118,23 @@ export async function registerPasskey(
   }
   if (!verification.verified) return registrationFailed("The registration response could not be verified.");
   const { credential } = verification.registrationInfo;
+  const passkeyId = deps.random.uuid();
   try {
-    await savePasskey(deps.db, {
-      id: deps.random.uuid(),
-      projectId: project.id,
-      userId: user.user.id,
-      credentialId: credential.id,
-      publicKey: base64url.encode(credential.publicKey),
-      counter: credential.counter,
-      transports: credential.transports ?? response.response.transports ?? null,
-      userHandle: data.user_handle,
-      createdAt: deps.now(),
-    });
+    await savePasskey(
+      deps.db,
+      {
+        id: passkeyId,
+        projectId: project.id,
+        userId: user.user.id,
+        credentialId: credential.id,
+        publicKey: base64url.encode(credential.publicKey),
+        counter: credential.counter,
+        transports: credential.transports ?? response.response.transports ?? null,
+        userHandle: data.user_handle,
+        createdAt: deps.now(),
+      },
+      eventFor(deps, project.id, "passkey.added", { userId: user.user.id }, { passkey_id: passkeyId }),
+    );
   } catch (error) {
     // Credential ids are public: a copy of someone else's must not take over (or block) their passkey.
     if (isUniqueViolation(error)) return registrationFailed("This passkey is already registered to another account.");
@@ -193,13 +199,22 @@ export async function signInWithPasskey(
   } catch (error) {
     return authenticationFailed(failureMessage("The authentication response could not be verified", error));
   }
-  if (!verification.verified) return authenticationFailed("The signature could not be verified with the stored public key.");
+  if (!verification.verified) {
+    await eventStatement(
+      deps,
+      project.id,
+      "sign_in.failed",
+      { userId: passkey.userId },
+      { method: "passkey", reason: "PASSKEY_AUTHENTICATION_FAILED" },
+    );
+    return authenticationFailed("The signature could not be verified with the stored public key.");
+  }
   // A counter that does not move forward suggests a cloned authenticator (or a lost race): refuse.
   if (!(await recordPasskeyUse(deps.db, passkey, verification.authenticationInfo.newCounter, deps.now())))
     return authenticationFailed("The passkey's signature counter did not increase.");
   const user = await findUserRecord(deps.db, project.id, passkey.userId);
   // Turned off with PATCH /users/me {passkey_auth_enabled:false}: the stored passkey no longer signs in.
   if (!user?.user.passkeyAuthEnabled) return authenticationFailed("Passkey sign-in is turned off for this account.");
-  const finished = await finishFirstFactor(deps, project, user, { isNewUser: false, ipInfo: input.ipInfo });
+  const finished = await finishFirstFactor(deps, project, user, { isNewUser: false, ipInfo: input.ipInfo, method: "passkey" });
   return finished.ok ? finished.tokens : finished;
 }

@@ -4,6 +4,7 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { sendVerificationEmail } from "./email-verification";
+import { eventStatement } from "./events";
 import { finishFirstFactor } from "./mfa";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -47,10 +48,16 @@ export async function signUpWithPassword(
       email,
       emailVerified: false,
       patch: { passwordHash: await hashPassword(input.password) },
+      method: "password",
     });
     if (!upgraded.ok) return upgraded;
   } else {
-    const created = await createUser(deps, project, { primaryEmail: email, password: input.password, primaryEmailAuthEnabled: true });
+    const created = await createUser(deps, project, {
+      primaryEmail: email,
+      password: input.password,
+      primaryEmailAuthEnabled: true,
+      signUp: { method: "password" },
+    });
     if (!created.ok) {
       if (created.reason === "invalid_password_hash") throw new Error("unreachable: no hash given");
       return created;
@@ -62,7 +69,7 @@ export async function signUpWithPassword(
   // The callback URL was checked against the trusted domains by the route already.
   if (input.verificationCallbackUrl && record.primaryEmail)
     await sendVerificationEmail(deps, project, record, record.primaryEmail, input.verificationCallbackUrl);
-  const finished = await finishFirstFactor(deps, project, record, { isNewUser: true, ipInfo: input.ipInfo });
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser: true, ipInfo: input.ipInfo, method: "password" });
   return finished.ok ? finished.tokens : finished;
 }
 
@@ -79,16 +86,25 @@ export async function signInWithPassword(
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
     await burnPasswordCheck(input.password);
+    await passwordFailure(deps, project.id, record?.user.id ?? null);
     return fail("mismatch");
   }
   const check = await verifyPassword(input.password, record.user.passwordHash);
-  if (!check.ok) return fail("mismatch");
+  if (!check.ok) {
+    await passwordFailure(deps, project.id, record.user.id);
+    return fail("mismatch");
+  }
   if (check.needsRehash) {
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
   }
-  const finished = await finishFirstFactor(deps, project, record, { isNewUser: false, ipInfo: input.ipInfo });
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser: false, ipInfo: input.ipInfo, method: "password" });
   return finished.ok ? finished.tokens : finished;
+}
+
+/** A failed password sign-in, for the owner's and the user's view (no email: an unknown address names no one). */
+async function passwordFailure(deps: Deps, projectId: string, userId: string | null): Promise<void> {
+  await eventStatement(deps, projectId, "sign_in.failed", { userId }, { method: "password", reason: "EMAIL_PASSWORD_MISMATCH" });
 }
 
 export async function signUpAnonymously(
@@ -98,9 +114,9 @@ export async function signUpAnonymously(
 ): Promise<SignInTokens | Problem<"anonymous_sign_up_disabled">> {
   // Its own switch, as in the reference: independent of sign_up_enabled (guest access with closed sign-up is common).
   if (!readProjectConfig(project.config).anonymous_sign_up_enabled) return fail("anonymous_sign_up_disabled");
-  const created = await createUser(deps, project, { isAnonymous: true });
+  const created = await createUser(deps, project, { isAnonymous: true, signUp: { method: "anonymous" } });
   if (!created.ok) throw new Error(`anonymous sign-up failed: ${created.reason}`);
-  const session = await createSessionForUser(deps, project, created.record.user.id, { ipInfo });
+  const session = await createSessionForUser(deps, project, created.record.user.id, { ipInfo, origin: { signIn: { method: "anonymous" } } });
   if (!session.ok) throw new Error("user vanished during anonymous sign-up");
   return {
     ok: true,

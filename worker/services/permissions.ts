@@ -6,8 +6,8 @@
 import type { BatchItem as DrizzleBatchItem } from "drizzle-orm/batch";
 import { SYSTEM_TEAM_PERMISSIONS } from "../../sdk/src/shared/constants";
 import {
-  deleteProjectGrant,
-  deleteTeamGrant,
+  deleteProjectGrantStatement,
+  deleteTeamGrantStatement,
   deleteTeamGrantsOfMemberStatement,
   findDefinition,
   insertDefinitionIfAbsentStatement,
@@ -22,6 +22,7 @@ import {
 } from "../db/queries/permissions";
 import type { ProjectRow } from "../db/queries/projects";
 import type { Deps } from "../lib/context";
+import { eventIfChangedStatement } from "./events";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
@@ -194,11 +195,15 @@ export async function grantTeamPermission(
   const scope = await checkPermissionScope(deps, projectId, permissionId, "team");
   if (!scope.ok) return scope;
   // Conditional on membership and definition in the statement itself: a concurrent removal wins.
-  await insertTeamGrantStatement(
-    deps.db,
-    { projectId, teamId, userId, permissionId, createdAt: deps.now() },
-    { requireDefinition: !isSystemTeamPermission(permissionId), requireMembership: true },
-  );
+  // The event is written only when the grant is new (a repeated grant changes nothing).
+  await deps.db.batch([
+    insertTeamGrantStatement(
+      deps.db,
+      { projectId, teamId, userId, permissionId, createdAt: deps.now() },
+      { requireDefinition: !isSystemTeamPermission(permissionId), requireMembership: true },
+    ),
+    eventIfChangedStatement(deps, projectId, "team_permission.created", { teamId, userId }, { permission_id: permissionId }),
+  ]);
   return { ok: true };
 }
 
@@ -211,8 +216,11 @@ export async function revokeTeamPermission(
 ): Promise<{ ok: true } | MembershipProblem | Problem<"team_permission_not_found">> {
   if (!(await isMemberInProject(deps.db, projectId, teamId, userId))) return fail("team_not_member", { teamId, userId });
   // Only a direct grant can be revoked; one held through containment is revoked at its source.
-  if (!(await deleteTeamGrant(deps.db, projectId, teamId, userId, permissionId)))
-    return fail("team_permission_not_found", { teamId, userId, permissionId });
+  const [deleted] = await deps.db.batch([
+    deleteTeamGrantStatement(deps.db, projectId, teamId, userId, permissionId),
+    eventIfChangedStatement(deps, projectId, "team_permission.deleted", { teamId, userId }, { permission_id: permissionId }),
+  ]);
+  if (deleted.length === 0) return fail("team_permission_not_found", { teamId, userId, permissionId });
   return { ok: true };
 }
 
@@ -225,7 +233,10 @@ export async function grantProjectPermission(
   if (!(await userExistsInProject(deps.db, projectId, userId))) return fail("user_not_found");
   const scope = await checkPermissionScope(deps, projectId, permissionId, "project");
   if (!scope.ok) return scope;
-  await insertProjectGrantStatement(deps.db, { projectId, userId, permissionId, createdAt: deps.now() }, { requireDefinition: true });
+  await deps.db.batch([
+    insertProjectGrantStatement(deps.db, { projectId, userId, permissionId, createdAt: deps.now() }, { requireDefinition: true }),
+    eventIfChangedStatement(deps, projectId, "project_permission.created", { userId }, { permission_id: permissionId }),
+  ]);
   return { ok: true };
 }
 
@@ -236,7 +247,11 @@ export async function revokeProjectPermission(
   permissionId: string,
 ): Promise<{ ok: true } | Problem<"user_not_found" | "permission_not_found">> {
   if (!(await userExistsInProject(deps.db, projectId, userId))) return fail("user_not_found");
-  if (!(await deleteProjectGrant(deps.db, projectId, userId, permissionId))) return fail("permission_not_found", { permissionId });
+  const [deleted] = await deps.db.batch([
+    deleteProjectGrantStatement(deps.db, projectId, userId, permissionId),
+    eventIfChangedStatement(deps, projectId, "project_permission.deleted", { userId }, { permission_id: permissionId }),
+  ]);
+  if (deleted.length === 0) return fail("permission_not_found", { permissionId });
   return { ok: true };
 }
 

@@ -26,6 +26,7 @@ import {
   toProjectConfig,
 } from "./config-override";
 import { sealConfigSecrets, sealConfigValue } from "./config-secrets";
+import { eventFor } from "./events";
 import { defaultDefinitionStatements } from "./permissions";
 import { domainErrors, type ProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -119,13 +120,29 @@ async function saveProject(
     if (fields.isProductionMode !== undefined) patch.isProductionMode = fields.isProductionMode;
     if (fields.logoUrl !== undefined) patch.logoUrl = fields.logoUrl;
     if (fields.fullLogoUrl !== undefined) patch.fullLogoUrl = fields.fullLogoUrl;
-    const updated = await updateProjectAtConfigVersion(deps.db, row.id, row.configVersion, patch);
+    // Names only: a config value may be a (sealed) secret, and the log is for who changed what.
+    const keys = changedKeys(row, patch);
+    const event = eventFor(deps, row.id, "project.config_changed", {}, { keys });
+    const updated = await updateProjectAtConfigVersion(deps.db, row.id, row.configVersion, patch, event);
     if (updated) return { ok: true, project: updated };
     const fresh = await findProjectById(deps.db, row.id);
     if (!fresh) throw new Error("project vanished during update");
     row = fresh;
   }
   return fail("config_conflict");
+}
+
+/** The project fields and flat config keys a save changes. */
+function changedKeys(row: ProjectRow, patch: Partial<ProjectRow>): string[] {
+  const before = readProjectConfig(row.config) as Record<string, unknown>;
+  const after = (patch.config ?? {}) as Record<string, unknown>;
+  const configKeys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
+  const fieldKeys = (["displayName", "description", "isProductionMode", "logoUrl", "fullLogoUrl"] as const).filter(
+    (k) => patch[k] !== undefined && patch[k] !== row[k],
+  );
+  return [...fieldKeys, ...configKeys.map((k) => `config.${k}`)].sort();
 }
 
 /** PATCH /internal/projects/current: the typed fields; a config update is written through the environment override. */

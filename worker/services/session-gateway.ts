@@ -9,7 +9,8 @@
 import { sha256Hex } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
 import { findRetiredToken, findSessionByTokenHash } from "../db/queries/sessions";
-import type { Deps } from "../lib/context";
+import { callerAudit, type Deps } from "../lib/context";
+import { eventFor } from "./events";
 import { finishRefresh, type IpInfo, type RefreshResult, type RefreshStep, refreshSessionStep, revokeSession } from "./sessions";
 
 function stubFor(deps: Deps, sessionId: string) {
@@ -58,6 +59,7 @@ export async function refreshThroughSession(deps: Deps, project: ProjectRow, ref
         project,
         apiUrl: deps.apiUrl,
         nowMs: deps.now(),
+        audit: callerAudit(deps),
         refreshToken,
         ipInfo,
       }),
@@ -67,11 +69,28 @@ export async function refreshThroughSession(deps: Deps, project: ProjectRow, ref
   return finishRefresh(deps, project, step);
 }
 
-/** True when this call deleted the session; false when it was already gone. A failure throws (a 5xx), never false. */
-export async function revokeThroughSession(deps: Deps, projectId: string, sessionId: string): Promise<boolean> {
+/**
+ * True when this call deleted the session; false when it was already gone. A failure throws (a 5xx), never false.
+ * The event (sign_out or session.revoked) is written in the delete's batch, only by the call that deleted it.
+ */
+export async function revokeThroughSession(
+  deps: Deps,
+  projectId: string,
+  session: { id: string; userId: string },
+  type: "sign_out" | "session.revoked",
+): Promise<boolean> {
+  const event = eventFor(deps, projectId, type, { userId: session.userId }, { session_id: session.id });
   return throughObject(
-    sessionId,
-    () => stubFor(deps, sessionId).revoke({ projectId, apiUrl: deps.apiUrl, nowMs: deps.now(), sessionId }),
-    () => revokeSession(deps, projectId, sessionId),
+    session.id,
+    () =>
+      stubFor(deps, session.id).revoke({
+        projectId,
+        apiUrl: deps.apiUrl,
+        nowMs: deps.now(),
+        audit: callerAudit(deps),
+        sessionId: session.id,
+        event,
+      }),
+    () => revokeSession(deps, projectId, session.id, event),
   );
 }

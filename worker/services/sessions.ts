@@ -9,9 +9,12 @@ import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
 import { type AccessTokenClaims, signAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
 import type { ProjectRow } from "../db/queries/projects";
+import { insertEventIfChangedStatement, type NewEvent } from "../db/queries/events";
 import {
   deleteSession,
+  deleteSessionStatement,
   findRetiredToken,
+  findSession,
   findSessionByTokenHash,
   insertSessionStatement,
   rotateSessionToken,
@@ -19,6 +22,7 @@ import {
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { activityStatement, eventFor, eventStatement, type SignInMethod } from "./events";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { restrictedReasonOf } from "./user-restrictions";
@@ -80,17 +84,30 @@ export function mintAccessToken(deps: Deps, project: ProjectRow, record: UserRec
   return signAccessToken(deps.tokenKeys, deps.apiUrl, claims, deps.now(), deps.accessTokenTtlSeconds);
 }
 
-/** Creates a session for an existing user and returns its tokens. */
+/** How a session came about, for the event log: a sign-in by a method, or an admin's impersonation. */
+export type SessionOrigin = { signIn: { method: SignInMethod; provider?: string; mfa?: boolean } } | { impersonation: true };
+
+/** The events of a new session, for its batch: sign_in.succeeded (and the day's user.active) or session.impersonated. */
+export function sessionEvents(deps: Deps, projectId: string, userId: string, sessionId: string, origin: SessionOrigin) {
+  if ("impersonation" in origin) return [eventStatement(deps, projectId, "session.impersonated", { userId }, { session_id: sessionId })];
+  return [
+    eventStatement(deps, projectId, "sign_in.succeeded", { userId }, { ...origin.signIn, session_id: sessionId }),
+    activityStatement(deps, projectId, userId),
+  ];
+}
+
+/** Creates a session for an existing user and returns its tokens; the session and its events are one batch. */
 export async function createSessionForUser(
   deps: Deps,
   project: ProjectRow,
   userId: string,
-  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo } = {},
+  options: { expiresInMs?: number; ipInfo?: IpInfo; origin: SessionOrigin },
 ): Promise<{ ok: true; accessToken: string; refreshToken: string; sessionId: string } | Problem<"user_not_found">> {
   const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) return fail("user_not_found");
-  const session = await prepareSession(deps, project.id, userId, options);
-  await session.statement;
+  const isImpersonation = "impersonation" in options.origin;
+  const session = await prepareSession(deps, project.id, userId, { ...options, isImpersonation });
+  await deps.db.batch([session.statement, ...sessionEvents(deps, project.id, userId, session.sessionId, options.origin)]);
   const accessToken = await mintAccessToken(deps, project, record, session.sessionId);
   return { ok: true, accessToken, refreshToken: session.refreshToken, sessionId: session.sessionId };
 }
@@ -128,7 +145,11 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
   // A rotated-out token: fine inside the grace window (tabs that refreshed concurrently);
   // afterwards it is a replay of a stolen token, so the whole session is revoked (ASVS 10.4.5).
   if (now - retired.retiredAt > ROTATION_GRACE_MS) {
-    await deleteSession(deps.db, project.id, retired.sessionId);
+    const family = await findSession(deps.db, project.id, retired.sessionId);
+    if (family) {
+      const event = eventFor(deps, project.id, "session.token_reused", { userId: family.userId }, { session_id: family.id });
+      await revokeSession(deps, project.id, family.id, event);
+    }
     return { ok: false };
   }
   const live = await touchLiveSession(deps.db, project.id, { id: retired.sessionId }, now, ipInfo);
@@ -140,6 +161,8 @@ export async function finishRefresh(deps: Deps, project: ProjectRow, step: Refre
   if (!step.ok) return { ok: false };
   const record = await findUserRecord(deps.db, project.id, step.userId);
   if (!record) return { ok: false };
+  // After the answer: at most one user.active per user and day; a lost one only undercounts that day.
+  deps.defer(activityStatement(deps, project.id, record.user.id).run());
   const accessToken = await mintAccessToken(deps, project, record, step.sessionId);
   return { ok: true, accessToken, refreshToken: step.refreshToken, userId: record.user.id };
 }
@@ -149,7 +172,9 @@ export async function refreshSession(deps: Deps, project: ProjectRow, refreshTok
   return finishRefresh(deps, project, await refreshSessionStep(deps, project, refreshToken, ipInfo));
 }
 
-/** Revokes (deletes) one session; false when it was already gone. */
-export function revokeSession(deps: Deps, projectId: string, sessionId: string): Promise<boolean> {
-  return deleteSession(deps.db, projectId, sessionId);
+/** Revokes (deletes) one session, with its event in the same batch (written only if this call deleted it); false when it was already gone. */
+export async function revokeSession(deps: Deps, projectId: string, sessionId: string, event?: NewEvent): Promise<boolean> {
+  if (!event) return deleteSession(deps.db, projectId, sessionId);
+  const [deleted] = await deps.db.batch([deleteSessionStatement(deps.db, projectId, sessionId), insertEventIfChangedStatement(deps.db, event)]);
+  return deleted.length > 0;
 }

@@ -20,6 +20,7 @@ import { markCodeUsed } from "../db/queries/verification-codes";
 import { deliverEmail } from "../email/delivery";
 import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { joinTeam } from "./team-memberships";
@@ -42,7 +43,9 @@ export async function sendInvitation(
   // The link carries a code that grants membership: it may only point at the project's domains.
   if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
-  const issued = await issueCode(deps, project.id, TEAM_INVITATION_PURPOSE, { team_id: input.teamId, email });
+  const issued = await issueCode(deps, project.id, TEAM_INVITATION_PURPOSE, { team_id: input.teamId, email }, undefined, (id) =>
+    eventFor(deps, project.id, "team_invitation.sent", { teamId: input.teamId }, { invitation_id: id }),
+  );
   const message = renderEmail(project, "team_invitation", {
     link: linkWithCode(input.callbackUrl, issued.code),
     teamDisplayName: access.team.displayName,
@@ -111,7 +114,8 @@ export async function redeemInvitationCode(
   const teamId = String(redeemed.row.data.team_id);
   const team = await findTeam(deps.db, project.id, teamId);
   if (!team) return fail("team_not_found", { teamId });
-  if (mode === "accept" && user && !(await joinTeam(deps, project, teamId, user.user.id))) return fail("team_not_found", { teamId });
+  if (mode === "accept" && user && !(await joinTeam(deps, project, teamId, user.user.id, redeemed.row.id)))
+    return fail("team_not_found", { teamId });
   return { ok: true, teamId, teamDisplayName: team.displayName };
 }
 
@@ -138,6 +142,7 @@ export async function acceptInvitationById(
   if (!invitation || !addressed) return fail("code_not_found");
   // Single use: only one request flips used_at from NULL.
   if (!(await markCodeUsed(deps.db, invitation.id, deps.now()))) return fail("code_not_found");
-  if (!(await joinTeam(deps, project, invitation.teamId, user.user.id))) return fail("team_not_found", { teamId: invitation.teamId });
+  if (!(await joinTeam(deps, project, invitation.teamId, user.user.id, invitation.id)))
+    return fail("team_not_found", { teamId: invitation.teamId });
   return { ok: true };
 }

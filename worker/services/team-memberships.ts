@@ -28,7 +28,13 @@ type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 export type AddMemberResult = { ok: true } | Problem<"team_not_found" | "user_id_not_found" | "membership_exists">;
 
 /** Adds a user to a team with the project's member default permissions, in one batch. */
-export async function addMember(deps: Deps, project: ProjectRow, teamId: string, userId: string): Promise<AddMemberResult> {
+export async function addMember(
+  deps: Deps,
+  project: ProjectRow,
+  teamId: string,
+  userId: string,
+  extraEvents: BatchItem<"sqlite">[] = [],
+): Promise<AddMemberResult> {
   if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_id_not_found", { userId });
   if (!(await findTeam(deps.db, project.id, teamId))) return fail("team_not_found", { teamId });
   try {
@@ -36,6 +42,7 @@ export async function addMember(deps: Deps, project: ProjectRow, teamId: string,
       insertNewMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: deps.now() }),
       ...defaultTeamGrantStatements(deps, project, teamId, userId, "member"),
       eventStatement(deps, project.id, "team_membership.created", { teamId, userId }),
+      ...extraEvents,
     ] as Batch);
   } catch (err) {
     // Two adds racing: the primary key lets exactly one in, and the loser's grants roll back with it.
@@ -46,12 +53,17 @@ export async function addMember(deps: Deps, project: ProjectRow, teamId: string,
 }
 
 /**
- * Joins a team if not yet a member (invitations: joining twice is fine). Returns false when the
- * team no longer exists.
+ * Joins a team through an invitation, if not yet a member (joining twice is fine); the acceptance
+ * is recorded with the membership. Returns false when the team no longer exists.
  */
-export async function joinTeam(deps: Deps, project: ProjectRow, teamId: string, userId: string): Promise<boolean> {
-  if (await isTeamMember(deps.db, teamId, userId)) return true;
-  const added = await addMember(deps, project, teamId, userId);
+export async function joinTeam(deps: Deps, project: ProjectRow, teamId: string, userId: string, invitationId: string): Promise<boolean> {
+  const accepted = () => eventStatement(deps, project.id, "team_invitation.accepted", { teamId, userId }, { invitation_id: invitationId });
+  if (await isTeamMember(deps.db, teamId, userId)) {
+    await accepted();
+    return true;
+  }
+  const added = await addMember(deps, project, teamId, userId, [accepted()]);
+  if (!added.ok && added.reason === "membership_exists") await accepted();
   return added.ok || added.reason === "membership_exists";
 }
 

@@ -9,7 +9,7 @@ import { hashPassword, isBcryptHash } from "../crypto/password";
 import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
-import { insertMembershipStatement, insertTeamStatement, isTeamMember } from "../db/queries/teams";
+import { insertMembershipStatement, insertTeamStatement, isTeamMember, listTeamsOfProject } from "../db/queries/teams";
 import {
   deletePrimaryEmailStatement,
   deleteUserStatement,
@@ -26,7 +26,7 @@ import {
 } from "../db/queries/users";
 import type { users } from "../db/schema";
 import type { Deps } from "../lib/context";
-import { eventIfChangedStatement, eventStatement } from "./events";
+import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
 import { sealTotpSecret } from "./mfa";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
@@ -66,7 +66,11 @@ export type NewUserInput = {
   restrictedByAdminPrivateDetails?: string | null;
   countryCode?: string | null;
   riskScores?: unknown;
+  /** How the user signed up, for the user.created event (not stored on the user); server/admin when absent. */
+  signUp?: { method: SignUpMethod; provider?: string };
 };
+
+export type SignUpMethod = SignInMethod | "admin";
 
 /** Server create (`oauth_providers`): provider identities the new user signs in with. */
 export type NewUserOAuthProvider = {
@@ -169,7 +173,8 @@ export async function createUserWithOAuthProviders(
     if (!links.ok) return links;
     statements.push(...links.statements);
   }
-  statements.push(eventStatement(deps, project.id, "user.created", { userId }, { is_anonymous: input.isAnonymous ?? false }));
+  const signUp = input.signUp ?? { method: deps.audit.actorType === "admin" ? "admin" : "server" };
+  statements.push(eventStatement(deps, project.id, "user.created", { userId }, { ...signUp, is_anonymous: isAnonymous }));
   try {
     await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
@@ -195,6 +200,8 @@ function personalTeamStatements(deps: Deps, project: ProjectRow, userId: string,
     insertMembershipStatement(deps.db, { projectId: project.id, teamId, userId, createdAt: now }),
     ...defaultTeamGrantStatements(deps, project, teamId, userId, "creator"),
     updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
+    eventStatement(deps, project.id, "team.created", { teamId }, { personal: true }),
+    eventStatement(deps, project.id, "team_membership.created", { teamId, userId }),
   ];
 }
 
@@ -229,7 +236,7 @@ export async function updateUser(
   project: ProjectRow,
   userId: string,
   update: UserUpdate,
-  options: { keepSessionId?: string | null } = {},
+  options: { keepSessionId?: string | null; passwordEvent?: "password.changed" | "password.reset" } = {},
 ): Promise<UpdateUserResult> {
   const current = await findUserRecord(deps.db, project.id, userId);
   if (!current) return fail("not_found");
@@ -280,20 +287,7 @@ export async function updateUser(
     statements.push(...upgradeTeamStatements(deps, project, current, { displayName, email }));
   }
   if (statements.length > 0) {
-    // Field names only: values (emails, metadata, a password hash) stay out of the log.
-    statements.push(
-      eventStatement(
-        deps,
-        project.id,
-        "user.updated",
-        { userId },
-        {
-          fields: Object.entries(update)
-            .filter(([k, v]) => v !== undefined && k !== "passwordHash")
-            .map(([k]) => k),
-        },
-      ),
-    );
+    statements.push(...userUpdateEvents(deps, project.id, userId, update, current, options.passwordEvent));
     try {
       await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (err) {
@@ -305,6 +299,32 @@ export async function updateUser(
   if (passwordChanged) await deleteOtherSessionsOfUser(deps.db, userId, options.keepSessionId ?? null);
   const record = await findUserRecord(deps.db, project.id, userId);
   return record ? { ok: true, record } : fail("not_found");
+}
+
+/**
+ * The events of one update: a password or TOTP change is its own security event; the other
+ * fields make one user.updated with their names only (values — emails, metadata, hashes — stay out of the log).
+ */
+function userUpdateEvents(
+  deps: Deps,
+  projectId: string,
+  userId: string,
+  update: UserUpdate,
+  current: UserRecord,
+  passwordEvent: "password.changed" | "password.reset" = "password.changed",
+) {
+  const statements = [];
+  const fields = Object.entries(update)
+    .filter(([k, v]) => v !== undefined && !["password", "passwordHash", "totpSecretBase64"].includes(k))
+    .map(([k]) => k);
+  if (update.password !== undefined || update.passwordHash !== undefined) {
+    statements.push(eventStatement(deps, projectId, passwordEvent, { userId }, { removed: update.password === null || update.passwordHash === null }));
+  }
+  if (update.totpSecretBase64 !== undefined && Boolean(update.totpSecretBase64) !== Boolean(current.user.totpSecret)) {
+    statements.push(eventStatement(deps, projectId, update.totpSecretBase64 ? "mfa.enrolled" : "mfa.removed", { userId }));
+  }
+  if (fields.length > 0) statements.push(eventStatement(deps, projectId, "user.updated", { userId }, { fields }));
+  return statements;
 }
 
 async function primaryEmailStatements(
@@ -358,9 +378,11 @@ async function primaryEmailStatements(
 }
 
 export async function removeUser(deps: Deps, projectId: string, userId: string): Promise<boolean> {
+  // The teams go into the event: the reference's user.deleted webhook names them, and they are gone after.
+  const teamIds = (await listTeamsOfProject(deps.db, projectId, userId)).map((t) => t.id);
   const [deleted] = await deps.db.batch([
     deleteUserStatement(deps.db, projectId, userId),
-    eventIfChangedStatement(deps, projectId, "user.deleted", { userId }),
+    eventIfChangedStatement(deps, projectId, "user.deleted", { userId }, { team_ids: teamIds }),
   ]);
   return (deleted as unknown[]).length > 0;
 }
@@ -377,7 +399,7 @@ export async function upgradeAnonymousUser(
   deps: Deps,
   project: ProjectRow,
   userId: string,
-  input: { email: string; emailVerified: boolean; patch?: Partial<typeof users.$inferInsert> },
+  input: { email: string; emailVerified: boolean; patch?: Partial<typeof users.$inferInsert>; method: SignInMethod },
 ): Promise<{ ok: true } | Problem<"email_taken">> {
   const email = normaliseEmail(input.email);
   if (await isAuthEmailTaken(deps.db, project.id, email)) return fail("email_taken", { email });
@@ -399,6 +421,8 @@ export async function upgradeAnonymousUser(
         usedForAuth: true,
         createdAt: deps.now(),
       }),
+      // The same user, now signed up: an update (as in the reference), with how it happened.
+      eventStatement(deps, project.id, "user.updated", { userId }, { fields: ["isAnonymous", "primaryEmail"], method: input.method }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) return fail("email_taken", { email });

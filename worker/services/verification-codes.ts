@@ -5,6 +5,7 @@
  * → max attempts.
  */
 import { sha256Hex } from "../crypto/hash";
+import { insertEventStatement, type NewEvent } from "../db/queries/events";
 import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
 import { fail, type Problem } from "./result";
@@ -48,13 +49,15 @@ export async function issueCode(
   purpose: CodePurpose,
   data: Record<string, unknown>,
   ttlMs = DEFAULT_CODE_TTL_MS,
+  /** An event whose id is the code's (e.g. team_invitation.sent), written in the same batch. */
+  event?: (codeId: string) => NewEvent,
 ): Promise<IssuedCode> {
   const code = deps.random.code(CODE_LENGTH);
   const { otp, nonce } = splitCode(code);
   const now = deps.now();
   const id = deps.random.uuid();
   // Hashes only: a database leak does not leak usable links or OTPs.
-  await insertCodeStatement(deps.db, {
+  const insert = insertCodeStatement(deps.db, {
     id,
     projectId,
     purpose,
@@ -64,6 +67,8 @@ export async function issueCode(
     createdAt: now,
     expiresAt: now + ttlMs,
   });
+  if (event) await deps.db.batch([insert, insertEventStatement(deps.db, event(id))]);
+  else await insert;
   return { id, code, nonce, otp, expiresAt: now + ttlMs };
 }
 

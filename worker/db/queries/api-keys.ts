@@ -1,15 +1,33 @@
 /** Data access for user and team API keys (the `api_keys` table; only SHA-256 hashes of keys). */
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { apiKeys } from "../schema";
+import { insertEventIfChangedStatement, insertEventStatement, type NewEvent } from "./events";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ApiKeyOwner = { type: "user"; userId: string } | { type: "team"; teamId: string };
 
-export async function insertApiKey(db: Db, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
-  const inserted = await db.insert(apiKeys).values(row).returning().get();
+/** Inserts the key with its event, in one batch. */
+export async function insertApiKey(db: Db, row: typeof apiKeys.$inferInsert, event: NewEvent): Promise<ApiKeyRow> {
+  const [[inserted]] = await db.batch([db.insert(apiKeys).values(row).returning(), insertEventStatement(db, event)]);
   if (!inserted) throw new Error("api key insert returned no row");
   return inserted;
+}
+
+/**
+ * Revokes a key that is not revoked yet, with its event in the same batch (written only by the
+ * call that revoked it, so two concurrent revokes record one), then answers the row.
+ */
+export async function revokeApiKey(db: Db, projectId: string, id: string, now: number, event: NewEvent): Promise<ApiKeyRow | null> {
+  const where = and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id));
+  await db.batch([
+    db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(where, isNull(apiKeys.revokedAt))),
+    insertEventIfChangedStatement(db, event),
+  ]);
+  return findApiKey(db, projectId, id);
 }
 
 export async function findApiKey(db: Db, projectId: string, id: string): Promise<ApiKeyRow | null> {
@@ -49,15 +67,9 @@ export async function listApiKeysOf(db: Db, projectId: string, owner: ApiKeyOwne
  * Sets the description and/or revokes, in one statement. Revocation is one-way and keeps the
  * first time: `coalesce` never overwrites or clears an existing `revoked_at`, even under a race.
  */
-export async function updateApiKey(
-  db: Db,
-  projectId: string,
-  id: string,
-  patch: { description?: string; revokeAt?: number },
-): Promise<ApiKeyRow | null> {
-  const set: { description?: string; revokedAt?: SQL } = {};
+export async function updateApiKey(db: Db, projectId: string, id: string, patch: { description?: string }): Promise<ApiKeyRow | null> {
+  const set: { description?: string } = {};
   if (patch.description !== undefined) set.description = patch.description;
-  if (patch.revokeAt !== undefined) set.revokedAt = sql`coalesce(${apiKeys.revokedAt}, ${patch.revokeAt})`;
   if (Object.keys(set).length === 0) return findApiKey(db, projectId, id);
   return (
     (await db

@@ -2,6 +2,7 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../client";
 import { contactChannels } from "../schema";
+import { insertEventIfChangedStatement, type NewEvent } from "./events";
 
 export type ContactChannelRow = typeof contactChannels.$inferSelect;
 
@@ -46,11 +47,15 @@ export async function deleteChannel(db: Db, id: string): Promise<boolean> {
 }
 
 /** Marks a channel verified, but only if it still holds the email the code was sent to. */
-export async function markChannelVerified(db: Db, id: string, value: string): Promise<boolean> {
-  const rows = await db
-    .update(contactChannels)
-    .set({ isVerified: true })
-    .where(and(eq(contactChannels.id, id), eq(contactChannels.value, value)))
-    .returning({ id: contactChannels.id });
+/** Marks the channel verified if it still holds `value`, with its event in the same batch (written only then). */
+export async function markChannelVerified(db: Db, id: string, value: string, event: NewEvent): Promise<boolean> {
+  const [rows] = await db.batch([
+    db
+      .update(contactChannels)
+      .set({ isVerified: true })
+      .where(and(eq(contactChannels.id, id), eq(contactChannels.value, value)))
+      .returning({ id: contactChannels.id }),
+    insertEventIfChangedStatement(db, event),
+  ]);
   return rows.length > 0;
 }

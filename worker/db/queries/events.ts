@@ -1,5 +1,5 @@
 /** Data access for the event log: one insert per change (for its batch), a filtered page, and the retention prune. */
-import { and, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { events } from "../schema";
 
@@ -15,6 +15,22 @@ export function insertEventStatement(db: Db, row: NewEvent) {
  * (SQLite's changes()): a delete or update that matched nothing writes no event.
  */
 export function insertEventIfChangedStatement(db: Db, row: NewEvent) {
+  return insertEventWhereStatement(db, row, sql`changes() > 0`);
+}
+
+/**
+ * The event, unless the same user already has one of its type since `since` (an indexed probe on
+ * (project, user, created_at)): `user.active` is written at most once per user and day.
+ */
+export function insertEventUnlessSinceStatement(db: Db, row: NewEvent & { userId: string }, since: number) {
+  return insertEventWhereStatement(
+    db,
+    row,
+    sql`NOT EXISTS (SELECT 1 FROM ${events} WHERE ${events.projectId} = ${row.projectId} AND ${events.userId} = ${row.userId} AND ${events.createdAt} >= ${since} AND ${events.type} = ${row.type})`,
+  );
+}
+
+function insertEventWhereStatement(db: Db, row: NewEvent, condition: SQL) {
   const v = <T>(value: T, name: string) => sql<T>`${value ?? null}`.as(name);
   const data = row.data === undefined || row.data === null ? null : JSON.stringify(row.data);
   return db.insert(events).select(
@@ -34,13 +50,14 @@ export function insertEventIfChangedStatement(db: Db, row: NewEvent) {
         data: v(data, "data"),
       })
       .from(sql`(SELECT 1) AS one`)
-      .where(sql`changes() > 0`),
+      .where(condition),
   );
 }
 
 export type EventFilter = {
   projectId: string;
-  type?: string;
+  /** One type, or any of a list (an empty list matches nothing). */
+  type?: string | readonly string[];
   userId?: string;
   teamId?: string;
   since?: number;
@@ -53,7 +70,8 @@ export type EventFilter = {
 /** Newest first, keyset-paged on (created_at, id). */
 export function listEventRows(db: Db, f: EventFilter): Promise<EventRow[]> {
   const where: SQL[] = [eq(events.projectId, f.projectId)];
-  if (f.type) where.push(eq(events.type, f.type));
+  if (typeof f.type === "string") where.push(eq(events.type, f.type));
+  else if (f.type) where.push(f.type.length ? inArray(events.type, [...f.type]) : sql`0`);
   if (f.userId) where.push(eq(events.userId, f.userId));
   if (f.teamId) where.push(eq(events.teamId, f.teamId));
   if (f.since !== undefined) where.push(gte(events.createdAt, f.since));

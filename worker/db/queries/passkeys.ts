@@ -2,6 +2,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { passkeys, users } from "../schema";
+import { insertEventStatement, type NewEvent } from "./events";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type NewPasskey = Omit<typeof passkeys.$inferInsert, "lastUsedAt">;
@@ -11,7 +12,7 @@ export type NewPasskey = Omit<typeof passkeys.$inferInsert, "lastUsedAt">;
  * passkey sign-in for the user, in one batch. Throws on the (project, credential id) unique
  * index when another user of the project already holds that credential id.
  */
-export async function savePasskey(db: Db, row: NewPasskey): Promise<void> {
+export async function savePasskey(db: Db, row: NewPasskey, event: NewEvent): Promise<void> {
   await db.batch([
     db
       .insert(passkeys)
@@ -33,6 +34,7 @@ export async function savePasskey(db: Db, row: NewPasskey): Promise<void> {
       .update(users)
       .set({ passkeyAuthEnabled: true })
       .where(and(eq(users.projectId, row.projectId), eq(users.id, row.userId))),
+    insertEventStatement(db, event),
   ]);
 }
 

@@ -173,9 +173,9 @@ function definitionExists(projectId: string, id: string, scope: PermissionScope)
   return sql`EXISTS (SELECT 1 FROM ${permissionDefinitions} WHERE ${permissionDefinitions.projectId} = ${projectId} AND ${permissionDefinitions.id} = ${id} AND ${permissionDefinitions.scope} = ${scope})`;
 }
 
-/** Deletes one direct grant; false when the user did not hold it directly. */
-export async function deleteTeamGrant(db: Db, projectId: string, teamId: string, userId: string, permissionId: string): Promise<boolean> {
-  const rows = await db
+/** Deletes one direct grant (unexecuted; returns the deleted ids: none when the user did not hold it directly). */
+export function deleteTeamGrantStatement(db: Db, projectId: string, teamId: string, userId: string, permissionId: string) {
+  return db
     .delete(teamPermissions)
     .where(
       and(
@@ -186,7 +186,6 @@ export async function deleteTeamGrant(db: Db, projectId: string, teamId: string,
       ),
     )
     .returning({ id: teamPermissions.permissionId });
-  return rows.length > 0;
 }
 
 /** Removes all of a user's grants in one team, unexecuted. */
@@ -225,9 +224,9 @@ export function insertProjectGrantStatement(
     .onConflictDoNothing();
 }
 
-/** Deletes one direct grant; false when the user did not hold it directly. */
-export async function deleteProjectGrant(db: Db, projectId: string, userId: string, permissionId: string): Promise<boolean> {
-  const rows = await db
+/** Deletes one direct grant (unexecuted; returns the deleted ids: none when the user did not hold it directly). */
+export function deleteProjectGrantStatement(db: Db, projectId: string, userId: string, permissionId: string) {
+  return db
     .delete(projectPermissions)
     .where(
       and(
@@ -237,7 +236,6 @@ export async function deleteProjectGrant(db: Db, projectId: string, userId: stri
       ),
     )
     .returning({ id: projectPermissions.permissionId });
-  return rows.length > 0;
 }
 
 export type ProjectGrant = { userId: string; permissionId: string };

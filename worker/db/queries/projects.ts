@@ -2,6 +2,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { projects, teamMembers } from "../schema";
+import { insertEventIfChangedStatement, type NewEvent } from "./events";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -26,20 +27,23 @@ export async function updateProject(db: Db, id: string, patch: Partial<typeof pr
  * Updates the project only if its config is still at `version` (the one the caller read), so two
  * concurrent config writes cannot lose one another's change; null when it moved on.
  */
+/** Compare-and-set on config_version; the event is written in the same batch, only if the update won. */
 export async function updateProjectAtConfigVersion(
   db: Db,
   id: string,
   version: number,
   patch: Partial<typeof projects.$inferInsert>,
+  event: NewEvent,
 ): Promise<ProjectRow | null> {
-  return (
-    (await db
+  const [rows] = await db.batch([
+    db
       .update(projects)
       .set({ ...patch, configVersion: version + 1 })
       .where(and(eq(projects.id, id), eq(projects.configVersion, version)))
-      .returning()
-      .get()) ?? null
-  );
+      .returning(),
+    insertEventIfChangedStatement(db, event),
+  ]);
+  return rows[0] ?? null;
 }
 
 export async function deleteProject(db: Db, id: string): Promise<boolean> {

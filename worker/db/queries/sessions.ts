@@ -2,6 +2,7 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { retiredRefreshTokens, sessions } from "../schema";
+import { insertEventIfChangedStatement, type NewEvent } from "./events";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -9,10 +10,20 @@ export function insertSessionStatement(db: Db, row: typeof sessions.$inferInsert
   return db.insert(sessions).values(row);
 }
 
-/** Runs a prepared insert only if its id is still free: true for the one caller that created it. */
-export async function insertSessionIfAbsent(statement: ReturnType<typeof insertSessionStatement>): Promise<boolean> {
-  const row = await statement.onConflictDoNothing({ target: sessions.id }).returning({ id: sessions.id }).get();
-  return row !== undefined;
+/**
+ * Runs a prepared insert only if its id is still free: true for the one caller that created it.
+ * Its event goes in the same batch and is written only by that caller.
+ */
+export async function insertSessionIfAbsent(
+  db: Db,
+  statement: ReturnType<typeof insertSessionStatement>,
+  event: NewEvent,
+): Promise<boolean> {
+  const [rows] = await db.batch([
+    statement.onConflictDoNothing({ target: sessions.id }).returning({ id: sessions.id }),
+    insertEventIfChangedStatement(db, event),
+  ]);
+  return rows.length > 0;
 }
 
 /** The session whose current refresh token has this hash. */
@@ -103,12 +114,15 @@ export async function rotateSessionToken(
   return rows[0] ?? null;
 }
 
-export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {
-  const rows = await db
+export function deleteSessionStatement(db: Db, projectId: string, id: string) {
+  return db
     .delete(sessions)
     .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)))
     .returning({ id: sessions.id });
-  return rows.length > 0;
+}
+
+export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {
+  return (await deleteSessionStatement(db, projectId, id)).length > 0;
 }
 
 export async function deleteOtherSessionsOfUser(db: Db, userId: string, keepId: string | null): Promise<void> {

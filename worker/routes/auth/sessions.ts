@@ -79,7 +79,8 @@ export const sessionsRoutes = routeGroup();
 addRoute(sessionsRoutes, create, async (c, { auth, body }) => {
   const result = await createSessionForUser(c.get("deps"), auth.project, body.user_id, {
     expiresInMs: body.expires_in_millis,
-    isImpersonation: body.is_impersonation ?? false,
+    // A session the back end creates is a server sign-in; an impersonation is an admin's look at the account.
+    origin: body.is_impersonation ? { impersonation: true } : { signIn: { method: "server" } },
   });
   if (!result.ok) throw new KnownError("USER_ID_DOES_NOT_EXIST", { user_id: body.user_id });
   return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken });
@@ -92,7 +93,8 @@ addRoute(sessionsRoutes, list, async (c, { auth, query }) => {
 });
 addRoute(sessionsRoutes, signOut, async (c, { auth }) => {
   if (!auth.sessionId) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-  const revoked = await revokeThroughSession(c.get("deps"), auth.project.id, auth.sessionId);
+  const user = requireUser(auth);
+  const revoked = await revokeThroughSession(c.get("deps"), auth.project.id, { id: auth.sessionId, userId: user.user.user.id }, "sign_out");
   if (!revoked) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
   return c.json({ success: true });
 });
@@ -114,6 +116,6 @@ addRoute(sessionsRoutes, revoke, async (c, { auth, params, query }) => {
     auth.type === "client" ? requireUser(auth).user.user.id : query.user_id ? ownUserId(auth, query.user_id) : session?.userId;
   if (!session || session.userId !== ownerId) throw new StatusError(404, "Session not found.");
   if (auth.type === "client" && session.id === auth.sessionId) throw new KnownError("CANNOT_DELETE_CURRENT_SESSION");
-  await revokeThroughSession(deps, auth.project.id, session.id);
+  await revokeThroughSession(deps, auth.project.id, session, "session.revoked");
   return c.json({ success: true });
 });
