@@ -50,6 +50,9 @@ export async function expectFocused(locator, message) {
   const focused = await locator
     .page()
     .waitForFunction((el) => el === document.activeElement, handle, { timeout: 3000 })
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
   assert.ok(focused, message ?? "the element has focus");
 }

@@ -48,8 +48,8 @@ describe("event catalogue: sign-up, sign-in and sessions", () => {
     });
     expect(up.map((e) => e.type)).toEqual(["user.created", "sign_in.succeeded", "user.active"]);
     expect(up[0]).toMatchObject({ user_id: user.userId, actor_type: "system", data: { method: "password", is_anonymous: false } });
-    expect(up[1].data).toMatchObject({ method: "password" });
-    expect(typeof up[1].data?.session_id).toBe("string");
+    expect(up[1]!.data).toMatchObject({ method: "password" });
+    expect(typeof up[1]!.data?.session_id).toBe("string");
 
     // Same day: a sign-in, no second user.active.
     expect(await typesOf(p, () => call("/auth/password/sign-in", { ...p.client, body: { email, password: user.password } }))).toEqual([
@@ -164,7 +164,7 @@ describe("event catalogue: sign-up, sign-in and sessions", () => {
       body: { email, callback_url: "http://localhost:3000/handler/magic-link-callback" },
     });
     const [mail] = await waitForMail(email);
-    const otp = await eventsOf(p, () => call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom(mail) } }));
+    const otp = await eventsOf(p, () => call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom(mail!) } }));
     expect(otp.map((e) => [e.type, e.data?.method])).toEqual([
       ["user.created", "otp"],
       ["sign_in.succeeded", "otp"],
@@ -236,7 +236,7 @@ describe("event catalogue: account security", () => {
     });
     const [mail] = await waitForMail(user.email);
     const reset = await eventsOf(p, () =>
-      call("/auth/password/reset", { ...p.client, body: { code: codeFrom(mail), password: "third password 3" } }),
+      call("/auth/password/reset", { ...p.client, body: { code: codeFrom(mail!), password: "third password 3" } }),
     );
     expect(reset.map((e) => e.type)).toEqual(["password.reset"]);
   });
@@ -249,9 +249,9 @@ describe("event catalogue: account security", () => {
       body: { email: user.email, callback_url: "http://localhost:3000/handler/email-verification" },
     });
     const [mail] = await waitForMail(user.email);
-    const verified = await eventsOf(p, () => call("/contact-channels/verify", { ...p.client, body: { code: codeFrom(mail) } }));
+    const verified = await eventsOf(p, () => call("/contact-channels/verify", { ...p.client, body: { code: codeFrom(mail!) } }));
     expect(verified).toEqual([expect.objectContaining({ type: "email.verified", user_id: user.userId })]);
-    expect(await typesOf(p, () => call("/contact-channels/verify", { ...p.client, body: { code: codeFrom(mail) } }))).toEqual([]);
+    expect(await typesOf(p, () => call("/contact-channels/verify", { ...p.client, body: { code: codeFrom(mail!) } }))).toEqual([]);
   });
 
   it("MFA enrolled, a wrong and a right TOTP, MFA removed; other profile fields stay user.updated", async () => {
@@ -338,9 +338,9 @@ describe("event catalogue: permissions, API keys, invitations, config", () => {
     expect(sent).toEqual([expect.objectContaining({ type: "team_invitation.sent", team_id: team.body.id })]);
     expect(JSON.stringify(sent)).not.toContain(invitee.email);
     const [mail] = await waitForMail(invitee.email);
-    const accepted = await eventsOf(p, () => call("/team-invitations/accept", { ...as(p, invitee), body: { code: codeFrom(mail) } }));
+    const accepted = await eventsOf(p, () => call("/team-invitations/accept", { ...as(p, invitee), body: { code: codeFrom(mail!) } }));
     expect(accepted.map((e) => e.type).sort()).toEqual(["team_invitation.accepted", "team_membership.created"]);
-    expect(await typesOf(p, () => call("/team-invitations/accept", { ...as(p, invitee), body: { code: codeFrom(mail) } }))).toEqual([]);
+    expect(await typesOf(p, () => call("/team-invitations/accept", { ...as(p, invitee), body: { code: codeFrom(mail!) } }))).toEqual([]);
   });
 
   it("config changed names the keys, never the values (a client secret stays out)", async () => {
@@ -386,7 +386,7 @@ describe("event catalogue: permissions, API keys, invitations, config", () => {
       "sign_in.succeeded",
       "user.active",
     ]);
-    expect(events[1].user_id).toBe(user.userId);
+    expect(events[1]!.user_id).toBe(user.userId);
   });
 });
 

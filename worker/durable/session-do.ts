@@ -18,9 +18,9 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { sha256Hex } from "../crypto/hash";
+import type { NewEvent } from "../db/queries/events";
 import type { ProjectRow } from "../db/queries/projects";
 import type { Env } from "../env";
-import type { NewEvent } from "../db/queries/events";
 import { type CallerAudit, makeDeps } from "../lib/context";
 import { type IpInfo, type RefreshStep, refreshSessionStep, revokeSession } from "../services/sessions";
 

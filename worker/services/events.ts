@@ -6,8 +6,8 @@
 import {
   type EventRow,
   insertEventIfChangedStatement,
-  insertEventUnlessSinceStatement,
   insertEventStatement,
+  insertEventUnlessSinceStatement,
   listEventRows,
   type NewEvent,
   pruneExpiredEventRows,
@@ -99,7 +99,35 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The user's `user.active` event of today (UTC), unless one exists: daily active users come from these. */
 export function activityStatement(deps: Deps, projectId: string, userId: string) {
   const now = deps.now();
-  return insertEventUnlessSinceStatement(deps.db, { ...eventRow(deps, projectId, "user.active", { userId }), userId }, now - (now % DAY_MS));
+  return insertEventUnlessSinceStatement(
+    deps.db,
+    { ...eventRow(deps, projectId, "user.active", { userId }), userId },
+    now - (now % DAY_MS),
+  );
+}
+
+/** Users this isolate has recorded as active, with the day (UTC start) they were recorded for. */
+const recordedActive = new Map<string, number>();
+const RECORDED_ACTIVE_MAX = 10_000;
+
+/**
+ * After a refresh: the day's user.active, unless this isolate already wrote it today. The memo
+ * only saves the probe (one indexed D1 read per refresh); the insert itself stays idempotent,
+ * so another isolate or a lost memo costs a probe, never a second event.
+ */
+export function noteActivity(deps: Deps, projectId: string, userId: string): void {
+  const now = deps.now();
+  const day = now - (now % DAY_MS);
+  const key = `${projectId}:${userId}`;
+  if (recordedActive.get(key) === day) return;
+  deps.defer(
+    activityStatement(deps, projectId, userId)
+      .run()
+      .then(() => {
+        if (recordedActive.size >= RECORDED_ACTIVE_MAX) recordedActive.clear();
+        recordedActive.set(key, day);
+      }),
+  );
 }
 
 /** An event row without its statement: for work that builds its batch elsewhere (the session Durable Object). */

@@ -75,7 +75,12 @@ export async function signInWithCode(
     isNewUser = true;
     if (input.currentUser?.user.isAnonymous) {
       userId = input.currentUser.user.id;
-      const upgraded = await upgradeAnonymousUser(deps, project, userId, { email, emailVerified: true, patch: { otpAuthEnabled: true }, method: "otp" });
+      const upgraded = await upgradeAnonymousUser(deps, project, userId, {
+        email,
+        emailVerified: true,
+        patch: { otpAuthEnabled: true },
+        method: "otp",
+      });
       if (!upgraded.ok) return fail("email_unverified", { email });
     } else {
       // Receiving the code proves the address: the new user's email starts verified.

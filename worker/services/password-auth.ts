@@ -116,7 +116,10 @@ export async function signUpAnonymously(
   if (!readProjectConfig(project.config).anonymous_sign_up_enabled) return fail("anonymous_sign_up_disabled");
   const created = await createUser(deps, project, { isAnonymous: true, signUp: { method: "anonymous" } });
   if (!created.ok) throw new Error(`anonymous sign-up failed: ${created.reason}`);
-  const session = await createSessionForUser(deps, project, created.record.user.id, { ipInfo, origin: { signIn: { method: "anonymous" } } });
+  const session = await createSessionForUser(deps, project, created.record.user.id, {
+    ipInfo,
+    origin: { signIn: { method: "anonymous" } },
+  });
   if (!session.ok) throw new Error("user vanished during anonymous sign-up");
   return {
     ok: true,

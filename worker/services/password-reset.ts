@@ -48,7 +48,13 @@ export async function resetPassword(deps: Deps, project: ProjectRow, input: { co
   const userId = String(redeemed.row.data.user_id);
   if (!(await findUserRecord(deps.db, project.id, userId))) return fail("not_found");
   // Every session ends: whoever knew the old password is signed out.
-  const updated = await updateUser(deps, project, userId, { password: input.password }, { keepSessionId: null, passwordEvent: "password.reset" });
+  const updated = await updateUser(
+    deps,
+    project,
+    userId,
+    { password: input.password },
+    { keepSessionId: null, passwordEvent: "password.reset" },
+  );
   return updated.ok ? { ok: true } : (updated as ResetResult);
 }
 

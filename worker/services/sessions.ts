@@ -8,8 +8,8 @@
 import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
 import { type AccessTokenClaims, signAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
-import type { ProjectRow } from "../db/queries/projects";
 import { insertEventIfChangedStatement, type NewEvent } from "../db/queries/events";
+import type { ProjectRow } from "../db/queries/projects";
 import {
   deleteSession,
   deleteSessionStatement,
@@ -22,7 +22,7 @@ import {
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
-import { activityStatement, eventFor, eventStatement, type SignInMethod } from "./events";
+import { activityStatement, eventFor, eventStatement, noteActivity, type SignInMethod } from "./events";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { restrictedReasonOf } from "./user-restrictions";
@@ -162,7 +162,7 @@ export async function finishRefresh(deps: Deps, project: ProjectRow, step: Refre
   const record = await findUserRecord(deps.db, project.id, step.userId);
   if (!record) return { ok: false };
   // After the answer: at most one user.active per user and day; a lost one only undercounts that day.
-  deps.defer(activityStatement(deps, project.id, record.user.id).run());
+  noteActivity(deps, project.id, record.user.id);
   const accessToken = await mintAccessToken(deps, project, record, step.sessionId);
   return { ok: true, accessToken, refreshToken: step.refreshToken, userId: record.user.id };
 }
@@ -175,6 +175,9 @@ export async function refreshSession(deps: Deps, project: ProjectRow, refreshTok
 /** Revokes (deletes) one session, with its event in the same batch (written only if this call deleted it); false when it was already gone. */
 export async function revokeSession(deps: Deps, projectId: string, sessionId: string, event?: NewEvent): Promise<boolean> {
   if (!event) return deleteSession(deps.db, projectId, sessionId);
-  const [deleted] = await deps.db.batch([deleteSessionStatement(deps.db, projectId, sessionId), insertEventIfChangedStatement(deps.db, event)]);
+  const [deleted] = await deps.db.batch([
+    deleteSessionStatement(deps.db, projectId, sessionId),
+    insertEventIfChangedStatement(deps.db, event),
+  ]);
   return deleted.length > 0;
 }

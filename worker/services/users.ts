@@ -318,7 +318,9 @@ function userUpdateEvents(
     .filter(([k, v]) => v !== undefined && !["password", "passwordHash", "totpSecretBase64"].includes(k))
     .map(([k]) => k);
   if (update.password !== undefined || update.passwordHash !== undefined) {
-    statements.push(eventStatement(deps, projectId, passwordEvent, { userId }, { removed: update.password === null || update.passwordHash === null }));
+    statements.push(
+      eventStatement(deps, projectId, passwordEvent, { userId }, { removed: update.password === null || update.passwordHash === null }),
+    );
   }
   if (update.totpSecretBase64 !== undefined && Boolean(update.totpSecretBase64) !== Boolean(current.user.totpSecret)) {
     statements.push(eventStatement(deps, projectId, update.totpSecretBase64 ? "mfa.enrolled" : "mfa.removed", { userId }));
