@@ -8,6 +8,8 @@
 //      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development")
 //   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
 //      development), then print the URLs and the internal project's dev keys.
+//   5. run the worker's cron jobs (pages dev never fires them): the daily retention now and
+//      every 24 h, the webhook sweep every 10 minutes.
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -271,6 +273,37 @@ ${line}
   Press Ctrl+C to stop.
 ${line}
 `);
+  runCrons();
+}
+
+/**
+ * `wrangler pages dev` never fires the worker's cron triggers, so this does, through the worker's
+ * development-only trigger (worker/index.ts DEV_SCHEDULED_PATH): the daily jobs (event retention,
+ * old webhook deliveries) now and every 24 h, the webhook sweep every 10 minutes.
+ */
+function runCrons() {
+  const crons = [
+    { cron: "17 3 * * *", everyMs: 24 * 60 * 60 * 1000, now: true },
+    { cron: "*/10 * * * *", everyMs: 10 * 60 * 1000, now: false },
+  ];
+  const run = async (cron) => {
+    try {
+      const res = await fetch(`${probeOrigin}/api/__dev/scheduled?cron=${encodeURIComponent(cron)}`, { method: "POST" });
+      const body = await res.json();
+      const { cron: _cron, ...done } = body;
+      log(
+        `cron "${cron}": ${Object.entries(done)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`,
+      );
+    } catch (err) {
+      if (!stopping) log(`cron "${cron}" failed: ${err.message}`);
+    }
+  };
+  for (const { cron, everyMs, now } of crons) {
+    if (now) void run(cron);
+    setInterval(() => void run(cron), everyMs).unref();
+  }
 }
 
 main().catch((err) => {

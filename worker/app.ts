@@ -14,6 +14,7 @@ import { authenticate } from "./middleware/auth";
 import { cors } from "./middleware/cors";
 import { requestContext } from "./middleware/request-context";
 import { responseHeaders } from "./middleware/response-headers";
+import { webhookDispatch } from "./middleware/webhook-dispatch";
 import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "./routes/api-keys";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
@@ -31,7 +32,9 @@ import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalEventsRoutes } from "./routes/internal/events";
+import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalProjectsRoutes } from "./routes/internal/projects";
+import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
 import {
@@ -45,6 +48,7 @@ import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
 import { teamMembershipsRoutes } from "./routes/team-memberships";
 import { teamsRoutes } from "./routes/teams";
+import { userActivityRoutes } from "./routes/user-activity";
 import { usersRoutes } from "./routes/users";
 
 const api = routeGroup()
@@ -52,6 +56,7 @@ const api = routeGroup()
   .route("/projects", projectsRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
   .route("/users", usersRoutes)
+  .route("/users", userActivityRoutes)
   .route("/auth/password", passwordRoutes)
   .route("/auth/anonymous", anonymousRoutes)
   .route("/auth/otp", otpRoutes)
@@ -81,8 +86,12 @@ const api = routeGroup()
   .route("/internal/emails", internalEmailsRoutes)
   .route("/internal/config", internalConfigRoutes)
   .route("/internal/events", internalEventsRoutes)
+  .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
-  .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes);
+  .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
+  .route("/internal/webhooks", internalWebhooksRoutes)
+  .route("/internal/send-test-webhook", sendTestWebhookRoutes)
+  .route("/webhooks/svix-token", svixTokenRoutes);
 addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */
@@ -96,6 +105,8 @@ app.use("*", requestContext);
 app.use("*", cors);
 app.use("*", responseHeaders);
 app.use("/api/*", authenticate);
+// After the response: the request's committed webhook events go to the queue.
+app.use("/api/*", webhookDispatch);
 // /api/latest serves the same handlers as /api/v1 (wire §0).
 app.route("/api/v1", api);
 app.route("/api/latest", api);

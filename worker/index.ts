@@ -1,15 +1,35 @@
-/** Worker entry: the Hono app as the fetch handler, the daily cron (event retention), and the Durable Object classes. */
+/**
+ * Worker entry: the Hono app as the fetch handler, the crons (daily: event retention and old
+ * webhook deliveries; every 10 minutes: the webhook sweep), the webhook queue's consumer, and the
+ * Durable Object classes.
+ */
 import { app } from "./app";
 import type { Env } from "./env";
 import { makeDeps } from "./lib/context";
-import { pruneExpiredEvents } from "./services/events";
+import { DEV_SCHEDULED_PATH, devScheduled, runScheduled } from "./scheduled";
+import { handleWebhookMessage, type WebhookMessage } from "./services/webhook-queue";
 
 export { SessionDO } from "./durable/session-do";
 
 export default {
-  fetch: app.fetch,
-  async scheduled(_controller, env, ctx) {
-    const deps = makeDeps(env, { origin: "https://scheduled.invalid" });
-    ctx.waitUntil(pruneExpiredEvents(deps).then((n) => console.log(`event retention: ${n} expired events deleted`)));
+  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    if (new URL(request.url).pathname === DEV_SCHEDULED_PATH) return devScheduled(request, env);
+    return app.fetch(request, env, ctx);
   },
-} satisfies ExportedHandler<Env>;
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduled(env, controller.cron));
+  },
+  async queue(batch, env) {
+    const deps = makeDeps(env, { origin: "https://queue.invalid" });
+    for (const message of batch.messages) {
+      try {
+        await handleWebhookMessage(deps, message.body);
+        message.ack();
+      } catch (err) {
+        // Unexpected (D1 unavailable…): the queue retries the message; deliveries are claimed, so nothing is sent twice.
+        console.error("webhook message failed", err);
+        message.retry({ delaySeconds: 30 });
+      }
+    }
+  },
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -6,16 +6,28 @@
  * const app = new StackClientApp({ projectId, publishableClientKey, tokenStore: "cookie" });
  * const user = await app.getUser({ or: "redirect" });
  */
+
+export type { ListActivityOptions, UserActivity, UserActivityPage, UserActivityType } from "./apps/activity";
 export {
   type AdminAppOptions,
   type InternalApiKey,
   type InternalApiKeyFirstView,
+  type MetricsDataPoint,
   type ProjectEvent,
+  type ProjectMetrics,
   type ProjectStats,
   type SentEmail,
   StackAdminApp,
 } from "./apps/admin-app";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
+export {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointInput,
+  type WebhookEventType,
+} from "./apps/admin-webhooks";
 export type { ApiKey, ApiKeyFirstView, ApiKeyType, CreateApiKeyOptions } from "./apps/api-keys";
 export type { ClientAppOptions } from "./apps/app-core";
 export type { CliSessionState } from "./apps/cli";

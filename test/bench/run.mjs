@@ -325,7 +325,10 @@ try {
   const md = report({ results, hash, readySecs });
   console.log(md);
   if (!process.env.BENCH_NO_WRITE) {
-    writeFileSync(join(root, "docs", "benchmarks.md"), md);
+    // Keeps the section `npm run bench:metrics` wrote (between its markers).
+    const previous = readFileSync(join(root, "docs", "benchmarks.md"), "utf8");
+    const metrics = previous.match(/<!-- metrics-bench:start -->[\s\S]*<!-- metrics-bench:end -->/)?.[0];
+    writeFileSync(join(root, "docs", "benchmarks.md"), metrics ? `${md.trimEnd()}\n\n${metrics}\n` : md);
     log("wrote docs/benchmarks.md");
   }
   const broken = results.filter((r) => r.ok === 0);

@@ -97,6 +97,7 @@ export function defineA11ySteps(runner, { page, origin }) {
       ["/emails", "Emails · A11y Shop"],
       ["/keys", /Keys/],
       ["/events", /Events/],
+      ["/webhooks", /Webhooks/],
       ["/settings", /Settings/],
       ["/no-such-page", "Page not found"],
     ];

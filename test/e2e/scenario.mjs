@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { defineA11ySteps } from "./a11y-scenario.mjs";
+import { defineActivitySteps } from "./activity-scenario.mjs";
 import { defineApiDocsSteps } from "./api-docs-scenario.mjs";
 import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
 import { defineCliSteps } from "./cli-scenario.mjs";
@@ -13,8 +14,10 @@ import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineConsoleConfigSteps } from "./console-config-scenario.mjs";
 import { defineConsoleEmailSteps } from "./console-emails-scenario.mjs";
 import { defineConsoleEventSteps } from "./console-events-scenario.mjs";
+import { defineConsoleMetricsSteps } from "./console-metrics-scenario.mjs";
 import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
 import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
+import { defineConsoleWebhookSteps } from "./console-webhooks-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
@@ -171,6 +174,9 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   definePermissionSteps(runner, { page, origin, shots });
   if (mail) defineConsoleEmailSteps(runner, { page, origin, mail });
   defineConsoleEventSteps(runner, { page, origin });
+  defineConsoleMetricsSteps(runner, { page, origin });
+  defineActivitySteps(runner, { page, origin, shots });
+  defineConsoleWebhookSteps(runner, { page, origin });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });

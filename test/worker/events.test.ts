@@ -6,6 +6,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { DEV_SCHEDULED_PATH } from "../../worker/scheduled";
 import { call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
@@ -104,6 +105,11 @@ describe("event log", () => {
     expect(mine.status, mine.text).toBe(201);
     const [created] = (await eventsOf(p, `?team_id=${mine.body.id}&type=team.created`)).items;
     expect(created).toMatchObject({ actor: { type: "user", id: user.userId }, user_id: user.userId });
+    // The creator's membership is recorded (and sent as a webhook) like any other.
+    expect((await eventsOf(p, `?team_id=${mine.body.id}`)).items.map((e) => e.type).sort()).toEqual([
+      "team.created",
+      "team_membership.created",
+    ]);
   });
 
   it("filters by user and time, pages with the cursor, and keeps projects apart", async () => {
@@ -151,5 +157,31 @@ describe("event retention", () => {
     expect(await rowCount(normal.projectId)).toBe(1);
     const config = await call("/internal/config", short.admin);
     expect(JSON.parse(config.body.config_string).doorman.eventRetentionDays).toBe(1);
+  });
+
+  it("npm start's trigger runs the same daily job in development, and is a 404 in production", async () => {
+    const p = await createProjectWithKeys({ event_retention_days: 1 });
+    await env.DB.prepare("INSERT INTO events (id, project_id, type, created_at, actor_type) VALUES (?, ?, 'user.created', ?, 'system')")
+      .bind(crypto.randomUUID(), p.projectId, Date.now() - 2 * 86_400_000)
+      .run();
+    const trigger = (workerEnv: typeof env, method = "POST") =>
+      worker.fetch(
+        new Request(`http://localhost${DEV_SCHEDULED_PATH}?cron=${encodeURIComponent("17 3 * * *")}`, { method }),
+        workerEnv,
+        createExecutionContext(),
+      );
+    const ran = await trigger(env);
+    expect(ran.status).toBe(200);
+    expect(await ran.json()).toMatchObject({ cron: "17 3 * * *", expiredEventsDeleted: expect.any(Number) });
+    expect(await rowCount(p.projectId)).toBe(0);
+    expect((await trigger(env, "GET")).status).toBe(405);
+    const production = {
+      ...env,
+      ENVIRONMENT: "production",
+      ALLOW_TEST_CLOCK: undefined,
+      OAUTH_MOCK_ISSUER: undefined,
+      SERVER_SECRET: "a-production-secret-of-enough-length-0123456789",
+    } as typeof env;
+    expect((await trigger(production)).status).toBe(404);
   });
 });

@@ -82,7 +82,15 @@ export const users = sqliteTable(
     countryCode: text("country_code"),
     riskScores: json("risk_scores"),
   },
-  (t) => [index("users_project_signed_up").on(t.projectId, t.signedUpAt, t.id)],
+  (t) => [
+    index("users_project_signed_up").on(t.projectId, t.signedUpAt, t.id),
+    // Metrics (worker/db/queries/metrics.ts): recently active users, and small partial indexes that
+    // count anonymous users and users per sign-in method without reading every user row.
+    index("users_project_last_active").on(t.projectId, t.lastActiveAt),
+    index("users_project_anonymous").on(t.projectId, t.id).where(sql`is_anonymous = 1`),
+    index("users_project_password").on(t.projectId).where(sql`password_hash IS NOT NULL`),
+    index("users_project_otp").on(t.projectId).where(sql`otp_auth_enabled = 1`),
+  ],
 );
 
 /** Emails of users. The primary one is the user's primary_email; used_for_auth ones sign in. */
@@ -440,5 +448,93 @@ export const events = sqliteTable(
     index("events_project_time").on(t.projectId, t.createdAt, t.id),
     index("events_project_user_time").on(t.projectId, t.userId, t.createdAt),
     index("events_project_type_time").on(t.projectId, t.type, t.createdAt),
+    // Metrics (worker/db/queries/metrics.ts): covering partial indexes, one row per event of their type.
+    // Daily active users: a day's user.active events in time order.
+    index("events_active_by_time").on(t.projectId, t.createdAt, t.userId).where(sql`type = 'user.active'`),
+    // Users by country: each user's latest user.active event (and its country) without a sort.
+    index("events_active_by_user").on(t.projectId, t.userId, t.createdAt, t.countryCode).where(sql`type = 'user.active'`),
+    // Sign-ins by method: data.method of the window's sign_in.succeeded events without the table rows.
+    index("events_sign_in_by_time").on(t.projectId, t.createdAt, t.data).where(sql`type = 'sign_in.succeeded'`),
   ],
+);
+
+/**
+ * Webhook endpoints (issue 13): where a project's webhook events are POSTed, signed per the
+ * Standard Webhooks spec. `event_types` is a JSON array of type names; empty means every type.
+ * The signing secret is sealed (crypto/at-rest.ts) and shown once, at creation.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull(),
+    /** `whsec_<base64>`, sealed with the server secret. */
+    secretSealed: text("secret_sealed").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    disabled: bool("disabled").notNull().default(false),
+    disabledReason: text("disabled_reason"),
+    disabledAt: integer("disabled_at"),
+    /** Deliveries in a row that exhausted their retries; a success resets it (the disabling rule: docs/webhooks.md). */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  },
+  (t) => [index("webhook_endpoints_project").on(t.projectId, t.createdAt)],
+);
+
+/**
+ * One message to one endpoint: the payload as signed, its state and its retry schedule. A
+ * delivery of an event exists at most once per endpoint (unique endpoint_id, event_id); test
+ * events have no event row. While `status` is "sending", `next_attempt_at` is the lease's end.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id"),
+    /** The `webhook-id` header: the same on every attempt. */
+    messageId: text("message_id").notNull(),
+    type: text("type").notNull(),
+    /** The exact JSON body sent (and signed). */
+    payload: text("payload").notNull(),
+    /** pending | sending | succeeded | failed */
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_endpoint_event").on(t.endpointId, t.eventId),
+    index("webhook_deliveries_project_time").on(t.projectId, t.createdAt, t.id),
+    index("webhook_deliveries_endpoint_time").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_status_next").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** Each HTTP attempt of a delivery: status code, latency, a truncated response excerpt, or the network error. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptedAt: integer("attempted_at").notNull(),
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms").notNull(),
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery").on(t.deliveryId, t.attemptedAt)],
 );

@@ -99,6 +99,8 @@ export async function createTeam(deps: Deps, project: ProjectRow, actor: TeamAct
     if (actor.kind === "client") statements.push(updateUserStatement(deps.db, project.id, creatorId, { selectedTeamId: teamId }));
   }
   statements.push(eventStatement(deps, project.id, "team.created", { teamId, userId: creatorId ?? null }));
+  // The creator's membership is a membership like any other (the reference sends its webhook too).
+  if (creatorId) statements.push(eventStatement(deps, project.id, "team_membership.created", { teamId, userId: creatorId }));
   await deps.db.batch(statements as Batch);
   const team = await findTeam(deps.db, project.id, teamId);
   if (!team) throw new Error("team vanished right after creation");

@@ -6,10 +6,12 @@ import { HttpError, type RequestOptions } from "../interface/http";
 import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import type { EventListJson } from "../shared/wire-events";
+import type { MetricsJson } from "../shared/wire-metrics";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import * as webhooks from "./admin-webhooks";
 import type { AppCore, ClientAppOptions } from "./app-core";
 import * as permissions from "./permissions";
-import { ServerAppBase } from "./server-app";
+import { ServerAppBase, type ServerUser } from "./server-app";
 import type { KeySetJson, LastFour, ListJson, ProjectAdminJson, SentEmailJson } from "./wire-types";
 
 export type AdminAppOptions = Omit<ClientAppOptions, "tokenStore"> & {
@@ -55,6 +57,26 @@ type ProjectStatsJson = {
   team_count: number;
   sign_ups_today: number;
   active_session_count: number;
+};
+
+/** One UTC day of a metrics series: `date` is YYYY-MM-DD. */
+export type MetricsDataPoint = { date: string; activity: number };
+
+/** The project's metrics (GET /internal/metrics): the console overview's numbers. */
+export type ProjectMetrics = {
+  totalUsers: number;
+  /** Sign-ups per UTC day: today and the 30 days before, oldest first. */
+  dailyUsers: MetricsDataPoint[];
+  /** Distinct active users per UTC day, the same days. */
+  dailyActiveUsers: MetricsDataPoint[];
+  /** Country code → users whose latest located activity was there. */
+  usersByCountry: Record<string, number>;
+  recentlyRegistered: ServerUser[];
+  recentlyActive: ServerUser[];
+  /** Sign-in methods set up on accounts (password, otp, passkey, each OAuth provider). */
+  loginMethods: { method: string; count: number }[];
+  /** Successful sign-ins of the same days by method. */
+  signInsByMethod: { method: string; count: number }[];
 };
 
 /** One entry of the event log (a state change: who did it, to whom, from where). */
@@ -211,6 +233,27 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   }
 
   /**
+   * The project's metrics: total users, daily sign-ups and active users (31 UTC days ending today),
+   * users by country, the latest and the most recently active users, and sign-in methods.
+   *
+   * @example
+   * const { totalUsers, dailyActiveUsers } = await admin.getMetrics();
+   */
+  async getMetrics(options: { includeAnonymous?: boolean } = {}): Promise<ProjectMetrics> {
+    const m = await this._serverRequest<MetricsJson>(`/internal/metrics${options.includeAnonymous ? "?include_anonymous=true" : ""}`);
+    return {
+      totalUsers: m.total_users,
+      dailyUsers: m.daily_users,
+      dailyActiveUsers: m.daily_active_users,
+      usersByCountry: m.users_by_country,
+      recentlyRegistered: m.recently_registered.map((u) => this._serverUser(u)),
+      recentlyActive: m.recently_active.map((u) => this._serverUser(u)),
+      loginMethods: m.login_methods,
+      signInsByMethod: m.sign_ins_by_method,
+    };
+  }
+
+  /**
    * The project's event log, newest first (filters and a cursor; `nextCursor` is null on the last page).
    *
    * @example
@@ -282,6 +325,60 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** Emails an invitation to sign in, linking to `callbackUrl` (which must be on a trusted domain). */
   async sendSignInInvitation(options: { email: string; callbackUrl: string }): Promise<void> {
     await this._serverRequest("/internal/send-sign-in-invitation", { body: { email: options.email, callback_url: options.callbackUrl } });
+  }
+
+  // webhooks: Doorman's built-in endpoints API (the reference's SDK hands a Svix token to Svix's portal)
+  /**
+   * The project's webhook endpoints, oldest first.
+   *
+   * @example
+   * const endpoints = await admin.listWebhookEndpoints();
+   */
+  listWebhookEndpoints(): Promise<webhooks.WebhookEndpoint[]> {
+    return webhooks.listWebhookEndpoints(this._serverRequest.bind(this));
+  }
+  /**
+   * Creates an endpoint; `secret` (whsec_…) is answered this once: keep it to verify signatures.
+   *
+   * @example
+   * const { endpoint, secret } = await admin.createWebhookEndpoint({ url: "https://api.example.com/hooks", eventTypes: ["user.created"] });
+   */
+  createWebhookEndpoint(input: { url: string; description?: string; eventTypes?: string[] }) {
+    return webhooks.createWebhookEndpoint(this._serverRequest.bind(this), input);
+  }
+  /** Updates an endpoint (URL, description, event types), or disables / enables it. */
+  updateWebhookEndpoint(id: string, input: webhooks.WebhookEndpointInput): Promise<webhooks.WebhookEndpoint> {
+    return webhooks.updateWebhookEndpoint(this._serverRequest.bind(this), id, input);
+  }
+  /** Deletes an endpoint and its delivery log. */
+  deleteWebhookEndpoint(id: string): Promise<void> {
+    return webhooks.deleteWebhookEndpoint(this._serverRequest.bind(this), id);
+  }
+  /**
+   * The delivery log, newest first, each delivery with its payload and every attempt.
+   *
+   * @example
+   * const { items, nextCursor } = await admin.listWebhookDeliveries({ endpointId, limit: 20 });
+   */
+  listWebhookDeliveries(options: { endpointId?: string; cursor?: string; limit?: number } = {}) {
+    return webhooks.listWebhookDeliveries(this._serverRequest.bind(this), options);
+  }
+  /** Sends a delivery again, now, with a fresh retry schedule. */
+  resendWebhookDelivery(id: string): Promise<webhooks.WebhookDelivery> {
+    return webhooks.resendWebhookDelivery(this._serverRequest.bind(this), id);
+  }
+  /**
+   * Sends a `stack.test` event to one endpoint and reports whether its first attempt succeeded.
+   *
+   * @example
+   * const result = await admin.sendTestWebhook({ endpointId });
+   */
+  sendTestWebhook(options: { endpointId: string }) {
+    return webhooks.sendTestWebhook(this._serverRequest.bind(this), options.endpointId);
+  }
+  /** A short-lived token for the webhooks API (`Authorization: Bearer`), as the reference's getSvixToken. */
+  getSvixToken(): Promise<string> {
+    return webhooks.getSvixToken(this._serverRequest.bind(this));
   }
 
   /** Key sets of the project (last four characters only). */

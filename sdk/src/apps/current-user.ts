@@ -5,6 +5,7 @@
 
 import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
+import * as activity from "./activity";
 import { type AdminProject, adminProjectFromJson, type ProjectAdmin } from "./admin-project";
 import * as apiKeys from "./api-keys";
 import type { AppCore } from "./app-core";
@@ -63,6 +64,14 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   listSessions(): Promise<ActiveSession[]>;
   revokeSession(sessionId: string): Promise<void>;
+  /**
+   * The user's recent security events, newest first (sign-ins with device and place, password
+   * changes, passkeys, revoked sessions…); a Doorman extension.
+   *
+   * @example
+   * const { items, nextCursor } = await user.listActivity({ limit: 20 });
+   */
+  listActivity(options?: activity.ListActivityOptions): Promise<activity.UserActivityPage>;
   listOwnedProjects(): Promise<AdminOwnedProjectOf<TAdminApp>[]>;
   createProject(options: {
     displayName: string;
@@ -185,6 +194,7 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
     async revokeSession(sessionId) {
       await app._userRequest(`/auth/sessions/${encodeURIComponent(sessionId)}?user_id=me`, { method: "DELETE" });
     },
+    listActivity: (options) => activity.listActivity(app._userRequest.bind(app), "me", options),
     async listOwnedProjects() {
       const list = await app._userRequest<ListJson<ProjectAdminJson>>("/internal/projects");
       return list.items.map((p) => ownedProject(app, p, ownerAdminApp));

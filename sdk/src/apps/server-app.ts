@@ -5,6 +5,7 @@
  */
 import type { AccessLevel, RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";
+import * as activity from "./activity";
 import type { ProjectAdmin } from "./admin-project";
 import * as apiKeys from "./api-keys";
 import type { ClientAppOptions } from "./app-core";
@@ -33,6 +34,8 @@ export type ServerUser = UserFields & {
   listSessions(): Promise<ActiveSession[]>;
   /** Ends one of this user's sessions (its refresh token stops working; issued access tokens run out). */
   revokeSession(sessionId: string): Promise<void>;
+  /** This user's recent security events, newest first (a Doorman extension); see `CurrentUser.listActivity`. */
+  listActivity(options?: activity.ListActivityOptions): Promise<activity.UserActivityPage>;
   // --- contact channels ---
   listContactChannels(): Promise<ServerContactChannel[]>;
   createContactChannel(options: ServerContactChannelCreateOptions): Promise<ServerContactChannel>;
@@ -119,6 +122,7 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
           method: "DELETE",
         });
       },
+      listActivity: (options) => activity.listActivity(this._serverRequest.bind(this), json.id, options),
       ...serverContactChannelMethods(this._serverRequest.bind(this), json.id),
       // connected-accounts
       ...connections.serverConnectionMethods(this._serverRequest.bind(this), json.id),

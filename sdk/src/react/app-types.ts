@@ -14,6 +14,7 @@ import type {
   OAuthProvider,
   Result,
   StackClientApp,
+  UserActivity,
 } from "../index";
 
 /** What the components read from and do with the signed-in user. */
@@ -35,6 +36,7 @@ export type ReactUser = Pick<
   | "listNotificationCategories"
   | "listSessions"
   | "revokeSession"
+  | "listActivity"
   // --- oauth ---
   | "linkOAuthAccount"
   // --- connected-accounts ---
@@ -62,6 +64,9 @@ export type ReactOAuthProvider = Pick<
 
 /** A connected account the app can get provider access tokens for. */
 export type ReactConnectedAccount = Pick<OAuthConnection, "id" | "provider" | "getAccessToken">;
+
+/** One entry of the user's recent security activity. */
+export type ReactActivity = Pick<UserActivity, "id" | "type" | "createdAt" | "ip" | "userAgent" | "countryCode" | "data">;
 
 export type ReactSession = Pick<ActiveSession, "id" | "createdAt" | "lastUsedAt" | "isCurrentSession" | "isImpersonation" | "geoInfo">;
 

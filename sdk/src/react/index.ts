@@ -8,6 +8,7 @@
 export type { ReactApiKey, ReactApiKeyFirstView, ReactApiKeyOwner } from "./api-key-types";
 export type {
   CredentialResult,
+  ReactActivity,
   ReactConnectedAccount,
   ReactContactChannel,
   ReactHandlerUrls,
@@ -18,6 +19,7 @@ export type {
   ReactUser,
 } from "./app-types";
 export { AccountSettings } from "./components/account-settings";
+export { ActivitySection } from "./components/activity-section";
 export { ApiKeysPanel, TeamApiKeysSection, UserApiKeysSection } from "./components/api-keys-section";
 export { AuthCard, type AuthCardProps } from "./components/auth-card";
 export { CliAuthConfirm } from "./components/cli-auth-confirm";

@@ -51,6 +51,10 @@ export const stackCss = `
 .stack-badge{display:inline-block;font-size:.75rem;font-weight:600;padding:2px 8px;border-radius:999px;background:#eef2ff;color:var(--stack-accent)}
 .stack-badge-warn{background:#fffbeb;color:#b45309}
 .stack-checkbox{display:flex;gap:8px;align-items:center;padding:6px 0}
+.stack-activity-item{display:flex;flex-direction:column;gap:2px;padding:10px 0;border-bottom:1px solid #f1f5f9;overflow-wrap:anywhere}
+.stack-activity-what{font-weight:550}
+.stack-activity-ip{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.8rem}
+.stack-activity-error{display:flex;justify-content:space-between;align-items:center;gap:8px;flex-wrap:wrap;margin-bottom:8px}
 .stack-code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;background:#f3f4f6;padding:2px 6px;border-radius:6px;word-break:break-all}
 `;
 

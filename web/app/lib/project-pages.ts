@@ -11,5 +11,6 @@ export const PROJECT_PAGES = [
   { path: "emails", label: "Emails" },
   { path: "keys", label: "Keys" },
   { path: "events", label: "Events" },
+  { path: "webhooks", label: "Webhooks" },
   { path: "settings", label: "Settings" },
 ] as const;

@@ -1,12 +1,17 @@
 /**
  * `/projects/:projectId`: the overview: counts (users, teams, today's sign-ups, active sessions),
- * the setup checklist and links to every page. Charts join it with the events log.
+ * charts of the project's metrics (sign-ups and daily active users per day, sign-ins by method,
+ * users by country), the setup checklist and links to every page.
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { ProjectStats } from "../../../sdk/src";
+import type { ProjectMetrics, ProjectStats } from "../../../sdk/src";
 import { Loaded, PageHeading } from "../components/console-ui";
+import type { ChartState } from "../components/metrics/chart-panel";
+import { CountryTable } from "../components/metrics/country-table";
+import { DailyChart } from "../components/metrics/daily-chart";
+import { MethodsChart } from "../components/metrics/methods-chart";
 import { RouteError } from "../components/route-error";
 import { errorMessage, useProject } from "../lib/project-context";
 import { PROJECT_PAGES } from "../lib/project-pages";
@@ -27,6 +32,20 @@ export default function ProjectOverview() {
       live = false;
     };
   }, [project]);
+  const [metrics, setMetrics] = useState<ChartState<ProjectMetrics>>({ status: "loading" });
+  useEffect(() => {
+    let live = true;
+    setMetrics({ status: "loading" });
+    project.app
+      .getMetrics()
+      .then((m) => live && setMetrics({ status: "ready", data: m }))
+      .catch((e: unknown) => live && setMetrics({ status: "error", message: errorMessage(e, "Could not load the metrics.") }));
+    return () => {
+      live = false;
+    };
+  }, [project]);
+  const part = <T,>(pick: (m: ProjectMetrics) => T): ChartState<T> =>
+    metrics.status === "ready" ? { status: "ready", data: pick(metrics.data) } : metrics;
   const c = project.config;
   const methods = [c.credentialEnabled && "password", c.magicLinkEnabled && "magic link/OTP", c.passkeyEnabled && "passkeys"]
     .concat(c.oauthProviders.map((p) => p.id))
@@ -82,6 +101,26 @@ export default function ProjectOverview() {
           )}
         </Loaded>
       </section>
+      <div className="metric-grid">
+        <DailyChart
+          id="sign-ups"
+          title="Sign-ups per day"
+          noun="sign-ups"
+          emptyText="No sign-ups in the last 30 days."
+          state={part((m) => m.dailyUsers)}
+          color="#4338ca"
+        />
+        <DailyChart
+          id="daily-active-users"
+          title="Daily active users"
+          noun="user-days of activity"
+          emptyText="No active users in the last 30 days."
+          state={part((m) => m.dailyActiveUsers)}
+          color="#0f766e"
+        />
+        <MethodsChart state={part((m) => m.signInsByMethod)} color="#7c3aed" />
+        <CountryTable state={part((m) => m.usersByCountry)} />
+      </div>
       <section className="panel" aria-labelledby="checklist-title">
         <h2 id="checklist-title">Setup checklist</h2>
         <ul className="checklist">

@@ -1,11 +1,12 @@
 /**
  * The account-settings page: the profile (editable display name, read-only email), emails,
- * the password (change, or set a first one), two-factor, notifications, sessions, connected
- * accounts, passkey, API keys, teams (with the selected team's settings) and signing out.
+ * the password (change, or set a first one), two-factor, notifications, sessions, recent activity,
+ * connected accounts, passkey, API keys, teams (with the selected team's settings) and signing out.
  */
 import { type FormEvent, useState } from "react";
 import { useStackApp } from "../provider";
 import { useRefreshUser, useUser } from "../use-user";
+import { ActivitySection } from "./activity-section";
 import { UserApiKeysSection } from "./api-keys-section";
 import { AuthCard } from "./auth-card";
 import { ConnectedAccountsSection } from "./connected-accounts-section";
@@ -37,6 +38,7 @@ export function AccountSettings() {
       <MfaSection user={user} />
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
+      <ActivitySection user={user} />
       <ConnectedAccountsSection user={user} />
       <PasskeySection user={user} />
       <UserApiKeysSection user={user} />

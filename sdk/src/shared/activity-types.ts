@@ -1,0 +1,26 @@
+/**
+ * The event types an end user sees as their own "Recent activity" (GET /users/{user_id}/activity).
+ * No imports: shared by the worker (the filter), the SDK and the React components (the labels)
+ * without pulling a schema library into a browser bundle.
+ *
+ * Only the user's own security events. Impersonation, permission grants, team and project changes
+ * are left out: they are what owners and admins did, and owners see them in the console's event log.
+ */
+export const USER_ACTIVITY_TYPES = [
+  "sign_in.succeeded",
+  "sign_in.failed",
+  "sign_out",
+  "session.revoked",
+  "session.token_reused",
+  "password.changed",
+  "password.reset",
+  "email.verified",
+  "mfa.enrolled",
+  "mfa.removed",
+  "passkey.added",
+  "oauth_account.linked",
+  "api_key.created",
+  "api_key.revoked",
+] as const;
+
+export type UserActivityType = (typeof USER_ACTIVITY_TYPES)[number];

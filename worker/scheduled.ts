@@ -1,0 +1,42 @@
+/**
+ * The worker's scheduled jobs (wrangler.toml [triggers]) and the development-only trigger that
+ * `npm start` uses in their place. Kept out of worker/index.ts: workerd treats every export of the
+ * main module as an entrypoint, so that file exports only the handlers and the Durable Object.
+ */
+import { readConfig } from "./config";
+import type { Env } from "./env";
+import { makeDeps } from "./lib/context";
+import { pruneExpiredEvents } from "./services/events";
+import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhook-queue";
+
+/** The crons of wrangler.toml [triggers]: the webhook sweep; any other cron runs the daily jobs. */
+const WEBHOOK_SWEEP_CRON = "*/10 * * * *";
+const DAILY_CRON = "17 3 * * *";
+
+/** The scheduled work of one cron; answers what it did (logged by the cron, returned by the dev trigger). */
+export async function runScheduled(env: Env, cron: string): Promise<Record<string, number>> {
+  const deps = makeDeps(env, { origin: "https://scheduled.invalid" });
+  if (cron === WEBHOOK_SWEEP_CRON) {
+    const swept = await sweepWebhooks(deps);
+    console.log(`webhook sweep: ${swept.events} events, ${swept.deliveries} deliveries re-enqueued`);
+    return { webhookEventsEnqueued: swept.events, webhookDeliveriesEnqueued: swept.deliveries };
+  }
+  const [events, deliveries] = await Promise.all([pruneExpiredEvents(deps), pruneWebhookDeliveries(deps)]);
+  console.log(`event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted`);
+  return { expiredEventsDeleted: events, oldDeliveriesDeleted: deliveries };
+}
+
+/**
+ * `npm start` runs under `wrangler pages dev`, which never fires cron triggers, so scripts/start.mjs
+ * POSTs here (?cron=…) on start and on each cron's interval. Development only: a 404 otherwise, so
+ * nobody outside can run the jobs in production.
+ */
+export const DEV_SCHEDULED_PATH = "/api/__dev/scheduled";
+
+export async function devScheduled(request: Request, env: Env): Promise<Response> {
+  if (readConfig(env).environment !== "development") return new Response("Not found", { status: 404 });
+  if (request.method !== "POST") return new Response("Method not allowed", { status: 405 });
+  const cron = new URL(request.url).searchParams.get("cron") ?? DAILY_CRON;
+  if (cron !== DAILY_CRON && cron !== WEBHOOK_SWEEP_CRON) return new Response("Unknown cron", { status: 400 });
+  return Response.json({ cron, ...(await runScheduled(env, cron)) });
+}
