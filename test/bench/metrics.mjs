@@ -164,7 +164,8 @@ async function explainPlans(projectId, now) {
   const today = Math.floor(now / DAY_MS);
   const window = { projectId, firstDay: today - 30, lastDay: today, includeAnonymous: false };
   const literal = (v) => (typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
-  return Object.entries(metricsQueries(window, 5)).map(([name, query]) => {
+  const completedDays = Array.from({ length: 30 }, (_, i) => today - 30 + i);
+  return Object.entries(metricsQueries(window, 5, completedDays)).map(([name, query]) => {
     const { sql, params } = dialect.sqlToQuery(query);
     let i = 0;
     const text = sql.replace(/\?/g, () => literal(params[i++]));
@@ -178,7 +179,7 @@ function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
-function section({ seedSecs, rowCounts, latencies, plans, sample }) {
+function section({ seedSecs, rowCounts, latencies, plans, sample, coldMs }) {
   const f1 = (n) => n.toFixed(1);
   const sorted = [...latencies].sort((a, b) => a - b);
   return [
@@ -194,7 +195,8 @@ function section({ seedSecs, rowCounts, latencies, plans, sample }) {
       .join(" / ")}`,
     `- Data (test/bench/metrics-seed.mjs): ${rowCounts}. Events spread uniformly over ${DAYS} days for random users: 45 % user.active, 25 % sign_in.succeeded, 8 % sign_in.failed, 22 % other types; ten countries.`,
     `- Seeding: \`wrangler d1 execute --local --file\` of four \`INSERT … SELECT\` statements over recursive CTEs (no client loop): ${f1(seedSecs)} s.`,
-    `- Requests: ${latencies.length} sequential GET /api/v1/internal/metrics with the project's admin key after 3 warm-up requests; the answer is checked (total_users ${sample.total_users.toLocaleString("en-US")}, ${sample.daily_active_users.length} daily points, today's active users ${sample.daily_active_users.at(-1).activity.toLocaleString("en-US")}).`,
+    `- First request after seeding: ${f1(coldMs)} ms. It counts the window's 30 completed days from the event log and stores them in \`daily_active_users\` (a finished day's events never change); every later request recounts only today.`,
+    `- Requests: ${latencies.length} sequential GET /api/v1/internal/metrics with the project's admin key after that one and 2 warm-up requests; the answer is checked (total_users ${sample.total_users.toLocaleString("en-US")}, ${sample.daily_active_users.length} daily points, today's active users ${sample.daily_active_users.at(-1).activity.toLocaleString("en-US")}).`,
     "",
     "| requests | p50 ms | p90 ms | p99 ms | min ms | max ms |",
     "|---:|---:|---:|---:|---:|---:|",
@@ -212,7 +214,9 @@ function section({ seedSecs, rowCounts, latencies, plans, sample }) {
     "Indexes: migration 0009 adds partial covering indexes on events for `user.active` (by time; by user) and",
     "`sign_in.succeeded` (with `data`), and on users `last_active_at` plus small partial indexes for anonymous,",
     "password and OTP users. Daily active users count each day's DISTINCT users in its own index range, so a",
-    "duplicate user.active never counts twice and no sort of the whole window is needed.",
+    "duplicate user.active never counts twice and no sort of the whole window is needed; completed days are",
+    "counted once (migration 0010, `daily_active_users`), so the rows marked \"days not yet counted\" run only on a",
+    "project's first request of a day.",
     END,
     "",
   ].join("\n");
@@ -256,7 +260,11 @@ try {
   const plans = await explainPlans(project.projectId, now);
 
   await startServer();
-  for (let i = 0; i < 3; i++) await api("/internal/metrics", project.headers);
+  // The first request counts the window's 30 completed days and stores them (daily_active_users).
+  const coldStart = performance.now();
+  await api("/internal/metrics", project.headers);
+  const coldMs = performance.now() - coldStart;
+  for (let i = 0; i < 2; i++) await api("/internal/metrics", project.headers);
   const latencies = [];
   let sample = null;
   for (let i = 0; i < REQUESTS; i++) {
@@ -265,7 +273,7 @@ try {
     latencies.push(performance.now() - t);
   }
   if (sample.total_users < USERS * 0.9) throw new Error(`unexpected total_users ${sample.total_users}`);
-  const md = section({ seedSecs, rowCounts, latencies, plans, sample });
+  const md = section({ seedSecs, rowCounts, latencies, plans, sample, coldMs });
   console.log(md);
   if (!process.env.BENCH_NO_WRITE) {
     writeSection(md);

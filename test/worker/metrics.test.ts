@@ -191,3 +191,31 @@ describe("GET /internal/metrics", () => {
     expect(badQuery.body.code).toBe("SCHEMA_ERROR");
   });
 });
+
+describe("daily active users of completed days", () => {
+  it("are counted once and then read from daily_active_users; today is always recounted", async () => {
+    const p = await createProjectWithKeys();
+    const a = await createUser(p, 3);
+    const b = await createUser(p, 3, { is_anonymous: true });
+    await seedEvents(p.projectId, [
+      { type: "user.active", daysAgo: 2, userId: a },
+      { type: "user.active", daysAgo: 2, userId: b },
+      { type: "user.active", daysAgo: 0, userId: a },
+    ]);
+    const first = await metricsOf(p);
+    expect(activityOn(first.daily_active_users, 2)).toBe(1);
+    expect(activityOn((await metricsOf(p, "?include_anonymous=true")).daily_active_users, 2)).toBe(2);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM daily_active_users WHERE project_id = ?")
+      .bind(p.projectId)
+      .first<{ n: number }>();
+    // The 30 completed days of the window, zeros included; today is not stored.
+    expect(stored?.n).toBe(30);
+
+    // A completed day is not recounted (its events could not change in real time; here they are
+    // removed behind the cache's back to show it), while today is.
+    await env.DB.prepare("DELETE FROM events WHERE project_id = ? AND type = 'user.active'").bind(p.projectId).run();
+    const second = await metricsOf(p);
+    expect(activityOn(second.daily_active_users, 2)).toBe(1);
+    expect(activityOn(second.daily_active_users, 0)).toBe(0);
+  });
+});

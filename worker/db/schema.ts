@@ -459,6 +459,25 @@ export const events = sqliteTable(
 );
 
 /**
+ * Daily active users of completed UTC days, computed once from the event log (a finished day's
+ * user.active events never change) so GET /internal/metrics recounts only today and days not yet
+ * counted. `anonymous_users` is the share of users anonymous when counted (subtracted unless asked for).
+ */
+export const dailyActiveUsers = sqliteTable(
+  "daily_active_users",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** Whole UTC days since the epoch (epoch ms / 86,400,000). */
+    day: integer("day").notNull(),
+    users: integer("users").notNull(),
+    anonymousUsers: integer("anonymous_users").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);
+
+/**
  * Webhook endpoints (issue 13): where a project's webhook events are POSTed, signed per the
  * Standard Webhooks spec. `event_types` is a JSON array of type names; empty means every type.
  * The signing secret is sealed (crypto/at-rest.ts) and shown once, at creation.

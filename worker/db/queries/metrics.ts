@@ -65,16 +65,27 @@ function signUpsPerDay(w: MetricsWindow) {
 }
 
 /**
- * Distinct users with a user.active event, per day: one range per day over events_active_by_time,
- * so each day's DISTINCT set stays small and no sort of the whole window is needed.
+ * Distinct users with a user.active event, for each of `days`: one range per day over
+ * events_active_by_time, so each day's DISTINCT set stays small and no sort of the window is needed.
  */
-function activeUsersPerDay(w: MetricsWindow) {
+function activeUsersPerDay(projectId: string, days: number[]) {
+  const values = sql.join(
+    days.map((d) => sql`(${int(d)})`),
+    sql`, `,
+  );
   return sql`
-    WITH RECURSIVE days(day) AS (SELECT ${int(w.firstDay)} UNION ALL SELECT day + 1 FROM days WHERE day < ${int(w.lastDay)})
+    WITH days(day) AS (VALUES ${values})
     SELECT day, (
       SELECT count(DISTINCT user_id) FROM events INDEXED BY events_active_by_time
-      WHERE project_id = ${w.projectId} AND type = ${USER_ACTIVE} AND created_at >= day * ${DAY} AND created_at < (day + 1) * ${DAY}
+      WHERE project_id = ${projectId} AND type = ${USER_ACTIVE} AND created_at >= day * ${DAY} AND created_at < (day + 1) * ${DAY}
     ) AS n FROM days`;
+}
+
+/** The completed days of the window already counted (daily_active_users). */
+function countedDays(w: MetricsWindow) {
+  return sql`
+    SELECT day, users, anonymous_users AS anonymous FROM daily_active_users
+    WHERE project_id = ${w.projectId} AND day >= ${int(w.firstDay)} AND day < ${int(w.lastDay)}`;
 }
 
 /**
@@ -100,10 +111,11 @@ const anonymousActivity = (w: MetricsWindow) => sql`
   CROSS JOIN events e INDEXED BY events_active_by_user
   WHERE u.project_id = ${w.projectId} AND u.is_anonymous = 1 AND e.project_id = u.project_id AND e.user_id = u.id AND e.type = ${USER_ACTIVE}`;
 
-function anonymousActiveUsersPerDay(w: MetricsWindow) {
+/** The anonymous share of daily active users over the days [from, to]. */
+function anonymousActiveUsersPerDay(w: MetricsWindow, from: number, to: number) {
   return sql`
     SELECT e.created_at / ${DAY} AS day, count(DISTINCT e.user_id) AS n ${anonymousActivity(w)}
-      AND e.created_at >= ${int(w.firstDay * DAY_MS)} AND e.created_at < ${int((w.lastDay + 1) * DAY_MS)}
+      AND e.created_at >= ${int(from * DAY_MS)} AND e.created_at < ${int((to + 1) * DAY_MS)}
     GROUP BY day`;
 }
 
@@ -156,20 +168,30 @@ export type MetricsRows = {
 
 /**
  * The aggregate queries of a metrics answer, run as one batch by readMetricsRows (the metrics
- * bench explains these same statements: npm run bench:metrics).
+ * bench explains these same statements: npm run bench:metrics). Daily active users come from
+ * daily_active_users for counted days; today is always counted here, and `uncountedDays` (the
+ * window's completed days not yet stored) are counted by the same per-day query.
  */
-export function metricsQueries(w: MetricsWindow, recentLimit: number) {
+export function metricsQueries(w: MetricsWindow, recentLimit: number, uncountedDays: number[] = []) {
   return {
     "total users": userCounts(w.projectId),
     "sign-ups per day": signUpsPerDay(w),
-    "daily active users": activeUsersPerDay(w),
+    "counted days": countedDays(w),
+    "daily active users today": activeUsersPerDay(w.projectId, [w.lastDay]),
     "users by country": usersPerCountry(w),
     "sign-ins by method": signInsPerMethod(w),
     "login methods": authMethodCounts(w.projectId),
     "recently active": recentlyActiveIds(w, recentLimit),
-    ...(w.includeAnonymous
-      ? {}
-      : { "anonymous daily active users": anonymousActiveUsersPerDay(w), "anonymous users by country": anonymousUsersPerCountry(w) }),
+    "anonymous daily active users today": anonymousActiveUsersPerDay(w, w.lastDay, w.lastDay),
+    ...(w.includeAnonymous ? {} : { "anonymous users by country": anonymousUsersPerCountry(w) }),
+    ...(uncountedDays.length > 0 ? uncountedQueries(w, uncountedDays) : {}),
+  };
+}
+
+function uncountedQueries(w: MetricsWindow, days: number[]) {
+  return {
+    "daily active users (days not yet counted)": activeUsersPerDay(w.projectId, days),
+    "anonymous daily active users (days not yet counted)": anonymousActiveUsersPerDay(w, Math.min(...days), Math.max(...days)),
   };
 }
 
@@ -179,28 +201,58 @@ function minus<K extends string, R extends { n: number }>(key: (r: R) => K, all:
   return all.map((r) => ({ ...r, n: r.n - (less.get(key(r)) ?? 0) })).filter((r) => r.n > 0);
 }
 
-/** Every aggregate in one D1 batch (one round trip). */
+type ActiveDay = { day: number; users: number; anonymous: number };
+
+/**
+ * Counts the completed days not yet in daily_active_users and stores them (a finished day's
+ * user.active events never change). Concurrent requests may both count a day; the first insert wins.
+ */
+async function countDays(db: Db, w: MetricsWindow, days: number[]): Promise<ActiveDay[]> {
+  const queries = uncountedQueries(w, days);
+  const [all, anonymous] = (await runBatch(db, Object.values(queries))) as [DayCount[], DayCount[]];
+  const anonymousByDay = new Map(anonymous.map((r) => [r.day, r.n]));
+  const counted = all.map((r) => ({ day: r.day, users: r.n, anonymous: anonymousByDay.get(r.day) ?? 0 }));
+  const values = sql.join(
+    counted.map((r) => sql`(${w.projectId}, ${int(r.day)}, ${int(r.users)}, ${int(r.anonymous)})`),
+    sql`, `,
+  );
+  await runBatch(db, [
+    sql`INSERT INTO daily_active_users (project_id, day, users, anonymous_users) VALUES ${values} ON CONFLICT DO NOTHING`,
+  ]);
+  return counted;
+}
+
+/** Every aggregate in one D1 batch (one round trip), plus one more to count days not counted yet. */
 export async function readMetricsRows(db: Db, w: MetricsWindow, recentLimit: number): Promise<MetricsRows> {
-  const queries = Object.values(metricsQueries(w, recentLimit));
-  const [counts, signUps, activeUsers, countries, signIns, authMethods, recent, anonymousActive, anonymousCountries] = (await runBatch(
-    db,
-    queries,
-  )) as [
-    { all: number; anonymous: number }[],
-    DayCount[],
-    DayCount[],
-    CountryCount[],
-    MethodCount[],
-    MethodCount[],
-    { id: string }[],
-    DayCount[] | undefined,
-    CountryCount[] | undefined,
+  const [counts, signUps, counted, activeToday, countries, signIns, authMethods, recent, anonymousToday, anonymousCountries] =
+    (await runBatch(db, Object.values(metricsQueries(w, recentLimit)))) as [
+      { all: number; anonymous: number }[],
+      DayCount[],
+      ActiveDay[],
+      DayCount[],
+      CountryCount[],
+      MethodCount[],
+      MethodCount[],
+      { id: string }[],
+      DayCount[],
+      CountryCount[] | undefined,
+    ];
+  const known = new Set(counted.map((r) => r.day));
+  const uncounted: number[] = [];
+  for (let day = w.firstDay; day < w.lastDay; day++) if (!known.has(day)) uncounted.push(day);
+  const days: ActiveDay[] = [
+    ...counted,
+    ...(uncounted.length > 0 ? await countDays(db, w, uncounted) : []),
+    { day: w.lastDay, users: activeToday[0]?.n ?? 0, anonymous: anonymousToday[0]?.n ?? 0 },
   ];
   return {
     userCounts: counts[0] ?? { all: 0, anonymous: 0 },
     signUps,
-    activeUsers: minus((r) => String(r.day), activeUsers, anonymousActive),
-    countries: minus((r) => r.country, countries, anonymousCountries),
+    activeUsers: days
+      .map((d) => ({ day: d.day, n: w.includeAnonymous ? d.users : d.users - d.anonymous }))
+      .filter((d) => d.n > 0)
+      .sort((a, b) => a.day - b.day),
+    countries: w.includeAnonymous ? countries : minus((r) => r.country, countries, anonymousCountries),
     signIns,
     authMethods,
     recentlyActiveIds: recent.map((r) => r.id),
