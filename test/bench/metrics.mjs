@@ -215,7 +215,7 @@ function section({ seedSecs, rowCounts, latencies, plans, sample, coldMs }) {
     "`sign_in.succeeded` (with `data`), and on users `last_active_at` plus small partial indexes for anonymous,",
     "password and OTP users. Daily active users count each day's DISTINCT users in its own index range, so a",
     "duplicate user.active never counts twice and no sort of the whole window is needed; completed days are",
-    "counted once (migration 0010, `daily_active_users`), so the rows marked \"days not yet counted\" run only on a",
+    'counted once (migration 0010, `daily_active_users`), so the rows marked "days not yet counted" run only on a',
     "project's first request of a day.",
     END,
     "",

@@ -1,5 +1,5 @@
 /** Data access for user and team API keys (the `api_keys` table; only SHA-256 hashes of keys). */
-import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { apiKeys } from "../schema";
 import { insertEventIfChangedStatement, insertEventStatement, type NewEvent } from "./events";
