@@ -36,6 +36,8 @@ try {
     platform: "node",
     outfile,
     logLevel: "error",
+    // The email sandbox imports its wasm as a module (workerd compiles it); only declarations are read here.
+    loader: { ".wasm": "empty" },
     plugins: [stubCloudflare],
   });
   const { build: render } = await import(pathToFileURL(outfile).href);

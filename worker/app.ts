@@ -27,9 +27,14 @@ import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
 import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
+import { emailsRoutes } from "./routes/emails";
+import { emailsUnsubscribeRoutes } from "./routes/emails-unsubscribe";
 import { healthRoutes } from "./routes/health";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
+import { internalEmailDraftsRoutes } from "./routes/internal/email-drafts";
+import { internalEmailTemplatesRoutes } from "./routes/internal/email-templates";
+import { internalEmailThemesRoutes } from "./routes/internal/email-themes";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
@@ -81,9 +86,14 @@ const api = routeGroup()
   .route("/integrations/credential-scanning", credentialScanningRoutes)
   .route("/contact-channels", contactChannelsRoutes)
   .route("/emails/notification-preference", notificationPreferencesRoutes)
+  .route("/emails", emailsRoutes)
+  .route("/emails", emailsUnsubscribeRoutes)
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)
   .route("/internal/emails", internalEmailsRoutes)
+  .route("/internal/email-themes", internalEmailThemesRoutes)
+  .route("/internal/email-templates", internalEmailTemplatesRoutes)
+  .route("/internal/email-drafts", internalEmailDraftsRoutes)
   .route("/internal/config", internalConfigRoutes)
   .route("/internal/events", internalEventsRoutes)
   .route("/internal/metrics", internalMetricsRoutes)

@@ -6,7 +6,7 @@
  */
 
 /** The bindings, as generated from wrangler.toml (global `Cloudflare.Env`). */
-export type Bindings = Pick<Cloudflare.Env, "DB" | "KV" | "SESSION_DO" | "WEBHOOK_QUEUE">;
+export type Bindings = Pick<Cloudflare.Env, "DB" | "KV" | "SESSION_DO" | "WEBHOOK_QUEUE" | "EMAIL_QUEUE">;
 
 /** Vars (wrangler.toml [vars], `--var`) and secrets (`wrangler secret put`), as the runtime hands them over. */
 export interface EnvVars {

@@ -1,12 +1,13 @@
 /**
  * Worker entry: the Hono app as the fetch handler, the crons (daily: event retention and old
- * webhook deliveries; every 10 minutes: the webhook sweep), the webhook queue's consumer, and the
+ * webhook deliveries; every 10 minutes: the webhook sweep), the webhook and email queues' consumer, and the
  * Durable Object classes.
  */
 import { app } from "./app";
 import type { Env } from "./env";
 import { makeDeps } from "./lib/context";
 import { DEV_SCHEDULED_PATH, devScheduled, runScheduled } from "./scheduled";
+import { type EmailBatchMessage, handleEmailBatch, isEmailBatchMessage } from "./services/email-queue";
 import { handleWebhookMessage, type WebhookMessage } from "./services/webhook-queue";
 
 export { SessionDO } from "./durable/session-do";
@@ -23,13 +24,16 @@ export default {
     const deps = makeDeps(env, { origin: "https://queue.invalid" });
     for (const message of batch.messages) {
       try {
-        await handleWebhookMessage(deps, message.body);
+        // Two queues, one consumer: a big email send's batches (email-queue.ts) and webhook deliveries.
+        if (isEmailBatchMessage(message.body)) await handleEmailBatch(deps, message.body);
+        else await handleWebhookMessage(deps, message.body);
         message.ack();
       } catch (err) {
-        // Unexpected (D1 unavailable…): the queue retries the message; deliveries are claimed, so nothing is sent twice.
-        console.error("webhook message failed", err);
+        // Unexpected (D1 unavailable…): the queue retries the message; deliveries are claimed and email log ids
+        // fixed per recipient, so nothing is sent twice.
+        console.error(`${batch.queue} message failed`, err);
         message.retry({ delaySeconds: 30 });
       }
     }
   },
-} satisfies ExportedHandler<Env, WebhookMessage>;
+} satisfies ExportedHandler<Env, WebhookMessage | EmailBatchMessage>;

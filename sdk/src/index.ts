@@ -19,6 +19,17 @@ export {
   type SentEmail,
   StackAdminApp,
 } from "./apps/admin-app";
+export type {
+  EmailDraft,
+  EmailDraftFields,
+  EmailPreviewOptions,
+  EmailTemplate,
+  EmailTheme,
+  EmailThemeChoice,
+  RenderedEmailPreview,
+  SendEmailOptions,
+  SendEmailResult,
+} from "./apps/admin-emails";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export {
   WEBHOOK_EVENT_TYPES,

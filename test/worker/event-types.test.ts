@@ -234,7 +234,8 @@ describe("event catalogue: account security", () => {
       ...p.client,
       body: { email: user.email, callback_url: "http://localhost:3000/handler/password-reset" },
     });
-    const [mail] = await waitForMail(user.email);
+    // The first mail is the "password changed" notice of the update above.
+    const mail = (await waitForMail(user.email, 2)).find((m) => m.subject.startsWith("Reset your password"));
     const reset = await eventsOf(p, () =>
       call("/auth/password/reset", { ...p.client, body: { code: codeFrom(mail!), password: "third password 3" } }),
     );
@@ -371,6 +372,14 @@ describe("event catalogue: permissions, API keys, invitations, config", () => {
       }),
     );
     expect(refused).toEqual([]);
+    // An override that leaves the typed config alone (an email theme) names its top-level key.
+    const theme = await eventsOf(p, () =>
+      call("/internal/email-themes", {
+        ...p.admin,
+        body: { display_name: "Brand", tsx_source: "export function EmailTheme({ children }) { return children; }" },
+      }),
+    );
+    expect(theme).toEqual([expect.objectContaining({ type: "project.config_changed", data: { keys: ["override.emails"] } })]);
   });
 
   it("a personal team on sign-up writes its team and membership events", async () => {

@@ -259,6 +259,30 @@ export const notificationPreferences = sqliteTable(
 );
 
 /**
+ * Email drafts (issue 14): an owner's message in the making, TSX like a template, sent through
+ * POST /emails/send-email with `draft_id`. `theme_mode` is project-default, none or custom (then
+ * `theme_id` names the theme), as in the reference.
+ */
+export const emailDrafts = sqliteTable(
+  "email_drafts",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    displayName: text("display_name").notNull(),
+    tsxSource: text("tsx_source").notNull(),
+    themeMode: text("theme_mode").notNull(),
+    themeId: text("theme_id"),
+    templateVariables: json("template_variables"),
+    sentAt: integer("sent_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("email_drafts_project_updated").on(t.projectId, t.updatedAt)],
+);
+
+/**
  * A user's linked OAuth provider account (GitHub, Google, …). Provider tokens are sealed
  * (AES-GCM, key derived from SERVER_SECRET) because they must be read back to call the provider.
  */

@@ -61,6 +61,7 @@ export async function sendSmtp(smtp: SmtpSettings, to: string[], message: Render
       subject: message.subject,
       html: message.html,
       text: message.text,
+      ...(message.headers ? { headers: message.headers } : {}),
     });
   } finally {
     await mailer.close().catch(() => undefined);
@@ -78,9 +79,10 @@ export async function deliverEmail(
   project: ProjectRow,
   to: string[],
   message: RenderedEmail,
-  options: { wait?: boolean; transport?: SmtpSettings | "outbox" } = {},
+  options: { wait?: boolean; transport?: SmtpSettings | "outbox"; id?: string } = {},
 ): Promise<Delivery> {
-  const id = deps.random.uuid();
+  // A caller may fix the log id (a queued send retried after a crash finds its row and does not send twice).
+  const id = options.id ?? deps.random.uuid();
   const transport = options.transport ?? (await transportFor(deps, readProjectConfig(project.config)));
   if (transport === "outbox" && deps.config.environment === "development") {
     // The dev mail sink: the real message, development only, short-lived. Written before the log

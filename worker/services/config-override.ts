@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
+import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email-defaults";
 import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate } from "./project-config";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
@@ -31,6 +32,18 @@ const providerSchema = z.strictObject({
   allowConnectedAccounts: bool.optional(),
 });
 const permissionSet = z.record(id, z.literal(true));
+/** A TSX source of a theme or template (bounded: the whole config is one D1 row). */
+const tsxSource = z.string().max(100_000);
+const emailTheme = z.strictObject({ displayName: z.string().min(1).max(256), tsxSource });
+/** `themeId`: a theme id, false (no theme), or absent/null (the project's active theme). */
+const emailTemplate = z.strictObject({
+  displayName: z.string().min(1).max(256),
+  tsxSource,
+  themeId: z
+    .union([z.string().max(128), z.literal(false)])
+    .nullable()
+    .optional(),
+});
 
 /** The rendered config: the reference's keys for the features Doorman has, plus `doorman.*` for its own. */
 export const renderedConfigSchema = z.strictObject({
@@ -54,6 +67,9 @@ export const renderedConfigSchema = z.strictObject({
   }),
   emails: z.strictObject({
     selectedThemeId: z.string().max(256),
+    /** Email themes and templates by id: the built-ins (services/email-defaults.ts) plus the project's own. */
+    themes: z.record(id, emailTheme),
+    templates: z.record(id, emailTemplate),
     server: z.strictObject({
       isShared: bool,
       host: z.string().min(1).max(512).optional(),
@@ -116,7 +132,8 @@ export function toRenderedConfig(c: ProjectConfig): RenderedConfig {
     users: { allowClientUserDeletion: c.client_user_deletion_enabled },
     apiKeys: { enabled: { user: c.allow_user_api_keys, team: c.allow_team_api_keys } },
     domains: { allowLocalhost: c.allow_localhost, trustedDomains: domainsToRendered(c.domains) },
-    emails: { selectedThemeId: c.email_theme, server },
+    // Themes and templates live only in the overrides (read through renderConfig, never per request): the built-ins here.
+    emails: { selectedThemeId: c.email_theme, themes: { ...DEFAULT_EMAIL_THEMES }, templates: { ...DEFAULT_EMAIL_TEMPLATES }, server },
     rbac: {
       defaultPermissions: {
         teamCreator: set(c.team_creator_default_permissions.map((p) => p.id)),

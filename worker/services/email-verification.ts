@@ -3,8 +3,8 @@ import { type ContactChannelRow, findChannel, markChannelVerified } from "../db/
 import type { ProjectRow } from "../db/queries/projects";
 import type { UserRecord } from "../db/queries/users";
 import { deliverEmail } from "../email/delivery";
-import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { renderBuiltInEmail } from "./email-built-in";
 import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -24,7 +24,7 @@ export async function sendVerificationEmail(
     channel_id: channel.id,
     email: channel.value,
   });
-  const message = renderEmail(project, "email_verification", {
+  const message = await renderBuiltInEmail(deps, project, "email_verification", {
     link: linkWithCode(callbackUrl, issued.code),
     userDisplayName: user.user.displayName,
   });

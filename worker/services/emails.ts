@@ -3,8 +3,8 @@
 import type { ProjectRow } from "../db/queries/projects";
 import { findSentEmail, listSentEmails, type SentEmailRow } from "../db/queries/sent-emails";
 import { type Delivery, deliverEmail, type SmtpSettings } from "../email/delivery";
-import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { renderBuiltInEmail } from "./email-built-in";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
@@ -35,6 +35,11 @@ export async function inviteToSignIn(
   callbackUrl: string,
 ): Promise<{ ok: true; delivery: Delivery } | Problem<"untrusted_url">> {
   if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
-  const delivery = await deliverEmail(deps, project, [email], renderEmail(project, "sign_in_invitation", { link: callbackUrl }));
+  const delivery = await deliverEmail(
+    deps,
+    project,
+    [email],
+    await renderBuiltInEmail(deps, project, "sign_in_invitation", { link: callbackUrl }),
+  );
   return { ok: true, delivery };
 }

@@ -7,8 +7,8 @@
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import { deliverEmail } from "../email/delivery";
-import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { renderBuiltInEmail } from "./email-built-in";
 import { finishFirstFactor } from "./mfa";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -33,7 +33,7 @@ export async function sendSignInCode(
   // As the reference: no code is mailed for an account that could never be created.
   if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
   const issued = await issueCode(deps, project.id, "sign_in_otp", { email });
-  const message = renderEmail(project, "magic_link", {
+  const message = await renderBuiltInEmail(deps, project, "magic_link", {
     link: linkWithCode(input.callbackUrl, issued.code),
     otp: issued.otp,
     userDisplayName: existing?.user.displayName ?? null,

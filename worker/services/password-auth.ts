@@ -3,6 +3,7 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from "../crypto/passw
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { notifyPasswordChanged } from "./email-notices";
 import { sendVerificationEmail } from "./email-verification";
 import { eventStatement } from "./events";
 import { finishFirstFactor } from "./mfa";
@@ -147,7 +148,9 @@ export async function updatePassword(
   const check = await verifyPassword(input.oldPassword, user.user.passwordHash);
   if (!check.ok) return fail("old_password_mismatch");
   const result = await updateUser(deps, project, user.user.id, { password: input.newPassword }, { keepSessionId: input.keepSessionId });
-  return result.ok ? { ok: true } : result;
+  if (!result.ok) return result;
+  deps.defer(notifyPasswordChanged(deps, project, user.user.id));
+  return { ok: true };
 }
 
 /** Sets the first password of a user who has none (e.g. signed up without one). */

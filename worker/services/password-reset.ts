@@ -7,8 +7,9 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail } from "../db/queries/users";
 import { revokeOpenCodes } from "../db/queries/verification-codes";
 import { deliverEmail } from "../email/delivery";
-import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { renderBuiltInEmail } from "./email-built-in";
+import { notifyPasswordChanged } from "./email-notices";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { checkPasswordLength, type PasswordProblem, updateUser } from "./users";
@@ -30,7 +31,7 @@ async function issueAndSend(deps: Deps, project: ProjectRow, email: string, call
   // One live reset link per user: a new request retires the older ones.
   await revokeOpenCodes(deps.db, project.id, "password_reset", "user_id", user.user.id, deps.now());
   const issued = await issueCode(deps, project.id, "password_reset", { user_id: user.user.id, email });
-  const message = renderEmail(project, "password_reset", {
+  const message = await renderBuiltInEmail(deps, project, "password_reset", {
     link: linkWithCode(callbackUrl, issued.code),
     userDisplayName: user.user.displayName,
   });
@@ -55,7 +56,9 @@ export async function resetPassword(deps: Deps, project: ProjectRow, input: { co
     { password: input.password },
     { keepSessionId: null, passwordEvent: "password.reset" },
   );
-  return updated.ok ? { ok: true } : (updated as ResetResult);
+  if (!updated.ok) return updated as ResetResult;
+  deps.defer(notifyPasswordChanged(deps, project, userId));
+  return { ok: true };
 }
 
 export function checkResetCode(deps: Deps, project: ProjectRow, code: string) {

@@ -11,6 +11,7 @@ import {
   productionModeErrors as sharedProductionModeErrors,
 } from "../../sdk/src/shared/domain-rules";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
+import { DEFAULT_EMAIL_THEME_ID } from "./email-defaults";
 
 export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),
@@ -96,7 +97,7 @@ export function defaultProjectConfig(): ProjectConfig {
     oauth_providers: [],
     domains: [],
     email_config: { type: "shared" },
-    email_theme: "default-light",
+    email_theme: DEFAULT_EMAIL_THEME_ID,
     team_creator_default_permissions: [{ id: "team_admin" }],
     team_member_default_permissions: [{ id: "team_member" }],
     user_default_permissions: [],

@@ -142,7 +142,19 @@ function changedKeys(row: ProjectRow, patch: Partial<ProjectRow>): string[] {
   const fieldKeys = (["displayName", "description", "isProductionMode", "logoUrl", "fullLogoUrl"] as const).filter(
     (k) => patch[k] !== undefined && patch[k] !== row[k],
   );
-  return [...fieldKeys, ...configKeys.map((k) => `config.${k}`)].sort();
+  // Overrides that leave the typed config alone (email themes and templates): their top-level keys.
+  const overrideKeys = new Set<string>();
+  const was = storedOverrides(row) as Record<string, Record<string, unknown> | undefined>;
+  const now = (patch.configOverrides ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  for (const level of new Set([...Object.keys(was), ...Object.keys(now)])) {
+    const a = was[level] ?? {};
+    const b = now[level] ?? {};
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+      if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) overrideKeys.add(`override.${key.split(".")[0]}`);
+  }
+  const configNames = configKeys.map((k) => `config.${k}`);
+  const extra = configNames.length > 0 ? [] : [...overrideKeys];
+  return [...fieldKeys, ...configNames, ...extra].sort();
 }
 
 /** PATCH /internal/projects/current: the typed fields; a config update is written through the environment override. */

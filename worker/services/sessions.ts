@@ -22,6 +22,7 @@ import {
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
+import { notifyIfNewDevice } from "./email-notices";
 import { activityStatement, eventFor, eventStatement, noteActivity, type SignInMethod } from "./events";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -96,6 +97,9 @@ export function sessionEvents(deps: Deps, projectId: string, userId: string, ses
   ];
 }
 
+/** Sessions a back end creates, and guests, are no device of the user's: no new-sign-in notice. */
+const NO_DEVICE_NOTICE: ReadonlySet<string> = new Set(["server", "anonymous"]);
+
 /** Creates a session for an existing user and returns its tokens; the session and its events are one batch. */
 export async function createSessionForUser(
   deps: Deps,
@@ -107,7 +111,11 @@ export async function createSessionForUser(
   if (!record) return fail("user_not_found");
   const isImpersonation = "impersonation" in options.origin;
   const session = await prepareSession(deps, project.id, userId, { ...options, isImpersonation });
+  const signedInAt = deps.now();
   await deps.db.batch([session.statement, ...sessionEvents(deps, project.id, userId, session.sessionId, options.origin)]);
+  // A user's own sign-in from a new device gets a notice, after the response (one indexed query, then maybe an email).
+  if ("signIn" in options.origin && !NO_DEVICE_NOTICE.has(options.origin.signIn.method))
+    deps.defer(notifyIfNewDevice(deps, project, userId, signedInAt));
   const accessToken = await mintAccessToken(deps, project, record, session.sessionId);
   return { ok: true, accessToken, refreshToken: session.refreshToken, sessionId: session.sessionId };
 }

@@ -18,8 +18,8 @@ import { findTeam } from "../db/queries/teams";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { markCodeUsed } from "../db/queries/verification-codes";
 import { deliverEmail } from "../email/delivery";
-import { renderEmail } from "../email/templates";
 import type { Deps } from "../lib/context";
+import { renderBuiltInEmail } from "./email-built-in";
 import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -46,7 +46,7 @@ export async function sendInvitation(
   const issued = await issueCode(deps, project.id, TEAM_INVITATION_PURPOSE, { team_id: input.teamId, email }, undefined, (id) =>
     eventFor(deps, project.id, "team_invitation.sent", { teamId: input.teamId }, { invitation_id: id }),
   );
-  const message = renderEmail(project, "team_invitation", {
+  const message = await renderBuiltInEmail(deps, project, "team_invitation", {
     link: linkWithCode(input.callbackUrl, issued.code),
     teamDisplayName: access.team.displayName,
   });

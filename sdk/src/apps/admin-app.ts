@@ -7,6 +7,7 @@ import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import type { EventListJson } from "../shared/wire-events";
 import type { MetricsJson } from "../shared/wire-metrics";
+import * as emails from "./admin-emails";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import * as webhooks from "./admin-webhooks";
 import type { AppCore, ClientAppOptions } from "./app-core";
@@ -325,6 +326,97 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** Emails an invitation to sign in, linking to `callbackUrl` (which must be on a trusted domain). */
   async sendSignInInvitation(options: { email: string; callbackUrl: string }): Promise<void> {
     await this._serverRequest("/internal/send-sign-in-invitation", { body: { email: options.email, callback_url: options.callbackUrl } });
+  }
+
+  // emails: themes, templates, drafts and the preview (issue 14); sending is the server app's sendEmail
+  /**
+   * The project's email themes (the built-in Default Light and Default Dark, and its own).
+   *
+   * @example
+   * const themes = await admin.listEmailThemes();
+   */
+  listEmailThemes() {
+    return emails.listEmailThemes(this._serverRequest.bind(this));
+  }
+  getEmailTheme(id: string): Promise<emails.EmailTheme> {
+    return emails.getEmailTheme(this._serverRequest.bind(this), id);
+  }
+  /**
+   * Creates a theme (a copy of Default Light).
+   *
+   * @example
+   * const { id } = await admin.createEmailTheme("Brand");
+   */
+  createEmailTheme(displayName: string): Promise<{ id: string }> {
+    return emails.createEmailTheme(this._serverRequest.bind(this), displayName);
+  }
+  /** Saves a theme's TSX (it must render: EMAIL_RENDERING_ERROR otherwise), as the reference's updateEmailTheme. */
+  updateEmailTheme(id: string, tsxSource: string): Promise<void> {
+    return emails.updateEmailTheme(this._serverRequest.bind(this), id, { tsxSource });
+  }
+  renameEmailTheme(id: string, displayName: string): Promise<void> {
+    return emails.updateEmailTheme(this._serverRequest.bind(this), id, { displayName });
+  }
+  /** Deletes a theme of the project's own (not a built-in one, not the active one). */
+  deleteEmailTheme(id: string): Promise<void> {
+    return emails.deleteEmailTheme(this._serverRequest.bind(this), id);
+  }
+  /** The project's email templates: the built-in ones (verification, reset, …) as edited, and its own. */
+  listEmailTemplates(): Promise<emails.EmailTemplate[]> {
+    return emails.listEmailTemplates(this._serverRequest.bind(this));
+  }
+  getEmailTemplate(id: string): Promise<emails.EmailTemplate> {
+    return emails.getEmailTemplate(this._serverRequest.bind(this), id);
+  }
+  createEmailTemplate(displayName: string): Promise<{ id: string }> {
+    return emails.createEmailTemplate(this._serverRequest.bind(this), displayName);
+  }
+  /**
+   * Saves a template's TSX (with a Subject and a NotificationCategory) and theme; answers the preview.
+   *
+   * @example
+   * const { renderedHtml } = await admin.updateEmailTemplate(id, source, false);
+   */
+  updateEmailTemplate(id: string, tsxSource: string, themeId?: emails.EmailThemeChoice): Promise<{ renderedHtml: string }> {
+    return emails.updateEmailTemplate(this._serverRequest.bind(this), id, tsxSource, themeId);
+  }
+  /** Deletes a template of the project's own, or resets a built-in one to Doorman's version. */
+  deleteEmailTemplate(id: string): Promise<void> {
+    return emails.deleteEmailTemplate(this._serverRequest.bind(this), id);
+  }
+  listEmailDrafts(): Promise<emails.EmailDraft[]> {
+    return emails.listEmailDrafts(this._serverRequest.bind(this));
+  }
+  getEmailDraft(id: string): Promise<emails.EmailDraft> {
+    return emails.getEmailDraft(this._serverRequest.bind(this), id);
+  }
+  /**
+   * Creates a draft; send it with `sendEmail({ draftId, userIds })`.
+   *
+   * @example
+   * const { id } = await admin.createEmailDraft({ displayName: "Spring news" });
+   */
+  createEmailDraft(options: emails.EmailDraftFields & { displayName: string }): Promise<{ id: string }> {
+    return emails.createEmailDraft(this._serverRequest.bind(this), options);
+  }
+  updateEmailDraft(id: string, data: emails.EmailDraftFields): Promise<void> {
+    return emails.updateEmailDraft(this._serverRequest.bind(this), id, data);
+  }
+  deleteEmailDraft(id: string): Promise<void> {
+    return emails.deleteEmailDraft(this._serverRequest.bind(this), id);
+  }
+  /**
+   * Renders a template (by id or source) in a theme (by id, source, or `false` for none): html, text, subject.
+   *
+   * @example
+   * const { html, subject } = await admin.renderEmail({ templateTsxSource: source, themeId: false });
+   */
+  renderEmail(options: emails.EmailPreviewOptions): Promise<emails.RenderedEmailPreview> {
+    return emails.renderEmail(this._serverRequest.bind(this), options);
+  }
+  /** The preview's HTML, as the reference's getEmailPreview. */
+  async getEmailPreview(options: emails.EmailPreviewOptions): Promise<string> {
+    return (await this.renderEmail(options)).html;
   }
 
   // webhooks: Doorman's built-in endpoints API (the reference's SDK hands a Svix token to Svix's portal)

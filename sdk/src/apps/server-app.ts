@@ -6,6 +6,7 @@
 import type { AccessLevel, RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";
 import * as activity from "./activity";
+import * as emails from "./admin-emails";
 import type { ProjectAdmin } from "./admin-project";
 import * as apiKeys from "./api-keys";
 import type { ClientAppOptions } from "./app-core";
@@ -227,6 +228,19 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
    */
   validateTeamApiKey(apiKey: string): Promise<apiKeys.ApiKey<"team"> | null> {
     return apiKeys.validateApiKey(this._serverRequest.bind(this), "team", apiKey);
+  }
+
+  /**
+   * Sends an email to users (the reference's sendEmail): `userIds` or `allUsers`; `html` (with a
+   * `subject`), a `templateId` with `variables`, or a `draftId`. Needs the project's own email
+   * server. Answers each user's outcome; users without a primary email, or who unsubscribed from
+   * `notificationCategoryName`, are skipped.
+   *
+   * @example
+   * const results = await server.sendEmail({ userIds: [user.id], html: "<p>Welcome!</p>", subject: "Hello" });
+   */
+  sendEmail(options: emails.SendEmailOptions): Promise<emails.SendEmailResult[]> {
+    return emails.sendEmail(this._serverRequest.bind(this), options);
   }
 
   /**

@@ -1,0 +1,113 @@
+/**
+ * Renders an owner's TSX theme and template to an email (HTML, plain text, subject, notification
+ * category), the way the reference's renderer does, inside the QuickJS sandbox (sandbox.ts).
+ * Callers map `{ ok: false }` to the known error EMAIL_RENDERING_ERROR (400, detail `error`).
+ */
+import { LruCache } from "./cache";
+import { compileTsx } from "./compile";
+import { DEFAULT_LIMITS, runInSandbox, type SandboxLimits, type SandboxModule, type SandboxOutcome } from "./sandbox";
+
+export type EmailRenderInput = {
+  /** TSX module exporting EmailTheme({ children, unsubscribeLink }); null = no theme (the reference's theme_id: false). */
+  themeSource: string | null;
+  /** TSX module exporting EmailTemplate({ user, project, variables }), variablesSchema (arktype) and a <Subject value=…/>. */
+  templateSource: string;
+  variables: Record<string, unknown>;
+  user: { displayName: string | null };
+  project: { displayName: string };
+  unsubscribeLink?: string | null;
+  /** Fills missing variables from EmailTemplate.PreviewVariables and theme props from EmailTheme.PreviewProps. */
+  previewMode?: boolean;
+};
+
+export type EmailRenderResult =
+  | { ok: true; html: string; text: string; subject: string; notificationCategory?: string }
+  | { ok: false; error: string; line?: number };
+
+type Rendered = Extract<EmailRenderResult, { ok: true }>;
+
+/** Successful renders by the hash of every input; entries live at most CACHE_TTL_MS (a template may print the date). */
+const CACHE_ENTRIES = 64;
+const CACHE_TTL_MS = 60_000;
+const cache = new LruCache<{ at: number; result: Rendered }>(CACHE_ENTRIES);
+
+const THEME_FILE = "theme.tsx";
+const TEMPLATE_FILE = "template.tsx";
+
+async function cacheKey(input: EmailRenderInput): Promise<string> {
+  const canonical = JSON.stringify([
+    input.themeSource,
+    input.templateSource,
+    input.variables,
+    input.user,
+    input.project,
+    input.unsubscribeLink ?? null,
+    input.previewMode === true,
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The first line of the owner's files that a guest stack trace names, e.g. "at EmailTemplate (template.tsx:12:9)". */
+function guestLine(stack: string | undefined): { file: string; line: number } | undefined {
+  const m = stack?.match(/\b(theme\.tsx|template\.tsx):(\d+)/);
+  return m ? { file: m[1]!, line: Number(m[2]) } : undefined;
+}
+
+function failure(outcome: Extract<SandboxOutcome, { ok: false }>, limits: SandboxLimits): EmailRenderResult {
+  if (outcome.kind === "interrupted")
+    return {
+      ok: false,
+      error: `Rendering was stopped: it ran past the sandbox's CPU budget (${limits.interruptBudget} interrupt checks). Is there an endless loop?`,
+    };
+  if (outcome.kind === "out-of-memory")
+    return {
+      ok: false,
+      error: `Rendering was stopped: it used more than the sandbox's ${Math.round(limits.memoryBytes / 1048576)} MB of memory.`,
+    };
+  const where = guestLine(outcome.stack);
+  if (!where) return { ok: false, error: outcome.message };
+  return { ok: false, error: `${outcome.message} (${where.file} line ${where.line})`, line: where.line };
+}
+
+export async function renderEmailSources(input: EmailRenderInput, limits: SandboxLimits = DEFAULT_LIMITS): Promise<EmailRenderResult> {
+  const key = await cacheKey(input);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < CACHE_TTL_MS) return { ...hit.result };
+
+  const modules: SandboxModule[] = [];
+  if (input.themeSource !== null) {
+    const theme = compileTsx(input.themeSource, THEME_FILE);
+    if (!theme.ok) return theme;
+    modules.push({ name: "theme", file: THEME_FILE, code: theme.code });
+  }
+  const template = compileTsx(input.templateSource, TEMPLATE_FILE);
+  if (!template.ok) return template;
+  modules.push({ name: "template", file: TEMPLATE_FILE, code: template.code });
+
+  const preview = input.previewMode === true;
+  const outcome = await runInSandbox(
+    modules,
+    JSON.stringify({
+      hasTheme: input.themeSource !== null,
+      variables: input.variables ?? {},
+      user: input.user ?? (preview ? { displayName: "John Doe" } : { displayName: null }),
+      project: input.project ?? (preview ? { displayName: "My Project" } : { displayName: "" }),
+      unsubscribeLink: input.unsubscribeLink ?? null,
+      previewMode: preview,
+    }),
+    limits,
+  );
+  if (!outcome.ok) return failure(outcome, limits);
+
+  const out = JSON.parse(outcome.json) as { html: string; text: string; subject?: string; notificationCategory?: string };
+  const result: Rendered = { ok: true, html: out.html, text: out.text, subject: out.subject ?? "" };
+  if (out.notificationCategory !== undefined) result.notificationCategory = out.notificationCategory;
+  cache.set(key, { at: Date.now(), result });
+  return { ...result };
+}
+
+/** Empties the render cache (tests and the bench measure uncached renders). */
+export function clearEmailRenderCache(): void {
+  cache.clear();
+}
