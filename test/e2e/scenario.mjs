@@ -12,6 +12,7 @@ import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mj
 import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineConsoleConfigSteps } from "./console-config-scenario.mjs";
+import { defineConsoleEmailEditorSteps } from "./console-email-editor-scenario.mjs";
 import { defineConsoleEmailSteps } from "./console-emails-scenario.mjs";
 import { defineConsoleEventSteps } from "./console-events-scenario.mjs";
 import { defineConsoleMetricsSteps } from "./console-metrics-scenario.mjs";
@@ -173,6 +174,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) account.team = defineTeamSteps(runner, { page, origin, shots, mail });
   definePermissionSteps(runner, { page, origin, shots });
   if (mail) defineConsoleEmailSteps(runner, { page, origin, mail });
+  if (mail) defineConsoleEmailEditorSteps(runner, { page, origin, mail });
   defineConsoleEventSteps(runner, { page, origin });
   defineConsoleMetricsSteps(runner, { page, origin });
   defineActivitySteps(runner, { page, origin, shots });

@@ -6,8 +6,8 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { SentEmail } from "../../../sdk/src";
-import { PageHeading } from "../components/console-ui";
 import { EmailServerForm } from "../components/emails/email-server-form";
+import { EmailsHeading } from "../components/emails/emails-heading";
 import { SignInInvitationForm } from "../components/emails/sign-in-invitation-form";
 import { RouteError } from "../components/route-error";
 import { errorMessage, useProject } from "../lib/project-context";
@@ -44,9 +44,9 @@ function ProjectEmails() {
 
   return (
     <>
-      <PageHeading title={`Emails · ${project.displayName}`}>
+      <EmailsHeading title={`Emails · ${project.displayName}`} projectId={project.id}>
         <p className="muted">Every email this project sent or tried to send, newest first. Codes and secret links are redacted.</p>
-      </PageHeading>
+      </EmailsHeading>
       <section className="panel">
         <EmailServerForm project={project} onSaved={afterChange} />
       </section>

@@ -1,0 +1,26 @@
+/** The Emails section's sub-navigation: the sent log and server, templates, themes, drafts, compose. */
+import { NavLink } from "@remix-run/react";
+
+const SECTIONS = [
+  { path: "", label: "Sent & server" },
+  { path: "/templates", label: "Templates" },
+  { path: "/themes", label: "Themes" },
+  { path: "/drafts", label: "Drafts" },
+  { path: "/compose", label: "Compose" },
+] as const;
+
+export function EmailsNav({ projectId }: { projectId: string }) {
+  return (
+    <nav aria-label="Emails" className="subnav">
+      <ul>
+        {SECTIONS.map((s) => (
+          <li key={s.path}>
+            <NavLink to={`/projects/${projectId}/emails${s.path}`} end={s.path === ""} prefetch="none">
+              {s.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

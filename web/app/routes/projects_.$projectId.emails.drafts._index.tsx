@@ -1,0 +1,128 @@
+/**
+ * `/projects/{id}/emails/drafts`: messages being written (TSX, like a template) before they are
+ * sent to users; a new draft by name, and deleting one.
+ */
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { Link, useNavigate } from "@remix-run/react";
+import { type FormEvent, useCallback, useId, useRef, useState } from "react";
+import { ConfirmButton, Loaded, TextField, useAction } from "../components/console-ui";
+import { EmailsHeading } from "../components/emails/emails-heading";
+import { RouteError } from "../components/route-error";
+import { formatDate, useLoad } from "../components/users/use-load";
+import { useProject } from "../lib/project-context";
+
+export const meta: MetaFunction = () => [{ title: "Email drafts · Doorman" }];
+
+export default function EmailDraftsRoute() {
+  const { project, toast } = useProject();
+  const app = project.app;
+  const id = useId();
+  const navigate = useNavigate();
+  const load = useCallback(() => app.listEmailDrafts(), [app]);
+  const drafts = useLoad(load, "the drafts");
+  const create = useAction();
+  const [name, setName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  const onCreate = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      setNameError("Name the draft.");
+      nameRef.current?.focus();
+      return;
+    }
+    setNameError(null);
+    await create.run(async () => {
+      const { id: draftId } = await app.createEmailDraft({ displayName: name.trim() });
+      toast(`Draft ${name.trim()} created.`);
+      navigate(`/projects/${project.id}/emails/drafts/${draftId}`);
+    }, "Could not create the draft.");
+  };
+
+  return (
+    <>
+      <EmailsHeading title={`Email drafts · ${project.displayName}`} projectId={project.id}>
+        <p className="muted">Write a message with a live preview, then send it to chosen users, a team or everyone.</p>
+      </EmailsHeading>
+      <section className="panel" aria-labelledby={`${id}-list`}>
+        <h2 id={`${id}-list`}>Drafts</h2>
+        <Loaded value={drafts.value} error={drafts.error} what="the drafts">
+          {(list) =>
+            list.length === 0 ? (
+              <p className="empty">No drafts yet.</p>
+            ) : (
+              <div className="table-scroll">
+                <table className="email-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Draft</th>
+                      <th scope="col">Sent</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((d) => (
+                      <tr key={d.id}>
+                        <td>
+                          <Link to={`/projects/${project.id}/emails/drafts/${d.id}`}>{d.displayName}</Link>
+                        </td>
+                        <td>{d.sentAt ? formatDate(d.sentAt) : <span className="muted">Not sent</span>}</td>
+                        <td>
+                          <ConfirmButton
+                            small
+                            label="Delete"
+                            ariaLabel={`Delete draft ${d.displayName}`}
+                            title={`Delete ${d.displayName}?`}
+                            consequence="The draft is deleted. Emails already sent from it stay in the sent log. This cannot be undone."
+                            confirmLabel="Delete draft"
+                            onConfirm={async () => {
+                              await app.deleteEmailDraft(d.id);
+                              toast(`Draft ${d.displayName} deleted.`);
+                              await drafts.reload();
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )
+          }
+        </Loaded>
+      </section>
+      <section className="panel">
+        <form className="form" onSubmit={onCreate} aria-labelledby={`${id}-new`} noValidate>
+          <h2 id={`${id}-new`}>New draft</h2>
+          <TextField
+            id={`${id}-name`}
+            label="Draft name"
+            hint="Only you see it; the subject is written in the draft."
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={nameError}
+            inputRef={nameRef}
+            maxLength={256}
+          />
+          {create.error ? (
+            <p className="alert" role="alert">
+              {create.error}
+            </p>
+          ) : null}
+          <div>
+            <button type="submit" className="btn" disabled={create.busy}>
+              {create.busy ? "Creating…" : "Create draft"}
+            </button>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}

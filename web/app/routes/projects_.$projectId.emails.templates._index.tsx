@@ -1,0 +1,111 @@
+/**
+ * `/projects/{id}/emails/templates`: the project's email templates (the built-in ones in plain
+ * words, with when Doorman sends them) and the theme each uses; a new template by name.
+ */
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { Link, useNavigate } from "@remix-run/react";
+import { type FormEvent, useCallback, useId, useRef, useState } from "react";
+import { Loaded, TextField, useAction } from "../components/console-ui";
+import { templateName, templateWhen, themeChoiceName } from "../components/emails/email-names";
+import { EmailsHeading } from "../components/emails/emails-heading";
+import { RouteError } from "../components/route-error";
+import { useLoad } from "../components/users/use-load";
+import { useProject } from "../lib/project-context";
+
+export const meta: MetaFunction = () => [{ title: "Email templates · Doorman" }];
+
+export default function EmailTemplatesRoute() {
+  const { project, toast } = useProject();
+  const app = project.app;
+  const id = useId();
+  const navigate = useNavigate();
+  const load = useCallback(async () => {
+    const [templates, themes] = await Promise.all([app.listEmailTemplates(), app.listEmailThemes()]);
+    return { templates, themes };
+  }, [app]);
+  const library = useLoad(load, "the templates");
+  const [name, setName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const create = useAction();
+
+  const onCreate = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      setNameError("Name the template.");
+      nameRef.current?.focus();
+      return;
+    }
+    setNameError(null);
+    await create.run(async () => {
+      const { id: templateId } = await app.createEmailTemplate(name.trim());
+      toast(`Template ${name.trim()} created.`);
+      navigate(`/projects/${project.id}/emails/templates/${templateId}`);
+    }, "Could not create the template.");
+  };
+
+  return (
+    <>
+      <EmailsHeading title={`Email templates · ${project.displayName}`} projectId={project.id}>
+        <p className="muted">The emails Doorman sends for you, and your own. Open one to edit it with a live preview.</p>
+      </EmailsHeading>
+      <section className="panel" aria-labelledby={`${id}-list`}>
+        <h2 id={`${id}-list`}>Templates</h2>
+        <Loaded value={library.value} error={library.error} what="the templates">
+          {({ templates, themes }) => (
+            <div className="table-scroll">
+              <table className="email-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Template</th>
+                    <th scope="col">When it is sent</th>
+                    <th scope="col">Theme</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {templates.map((t) => (
+                    <tr key={t.id}>
+                      <td>
+                        <Link to={`/projects/${project.id}/emails/templates/${t.id}`}>{templateName(t)}</Link>
+                      </td>
+                      <td>{templateWhen(t.id) ?? <span className="muted">Your own template: send it from Compose.</span>}</td>
+                      <td>{themeChoiceName(t.themeId, themes)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Loaded>
+      </section>
+      <section className="panel">
+        <form className="form" onSubmit={onCreate} aria-labelledby={`${id}-new`} noValidate>
+          <h2 id={`${id}-new`}>New template</h2>
+          <TextField
+            id={`${id}-name`}
+            label="Template name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={nameError}
+            inputRef={nameRef}
+            maxLength={256}
+          />
+          {create.error ? (
+            <p className="alert" role="alert">
+              {create.error}
+            </p>
+          ) : null}
+          <div>
+            <button type="submit" className="btn" disabled={create.busy}>
+              {create.busy ? "Creating…" : "Create template"}
+            </button>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
