@@ -79,6 +79,10 @@ export async function startMailSink(): Promise<{ smtpPort: number; httpPort: num
       });
     },
   });
+  // A sender cut off mid-message (deferred mail still in flight when a test ends) must not crash the run.
+  smtp.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "ECONNRESET" && err.code !== "EPIPE") console.error(`mail sink: ${err.message}`);
+  });
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 

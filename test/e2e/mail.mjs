@@ -41,6 +41,11 @@ export async function startMail() {
       });
     },
   });
+  // A sender cut off mid-message (the worker stopped while a deferred notice was on its way) is
+  // not a test failure: without a listener the server's "error" event would crash the runner.
+  server.on("error", (err) => {
+    if (err.code !== "ECONNRESET" && err.code !== "EPIPE") console.error(`mail sink: ${err.message}`);
+  });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = server.server.address().port;
   return {

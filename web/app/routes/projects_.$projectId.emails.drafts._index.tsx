@@ -4,8 +4,9 @@
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
-import { type FormEvent, useCallback, useId, useRef, useState } from "react";
-import { ConfirmButton, Loaded, TextField, useAction } from "../components/console-ui";
+import { useCallback, useId } from "react";
+import { ConfirmButton, Loaded } from "../components/console-ui";
+import { CreateByNameForm } from "../components/emails/create-by-name";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
 import { formatDate, useLoad } from "../components/users/use-load";
@@ -20,24 +21,11 @@ export default function EmailDraftsRoute() {
   const navigate = useNavigate();
   const load = useCallback(() => app.listEmailDrafts(), [app]);
   const drafts = useLoad(load, "the drafts");
-  const create = useAction();
-  const [name, setName] = useState("");
-  const [nameError, setNameError] = useState<string | null>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
 
-  const onCreate = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) {
-      setNameError("Name the draft.");
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(null);
-    await create.run(async () => {
-      const { id: draftId } = await app.createEmailDraft({ displayName: name.trim() });
-      toast(`Draft ${name.trim()} created.`);
-      navigate(`/projects/${project.id}/emails/drafts/${draftId}`);
-    }, "Could not create the draft.");
+  const onCreate = async (name: string) => {
+    const { id: draftId } = await app.createEmailDraft({ displayName: name });
+    toast(`Draft ${name} created.`);
+    navigate(`/projects/${project.id}/emails/drafts/${draftId}`);
   };
 
   return (
@@ -94,31 +82,7 @@ export default function EmailDraftsRoute() {
           }
         </Loaded>
       </section>
-      <section className="panel">
-        <form className="form" onSubmit={onCreate} aria-labelledby={`${id}-new`} noValidate>
-          <h2 id={`${id}-new`}>New draft</h2>
-          <TextField
-            id={`${id}-name`}
-            label="Draft name"
-            hint="Only you see it; the subject is written in the draft."
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={nameError}
-            inputRef={nameRef}
-            maxLength={256}
-          />
-          {create.error ? (
-            <p className="alert" role="alert">
-              {create.error}
-            </p>
-          ) : null}
-          <div>
-            <button type="submit" className="btn" disabled={create.busy}>
-              {create.busy ? "Creating…" : "Create draft"}
-            </button>
-          </div>
-        </form>
-      </section>
+      <CreateByNameForm noun="draft" hint="Only you see it; the subject is written in the draft." onCreate={onCreate} />
     </>
   );
 }

@@ -4,8 +4,9 @@
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
-import { type FormEvent, useCallback, useId, useRef, useState } from "react";
-import { Loaded, TextField, useAction } from "../components/console-ui";
+import { useCallback, useId } from "react";
+import { Loaded } from "../components/console-ui";
+import { CreateByNameForm } from "../components/emails/create-by-name";
 import { templateName, templateWhen, themeChoiceName } from "../components/emails/email-names";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
@@ -24,24 +25,11 @@ export default function EmailTemplatesRoute() {
     return { templates, themes };
   }, [app]);
   const library = useLoad(load, "the templates");
-  const [name, setName] = useState("");
-  const [nameError, setNameError] = useState<string | null>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
-  const create = useAction();
 
-  const onCreate = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) {
-      setNameError("Name the template.");
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(null);
-    await create.run(async () => {
-      const { id: templateId } = await app.createEmailTemplate(name.trim());
-      toast(`Template ${name.trim()} created.`);
-      navigate(`/projects/${project.id}/emails/templates/${templateId}`);
-    }, "Could not create the template.");
+  const onCreate = async (name: string) => {
+    const { id: templateId } = await app.createEmailTemplate(name);
+    toast(`Template ${name} created.`);
+    navigate(`/projects/${project.id}/emails/templates/${templateId}`);
   };
 
   return (
@@ -78,30 +66,7 @@ export default function EmailTemplatesRoute() {
           )}
         </Loaded>
       </section>
-      <section className="panel">
-        <form className="form" onSubmit={onCreate} aria-labelledby={`${id}-new`} noValidate>
-          <h2 id={`${id}-new`}>New template</h2>
-          <TextField
-            id={`${id}-name`}
-            label="Template name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={nameError}
-            inputRef={nameRef}
-            maxLength={256}
-          />
-          {create.error ? (
-            <p className="alert" role="alert">
-              {create.error}
-            </p>
-          ) : null}
-          <div>
-            <button type="submit" className="btn" disabled={create.busy}>
-              {create.busy ? "Creating…" : "Create template"}
-            </button>
-          </div>
-        </form>
-      </section>
+      <CreateByNameForm noun="template" onCreate={onCreate} />
     </>
   );
 }

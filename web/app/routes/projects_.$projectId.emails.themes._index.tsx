@@ -5,8 +5,9 @@
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
-import { ConfirmButton, Loaded, TextField, useAction } from "../components/console-ui";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { ConfirmButton, Loaded, useAction } from "../components/console-ui";
+import { CreateByNameForm } from "../components/emails/create-by-name";
 import { activeThemeId, BUILT_IN_THEME_IDS } from "../components/emails/email-names";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
@@ -26,10 +27,6 @@ export default function EmailThemesRoute() {
   const [chosen, setChosen] = useState(active);
   useEffect(() => setChosen(active), [active]);
   const pick = useAction();
-  const create = useAction();
-  const [name, setName] = useState("");
-  const [nameError, setNameError] = useState<string | null>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
 
   const onPick = async (e: FormEvent) => {
     e.preventDefault();
@@ -40,19 +37,10 @@ export default function EmailThemesRoute() {
     if (ok) toast(`${themes.value?.find((t) => t.id === chosen)?.displayName ?? "The theme"} is now the active theme.`);
   };
 
-  const onCreate = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) {
-      setNameError("Name the theme.");
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(null);
-    await create.run(async () => {
-      const { id: themeId } = await app.createEmailTheme(name.trim());
-      toast(`Theme ${name.trim()} created.`);
-      navigate(`/projects/${project.id}/emails/themes/${themeId}`);
-    }, "Could not create the theme.");
+  const onCreate = async (name: string) => {
+    const { id: themeId } = await app.createEmailTheme(name);
+    toast(`Theme ${name} created.`);
+    navigate(`/projects/${project.id}/emails/themes/${themeId}`);
   };
 
   return (
@@ -136,31 +124,7 @@ export default function EmailThemesRoute() {
           </>
         )}
       </Loaded>
-      <section className="panel">
-        <form className="form" onSubmit={onCreate} aria-labelledby={`${id}-new`} noValidate>
-          <h2 id={`${id}-new`}>New theme</h2>
-          <TextField
-            id={`${id}-name`}
-            label="Theme name"
-            hint="It starts as a copy of Default Light."
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={nameError}
-            inputRef={nameRef}
-            maxLength={256}
-          />
-          {create.error ? (
-            <p className="alert" role="alert">
-              {create.error}
-            </p>
-          ) : null}
-          <div>
-            <button type="submit" className="btn" disabled={create.busy}>
-              {create.busy ? "Creating…" : "Create theme"}
-            </button>
-          </div>
-        </form>
-      </section>
+      <CreateByNameForm noun="theme" hint="It starts as a copy of Default Light." onCreate={onCreate} />
     </>
   );
 }
