@@ -11,6 +11,7 @@ import { EmailPreview } from "../components/emails/email-preview";
 import { EmailsNav } from "../components/emails/emails-nav";
 import { RecipientPicker, type Recipients, recipientsProblem, resolveRecipients } from "../components/emails/recipient-picker";
 import { type RenderProblem, renderProblem } from "../components/emails/render-error";
+import { SaveBar } from "../components/emails/save-bar";
 import { SendButton, SendResults } from "../components/emails/send-panel";
 import { ServerNotice } from "../components/emails/server-notice";
 import { SourceField } from "../components/emails/source-field";
@@ -135,19 +136,7 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
               problem={problem}
               file="template"
             />
-            {save.error ? (
-              <p className="alert" role="alert" tabIndex={-1} ref={alertRef}>
-                Not saved: {save.error}
-              </p>
-            ) : null}
-            <div className="inline">
-              <button type="button" className="btn" onClick={onSave} disabled={save.busy}>
-                {save.busy ? "Saving…" : "Save draft"}
-              </button>
-              <span className="muted" role="status">
-                {dirty ? "Unsaved changes." : "All changes saved."}
-              </span>
-            </div>
+            <SaveBar noun="draft" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} onSave={onSave} />
           </div>
         </section>
         <section className="panel email-workbench-preview" aria-label="Draft preview">

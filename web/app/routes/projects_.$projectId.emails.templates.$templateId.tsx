@@ -12,6 +12,7 @@ import { isBuiltInTemplate, templateName, templateWhen } from "../components/ema
 import { EmailPreview } from "../components/emails/email-preview";
 import { EmailsNav } from "../components/emails/emails-nav";
 import { type RenderProblem, renderProblem } from "../components/emails/render-error";
+import { SaveBar } from "../components/emails/save-bar";
 import { SourceField } from "../components/emails/source-field";
 import { ThemePicker } from "../components/emails/theme-picker";
 import { parseVariables, previewVariablesOf, VariablesField } from "../components/emails/variables-field";
@@ -113,19 +114,7 @@ function TemplateEditor(props: {
               file="template"
             />
             <VariablesField id={`${id}-vars`} label="Preview variables (JSON)" value={variables} onChange={setVariables} />
-            {save.error ? (
-              <p className="alert" role="alert" tabIndex={-1} ref={alertRef}>
-                Not saved: {save.error}
-              </p>
-            ) : null}
-            <div className="inline">
-              <button type="button" className="btn" onClick={onSave} disabled={save.busy}>
-                {save.busy ? "Saving…" : "Save template"}
-              </button>
-              <span className="muted" role="status">
-                {dirty ? "Unsaved changes." : "All changes saved."}
-              </span>
-            </div>
+            <SaveBar noun="template" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} onSave={onSave} />
           </div>
         </section>
         <section className="panel email-workbench-preview" aria-label="Template preview">

@@ -11,6 +11,7 @@ import { templateName } from "../components/emails/email-names";
 import { EmailPreview } from "../components/emails/email-preview";
 import { EmailsNav } from "../components/emails/emails-nav";
 import { type RenderProblem, renderProblem } from "../components/emails/render-error";
+import { SaveBar } from "../components/emails/save-bar";
 import { SourceField } from "../components/emails/source-field";
 import { RouteError } from "../components/route-error";
 import { useLoad } from "../components/users/use-load";
@@ -110,19 +111,7 @@ function ThemeEditor(props: { theme: EmailTheme; templates: EmailTemplate[] }) {
               problem={problem}
               file="theme"
             />
-            {save.error ? (
-              <p className="alert" role="alert" tabIndex={-1} ref={alertRef}>
-                Not saved: {save.error}
-              </p>
-            ) : null}
-            <div className="inline">
-              <button type="submit" className="btn" disabled={save.busy}>
-                {save.busy ? "Saving…" : "Save theme"}
-              </button>
-              <span className="muted" role="status">
-                {dirty ? "Unsaved changes." : "All changes saved."}
-              </span>
-            </div>
+            <SaveBar noun="theme" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} />
           </form>
         </section>
         <section className="panel email-workbench-preview" aria-label="Theme preview">
