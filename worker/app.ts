@@ -38,10 +38,14 @@ import { internalEmailThemesRoutes } from "./routes/internal/email-themes";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
+import { internalPaymentsRoutes } from "./routes/internal/payments";
+import { internalPaymentsStripeRoutes } from "./routes/internal/payments-stripe";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
+import { paymentsRoutes } from "./routes/payments";
+import { paymentsCheckoutRoutes } from "./routes/payments-checkout";
 import {
   projectPermissionDefinitionsRoutes,
   projectPermissionsRoutes,
@@ -49,6 +53,7 @@ import {
   teamPermissionsRoutes,
 } from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
+import { stripeWebhookRoutes, stripeWidgetsRoutes } from "./routes/stripe";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
 import { teamMembershipsRoutes } from "./routes/team-memberships";
@@ -101,7 +106,13 @@ const api = routeGroup()
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)
-  .route("/webhooks/svix-token", svixTokenRoutes);
+  .route("/webhooks/svix-token", svixTokenRoutes)
+  .route("/payments", paymentsRoutes)
+  .route("/internal/payments", internalPaymentsRoutes)
+  .route("/payments", paymentsCheckoutRoutes)
+  .route("/integrations/stripe", stripeWebhookRoutes)
+  .route("/stripe-widgets", stripeWidgetsRoutes)
+  .route("/internal/payments", internalPaymentsStripeRoutes);
 addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */

@@ -30,6 +30,15 @@ export type RateLimit = { count: number; seconds: number };
 export type SmtpConfig = { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
 export type SharedOAuthKeys = { clientId?: string; clientSecret?: string; tenantId?: string };
 export type InternalKeys = { publishable: string; secret: string; admin: string };
+/** The platform's Stripe account (Connect platform), for live-mode payments (docs/payments.md). */
+export type StripeSettings = {
+  /** The platform's secret key (sk_live_… / sk_test_…); null = live mode is unavailable (test mode only). */
+  secretKey: string | null;
+  /** The signing secret of the webhook endpoint (whsec_…); null = Stripe webhooks are refused. */
+  webhookSecret: string | null;
+  /** Another Stripe API origin (a local mock, development only); null = api.stripe.com. */
+  apiUrl: string | null;
+};
 
 export type Config = {
   environment: Environment;
@@ -54,6 +63,7 @@ export type Config = {
   /** RATE_LIMIT_<RULE> overrides by rule name; null = the rule is switched off. */
   rateLimits: Readonly<Record<string, RateLimit | null>>;
   apiDocsScriptUrl: string | null;
+  stripe: StripeSettings;
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -98,6 +108,15 @@ const varsSchema = z.object({
     (v) => v === undefined || /^(https?:\/\/[^/\s]+|\/[^/\s])/.test(v),
     "must be an http(s) URL or an absolute path",
   ),
+  STRIPE_SECRET_KEY: optional.refine(
+    (v) => v === undefined || /^(sk|rk)_(live|test)_\S+$/.test(v),
+    "must be a Stripe secret key (sk_live_… or sk_test_…)",
+  ),
+  STRIPE_WEBHOOK_SECRET: optional.refine(
+    (v) => v === undefined || /^whsec_\S+$/.test(v),
+    "must be a Stripe webhook signing secret (whsec_…)",
+  ),
+  STRIPE_API_URL: httpUrl,
 });
 type Vars = z.output<typeof varsSchema>;
 
@@ -167,6 +186,8 @@ function checkVars(vars: Vars, environment: Environment): string[] {
       problems.push("STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is development-only; remove it in production");
     // The mock OpenID provider signs anyone in as any email: development only.
     if (vars.OAUTH_MOCK_ISSUER) problems.push("OAUTH_MOCK_ISSUER is development-only; remove it in production");
+    // Another Stripe host would receive the platform's secret key and could fake every payment: development only.
+    if (vars.STRIPE_API_URL) problems.push("STRIPE_API_URL is development-only (a local Stripe mock); remove it in production");
   }
   const internal = [vars.INTERNAL_PUBLISHABLE_CLIENT_KEY, vars.INTERNAL_SECRET_SERVER_KEY, vars.INTERNAL_SUPER_SECRET_ADMIN_KEY];
   if (internal.some(Boolean) && !internal.every(Boolean))
@@ -226,6 +247,11 @@ function buildConfig(env: object): Config {
     internalKeys,
     rateLimits,
     apiDocsScriptUrl: vars.API_DOCS_SCRIPT_URL ?? null,
+    stripe: {
+      secretKey: vars.STRIPE_SECRET_KEY ?? null,
+      webhookSecret: vars.STRIPE_WEBHOOK_SECRET ?? null,
+      apiUrl: vars.STRIPE_API_URL ? vars.STRIPE_API_URL.replace(/\/+$/, "") : null,
+    },
   };
 }
 

@@ -38,6 +38,12 @@ export interface EnvVars {
   INTERNAL_SUPER_SECRET_ADMIN_KEY?: string;
   /** Where /api/v1/docs loads the API reference's script from; unset = the public CDN. */
   API_DOCS_SCRIPT_URL?: string;
+  /** The Stripe platform account's secret key (a wrangler secret); unset = live-mode payments are unavailable, test mode only. */
+  STRIPE_SECRET_KEY?: string;
+  /** The signing secret (whsec_…) of the Stripe webhook endpoint /api/v1/integrations/stripe/webhooks (a wrangler secret). */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Dev/test only: the Stripe API origin (a local mock) instead of https://api.stripe.com. Refused in production. */
+  STRIPE_API_URL?: string;
   /** Shared OAuth keys: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET / _TENANT_ID (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
   [sharedOAuth: `SHARED_OAUTH_${string}`]: string | undefined;
   /** Rate-limit overrides: RATE_LIMIT_<RULE> = "count/seconds", or "0" to switch the rule off. */

@@ -30,6 +30,7 @@ export type {
   SendEmailOptions,
   SendEmailResult,
 } from "./apps/admin-emails";
+export type { StripeAccountInfo } from "./apps/admin-payments";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export {
   WEBHOOK_EVENT_TYPES,
@@ -54,6 +55,31 @@ export type { ContactChannel, NotificationCategory } from "./apps/contact-channe
 export type { ActiveSession } from "./apps/current-user";
 export type { OAuthStartOptions } from "./apps/oauth";
 export { PASSKEY_RP_ID_SENTINEL, PASSKEY_WEBAUTHN_ERROR_CODES, type PasskeyWebAuthnErrorCode } from "./apps/passkeys";
+export type {
+  CheckoutOptions,
+  ClientCheckoutOptions,
+  ClientCustomer,
+  CustomerSelector,
+  GrantProductOptions,
+  Item,
+  QuantityChangeOptions,
+  ServerCustomer,
+  ServerItem,
+} from "./apps/payments";
+export type {
+  ClientOfferChoice,
+  CustomerProduct,
+  CustomerProductsList,
+  CustomerProductsListOptions,
+  CustomerType,
+  IncludedItem,
+  InlineOffer,
+  OfferChoice,
+  OfferPrice,
+  PaymentsCustomerView,
+  Purchase,
+  PurchaseCodeDetails,
+} from "./apps/payments-shapes";
 export type {
   PermissionDefinition,
   PermissionDefinitionCreateOptions,

@@ -25,6 +25,7 @@ import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
+import { definePaymentsSteps } from "./payments-scenario.mjs";
 import { definePermissionSteps } from "./permissions-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
 
@@ -182,6 +183,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });
+  definePaymentsSteps(runner, { page, origin, shots });
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });
   defineApiDocsSteps(runner, { page, origin, shots });

@@ -73,7 +73,8 @@ beforeAll(async () => {
   team = { own: own.id, other: other.id, foreign: foreign.id };
 }, 60_000);
 
-const isUserKey = (name: string) => /^(userId|user_id|creator_user_id)$/.test(name);
+// Payments name their customer `customer_id`; the matrix asks with customer_type "user".
+const isUserKey = (name: string) => /^(userId|user_id|creator_user_id|customer_id)$/.test(name);
 const isTeamKey = (name: string) => /^(teamId|team_id)$/.test(name);
 
 function idKeys(op: Operation): { user: boolean; team: boolean } {
@@ -114,6 +115,7 @@ const OTHER_PATH_VALUES: Record<string, string> = {
   file: "jwks.json",
   permissionId: "team_admin",
   categoryId: "marketing",
+  customer_type: "user",
 };
 
 function credentials(p: Project, level: Level, withUser: boolean): Record<string, string> {
@@ -148,7 +150,7 @@ async function ask(op: Operation, level: Level, scenario: Scenario, keyOf: Proje
   const headers = credentials(keyOf, level, level === "client" || op.user);
   let body: string | undefined;
   if (op.method !== "GET" && op.method !== "DELETE") {
-    const overrides = { user_id: ids.userId, creator_user_id: ids.userId, team_id: ids.teamId };
+    const overrides = { user_id: ids.userId, creator_user_id: ids.userId, team_id: ids.teamId, customer_id: ids.userId };
     body = JSON.stringify(op.body ? validValue(op.body, overrides) : {});
     headers["content-type"] = "application/json";
   } else if (op.method === "DELETE" && op.body) {

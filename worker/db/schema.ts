@@ -28,6 +28,8 @@ export const projects = sqliteTable("projects", {
   configOverrides: text("config_overrides", { mode: "json" }).$type<Record<string, Record<string, unknown>>>(),
   /** Bumped by every config write; a write applies only over the version it read (no lost updates). */
   configVersion: integer("config_version").notNull().default(0),
+  /** The project's connected Stripe account (Connect), once onboarding has started (issue 15). */
+  stripeAccountId: text("stripe_account_id"),
 });
 
 export const apiKeySets = sqliteTable(
@@ -581,3 +583,96 @@ export const webhookAttempts = sqliteTable(
   },
   (t) => [index("webhook_attempts_delivery").on(t.deliveryId, t.attemptedAt)],
 );
+
+/**
+ * Item quantities (issue 15) are a ledger: every change is a row, never one mutable number. The
+ * quantity is the sum of unexpired rows plus the grants of the item's default and of active
+ * purchases (computed by time, not stored). A decrease is split over the grants it uses, soonest
+ * expiring first, and carries their expiry, so an expired grant takes its own spending with it.
+ * `seq` orders the ledger: a strict decrease inserts only if no other change landed since it read.
+ */
+export const itemQuantityChanges = sqliteTable(
+  "item_quantity_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    /** One change (one request) may be several rows, split over grants: they share this id. */
+    changeId: text("change_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    customerType: text("customer_type").notNull(),
+    customerId: text("customer_id").notNull(),
+    itemId: text("item_id").notNull(),
+    delta: integer("delta").notNull(),
+    expiresAt: integer("expires_at"),
+    /**
+     * A decrease spent from a computed grant that may end early (a purchase's items that expire
+     * with it, or a repeat's current grant): the grant's key. The row counts only while that grant does.
+     */
+    grantKey: text("grant_key"),
+    description: text("description"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("item_quantity_changes_customer_item").on(t.projectId, t.customerType, t.customerId, t.itemId, t.seq)],
+);
+
+/** A purchase or subscription of an offer by a customer: from the test checkout, Stripe, or a server grant. */
+export const purchases = sqliteTable(
+  "purchases",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    customerType: text("customer_type").notNull(),
+    customerId: text("customer_id").notNull(),
+    /** null: an inline offer (server calls only). */
+    offerId: text("offer_id"),
+    /** The offer as it was when bought (an owner editing the offer later changes no past purchase). */
+    offer: json("offer").notNull(),
+    priceId: text("price_id"),
+    quantity: integer("quantity").notNull(),
+    kind: text("kind").notNull(),
+    status: text("status").notNull(),
+    source: text("source").notNull(),
+    /** The payment's id outside Doorman (Stripe checkout session or subscription): one purchase per id. */
+    externalId: text("external_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    stripePaymentIntentId: text("stripe_payment_intent_id"),
+    createdAt: integer("created_at").notNull(),
+    currentPeriodEnd: integer("current_period_end"),
+    cancelAtPeriodEnd: bool("cancel_at_period_end").notNull().default(false),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [
+    index("purchases_customer").on(t.projectId, t.customerType, t.customerId, t.createdAt),
+    uniqueIndex("purchases_external_id").on(t.projectId, t.externalId),
+    index("purchases_stripe_subscription").on(t.stripeSubscriptionId),
+  ],
+);
+
+/** A purchase URL's code (24 h, single purchase): stored as its SHA-256, like every code. */
+export const purchaseCodes = sqliteTable("purchase_codes", {
+  codeHash: text("code_hash").primaryKey(),
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  customerType: text("customer_type").notNull(),
+  customerId: text("customer_id").notNull(),
+  offerId: text("offer_id"),
+  offer: json("offer").notNull(),
+  returnUrl: text("return_url"),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  /** Set by the purchase that used it: a code buys once. */
+  usedAt: integer("used_at"),
+  purchaseId: text("purchase_id"),
+});
+
+/** Stripe webhook events already handled, by event id: a redelivered event changes nothing. */
+export const stripeEvents = sqliteTable("stripe_events", {
+  eventId: text("event_id").primaryKey(),
+  projectId: text("project_id"),
+  type: text("type").notNull(),
+  receivedAt: integer("received_at").notNull(),
+});

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email-defaults";
+import { defaultPaymentsConfig, PAYMENTS_RECORD_PATHS, paymentsConfigSchema } from "./payments-config";
 import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate } from "./project-config";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
@@ -83,6 +84,8 @@ export const renderedConfigSchema = z.strictObject({
   rbac: z.strictObject({
     defaultPermissions: z.strictObject({ teamCreator: permissionSet, teamMember: permissionSet, signUp: permissionSet }),
   }),
+  /** Items, offers, groups and test mode (services/payments-config.ts). */
+  payments: paymentsConfigSchema,
   onboarding: z.strictObject({ requireEmailVerification: bool }),
   project: z.strictObject({ requirePublishableClientKey: bool }),
   doorman: z.strictObject({
@@ -141,6 +144,8 @@ export function toRenderedConfig(c: ProjectConfig): RenderedConfig {
         signUp: set(c.user_default_permissions.map((p) => p.id)),
       },
     },
+    // Payments live only in the overrides (read through renderConfig where payments need them).
+    payments: defaultPaymentsConfig(),
     onboarding: { requireEmailVerification: c.require_email_verification },
     project: { requirePublishableClientKey: c.require_publishable_client_key },
     doorman: { refreshTokenRotation: c.refresh_token_rotation, rateLimits: c.rate_limits, eventRetentionDays: c.event_retention_days },
@@ -312,6 +317,7 @@ const RECORD_PATHS = new Set([
   "rbac.defaultPermissions.teamMember",
   "rbac.defaultPermissions.signUp",
   "doorman.rateLimits",
+  ...PAYMENTS_RECORD_PATHS,
 ]);
 
 /** Fills every key missing from `target` with the default's value (deep into objects, not into records). */

@@ -8,9 +8,11 @@ import { KnownError } from "../shared/known-errors";
 import type { EventListJson } from "../shared/wire-events";
 import type { MetricsJson } from "../shared/wire-metrics";
 import * as emails from "./admin-emails";
+import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import * as webhooks from "./admin-webhooks";
 import type { AppCore, ClientAppOptions } from "./app-core";
+import type { CustomerType, PaymentsCustomerView } from "./payments-shapes";
 import * as permissions from "./permissions";
 import { ServerAppBase, type ServerUser } from "./server-app";
 import type { KeySetJson, LastFour, ListJson, ProjectAdminJson, SentEmailJson } from "./wire-types";
@@ -529,6 +531,44 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   }
   deleteProjectPermissionDefinition(permissionId: string): Promise<void> {
     return permissions.definitionMethods(this._serverRequest.bind(this), "project").delete(permissionId);
+  }
+
+  // payments: customers, test-mode checkout, Stripe onboarding (items and offers are config: project.updateConfig)
+  /**
+   * One customer as the console shows it: the items of its type with quantities, its purchases,
+   * and its recent quantity changes.
+   *
+   * @example
+   * const view = await admin.getPaymentsCustomer({ customerType: "user", customerId: user.id });
+   */
+  getPaymentsCustomer(options: { customerType: CustomerType; customerId: string }): Promise<PaymentsCustomerView> {
+    return adminPayments.getPaymentsCustomer(this._serverRequest.bind(this), options);
+  }
+  /**
+   * Starts (or resumes) Stripe Connect onboarding for the project; send the owner to `url`.
+   *
+   * @example
+   * window.location.href = (await admin.setupPayments()).url;
+   */
+  setupPayments(): Promise<{ url: string }> {
+    return adminPayments.setupPayments(this._serverRequest.bind(this));
+  }
+  /** The connected Stripe account's state, or null when the project has none yet. */
+  getStripeAccountInfo(): Promise<adminPayments.StripeAccountInfo | null> {
+    return adminPayments.getStripeAccountInfo(this._serverRequest.bind(this));
+  }
+  /** A client secret for Stripe's embedded components (account management, payouts). */
+  createStripeWidgetSession(): Promise<{ clientSecret: string }> {
+    return adminPayments.createStripeWidgetSession(this._serverRequest.bind(this));
+  }
+  /**
+   * Completes a purchase code's checkout in test mode as the owner (the console's "test purchase").
+   *
+   * @example
+   * await admin.testModePurchase({ fullCode, priceId: "monthly" });
+   */
+  testModePurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<void> {
+    return adminPayments.testModePurchase(this._serverRequest.bind(this), options);
   }
 }
 

@@ -16,8 +16,17 @@ import * as emailAuth from "./email-auth";
 import { forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
 import * as oauth from "./oauth";
 import * as passkeys from "./passkeys";
+import * as payments from "./payments";
+import { type PurchaseCodeDetails, purchaseCodeFromJson } from "./payments-shapes";
 import * as teams from "./teams";
-import type { ProjectClientJson, SignInTokensJson, TokensJson } from "./wire-types";
+import type {
+  ProjectClientJson,
+  PurchaseSessionJson,
+  SignInTokensJson,
+  TestModePurchaseJson,
+  TokensJson,
+  ValidatedCodeJson,
+} from "./wire-types";
 
 export type { ClientAppOptions } from "./app-core";
 export type GetUserOptions = { or?: "redirect" | "throw" | "anonymous" | "return-null"; includeRestricted?: boolean };
@@ -347,5 +356,67 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   /** @internal For React hooks: called whenever the cached team list of the user changes. */
   _subscribeTeams(callback: () => void): () => void {
     return teams.subscribeTeams(this, callback);
+  }
+  // --- payments ---
+  /**
+   * An item of a customer the signed-in user may read (the user, or one of the user's teams);
+   * others are refused by the server.
+   *
+   * @example
+   * const seats = await app.getItem({ teamId, itemId: "seats" });
+   */
+  getItem(options: payments.CustomerSelector & { itemId: string }): Promise<payments.Item> {
+    return payments.clientCustomerMethods(payments.clientContext(this), payments.targetOf(options)).getItem(options.itemId);
+  }
+  /** React: an item of the user or one of its teams, kept up to date (needs the SDK's React entry). */
+  useItem(options: payments.CustomerSelector & { itemId: string }): payments.Item {
+    return payments.clientCustomerMethods(payments.clientContext(this), payments.targetOf(options)).useItem(options.itemId);
+  }
+  /**
+   * The purchase page's first read: what a purchase code (from a checkout URL) is for. No sign-in needed.
+   *
+   * @example
+   * const details = await app.validatePurchaseCode(params.code);
+   * console.log(details.offer.displayName, details.testMode);
+   */
+  async validatePurchaseCode(fullCode: string, options: { returnUrl?: string } = {}): Promise<PurchaseCodeDetails> {
+    const body: Record<string, unknown> = { full_code: fullCode };
+    if (options.returnUrl !== undefined) body.return_url = options.returnUrl;
+    return purchaseCodeFromJson(await this._http.request<ValidatedCodeJson>("/payments/purchases/validate-code", { body }));
+  }
+  /**
+   * Test mode: completes the purchase with the test card (4242 4242 4242 4242), granting the
+   * offer's items exactly as a paid checkout would.
+   *
+   * @example
+   * await app.completeTestModePurchase({ fullCode, priceId: "monthly", cardNumber: "4242424242424242" });
+   */
+  async completeTestModePurchase(options: {
+    fullCode: string;
+    priceId: string;
+    quantity?: number;
+    cardNumber: string;
+  }): Promise<{ purchaseId: string }> {
+    const body: Record<string, unknown> = { full_code: options.fullCode, price_id: options.priceId, card_number: options.cardNumber };
+    if (options.quantity !== undefined) body.quantity = options.quantity;
+    const json = await this._http.request<TestModePurchaseJson>("/payments/purchases/test-mode-purchase", { body });
+    return { purchaseId: json.purchase_id };
+  }
+  /**
+   * Live mode: starts the Stripe checkout for a purchase code and price; send the customer to `url`.
+   *
+   * @example
+   * const { url } = await app.createPurchaseSession({ fullCode, priceId: "monthly" });
+   * window.location.href = url;
+   */
+  async createPurchaseSession(options: {
+    fullCode: string;
+    priceId: string;
+    quantity?: number;
+  }): Promise<{ url: string; clientSecret: string | null }> {
+    const body: Record<string, unknown> = { full_code: options.fullCode, price_id: options.priceId };
+    if (options.quantity !== undefined) body.quantity = options.quantity;
+    const json = await this._http.request<PurchaseSessionJson>("/payments/purchases/purchase-session", { body });
+    return { url: json.url, clientSecret: json.client_secret };
   }
 }

@@ -15,6 +15,7 @@ import type { ContactChannel, NotificationCategory } from "./contact-channels";
 import * as channels from "./contact-channels";
 import type { OAuthStartOptions } from "./oauth";
 import * as passkeys from "./passkeys";
+import * as payments from "./payments";
 import * as permissions from "./permissions";
 import * as teams from "./teams";
 import { type UserFields, type UserUpdateOptions, userFieldsFromJson, userUpdateToWire } from "./users";
@@ -116,7 +117,7 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
   createApiKey(options: apiKeys.CreateApiKeyOptions): Promise<apiKeys.ApiKeyFirstView<"user">>;
   /** This user's API keys, newest first (last four characters only). */
   listApiKeys(): Promise<apiKeys.ApiKey<"user">[]>;
-};
+} & payments.ClientCustomer;
 
 export function sessionFromJson(json: SessionJson): ActiveSession {
   return {
@@ -232,5 +233,7 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
     // --- api-keys ---
     createApiKey: (options) => apiKeys.createApiKey<"user">(app._userRequest.bind(app), { userId: json.id }, options),
     listApiKeys: () => apiKeys.listApiKeys<"user">(app._userRequest.bind(app), { userId: json.id }),
+    // --- payments ---
+    ...payments.clientCustomerMethods(payments.clientContext(app), { customerType: "user", customerId: json.id }),
   };
 }

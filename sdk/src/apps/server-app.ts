@@ -13,6 +13,8 @@ import type { ClientAppOptions } from "./app-core";
 import { ClientAppBase, type GetUserOptions } from "./client-app";
 import * as connections from "./connected-accounts";
 import { type ActiveSession, type CurrentUserOf, type OwnerAdminAppFactory, sessionFromJson } from "./current-user";
+import * as payments from "./payments";
+import type { CustomerProductsList, CustomerProductsListOptions, Purchase } from "./payments-shapes";
 import * as permissions from "./permissions";
 import { type ServerContactChannel, type ServerContactChannelCreateOptions, serverContactChannelMethods } from "./server-contact-channels";
 import * as teams from "./teams";
@@ -53,7 +55,7 @@ export type ServerUser = UserFields & {
   /** Grants a team permission (`grantPermission(team, id)`) or a project permission (`grantPermission(id)`). */
   grantPermission: permissions.ServerUserPermissions["grantPermission"];
   revokePermission: permissions.ServerUserPermissions["revokePermission"];
-};
+} & payments.ServerCustomer;
 
 export type CreateUserOptions = ServerUserUpdateOptions & { primaryEmail?: string | null; isAnonymous?: boolean };
 export type ListUsersOptions = {
@@ -130,7 +132,14 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
       // permissions
       ...permissions.userPermissionMethods(this._serverRequest.bind(this), json.id),
       ...permissions.serverPermissionMethods(this._serverRequest.bind(this), json.id),
+      // payments
+      ...payments.serverCustomerMethods(this._payments(), { customerType: "user", customerId: json.id }),
     };
+  }
+
+  /** @internal Payments requests at this app's key level. */
+  _payments(): payments.PaymentsContext {
+    return payments.serverContext(this, (path, options) => this._serverRequest(path, options));
   }
 
   /** Creates a user (POST /users). */
@@ -186,7 +195,7 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
   }
   // --- teams ---
   private teamMethods() {
-    return teams.serverTeamMethods((path, options) => this._serverRequest(path, options), this.urls.teamInvitation);
+    return teams.serverTeamMethods((path, options) => this._serverRequest(path, options), this.urls.teamInvitation, this._payments());
   }
   /**
    * Creates a team; with `creatorUserId` that user joins it with the creator defaults.
@@ -252,5 +261,51 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
   async getUserByApiKey(apiKey: string): Promise<ServerUser | null> {
     const key = await this.validateUserApiKey(apiKey);
     return key ? this.getUser(key.userId) : null;
+  }
+  // --- payments ---
+  private customer(selector: payments.CustomerSelector): payments.ServerCustomer {
+    return payments.serverCustomerMethods(this._payments(), payments.targetOf(selector));
+  }
+  /**
+   * An item of any customer (user, team or custom id), with quantity changes.
+   *
+   * @example
+   * const credits = await server.getItem({ userId, itemId: "credits" });
+   * if (!(await credits.tryDecreaseQuantity(1))) return new Response("Out of credits", { status: 402 });
+   */
+  override getItem(options: payments.CustomerSelector & { itemId: string }): Promise<payments.ServerItem> {
+    return this.customer(options).getItem(options.itemId);
+  }
+  /** React: an item of any customer, kept up to date (needs the SDK's React entry). */
+  override useItem(options: payments.CustomerSelector & { itemId: string }): payments.ServerItem {
+    return this.customer(options).useItem(options.itemId);
+  }
+  /**
+   * A purchase page URL for a customer and a configured or inline offer.
+   *
+   * @example
+   * const url = await server.createCheckoutUrl({ teamId, offerId: "team-plan", returnUrl: "https://app.example.com/billing" });
+   */
+  createCheckoutUrl(options: payments.CustomerSelector & payments.CheckoutOptions): Promise<string> {
+    const { target, rest } = payments.splitCustomer<payments.CheckoutOptions>(options);
+    return payments.serverCustomerMethods(this._payments(), target).createCheckoutUrl(rest);
+  }
+  /**
+   * Gives a customer an offer without payment (its items included).
+   *
+   * @example
+   * await server.grantProduct({ userId, offerId: "starter", quantity: 1 });
+   */
+  grantProduct(options: payments.CustomerSelector & payments.GrantProductOptions): Promise<void> {
+    const { target, rest } = payments.splitCustomer<payments.GrantProductOptions>(options);
+    return payments.serverCustomerMethods(this._payments(), target).grantProduct(rest);
+  }
+  /** The products (offers) a customer owns. */
+  listProducts(options: payments.CustomerSelector & CustomerProductsListOptions): Promise<CustomerProductsList> {
+    return this.customer(options).listProducts({ cursor: options.cursor, limit: options.limit });
+  }
+  /** A customer's purchases and subscriptions, newest first. */
+  listPurchases(options: payments.CustomerSelector): Promise<Purchase[]> {
+    return this.customer(options).listPurchases();
   }
 }

@@ -12,6 +12,7 @@ import { type TeamApiKeyMethods, teamApiKeyMethods } from "./api-keys";
 import type { AppCore } from "./app-core";
 import { defined } from "./case";
 import { absoluteUrl, asResult } from "./email-auth";
+import * as payments from "./payments";
 import { type Team, teamFromJson } from "./users";
 import type {
   InvitationCodeDetailsJson,
@@ -53,7 +54,7 @@ type TeamOperations<Update> = {
   removeUser(userId: string): Promise<void>;
 };
 
-export type UserTeam = Team & TeamOperations<TeamUpdateOptions> & TeamApiKeyMethods;
+export type UserTeam = Team & TeamOperations<TeamUpdateOptions> & TeamApiKeyMethods & payments.ClientCustomer;
 
 /** A member as a server app sees it: the team profile plus the user's own name and primary email. */
 export type ServerTeamUser = TeamUser & { readonly displayName: string | null; readonly primaryEmail: string | null };
@@ -63,7 +64,8 @@ export type TeamMemberPermission = { readonly userId: string; readonly id: strin
 
 export type ServerTeam = Team &
   Omit<TeamOperations<ServerTeamUpdateOptions>, "listUsers"> &
-  TeamApiKeyMethods & {
+  TeamApiKeyMethods &
+  payments.ServerCustomer & {
     readonly createdAt: Date;
     readonly serverMetadata: unknown;
     /** The members, each with the user's display name and primary email. */
@@ -167,6 +169,8 @@ export function userTeamFromJson(app: AppCore, json: TeamJson): UserTeam {
     ...teamOperations(request, json, app.urls.teamInvitation, () => refreshTeams(app)),
     // --- api-keys ---
     ...teamApiKeyMethods(request, json.id),
+    // --- payments ---
+    ...payments.clientCustomerMethods(payments.clientContext(app), { customerType: "team", customerId: json.id }),
   };
 }
 
@@ -235,7 +239,12 @@ export function verifyTeamInvitationCode(app: AppCore, code: string): Promise<Re
 
 // ---- teams with the secret key (server app) ---------------------------------------------------
 
-export function serverTeamFromJson(request: Request, json: TeamJson, invitationUrl: string): ServerTeam {
+export function serverTeamFromJson(
+  request: Request,
+  json: TeamJson,
+  invitationUrl: string,
+  paymentsContext: payments.PaymentsContext,
+): ServerTeam {
   const grantPath = (userId: string, permissionId: string) => `/team-permissions/${enc(json.id)}/${enc(userId)}/${enc(permissionId)}`;
   return {
     ...teamFromJson(json),
@@ -268,26 +277,28 @@ export function serverTeamFromJson(request: Request, json: TeamJson, invitationU
     },
     // --- api-keys ---
     ...teamApiKeyMethods(request, json.id),
+    // --- payments ---
+    ...payments.serverCustomerMethods(paymentsContext, { customerType: "team", customerId: json.id }),
   };
 }
 
 /** The server-side team methods of a server app. */
-export function serverTeamMethods(request: Request, invitationUrl: string) {
+export function serverTeamMethods(request: Request, invitationUrl: string, paymentsContext: payments.PaymentsContext) {
   return {
     async createTeam(options: ServerTeamCreateOptions): Promise<ServerTeam> {
       const body = teamBodyOf(options);
       if (options.creatorUserId) body.creator_user_id = options.creatorUserId;
-      return serverTeamFromJson(request, await request<TeamJson>("/teams", { body }), invitationUrl);
+      return serverTeamFromJson(request, await request<TeamJson>("/teams", { body }), invitationUrl, paymentsContext);
     },
     /** Every team of the project, or those of one user. */
     async listTeams(options: { userId?: string } = {}): Promise<ServerTeam[]> {
       const list = await request<ListJson<TeamJson>>(options.userId ? `/teams?user_id=${enc(options.userId)}` : "/teams");
-      return list.items.map((t) => serverTeamFromJson(request, t, invitationUrl));
+      return list.items.map((t) => serverTeamFromJson(request, t, invitationUrl, paymentsContext));
     },
     /** A team by id, or null. */
     async getTeam(teamId: string): Promise<ServerTeam | null> {
       try {
-        return serverTeamFromJson(request, await request<TeamJson>(`/teams/${enc(teamId)}`), invitationUrl);
+        return serverTeamFromJson(request, await request<TeamJson>(`/teams/${enc(teamId)}`), invitationUrl, paymentsContext);
       } catch (error) {
         if (error instanceof KnownError && error.code === "TEAM_NOT_FOUND") return null;
         throw error;

@@ -6,6 +6,8 @@
  * Where one SDK reader serves both access levels (the client and the server view of a user or
  * a team), the shape is the client view plus the server-only fields as optional.
  */
+
+import type { z } from "zod";
 import type {
   KeySetJson,
   TeamClientJson,
@@ -16,6 +18,13 @@ import type {
   TeamInvitationJson as WireTeamInvitationJson,
 } from "../shared/wire";
 import type { EmailLogEntryJson } from "../shared/wire-misc";
+import type {
+  ownedProductsSchema,
+  purchaseListSchema,
+  purchaseSessionSchema,
+  stripeAccountInfoSchema,
+  testModePurchaseSchema,
+} from "../shared/wire-payments";
 
 export type {
   ConnectedAccountJson,
@@ -64,3 +73,25 @@ export type TeamInvitationJson = WireTeamInvitationJson & { recipient_email: str
 
 /** One email of the project's log; the SDK names its three states (the schema says `status: string`). */
 export type SentEmailJson = EmailLogEntryJson & { status: "queued" | "sent" | "failed" };
+
+// --- payments (issue 15) ---
+export type {
+  Currency,
+  CustomerType,
+  CustomerView as CustomerViewJson,
+  InlineOffer as InlineOfferJson,
+  Interval,
+  ItemWire as ItemJson,
+  PurchaseWire as PurchaseJson,
+  ValidatedCode as ValidatedCodeJson,
+} from "../shared/wire-payments";
+/** GET /payments/products/{customer_type}/{customer_id}. */
+export type OwnedProductsJson = z.infer<typeof ownedProductsSchema>;
+/** GET /payments/purchases/{customer_type}/{customer_id}. */
+export type PurchaseListJson = z.infer<typeof purchaseListSchema>;
+/** GET /internal/payments/stripe/account-info. */
+export type StripeAccountInfoJson = z.infer<typeof stripeAccountInfoSchema>;
+/** POST /payments/purchases/purchase-session (live mode). */
+export type PurchaseSessionJson = z.infer<typeof purchaseSessionSchema>;
+/** POST /payments/purchases/test-mode-purchase. */
+export type TestModePurchaseJson = z.infer<typeof testModePurchaseSchema>;

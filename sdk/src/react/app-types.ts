@@ -54,6 +54,12 @@ export type ReactUser = Pick<
   // --- api-keys ---
   | "createApiKey"
   | "listApiKeys"
+  // --- payments ---
+  | "getItem"
+  | "useItem"
+  | "createCheckoutUrl"
+  | "listProducts"
+  | "listPurchases"
 >;
 
 /** A provider account linked to the user (account settings: "Connected accounts"). */

@@ -53,6 +53,7 @@ export { StackLoading, type StackProjectView, StackProvider, type StackProviderP
 export { StackStyles, stackCss } from "./styles";
 export type { ReactInvitationDetails, ReactTeam, ReactTeamInvitation, ReactTeamUser } from "./team-types";
 export { type UseConnectedAccountOptions, useConnectedAccount } from "./use-connected-account";
+export { useItem } from "./use-item";
 export { useProject, useProjectConfig, useProjectFlag } from "./use-project";
 export { useTeam, useTeams } from "./use-teams";
 export { type UseUserOptions, useRefreshUser, useUser } from "./use-user";

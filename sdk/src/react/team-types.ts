@@ -19,6 +19,12 @@ export type ReactTeam = Pick<
   // --- api-keys ---
   | "createApiKey"
   | "listApiKeys"
+  // --- payments ---
+  | "getItem"
+  | "useItem"
+  | "createCheckoutUrl"
+  | "listProducts"
+  | "listPurchases"
 >;
 
 /** What an invitation code is for (the team-invitation page): the data of `getTeamInvitationDetails`. */

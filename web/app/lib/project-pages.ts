@@ -9,6 +9,7 @@ export const PROJECT_PAGES = [
   { path: "domains", label: "Domains" },
   { path: "permissions", label: "Permissions" },
   { path: "emails", label: "Emails" },
+  { path: "payments", label: "Payments" },
   { path: "keys", label: "Keys" },
   { path: "events", label: "Events" },
   { path: "webhooks", label: "Webhooks" },

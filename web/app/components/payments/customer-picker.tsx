@@ -1,0 +1,144 @@
+/**
+ * Picks the customer the Customers section shows: a user (searched with listUsers), a team
+ * (listTeams, filtered by name) or a custom id typed in.
+ */
+import { type FormEvent, useEffect, useState } from "react";
+import type { CustomerType } from "../../../../sdk/src/shared/wire-payments";
+import type { OwnedProject } from "../../lib/dashboard-types";
+import { errorMessage } from "../../lib/project-context";
+import { TextField } from "../console-ui";
+
+export type PickedCustomer = { customerType: CustomerType; customerId: string; label: string };
+type Found = { id: string; label: string };
+
+function useMatches(app: OwnedProject["app"], type: CustomerType, query: string): { found: Found[] | null; error: string | null } {
+  // Kept with the type searched, so a user list never shows under "Team" while the new search runs.
+  const [found, setFound] = useState<{ type: CustomerType; list: Found[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (type === "custom") return;
+    let live = true;
+    const timer = setTimeout(async () => {
+      try {
+        const q = query.trim();
+        const list: Found[] =
+          type === "user"
+            ? (await app.listUsers({ query: q || undefined, limit: 8, orderBy: "primaryEmail" })).map((u) => ({
+                id: u.id,
+                label: u.displayName && u.primaryEmail ? `${u.displayName} (${u.primaryEmail})` : (u.primaryEmail ?? u.displayName ?? u.id),
+              }))
+            : (await app.listTeams())
+                .filter((t) => !q || t.displayName.toLowerCase().includes(q.toLowerCase()) || t.id === q)
+                .slice(0, 8)
+                .map((t) => ({ id: t.id, label: t.displayName }));
+        if (!live) return;
+        setFound({ type, list });
+        setError(null);
+      } catch (e) {
+        if (live) setError(errorMessage(e, "Could not search."));
+      }
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [app, type, query]);
+  return { found: found?.type === type ? found.list : null, error };
+}
+
+export function CustomerPicker({ app, onPick }: { app: OwnedProject["app"]; onPick: (c: PickedCustomer) => void }) {
+  const [type, setType] = useState<CustomerType>("user");
+  const [query, setQuery] = useState("");
+  const [customId, setCustomId] = useState("");
+  const [customError, setCustomError] = useState<string | null>(null);
+  const { found, error } = useMatches(app, type, query);
+
+  const showCustom = (event: FormEvent) => {
+    event.preventDefault();
+    const id = customId.trim();
+    if (!id || id.length > 256) {
+      setCustomError("Enter the custom customer id.");
+      setTimeout(() => document.getElementById("payments-custom-id")?.focus());
+      return;
+    }
+    setCustomError(null);
+    onPick({ customerType: "custom", customerId: id, label: id });
+  };
+
+  return (
+    <div className="payments-picker">
+      <fieldset className="choice-group">
+        <legend>Kind of customer</legend>
+        <div className="inline">
+          {(
+            [
+              ["user", "User"],
+              ["team", "Team"],
+              ["custom", "Custom id"],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="choice">
+              <input type="radio" name="payments-customer-type" checked={type === value} onChange={() => setType(value)} /> {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {type === "custom" ? (
+        <form className="inline payments-custom" onSubmit={showCustom} noValidate aria-label="Show a custom customer">
+          <TextField
+            id="payments-custom-id"
+            label="Custom customer id"
+            value={customId}
+            onChange={(e) => setCustomId(e.target.value)}
+            error={customError}
+            hint="The id your app uses for this customer (an organization, a device…)."
+          />
+          <button type="submit" className="btn btn-secondary">
+            Show customer
+          </button>
+        </form>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor="payments-customer-search">{type === "user" ? "Find a user" : "Find a team"}</label>
+            <input
+              id="payments-customer-search"
+              className="input"
+              type="search"
+              value={query}
+              placeholder={type === "user" ? "Name or email" : "Team name"}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+          </div>
+          {error ? (
+            <p className="alert" role="alert">
+              {error}
+            </p>
+          ) : found === null ? (
+            <p className="muted" role="status">
+              Searching…
+            </p>
+          ) : found.length === 0 ? (
+            <p className="muted">{type === "user" ? "No user matches." : "No team matches."}</p>
+          ) : (
+            <ul className="pick-list" aria-label={type === "user" ? "Matching users" : "Matching teams"}>
+              {found.map((c) => (
+                <li key={c.id}>
+                  <span className="pick-label">{c.label}</span>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small"
+                    aria-label={`Show ${c.label}`}
+                    onClick={() => onPick({ customerType: type, customerId: c.id, label: c.label })}
+                  >
+                    Show
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

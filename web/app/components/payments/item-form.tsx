@@ -1,0 +1,139 @@
+/**
+ * Create or edit an item of the payments config: id (new items only), display name, customer
+ * type, and the default quantity every customer of the type holds, optionally granted again
+ * every N days/weeks/months/years and expiring when repeated.
+ */
+import { type FormEvent, useState } from "react";
+import { CUSTOMER_TYPES, type CustomerType, type Interval } from "../../../../sdk/src/shared/wire-payments";
+import { TextField } from "../console-ui";
+import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem, SelectField } from "./fields";
+import { CUSTOMER_TYPE_LABELS, ID_HINT, type ItemConfig, idProblem } from "./payments-config";
+
+export function ItemForm(props: {
+  /** The id of the item being edited, or null for a new one. */
+  itemId: string | null;
+  initial: ItemConfig | null;
+  takenIds: string[];
+  onSave: (id: string, item: ItemConfig) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const init = props.initial;
+  const [id, setId] = useState(props.itemId ?? "");
+  const [displayName, setDisplayName] = useState(init?.displayName ?? "");
+  const [customerType, setCustomerType] = useState<CustomerType>(init?.customerType ?? "user");
+  const [quantity, setQuantity] = useState(String(init?.default?.quantity ?? 0));
+  const initialRepeat = init?.default?.repeat;
+  const [repeat, setRepeat] = useState<Interval | null>(initialRepeat && initialRepeat !== "never" ? initialRepeat : null);
+  const [expires, setExpires] = useState<"never" | "when-repeated">(init?.default?.expires ?? "never");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const editing = props.itemId !== null;
+  const f = "item-form";
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: FieldErrors = {};
+    const badId = editing ? null : idProblem(id.trim(), props.takenIds, "item");
+    if (badId) found[`${f}-id`] = badId;
+    if (!displayName.trim()) found[`${f}-name`] = "Enter a display name.";
+    const q = Number(quantity);
+    if (quantity.trim() === "" || !Number.isInteger(q) || q < 0 || q > 1_000_000_000)
+      found[`${f}-quantity`] = "Enter a whole number, 0 or more.";
+    const badRepeat = intervalProblem(repeat);
+    if (badRepeat) found[`${f}-repeat-count`] = badRepeat;
+    setErrors(found);
+    setFailure(null);
+    if (Object.keys(found).length > 0) return focusFirstError(found);
+    const item: ItemConfig = {
+      displayName: displayName.trim(),
+      customerType,
+      default: { quantity: q, ...(repeat ? { repeat, expires } : {}) },
+    };
+    setBusy(true);
+    try {
+      await props.onSave(editing ? (props.itemId as string) : id.trim(), item);
+    } catch (e) {
+      setFailure(e instanceof Error && e.message ? e.message : "Could not save the item.");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form payments-editor" onSubmit={submit} noValidate aria-label={editing ? `Edit item ${props.itemId}` : "New item"}>
+      <h3>{editing ? `Edit item ${props.itemId}` : "New item"}</h3>
+      <div className="payments-grid">
+        {editing ? null : (
+          <TextField
+            id={`${f}-id`}
+            label="Item id"
+            value={id}
+            onChange={(e) => setId(e.target.value)}
+            error={errors[`${f}-id`]}
+            hint={ID_HINT}
+          />
+        )}
+        <TextField
+          id={`${f}-name`}
+          label="Display name"
+          value={displayName}
+          onChange={(e) => setDisplayName(e.target.value)}
+          error={errors[`${f}-name`]}
+        />
+        <SelectField
+          id={`${f}-customer-type`}
+          label="Customer type"
+          value={customerType}
+          onChange={(e) => setCustomerType(e.target.value as CustomerType)}
+          hint="Who holds this item."
+        >
+          {CUSTOMER_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {CUSTOMER_TYPE_LABELS[t]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          id={`${f}-quantity`}
+          label="Default quantity"
+          type="number"
+          min={0}
+          step={1}
+          value={quantity}
+          onChange={(e) => setQuantity(e.target.value)}
+          error={errors[`${f}-quantity`]}
+          hint="What every customer of this type holds without buying anything."
+        />
+        <IntervalField
+          id={`${f}-repeat`}
+          label="Default repeats"
+          noneLabel="Never"
+          value={repeat}
+          onChange={setRepeat}
+          error={errors[`${f}-repeat-count`]}
+        />
+        {repeat ? (
+          <SelectField
+            id={`${f}-expires`}
+            label="Default expires"
+            value={expires}
+            onChange={(e) => setExpires(e.target.value as "never" | "when-repeated")}
+          >
+            <option value="never">Never (repeats add up)</option>
+            <option value="when-repeated">When repeated (resets each time)</option>
+          </SelectField>
+        ) : null}
+      </div>
+      <FailureAlert message={failure} />
+      <div className="form-actions">
+        <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
+          {busy ? "Saving…" : editing ? "Save item" : "Create item"}
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={props.onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * The Mode and Stripe sections of the Payments page: test mode on or off (`payments.testMode`),
+ * and the project's connected Stripe account (Connect onboarding state), with "Set up payments"
+ * opening Stripe's onboarding when no account is connected yet.
+ */
+import { useEffect, useState } from "react";
+import type { OwnedProject } from "../../lib/dashboard-types";
+import { errorMessage } from "../../lib/project-context";
+import { FailureAlert } from "./fields";
+
+type StripeInfo = Awaited<ReturnType<OwnedProject["app"]["getStripeAccountInfo"]>>;
+
+export function ModePanel(props: { testMode: boolean; onChange: (testMode: boolean) => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const toggle = async (testMode: boolean) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await props.onChange(testMode);
+    } catch (e) {
+      setFailure(errorMessage(e, "Could not change the mode."));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="payments-mode-title">
+      <h2 id="payments-mode-title">
+        Mode {props.testMode ? <span className="badge badge-dev">Test mode</span> : <span className="badge">Live</span>}
+      </h2>
+      <div className="config-toggle">
+        <input
+          id="payments-test-mode"
+          type="checkbox"
+          checked={props.testMode}
+          disabled={busy}
+          aria-busy={busy}
+          aria-describedby="payments-test-mode-hint"
+          onChange={(e) => toggle(e.target.checked)}
+        />
+        <div className="config-toggle-text">
+          <label htmlFor="payments-test-mode">Test mode</label>
+          <p className="muted" id="payments-test-mode-hint">
+            {props.testMode
+              ? "Purchase pages take the test card 4242 4242 4242 4242 and grant items as a real payment would. No money moves."
+              : "Purchase pages send customers to Stripe Checkout on your connected account. Real cards are charged."}
+          </p>
+        </div>
+      </div>
+      {busy ? (
+        <p className="muted" role="status">
+          Saving…
+        </p>
+      ) : null}
+      <FailureAlert message={failure} />
+    </section>
+  );
+}
+
+export function StripePanel({ project }: { project: OwnedProject }) {
+  const [info, setInfo] = useState<StripeInfo | undefined>(undefined);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    project.app
+      .getStripeAccountInfo()
+      .then((found) => live && setInfo(found))
+      .catch((e: unknown) => live && setLoadError(errorMessage(e, "Could not read the Stripe account.")));
+    return () => {
+      live = false;
+    };
+  }, [project]);
+
+  const setUp = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { url } = await project.app.setupPayments();
+      window.location.assign(url);
+    } catch (e) {
+      setFailure(errorMessage(e, "Could not start the Stripe setup."));
+      setBusy(false);
+    }
+  };
+
+  const state = (on: boolean) => (on ? <span className="check-done">Enabled</span> : <span className="check-todo">Not yet</span>);
+
+  return (
+    <section className="panel" aria-labelledby="payments-stripe-title">
+      <h2 id="payments-stripe-title">Stripe</h2>
+      {loadError ? (
+        <p className="alert" role="alert">
+          {loadError}
+        </p>
+      ) : info === undefined ? (
+        <p className="muted" role="status">
+          Loading the Stripe account…
+        </p>
+      ) : info === null ? (
+        <>
+          <p>
+            <strong>Not connected.</strong> <span className="muted">Live mode needs a Stripe account to take payments.</span>
+          </p>
+          <FailureAlert message={failure} />
+          <div className="form-actions">
+            <button type="button" className="btn" onClick={setUp} disabled={busy} aria-busy={busy}>
+              {busy ? "Opening Stripe…" : "Set up payments"}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <dl className="payments-facts">
+            <dt>Account</dt>
+            <dd>
+              <code>{info.accountId}</code>
+            </dd>
+            <dt>Details submitted</dt>
+            <dd>{info.detailsSubmitted ? <span className="check-done">Yes</span> : <span className="check-todo">No</span>}</dd>
+            <dt>Charges</dt>
+            <dd>{state(info.chargesEnabled)}</dd>
+            <dt>Payouts</dt>
+            <dd>{state(info.payoutsEnabled)}</dd>
+          </dl>
+          {info.chargesEnabled && info.payoutsEnabled ? null : (
+            <>
+              <FailureAlert message={failure} />
+              <div className="form-actions">
+                <button type="button" className="btn btn-secondary" onClick={setUp} disabled={busy} aria-busy={busy}>
+                  {busy ? "Opening Stripe…" : "Continue the Stripe setup"}
+                </button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

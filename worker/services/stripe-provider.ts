@@ -1,0 +1,91 @@
+/**
+ * The payments provider Doorman talks to in live mode (Stripe Connect), as a small interface: the
+ * few calls Doorman makes, in Doorman's words. stripe-client.ts implements it on the official
+ * `stripe` package; services take a PaymentsProvider, so they never import Stripe itself.
+ */
+
+/** A connected account's state, as the console shows it. */
+export type ProviderAccount = {
+  id: string;
+  chargesEnabled: boolean;
+  detailsSubmitted: boolean;
+  payoutsEnabled: boolean;
+};
+
+/** What Doorman stores on a Checkout Session, and reads back from its webhook events. */
+export type CheckoutMetadata = {
+  projectId: string;
+  customerType: string;
+  customerId: string;
+  /** "" for an inline offer. */
+  offerId: string;
+  priceId: string;
+  quantity: number;
+  /** The purchase code's SHA-256 (never the code itself): the webhook finds the code's offer by it. */
+  purchaseCodeHash: string;
+};
+
+/** One line of a Checkout Session: the offer's price, in minor units of one currency. */
+export type CheckoutLine = {
+  productName: string;
+  /** Lower-case ISO currency ("usd"). */
+  currency: string;
+  /** Minor units (cents; yen for JPY). */
+  unitAmount: number;
+  quantity: number;
+  /** A subscription's billing interval; absent = a one-time payment. */
+  recurring?: { interval: "day" | "week" | "month" | "year"; intervalCount: number };
+};
+
+export type CheckoutRequest = {
+  /** The connected account the payment goes to (a direct charge). */
+  accountId: string;
+  line: CheckoutLine;
+  metadata: CheckoutMetadata;
+  successUrl: string;
+  cancelUrl: string;
+  /** A subscription's free trial, in days from when the customer subscribes. */
+  trialPeriodDays?: number;
+};
+
+export type CheckoutSession = { id: string; url: string; clientSecret: string | null };
+
+/** A verified webhook event: only the fields Doorman reads. */
+export type ProviderEvent = {
+  id: string;
+  type: string;
+  /** The connected account the event happened on (Connect events); null = the platform's own account. */
+  account: string | null;
+  /** The event's object (checkout session, invoice, subscription, charge), as Stripe sent it. */
+  object: Record<string, unknown>;
+};
+
+export type WebhookVerification = { ok: true; event: ProviderEvent } | { ok: false; reason: "bad_signature" | "bad_payload" };
+
+/** The provider refused a request (an account that cannot take charges yet, a bad parameter): not Doorman's failure. */
+export class ProviderRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly providerCode: string | null,
+  ) {
+    super(message);
+    this.name = "ProviderRefusedError";
+  }
+}
+
+export interface PaymentsProvider {
+  /** Creates a connected account (no Stripe dashboard: the console embeds Stripe's components) for a project; `projectId` goes into its metadata. */
+  createAccount(input: { projectId: string; idempotencyKey: string }): Promise<ProviderAccount>;
+  /** A one-time onboarding link to the provider's hosted onboarding. */
+  createOnboardingLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string }>;
+  /** A client secret for the provider's embedded components (payments, payouts, onboarding). */
+  createAccountSession(input: { accountId: string }): Promise<{ clientSecret: string }>;
+  /** The account's state; null when the provider does not know it. */
+  readAccount(accountId: string): Promise<ProviderAccount | null>;
+  /** A subscription's state on a connected account; null when the provider does not know it. */
+  readSubscription(input: { accountId: string; subscriptionId: string }): Promise<Record<string, unknown> | null>;
+  /** A hosted checkout page on the connected account, for one purchase; ProviderRefusedError when the provider says no. */
+  createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
+  /** Verifies a webhook's signature against the endpoint's secret and parses the event. */
+  verifyWebhook(input: { payload: string; signature: string; secret: string; nowMs: number }): Promise<WebhookVerification>;
+}
