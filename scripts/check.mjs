@@ -7,6 +7,8 @@
 //   5. generated docs:  docs/errors.md and docs/api.md are up to date
 //   6. bundles:         wrangler deploy --dry-run (worker) and npm run build (web); prints gzip sizes and
 //                       fails when the worker bundle passes the Workers free-plan limit (3 MiB gzip)
+//   7. SDK size:        Doorman's SDK client core and React bundles (esbuild, gzip) within the ratchet limits
+//                       of test/bench/sdk-size/limits.json (no network; `npm run size` compares with Stack's)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -152,6 +154,9 @@ step("web bundle (npm run build)", () => {
   for (const { f, gz } of sized.slice(0, 5)) console.log(`    ${relative(root, f).padEnd(60)} gzip ${kib(gz).padStart(11)}`);
   return { ok: true, note: `server gzip ${kib(serverGz)}, client gzip ${kib(clientGz)}` };
 });
+
+// 7. SDK size: builds only Doorman's two bundles; fails when one grows past its ratchet limit.
+step("SDK size (test/bench/sdk-size/guard.mjs)", () => sh(process.execPath, ["test/bench/sdk-size/guard.mjs"]));
 
 console.log("\n\x1b[1m━━ check: summary ━━\x1b[0m");
 for (const r of results) console.log(`  ${r.ok ? "ok    " : "FAILED"}  ${r.name}${r.note ? `  (${r.note})` : ""}`);

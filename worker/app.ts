@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { KnownError } from "../sdk/src/shared/known-errors";
 import { ConfigError } from "./config";
+import { CachedRouter } from "./http/cached-router";
 import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
 import { routeGroup } from "./http/route";
 import type { Deps } from "./lib/context";
@@ -120,7 +121,7 @@ export const openApiDocument = () => buildOpenApiDocument(api);
 /** The /api/v1 group, for the route-table test. */
 export const apiRoutes = api;
 
-export const app = new Hono<AppEnv>({ strict: false });
+export const app = new Hono<AppEnv>({ strict: false, router: new CachedRouter() });
 // Outermost first: request id, config and deps; CORS (and preflights); the wire's response headers; then who is calling.
 app.use("*", requestContext);
 app.use("*", cors);

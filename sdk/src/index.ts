@@ -114,3 +114,9 @@ export type { Result } from "./interface/result";
 export type { CookieJar, RequestLike, TokenStoreInit, Tokens } from "./session/token-store";
 export { KnownError, type KnownErrorCode } from "./shared/known-errors";
 export { type HandlerUrls, isTrustedRedirect } from "./urls";
+export {
+  type AccessTokenVerifier,
+  type AccessTokenVerifierOptions,
+  createAccessTokenVerifier,
+  type VerifiedAccessToken,
+} from "./verify-access-token";

@@ -6,162 +6,54 @@
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_PORT (8797),
 //      BENCH_INSPECTOR_PORT (9232), BENCH_NO_WRITE=1 (print only).
-import { execFileSync, spawn } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import { benchmarksFile, markedSectionsOf } from "./lib/doc.mjs";
+import { adminHeaders, clientHeaders, post as postTo, serverHeaders, startDoorman, stopAllDoormen, versionOf } from "./lib/doorman.mjs";
+import { counts, cannon as load } from "./lib/load.mjs";
+import { treeRssMiB } from "./lib/proc.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const PORT = Number(process.env.BENCH_PORT || 8797);
 const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT || 9232);
-const BASE = `http://127.0.0.1:${PORT}`;
-const API = `${BASE}/api/v1`;
-const PUBLISHABLE_KEY = readConstant("DEV_PUBLISHABLE_CLIENT_KEY", "this-publishable-client-key-is-for-local-development-only");
-const SECRET_KEY = readConstant("DEV_SECRET_SERVER_KEY", "this-secret-server-key-is-for-local-development-only");
-const ADMIN_KEY = readConstant("DEV_SUPER_SECRET_ADMIN_KEY", "this-super-secret-admin-key-is-for-local-development-only");
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" };
-const wrangler = join(root, "node_modules", ".bin", "wrangler");
-
-const clientHeaders = {
-  "x-stack-project-id": "internal",
-  "x-stack-access-type": "client",
-  "x-stack-publishable-client-key": PUBLISHABLE_KEY,
-};
-const serverHeaders = { "x-stack-project-id": "internal", "x-stack-access-type": "server", "x-stack-secret-server-key": SECRET_KEY };
-const adminHeaders = { "x-stack-project-id": "internal", "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": ADMIN_KEY };
-
-function readConstant(name, fallback) {
-  try {
-    const src = readFileSync(join(root, "sdk/src/shared/constants.ts"), "utf8");
-    return src.match(new RegExp(`${name}\\s*=\\s*"([^"]+)"`))?.[1] ?? fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 function log(msg) {
   console.error(`[bench] ${msg}`);
 }
 
-// ── server ──────────────────────────────────────────────────────────────────────────────
+// ── server (test/bench/lib/doorman.mjs) ─────────────────────────────────────────────────
 let server = null;
-let stateDir = null;
-
-function stopServer() {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    try {
-      process.kill(-server.pid, "SIGTERM");
-    } catch {}
-  }
-}
-function killServerHard() {
-  if (!server) return;
-  try {
-    process.kill(-server.pid, "SIGKILL");
-  } catch {}
-}
-function cleanup() {
-  stopServer();
-  killServerHard();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-}
+let API = "";
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, () => {
-    cleanup();
+    stopAllDoormen();
     process.exit(130);
   });
 }
 
 async function startServer() {
-  stateDir = mkdtempSync(join(os.tmpdir(), "doorman-bench-"));
-  log(`applying migrations into ${stateDir}`);
-  execFileSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], { cwd: root, env, stdio: "pipe" });
-  log(`starting wrangler dev on ${BASE}`);
-  server = spawn(
-    wrangler,
+  server = await startDoorman({
+    port: PORT,
+    inspectorPort: INSPECTOR_PORT,
     // The bench signs one user in thousands of times: the per-email sign-in limit would answer 429s…
-    [
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(PORT),
-      "--inspector-port",
-      String(INSPECTOR_PORT),
-      "--persist-to",
-      stateDir,
-      // Development mode: the committed wrangler.toml is production, which refuses the dev keys.
-      "--var",
-      "ENVIRONMENT:development",
-      "--var",
-      "RATE_LIMIT_SIGN_IN_PER_EMAIL:0",
-      // …and all of it comes from 127.0.0.1: the per-address sign-in limit (30/60 s) would too.
-      "--var",
-      "RATE_LIMIT_SIGN_IN_PER_IP:0",
-    ],
-    { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let out = "";
-  server.stdout.on("data", (d) => {
-    out = (out + d).slice(-20000);
+    // …and all of it comes from 127.0.0.1: the per-address sign-in limit (30/60 s) would too.
+    vars: { RATE_LIMIT_SIGN_IN_PER_EMAIL: "0", RATE_LIMIT_SIGN_IN_PER_IP: "0" },
+    log,
   });
-  server.stderr.on("data", (d) => {
-    out = (out + d).slice(-20000);
-  });
-  const started = Date.now();
-  while (Date.now() - started < 90_000) {
-    if (server.exitCode !== null) throw new Error(`wrangler dev exited early:\n${out}`);
-    try {
-      const res = await fetch(`${API}/health`, { signal: AbortSignal.timeout(5000) });
-      if (res.ok) return (Date.now() - started) / 1000;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`wrangler dev did not answer /api/v1/health within 90 s:\n${out}`);
+  API = server.api;
+  return server.readySecs;
 }
 
-/** Resident memory (MiB) of the workerd processes in the server's process group. */
+/** Resident memory (MiB) of the workerd processes of the server's tree. */
 function workerdRssMiB() {
-  if (!server) return 0;
-  let kib = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== server.pid) continue; // pgrp
-      if (!stat.includes("(workerd)")) continue;
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      kib += Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-    } catch {}
-  }
-  return kib / 1024;
+  return server ? treeRssMiB(server.pid, "workerd") : 0;
 }
 
 // ── scenarios ───────────────────────────────────────────────────────────────────────────
-async function post(path, headers, body, method = "POST") {
-  const res = await fetch(`${API}${path}`, {
-    method,
-    headers: { ...headers, "content-type": "application/json" },
-    body: JSON.stringify(body ?? {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
-function cannon(opts) {
-  return new Promise((res, rej) => {
-    const instance = autocannon({ duration: DURATION, connections: CONNECTIONS, pipelining: 1, timeout: 30, ...opts }, (err, result) =>
-      err ? rej(err) : res(result),
-    );
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
-}
+const post = (path, headers, body, method) => postTo(API, path, headers, body, method);
+const cannon = (opts) => load({ duration: DURATION, connections: CONNECTIONS, ...opts });
 
 async function scenario(name, opts) {
   log(`${name}: ${DURATION} s, ${CONNECTIONS} connections`);
@@ -171,8 +63,7 @@ async function scenario(name, opts) {
   }, 500);
   const r = await cannon(opts);
   clearInterval(sampler);
-  const ok = r["2xx"];
-  const bad = r.non2xx + r.errors + r.timeouts;
+  const { ok, bad } = counts(r);
   return {
     name,
     reqPerSec: r.requests.average,
@@ -204,13 +95,6 @@ function scryptReference(runs = 20) {
 }
 
 // ── report ──────────────────────────────────────────────────────────────────────────────
-function versionOf(pkg) {
-  try {
-    return JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8")).version;
-  } catch {
-    return "?";
-  }
-}
 
 const loadAtStart = os.loadavg();
 
@@ -243,7 +127,8 @@ function report({ results, hash, readySecs }) {
     "",
     "- `GET /api/v1/health`: baseline, the routing pipeline plus one `SELECT 1` on D1 (no project auth).",
     "- `GET /api/v1/users/me`: verifies the ES256 access token, loads the user from D1.",
-    "- `POST /api/v1/auth/sessions/current/refresh`: the session's Durable Object checks the refresh token and mints an access token.",
+    "- `GET /api/v1/projects/internal/.well-known/jwks.json`: the public JWKS, from the isolate cache (no If-None-Match: a full 200 each time).",
+    "- `POST /api/v1/auth/sessions/current/refresh`: without rotation (the default) one D1 batch stamps the session and reads its user, then an ES256 access token is signed (with rotation the session's Durable Object orders the swap).",
     "- `POST /api/v1/auth/password/sign-in`: scrypt verification of the password plus a new session.",
     "- `POST /api/v1/user-api-keys/check`: server key check, then the user API key's checksum, SHA-256 and one indexed lookup.",
     "- `GET /api/v1/team-permissions?recursive=true`: the user's grants in their personal team (team_admin) expanded through containment.",
@@ -288,6 +173,12 @@ try {
     }),
   );
   results.push(
+    await scenario("GET /projects/internal/.well-known/jwks.json", {
+      url: `${API}/projects/internal/.well-known/jwks.json`,
+      method: "GET",
+    }),
+  );
+  results.push(
     await scenario("POST /auth/sessions/current/refresh", {
       url: `${API}/auth/sessions/current/refresh`,
       method: "POST",
@@ -328,10 +219,9 @@ try {
   const md = report({ results, hash, readySecs });
   console.log(md);
   if (!process.env.BENCH_NO_WRITE) {
-    // Keeps the section `npm run bench:metrics` wrote (between its markers).
-    const previous = readFileSync(join(root, "docs", "benchmarks.md"), "utf8");
-    const metrics = previous.match(/<!-- metrics-bench:start -->[\s\S]*<!-- metrics-bench:end -->/)?.[0];
-    writeFileSync(join(root, "docs", "benchmarks.md"), metrics ? `${md.trimEnd()}\n\n${metrics}\n` : md);
+    // Keeps the sections the other benches wrote (bench:metrics, bench:email, bench:peer: between their markers).
+    const kept = markedSectionsOf();
+    writeFileSync(benchmarksFile, kept.length ? `${md.trimEnd()}\n\n${kept.join("\n\n")}\n` : md);
     log("wrote docs/benchmarks.md");
   }
   const broken = results.filter((r) => r.ok === 0);
@@ -343,7 +233,6 @@ try {
   console.error(`[bench] ${err.stack ?? err}`);
   process.exitCode = 1;
 } finally {
-  stopServer();
-  await new Promise((r) => setTimeout(r, 500));
-  cleanup();
+  await server?.stop();
+  stopAllDoormen();
 }

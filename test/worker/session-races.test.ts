@@ -41,10 +41,21 @@ async function raceRounds(rotation: boolean): Promise<RoundFigures[]> {
     const refresh = (i: number) => refreshes.push(i % 2 === 0 ? grant(user.refreshToken) : current(user.refreshToken));
     for (let i = 0; i < REFRESHES / 2; i++) refresh(i);
     // The sign-out lands in the middle of the burst: once the first refresh has answered, while
-    // the rest of the first half are in flight and before the second half starts.
+    // the rest of the first half are in flight. The second half goes out in small waves while the
+    // sign-out is in flight, and the rest once it answered, so refreshes land on both sides of it
+    // (a refresh without rotation is one D1 batch, fast enough to finish a whole burst first).
     await Promise.race(refreshes);
     const signOut = call("/auth/sessions/current", { ...p.client, method: "DELETE", accessToken: user.accessToken, body: {} });
-    for (let i = REFRESHES / 2; i < REFRESHES; i++) refresh(i);
+    let signedOut = false;
+    void signOut.then(() => {
+      signedOut = true;
+    });
+    let next = REFRESHES / 2;
+    while (next < REFRESHES && !signedOut) {
+      for (let k = 0; k < 5 && next < REFRESHES; k++) refresh(next++);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    while (next < REFRESHES) refresh(next++);
     const answers = await Promise.all(refreshes);
     const out = await signOut;
 

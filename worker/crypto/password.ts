@@ -5,6 +5,7 @@
  */
 import { scrypt, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { passwordHashQueue } from "./hash-queue";
 
 const LOG_N = 14;
 const R = 8;
@@ -19,10 +20,16 @@ function unb64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
+// Every scrypt and bcrypt run waits its turn in the isolate's FIFO queue (bounded memory, arrival order).
 function runScrypt(password: string, salt: Uint8Array, logN: number, r: number, p: number, len: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, len, { N: 2 ** logN, r, p, maxmem: MAXMEM }, (err, key) => (err ? reject(err) : resolve(new Uint8Array(key))));
-  });
+  return passwordHashQueue.run(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password, salt, len, { N: 2 ** logN, r, p, maxmem: MAXMEM }, (err, key) =>
+          err ? reject(err) : resolve(new Uint8Array(key)),
+        );
+      }),
+  );
 }
 
 /** NFKC-normalise, never truncate (length limits are enforced before this is called). */
@@ -42,7 +49,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const normalised = normalisePassword(password);
   if (/^\$2[abxy]?\$/.test(stored)) {
     // Imported bcrypt hash: verify, then ask the caller to upgrade it to scrypt.
-    const ok = await bcrypt.compare(normalised, stored).catch(() => false);
+    const ok = await passwordHashQueue.run(() => bcrypt.compare(normalised, stored)).catch(() => false);
     return { ok, needsRehash: ok };
   }
   const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored);

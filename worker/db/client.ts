@@ -5,7 +5,17 @@ import * as schema from "./schema";
 /** The drizzle client, plus the raw D1 binding for the few guarded statements the builder cannot express. */
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
-/** A drizzle client (with the schema, for `db.query.*`) over the D1 binding. */
+const clients = new WeakMap<D1Database, Db>();
+
+/**
+ * A drizzle client (with the schema, for `db.query.*`) over the D1 binding, built once per binding
+ * per isolate: building one walks the whole schema (about 0.15 ms), and it holds no request state.
+ */
 export function createDb(d1: D1Database): Db {
-  return Object.assign(drizzle(d1, { schema }), { $client: d1 });
+  let db = clients.get(d1);
+  if (!db) {
+    db = Object.assign(drizzle(d1, { schema }), { $client: d1 });
+    clients.set(d1, db);
+  }
+  return db;
 }

@@ -4,7 +4,7 @@ import { projectClientSchema } from "../../sdk/src/shared/wire";
 import { jwksSchema } from "../../sdk/src/shared/wire-misc";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { queryBool } from "../http/validate";
-import { projectJwks } from "../services/jwks";
+import { etagMatches, projectJwksDocument } from "../services/jwks";
 import { projectClientView } from "../views/projects";
 
 const projectIdParams = z.strictObject({ projectId: z.string() });
@@ -17,6 +17,11 @@ const getCurrent = defineRoute({
   response: projectClientSchema,
 });
 
+// The wire's header (wire-protocol §4). Keys derive from SERVER_SECRET and change only with it; a
+// verifier holding a cached set refetches when it meets an unknown kid (jose's remote JWKS does).
+// The ETag makes a revalidation a 304 without a body.
+const JWKS_CACHE_CONTROL = "public, max-age=3600";
+
 const getJwks = defineRoute({
   method: "get",
   path: "/{projectId}/.well-known/jwks.json",
@@ -26,7 +31,8 @@ const getJwks = defineRoute({
   params: projectIdParams,
   query: z.strictObject({ include_anonymous: queryBool.optional(), include_restricted: queryBool.optional() }),
   response: [
-    { status: 200, description: "The JWKS (cache-control: public, max-age=3600)", schema: jwksSchema },
+    { status: 200, description: `The JWKS, with an ETag (cache-control: ${JWKS_CACHE_CONTROL})`, schema: jwksSchema },
+    { status: 304, description: "Not modified: If-None-Match names the current ETag (no body)" },
     { status: 404, description: "No such project (plain text)", schema: z.string(), contentType: "text/plain" },
   ],
 });
@@ -34,12 +40,14 @@ const getJwks = defineRoute({
 export const projectsRoutes = routeGroup();
 addRoute(projectsRoutes, getCurrent, (c, { auth }) => c.json(projectClientView(auth.project)));
 addRoute(projectsRoutes, getJwks, async (c, { params, query }) => {
-  const jwks = await projectJwks(c.get("deps"), params.projectId, {
+  const doc = await projectJwksDocument(c.get("deps"), params.projectId, {
     includeAnonymous: query.include_anonymous ?? false,
     includeRestricted: query.include_restricted ?? false,
   });
-  if (!jwks) return c.text("Project not found", 404);
-  return c.json(jwks, 200, { "cache-control": "public, max-age=3600" });
+  if (!doc) return c.text("Project not found", 404);
+  const headers = { "cache-control": JWKS_CACHE_CONTROL, etag: doc.etag };
+  if (etagMatches(c.req.header("if-none-match"), doc.etag)) return c.body(null, 304, headers);
+  return c.body(doc.body, 200, { ...headers, "content-type": "application/json" });
 });
 
 const anonymousJwks = defineRoute({

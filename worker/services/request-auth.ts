@@ -3,14 +3,14 @@
  * project id, access token, project, keys or admin access token, branch. Throws known errors.
  */
 
-import type { BatchItem } from "drizzle-orm/batch";
 import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
-import { type KeyKind, validKeySetQuery } from "../db/queries/key-sets";
-import { isProjectOwnedByUser, type ProjectRow, projectByIdQuery } from "../db/queries/projects";
-import { findUserRecord, type UserRecord, userRecordFrom, userRecordQueries } from "../db/queries/users";
+import { type AuthRows, lookupAuthRows as lookupAuthRowsOnce } from "../db/queries/auth-lookup";
+import type { KeyKind } from "../db/queries/key-sets";
+import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
+import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { StatusError } from "../lib/errors";
 import { readProjectConfig } from "./project-config";
@@ -135,20 +135,10 @@ async function keyFor(accessType: AccessType, h: AuthHeaders): Promise<KeyToChec
   return { kind, hash: await sha256Hex(value) };
 }
 
-type AuthRows = { project: ProjectRow | null; keyValid: boolean | null; user: UserRecord | null };
-
 async function lookupAuthRows(deps: Deps, projectId: string, key: KeyToCheck, userId: string | null, seeded = false): Promise<AuthRows> {
-  const db = deps.db;
-  const queries: BatchItem<"sqlite">[] = [projectByIdQuery(db, projectId)];
-  if (key) queries.push(validKeySetQuery(db, projectId, key.kind, key.hash, deps.now()));
-  if (userId) queries.push(...userRecordQueries(db, projectId, userId));
-  const results = (await db.batch(queries as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[][];
-  const project = (results[0]?.[0] as ProjectRow | undefined) ?? null;
-  const keyValid = key ? (results[1]?.length ?? 0) > 0 : null;
-  const userResults = results.slice(key ? 2 : 1) as [unknown[], unknown[], unknown[]];
-  const user = userId ? userRecordFrom(userResults) : null;
-  if (!project && !seeded && (await loadProject(deps, projectId))) return lookupAuthRows(deps, projectId, key, userId, true);
-  return { project, keyValid, user };
+  const rows = await lookupAuthRowsOnce(deps.db, { projectId, key, userId, now: deps.now() });
+  if (!rows.project && !seeded && (await loadProject(deps, projectId))) return lookupAuthRows(deps, projectId, key, userId, true);
+  return rows;
 }
 
 function checkKey(project: ProjectRow, accessType: AccessType, h: AuthHeaders, keyValid: boolean | null): void {

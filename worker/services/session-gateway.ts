@@ -1,5 +1,7 @@
 /**
  * Routes refresh and revoke of a session through its SessionDO (one instance per session id).
+ * A refresh without rotation (the default) needs no ordering and skips the object: one D1 batch
+ * stamps the session and reads the user (sessions.ts refreshWithoutRotation).
  * If the object is unavailable (overloaded, reset, connection lost), a retryable failure is retried
  * once on a fresh stub, then the same compare-and-set statements run straight on D1: they are
  * correct without the object (it only orders them), so a refresh still answers 200 or
@@ -11,7 +13,16 @@ import type { ProjectRow } from "../db/queries/projects";
 import { findRetiredToken, findSessionByTokenHash } from "../db/queries/sessions";
 import { callerAudit, type Deps } from "../lib/context";
 import { eventFor } from "./events";
-import { finishRefresh, type IpInfo, type RefreshResult, type RefreshStep, refreshSessionStep, revokeSession } from "./sessions";
+import { readProjectConfig } from "./project-config";
+import {
+  finishRefresh,
+  type IpInfo,
+  type RefreshResult,
+  type RefreshStep,
+  refreshSessionStep,
+  refreshWithoutRotation,
+  revokeSession,
+} from "./sessions";
 
 function stubFor(deps: Deps, sessionId: string) {
   return deps.env.SESSION_DO.get(deps.env.SESSION_DO.idFromName(sessionId));
@@ -47,6 +58,8 @@ async function throughObject<T>(sessionId: string, viaObject: () => Promise<T>, 
 export async function refreshThroughSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
   if (!refreshToken || refreshToken === "undefined") return { ok: false };
   const tokenHash = await sha256Hex(refreshToken);
+  // Only rotation needs the session's object to order its steps; without it one D1 batch does all.
+  if (!readProjectConfig(project.config).refresh_token_rotation) return refreshWithoutRotation(deps, project, tokenHash, ipInfo);
   const sessionId =
     (await findSessionByTokenHash(deps.db, project.id, tokenHash))?.id ??
     (await findRetiredToken(deps.db, project.id, tokenHash))?.sessionId;

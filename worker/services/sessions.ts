@@ -19,6 +19,7 @@ import {
   insertSessionStatement,
   rotateSessionToken,
   touchLiveSession,
+  touchSessionReadingUser,
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
@@ -169,10 +170,32 @@ export async function finishRefresh(deps: Deps, project: ProjectRow, step: Refre
   if (!step.ok) return { ok: false };
   const record = await findUserRecord(deps.db, project.id, step.userId);
   if (!record) return { ok: false };
+  return mintRefreshed(deps, project, record, step.sessionId, step.refreshToken);
+}
+
+async function mintRefreshed(
+  deps: Deps,
+  project: ProjectRow,
+  record: UserRecord,
+  sessionId: string,
+  refreshToken?: string,
+): Promise<RefreshResult> {
   // After the answer: at most one user.active per user and day; a lost one only undercounts that day.
   noteActivity(deps, project.id, record.user.id);
-  const accessToken = await mintAccessToken(deps, project, record, step.sessionId);
-  return { ok: true, accessToken, refreshToken: step.refreshToken, userId: record.user.id };
+  const accessToken = await mintAccessToken(deps, project, record, sessionId);
+  return { ok: true, accessToken, refreshToken, userId: record.user.id };
+}
+
+/**
+ * A refresh without rotation (the default): one D1 batch stamps the live session and reads its
+ * user, then the access token is minted. It needs no Durable Object: with nothing to rotate, the
+ * stamp is one compare-and-set UPDATE in a transaction, so a racing sign-out (a DELETE) lands
+ * wholly before it (nothing matches: not found) or after it (the session is gone from then on).
+ */
+export async function refreshWithoutRotation(deps: Deps, project: ProjectRow, tokenHash: string, ipInfo: IpInfo): Promise<RefreshResult> {
+  const hit = await touchSessionReadingUser(deps.db, project.id, tokenHash, deps.now(), ipInfo);
+  if (!hit) return { ok: false };
+  return mintRefreshed(deps, project, hit.record, hit.session.id);
 }
 
 /** Refreshes one session straight on D1 (compare-and-set); normally called through the SessionDO. */

@@ -11,7 +11,7 @@ import type {
   WebhookEndpointJson,
 } from "../shared/wire-webhooks";
 
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../shared/wire-webhooks";
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../shared/webhook-event-types";
 
 type Request = <T>(path: string, options?: { method?: string; body?: unknown }) => Promise<T>;
 

@@ -4,24 +4,9 @@
  * POST /webhooks/svix-token.
  */
 import { z } from "zod";
+import { WEBHOOK_EVENT_TYPES } from "./webhook-event-types";
 
-/** The webhook event types, as the reference names them. */
-export const WEBHOOK_EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** The type of the event "send test event" sends (the reference's). */
-export const WEBHOOK_TEST_EVENT_TYPE = "stack.test";
+export { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./webhook-event-types";
 
 export const webhookEndpointSchema = z.object({
   id: z.string(),

@@ -1,5 +1,5 @@
 /** Data access for project key sets (publishable / secret / admin keys, stored as SHA-256). */
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, type Placeholder } from "drizzle-orm";
 import type { Db } from "../client";
 import { apiKeySets } from "../schema";
 
@@ -9,7 +9,13 @@ export type KeyKind = "publishable" | "secret" | "admin";
 const column = { publishable: apiKeySets.publishableKeyHash, secret: apiKeySets.secretKeyHash, admin: apiKeySets.adminKeyHash };
 
 /** The query behind findValidKeySet, unexecuted (for a D1 batch). */
-export function validKeySetQuery(db: Db, projectId: string, kind: KeyKind, keyHash: string, now: number) {
+export function validKeySetQuery(
+  db: Db,
+  projectId: string | Placeholder,
+  kind: KeyKind,
+  keyHash: string | Placeholder,
+  now: number | Placeholder,
+) {
   return db
     .select({ id: apiKeySets.id })
     .from(apiKeySets)

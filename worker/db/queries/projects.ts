@@ -1,5 +1,5 @@
 /** Data access for projects. */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type Placeholder } from "drizzle-orm";
 import type { Db } from "../client";
 import { projects, teamMembers } from "../schema";
 import { insertEventIfChangedStatement, type NewEvent } from "./events";
@@ -7,7 +7,7 @@ import { insertEventIfChangedStatement, type NewEvent } from "./events";
 export type ProjectRow = typeof projects.$inferSelect;
 
 /** The query behind findProjectById, unexecuted (for a D1 batch). */
-export function projectByIdQuery(db: Db, id: string) {
+export function projectByIdQuery(db: Db, id: string | Placeholder) {
   return db.select().from(projects).where(eq(projects.id, id)).limit(1);
 }
 

@@ -1,8 +1,10 @@
 /** Data access for sessions (one row per sign-in; the refresh token is stored as SHA-256). */
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { batchPrepared, preparedOnce } from "../prepared";
 import { retiredRefreshTokens, sessions } from "../schema";
 import { insertEventIfChangedStatement, type NewEvent } from "./events";
+import { type UserRecord, userRecordFrom, userRecordQueries } from "./users";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -80,6 +82,45 @@ export async function touchLiveSession(
     .get();
   return row ?? null;
 }
+
+/**
+ * A refresh without rotation in one D1 batch (one transaction): stamp the live session of this
+ * token, and read its user. The UPDATE is the compare-and-set: a session signed out or expired
+ * matches nothing, and then the user is not answered either.
+ */
+export async function touchSessionReadingUser(
+  db: Db,
+  projectId: string,
+  tokenHash: string,
+  now: number,
+  ipInfo: unknown,
+): Promise<{ session: { id: string; userId: string }; record: UserRecord } | null> {
+  const [update, ...user] = touchAndUserQueries(db);
+  const values = { projectId, tokenHash, now, ipInfo: ipInfo == null ? null : JSON.stringify(ipInfo) };
+  const [touched, ...userRows] = (await batchPrepared(
+    db,
+    [update!, ...user].map((query) => ({ query, values })),
+  )) as unknown[][];
+  const session = touched?.[0] as { id: string; userId: string } | undefined;
+  const record = userRecordFrom(userRows);
+  return session && record ? { session, record } : null;
+}
+
+/** The statements of touchSessionReadingUser, prepared once (the refresh hot path). */
+const touchAndUserQueries = preparedOnce((db) => {
+  const p = { projectId: sql.placeholder("projectId"), tokenHash: sql.placeholder("tokenHash"), now: sql.placeholder("now") };
+  const live = and(eq(sessions.projectId, p.projectId), eq(sessions.refreshTokenHash, p.tokenHash), gt(sessions.expiresAt, p.now));
+  const userOfSession = sql`SELECT ${sessions.userId} FROM ${sessions} WHERE ${live}`;
+  return [
+    db
+      .update(sessions)
+      // ipInfo arrives as JSON text (or null: keep the last one).
+      .set({ lastUsedAt: sql`${p.now}`, lastIpInfo: sql`coalesce(${sql.placeholder("ipInfo")}, last_ip_info)` })
+      .where(live)
+      .returning({ id: sessions.id, userId: sessions.userId }),
+    ...userRecordQueries(db, p.projectId, userOfSession),
+  ] as const;
+});
 
 /**
  * Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old

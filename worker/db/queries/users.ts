@@ -1,5 +1,5 @@
 /** Data access for users, their primary email and selected team. */
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { contactChannels, oauthAccounts, teamMembers, teams, users } from "../schema";
 
@@ -16,7 +16,8 @@ export type UserRecord = {
   oauthProviders?: OAuthProviderRef[];
 };
 
-function oauthProviderRefsQuery(db: Db, userIds: string[]) {
+/** The OAuth account refs of the users this condition picks (a list of ids, or one user). */
+function oauthProviderRefsQuery(db: Db, which: SQL | undefined) {
   return db
     .select({
       userId: oauthAccounts.userId,
@@ -25,7 +26,7 @@ function oauthProviderRefsQuery(db: Db, userIds: string[]) {
       email: oauthAccounts.email,
     })
     .from(oauthAccounts)
-    .where(inArray(oauthAccounts.userId, userIds))
+    .where(which)
     .orderBy(asc(oauthAccounts.createdAt), asc(oauthAccounts.id));
 }
 
@@ -52,24 +53,29 @@ export async function findUserRecord(db: Db, projectId: string, userId: string):
  * findUserRecord as three single-table selects, for a D1 batch (drizzle mis-maps joined
  * selects inside db.batch because their column names collide). Assemble with userRecordFrom.
  */
-export function userRecordQueries(db: Db, projectId: string, userId: string) {
+/** A user id, or a SQL subquery answering one (a refresh reads the user of its session in the same batch). */
+export type UserIdRef = string | SQL | Placeholder;
+const userIdIs = (column: typeof users.id | typeof contactChannels.userId | typeof oauthAccounts.userId, ref: UserIdRef) =>
+  typeof ref === "string" || ref instanceof Placeholder ? eq(column, ref) : sql`${column} = (${ref})`;
+
+export function userRecordQueries(db: Db, projectId: string | Placeholder, userId: UserIdRef) {
   return [
     db
       .select()
       .from(users)
-      .where(and(eq(users.projectId, projectId), eq(users.id, userId)))
+      .where(and(eq(users.projectId, projectId), userIdIs(users.id, userId)))
       .limit(1),
     db
       .select()
       .from(contactChannels)
-      .where(and(eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")))
+      .where(and(userIdIs(contactChannels.userId, userId), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")))
       .limit(1),
     db
       .select()
       .from(teams)
-      .where(inArray(teams.id, db.select({ id: users.selectedTeamId }).from(users).where(eq(users.id, userId))))
+      .where(inArray(teams.id, db.select({ id: users.selectedTeamId }).from(users).where(userIdIs(users.id, userId))))
       .limit(1),
-    oauthProviderRefsQuery(db, [userId]),
+    oauthProviderRefsQuery(db, userIdIs(oauthAccounts.userId, userId)),
   ] as const;
 }
 
@@ -266,7 +272,7 @@ export async function listUserRecords(
   // D1 binds at most 100 parameters per statement: look the page's accounts up in chunks.
   const ids = page.map((r) => r.user.id);
   const chunks = Array.from({ length: Math.ceil(ids.length / 90) }, (_, i) => ids.slice(i * 90, i * 90 + 90));
-  const refs = (await Promise.all(chunks.map((chunk) => oauthProviderRefsQuery(db, chunk).all()))).flat();
+  const refs = (await Promise.all(chunks.map((chunk) => oauthProviderRefsQuery(db, inArray(oauthAccounts.userId, chunk)).all()))).flat();
   return { items: page.map((r) => ({ ...r, oauthProviders: refsOf(refs, r.user.id) })), nextCursor };
 }
 

@@ -1,0 +1,442 @@
+#!/usr/bin/env node
+// `npm run bench:peer`: Doorman (`wrangler dev`, local workerd) side by side with a plain Node peer,
+// Better Auth with email and password on better-sqlite3 (test/bench/peer/server.mjs, pinned in this
+// folder's own package.json, installed on first run). Both run on this machine at once; the same
+// autocannon load goes at one, then the other, in alternating rounds. For each round it reads the
+// CPU time (utime+stime) of each server's whole process tree from /proc before and after, and divides
+// by the answers received. Writes its section of docs/benchmarks.md (between the peer-bench markers).
+// Never part of `npm test`: timings are reported, not asserted.
+//
+// Flags: --profile  also saves CPU profiles of the peer's node process (`--cpu-prof`) under a short
+//                   read run and a short sign-in run: docs/perf/peer-read.cpuprofile, peer-sign-in.cpuprofile.
+// Env:   PEER_BENCH_DURATION (s per round, default 10), PEER_BENCH_ROUNDS (per side, 3),
+//        PEER_BENCH_WARMUP (s per side before an operation's rounds, 2), PEER_BENCH_PROFILE_SECS (3),
+//        PEER_BENCH_READ_CONNECTIONS (32), PEER_BENCH_SIGN_IN_CONNECTIONS (4),
+//        PEER_BENCH_REFRESH_CONNECTIONS (32), PEER_BENCH_PORT (8798), BENCH_PORT (8797),
+//        BENCH_INSPECTOR_PORT (9232), BENCH_NO_WRITE=1 (print only).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { randomBytes, scryptSync } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { writeMarkedSection } from "../lib/doc.mjs";
+import { allRateLimitsOff, clientHeaders, post, root, startDoorman, stopAllDoormen, versionOf } from "../lib/doorman.mjs";
+import { cannon, counts } from "../lib/load.mjs";
+import { cpuDelta, cpuResolutionMs, processTree } from "../lib/proc.mjs";
+
+const num = (name, fallback) => Number(process.env[name] || fallback);
+const DURATION = num("PEER_BENCH_DURATION", 10);
+const ROUNDS = num("PEER_BENCH_ROUNDS", 3);
+const WARMUP = num("PEER_BENCH_WARMUP", 2);
+const PROFILE_SECS = num("PEER_BENCH_PROFILE_SECS", 3);
+const READ_CONNECTIONS = num("PEER_BENCH_READ_CONNECTIONS", 32);
+const SIGN_IN_CONNECTIONS = num("PEER_BENCH_SIGN_IN_CONNECTIONS", 4);
+const REFRESH_CONNECTIONS = num("PEER_BENCH_REFRESH_CONNECTIONS", 32);
+const PEER_PORT = num("PEER_BENCH_PORT", 8798);
+const DOORMAN_PORT = num("BENCH_PORT", 8797);
+const INSPECTOR_PORT = num("BENCH_INSPECTOR_PORT", 9232);
+const PROFILE = process.argv.includes("--profile");
+
+const peerDir = join(root, "test", "bench", "peer");
+const perfDir = join(root, "docs", "perf");
+const PEER = `http://127.0.0.1:${PEER_PORT}`;
+const EMAIL = `bench-${Date.now()}-${randomBytes(3).toString("hex")}@example.com`;
+const PASSWORD = "bench password 12345";
+
+function log(msg) {
+  console.error(`[bench:peer] ${msg}`);
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ── the peer's install (its own node_modules, like test/compat) ──────────────────────────
+function ensurePeerInstalled() {
+  const need = ["better-auth", "better-sqlite3"].filter((p) => !existsSync(join(peerDir, "node_modules", p, "package.json")));
+  if (need.length) {
+    log(
+      `installing test/bench/peer dependencies (${need.join(", ")}; better-sqlite3 builds with node-gyp when no prebuilt binary can be fetched) …`,
+    );
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const lock = existsSync(join(peerDir, "package-lock.json"));
+    execFileSync(npm, [lock ? "ci" : "install", "--prefix", peerDir, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  }
+  const probe = spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], {
+    cwd: peerDir,
+    encoding: "utf8",
+  });
+  if (probe.status !== 0) throw new Error(`better-sqlite3 does not load in test/bench/peer:\n${probe.stderr}`);
+}
+
+// ── one hash's CPU, for each side's parameters (node:crypto, in this process) ───────────
+function doormanHashParams() {
+  const src = readFileSync(join(root, "worker", "crypto", "password.ts"), "utf8");
+  const get = (name) => Number(src.match(new RegExp(`const ${name} = (\\d+);`))?.[1]);
+  const p = { N: 2 ** get("LOG_N"), r: get("R"), p: get("P"), keyLen: get("KEY_LEN"), salt: randomBytes(16) };
+  if (![p.N, p.r, p.p, p.keyLen].every(Number.isFinite)) throw new Error("scrypt parameters not found in worker/crypto/password.ts");
+  return { ...p, maxmem: 64 * 1024 * 1024 };
+}
+function peerHashParams() {
+  // better-auth hashes with @better-auth/utils/password (its "node" build: node:crypto scrypt).
+  const src = readFileSync(join(peerDir, "node_modules", "@better-auth", "utils", "dist", "password.node.mjs"), "utf8");
+  const get = (name) => Number(src.match(new RegExp(`\\b${name}: (\\d+)`))?.[1]);
+  const p = { N: get("N"), r: get("r"), p: get("p"), keyLen: get("dkLen"), salt: randomBytes(16).toString("hex") };
+  if (![p.N, p.r, p.p, p.keyLen].every(Number.isFinite)) throw new Error("scrypt parameters not found in @better-auth/utils");
+  return { ...p, maxmem: 128 * p.N * p.r * 2 };
+}
+function hashCpuMs(params, runs = 10) {
+  const run = (i) => scryptSync(`bench password ${i}`.normalize("NFKC"), params.salt, params.keyLen, params);
+  run(-1);
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    const before = process.cpuUsage();
+    run(i);
+    const used = process.cpuUsage(before);
+    ms.push((used.user + used.system) / 1000);
+  }
+  ms.sort((a, b) => a - b);
+  return { ...params, runs, ms: (ms[(runs - 1) >> 1] + ms[runs >> 1]) / 2 };
+}
+const describeHash = (h) => `N=2^${Math.log2(h.N)}, r=${h.r}, p=${h.p}, ${h.keyLen}-byte key, ${(128 * h.N * h.r) / 2 ** 20} MiB`;
+
+// ── the peer server ───────────────────────────────────────────────────────────────────────
+let peer = null;
+const peerState = mkdtempSync(join(os.tmpdir(), "doorman-bench-peer-"));
+// One secret for every peer process of this run, so that a restarted peer (for a profile) accepts
+// the session cookie signed by the first one. Random per run: nothing outlives it.
+const peerSecret = randomBytes(32).toString("hex");
+
+async function startPeer(profileName) {
+  const args = profileName ? ["--cpu-prof", "--cpu-prof-dir", perfDir, "--cpu-prof-name", profileName] : [];
+  const child = spawn(process.execPath, [...args, join(peerDir, "server.mjs")], {
+    cwd: peerDir,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PEER_PORT: String(PEER_PORT),
+      PEER_DB: join(peerState, "auth.sqlite"),
+      PEER_SECRET: peerSecret,
+      BETTER_AUTH_TELEMETRY: "0",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stderr.on("data", (d) => {
+    out = (out + d).slice(-20000);
+  });
+  const ready = await new Promise((res, rej) => {
+    let buffered = "";
+    const timer = setTimeout(() => rej(new Error(`the peer did not start within 30 s:\n${out}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      buffered += d;
+      const line = buffered.split("\n").find((l) => l.startsWith('{"ready"'));
+      if (line) {
+        clearTimeout(timer);
+        res(JSON.parse(line));
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      rej(new Error(`the peer exited (${code}) before it was ready:\n${out}`));
+    });
+  });
+  peer = {
+    pid: child.pid,
+    ready,
+    stop: () =>
+      new Promise((res) => {
+        if (child.exitCode !== null || child.signalCode !== null) return res();
+        child.once("exit", () => res());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+  return peer;
+}
+
+async function peerPost(path, body) {
+  const res = await fetch(`${PEER}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: PEER },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`peer POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+  return { body: JSON.parse(text), cookie: res.headers.getSetCookie().map((c) => c.split(";")[0]) };
+}
+
+function cleanup() {
+  stopAllDoormen();
+  if (peer) {
+    try {
+      process.kill(peer.pid, "SIGKILL");
+    } catch {}
+  }
+  rmSync(peerState, { recursive: true, force: true });
+}
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+// ── rounds ────────────────────────────────────────────────────────────────────────────────
+async function round(target, opts, duration) {
+  const before = processTree(target.pid);
+  const started = performance.now();
+  const r = await cannon({ ...opts, duration });
+  const wallMs = performance.now() - started;
+  const cpu = cpuDelta(before, processTree(target.pid));
+  return { ...counts(r), reqPerSec: counts(r).total / (wallMs / 1000), p50: r.latency.p50, p99: r.latency.p99, wallMs, cpu };
+}
+
+/** Warm-up on each side, then ROUNDS rounds each, alternating sides (and which side goes first). */
+async function operation(name, sides) {
+  for (const side of sides) {
+    log(`${name}, ${side.label}: ${WARMUP} s warm-up at ${side.opts.connections} connections`);
+    await round(side.target(), side.opts, WARMUP);
+  }
+  const rounds = Object.fromEntries(sides.map((s) => [s.label, []]));
+  for (let i = 0; i < ROUNDS; i++) {
+    const order = i % 2 ? [...sides].reverse() : sides;
+    for (const side of order) {
+      await sleep(500);
+      const r = await round(side.target(), side.opts, DURATION);
+      log(
+        `${name}, ${side.label}, round ${i + 1}: ${r.reqPerSec.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ` +
+          `${r.total} answers (${r.bad} failed), CPU ${Object.entries(r.cpu)
+            .map(([k, v]) => `${k} ${Math.round(v)} ms`)
+            .join(", ")}`,
+      );
+      rounds[side.label].push(r);
+    }
+  }
+  return rounds;
+}
+
+function summarize(rounds) {
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+  };
+  const spread = (key) => ({
+    median: median(rounds.map((r) => r[key])),
+    min: Math.min(...rounds.map((r) => r[key])),
+    max: Math.max(...rounds.map((r) => r[key])),
+  });
+  const total = rounds.reduce((n, r) => n + r.total, 0);
+  const cpuByProcess = {};
+  for (const r of rounds) for (const [k, v] of Object.entries(r.cpu)) cpuByProcess[k] = (cpuByProcess[k] ?? 0) + v;
+  const cpuMs = Object.values(cpuByProcess).reduce((a, b) => a + b, 0);
+  const wallMs = rounds.reduce((n, r) => n + r.wallMs, 0);
+  return {
+    reqPerSec: spread("reqPerSec"),
+    p50: spread("p50"),
+    p99: spread("p99"),
+    total,
+    bad: rounds.reduce((n, r) => n + r.bad, 0),
+    cpuPerReq: total ? cpuMs / total : Number.NaN,
+    cpuPerReqByProcess: Object.fromEntries(Object.entries(cpuByProcess).map(([k, v]) => [k, total ? v / total : Number.NaN])),
+    cores: cpuMs / wallMs,
+  };
+}
+
+// ── profiles of the peer (optional) ─────────────────────────────────────────────────────
+async function profilePeer(name, opts) {
+  await peer.stop();
+  const file = `peer-${name}.cpuprofile`;
+  rmSync(join(perfDir, file), { force: true });
+  await startPeer(file);
+  log(`profiling the peer: ${name}, ${PROFILE_SECS} s`);
+  await cannon({ ...opts, duration: PROFILE_SECS });
+  await peer.stop();
+  const size = statSync(join(perfDir, file)).size;
+  log(`wrote docs/perf/${file} (${(size / 1024).toFixed(0)} KiB)`);
+  return { file, size };
+}
+
+// ── report ──────────────────────────────────────────────────────────────────────────────
+function gitState() {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "worker", "sdk/src", "wrangler.toml"], {
+      cwd: root,
+      encoding: "utf8",
+    }).trim();
+    return dirty ? `${head} plus uncommitted changes in ${dirty.split("\n").length} worker/SDK files` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+function report({ results, hashes, ctx }) {
+  const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : "–");
+  const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : "–");
+  const range = (s, f) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
+  const processName = (side, comm) => (side === "Doorman" && comm === "node" ? "wrangler node" : comm);
+  const rows = [];
+  for (const { operation, side, s, connections, note } of results) {
+    if (!s) {
+      rows.push(`| ${operation} | ${side} | none | – | – | – | ${note} |`);
+      continue;
+    }
+    const parts = Object.entries(s.cpuPerReqByProcess)
+      .filter(([, v]) => v >= 0.005)
+      .map(([k, v]) => `${processName(side, k)} ${f2(v)}`);
+    const notes = [
+      `${ROUNDS} × ${DURATION} s at ${connections} connections: ${s.total.toLocaleString("en-US")} answers, ${s.bad} failed; server busy ${f2(s.cores)} cores`,
+    ];
+    if (note) notes.push(note);
+    rows.push(
+      `| ${operation} | ${side} | ${range(s.reqPerSec, f1)} | ${range(s.p50, f1)} | ${range(s.p99, f1)} | **${f2(s.cpuPerReq)}** = ${parts.join(" + ")} | ${notes.join("; ")} |`,
+    );
+  }
+  return [
+    "<!-- peer-bench:start -->",
+    "## Side by side: Better Auth (Node + SQLite) vs Doorman (local workerd)",
+    "",
+    "Generated by `npm run bench:peer` (test/bench/peer/run.mjs). The peer is Better Auth with email and",
+    "password, its defaults otherwise, on Node's http server and better-sqlite3 (WAL), schema made by its",
+    "own migration planner (test/bench/peer/server.mjs). Doorman runs under `wrangler dev` as in `npm run",
+    "bench`, with every rate-limit rule set to 0; the peer's rate limiter is off too. Both servers run at once",
+    "on this machine, with autocannon in the bench process: client and servers share the CPU.",
+    "",
+    `- Date: ${ctx.date}`,
+    `- Machine: ${os.availableParallelism()} CPUs (\`nproc\`), ${os.cpus()[0]?.model?.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`,
+    `- Load average when the bench started: ${ctx.load.map((n) => n.toFixed(2)).join(" / ")} (1 / 5 / 15 min; other work on the machine skews the figures)`,
+    `- Peer: Node ${process.version}, better-auth ${versionOf("better-auth", peerDir)}, better-sqlite3 ${versionOf("better-sqlite3", peerDir)} (SQLite ${ctx.sqlite}), NODE_ENV=production`,
+    `- Doorman: ${ctx.git}; wrangler ${versionOf("wrangler")}, workerd ${versionOf("workerd")}; autocannon ${versionOf("autocannon")}`,
+    `- Load: ${WARMUP} s warm-up per side, then ${ROUNDS} rounds of ${DURATION} s per side, alternating sides (round 1 peer first, round 2 Doorman first, …), no pipelining`,
+    "",
+    "| operation | side | req/s | p50 ms | p99 ms | CPU ms/req (per process) | notes |",
+    "|---|---|---:|---:|---:|---|---|",
+    ...rows,
+    "",
+    "- req/s, p50 and p99: median of the rounds, (lowest–highest round) in brackets. req/s counts every answer.",
+    "- CPU ms/req: utime+stime of each server's whole process tree (all threads), read from /proc before and after",
+    `  each round, summed over the rounds and divided by the answers. Clock-tick resolution ${cpuResolutionMs()} ms per process per round.`,
+    "  Doorman's tree is wrangler's node process(es) (miniflare), its esbuild and its workerd processes; the peer is",
+    '  one node process. "Server busy" is that CPU over the rounds\' wall time.',
+    "  Answers still in flight when a round ends (at most the connection count) are not counted, though the CPU",
+    "  spent on them so far is: a bias of at most about half the connection count over the answers (sign-in's largest).",
+    "- Authenticated read: Better Auth `GET /api/auth/get-session` with its session cookie (no cookie cache: a",
+    "  SQLite read of session and user) vs Doorman `GET /api/v1/users/me` with an access token (client access).",
+    "- Sign-in: Better Auth `POST /api/auth/sign-in/email` vs Doorman `POST /api/v1/auth/password/sign-in`, the same",
+    "  user and password every time; both verify one scrypt hash and create a session.",
+    `- One hash: median CPU of ${hashes.doorman.runs} \`crypto.scryptSync\` runs in the bench process (Node ${process.version}) with each side's`,
+    `  parameters, read from the code: Doorman ${describeHash(hashes.doorman)} (worker/crypto/password.ts): ${f1(hashes.doorman.ms)} ms;`,
+    `  Better Auth ${describeHash(hashes.peer)} (@better-auth/utils, \`password.node\`): ${f1(hashes.peer.ms)} ms.`,
+    "  Non-hash overhead = CPU per sign-in minus one hash. Doorman's hash runs in workerd, not Node: the",
+    "  subtraction assumes the two cost the same.",
+    ...(ctx.profiles.length
+      ? [
+          `- Profiles of the peer's node process (\`node --cpu-prof\`, a fresh process per file, ${PROFILE_SECS} s of the same load after`,
+          `  start-up): ${ctx.profiles.map((p) => `docs/perf/${p.file} (${Math.round(p.size / 1024)} KiB)`).join(", ")}.`,
+        ]
+      : []),
+    "<!-- peer-bench:end -->",
+    "",
+  ].join("\n");
+}
+
+// ── main ────────────────────────────────────────────────────────────────────────────────
+try {
+  const ctx = { date: new Date().toISOString(), load: os.loadavg(), git: gitState(), profiles: [] };
+  ensurePeerInstalled();
+  log("one scrypt hash, each side's parameters …");
+  const hashes = { doorman: hashCpuMs(doormanHashParams()), peer: hashCpuMs(peerHashParams()) };
+  log(`hash CPU: Doorman ${hashes.doorman.ms.toFixed(1)} ms, Better Auth ${hashes.peer.ms.toFixed(1)} ms`);
+
+  await startPeer();
+  ctx.sqlite = peer.ready.sqlite;
+  log(`peer ready on ${PEER} (pid ${peer.pid}, tables ${peer.ready.tables.join(", ")})`);
+  const doorman = await startDoorman({ port: DOORMAN_PORT, inspectorPort: INSPECTOR_PORT, vars: allRateLimitsOff(), log });
+  log(`Doorman ready on ${doorman.base} in ${doorman.readySecs.toFixed(1)} s (group ${doorman.pid})`);
+
+  // One user on each side; the tokens and cookie are checked once before any load.
+  const peerSignUp = await peerPost("/api/auth/sign-up/email", { email: EMAIL, password: PASSWORD, name: "Bench" });
+  const cookie = peerSignUp.cookie.join("; ");
+  const signUp = await post(doorman.api, "/auth/password/sign-up", clientHeaders, { email: EMAIL, password: PASSWORD });
+  const userHeaders = { ...clientHeaders, "x-stack-access-token": signUp.access_token };
+  const peerMe = await fetch(`${PEER}/api/auth/get-session`, { headers: { cookie } }).then((r) => r.json());
+  const doormanMe = await fetch(`${doorman.api}/users/me`, { headers: userHeaders }).then((r) => r.json());
+  if (peerMe?.user?.email !== EMAIL) throw new Error(`the peer's get-session did not answer the user: ${JSON.stringify(peerMe)}`);
+  if (doormanMe?.primary_email !== EMAIL) throw new Error(`Doorman's /users/me did not answer the user: ${JSON.stringify(doormanMe)}`);
+  log(`signed up ${EMAIL} on both sides`);
+
+  const json = { "content-type": "application/json" };
+  const credentials = JSON.stringify({ email: EMAIL, password: PASSWORD });
+  const peerSide = (opts) => ({ label: "Better Auth", target: () => peer, opts });
+  const doormanSide = (opts) => ({ label: "Doorman", target: () => doorman, opts });
+  const read = {
+    peer: { url: `${PEER}/api/auth/get-session`, method: "GET", headers: { cookie }, connections: READ_CONNECTIONS },
+    doorman: { url: `${doorman.api}/users/me`, method: "GET", headers: userHeaders, connections: READ_CONNECTIONS },
+  };
+  const signIn = {
+    peer: {
+      url: `${PEER}/api/auth/sign-in/email`,
+      method: "POST",
+      headers: { ...json, origin: PEER },
+      body: credentials,
+      connections: SIGN_IN_CONNECTIONS,
+    },
+    doorman: {
+      url: `${doorman.api}/auth/password/sign-in`,
+      method: "POST",
+      headers: { ...clientHeaders, ...json },
+      body: credentials,
+      connections: SIGN_IN_CONNECTIONS,
+    },
+  };
+  const refresh = {
+    url: `${doorman.api}/auth/sessions/current/refresh`,
+    method: "POST",
+    headers: { ...clientHeaders, ...json, "x-stack-refresh-token": signUp.refresh_token },
+    body: "{}",
+    connections: REFRESH_CONNECTIONS,
+  };
+
+  const readRounds = await operation("read", [peerSide(read.peer), doormanSide(read.doorman)]);
+  const signInRounds = await operation("sign-in", [peerSide(signIn.peer), doormanSide(signIn.doorman)]);
+  const refreshRounds = await operation("refresh", [doormanSide(refresh)]);
+
+  const sr = { peer: summarize(signInRounds["Better Auth"]), doorman: summarize(signInRounds.Doorman) };
+  const overhead = (s, h) => `one hash ${h.ms.toFixed(1)} ms CPU → **non-hash overhead ${(s.cpuPerReq - h.ms).toFixed(1)} ms**`;
+  const results = [
+    { operation: "authenticated read", side: "Better Auth", s: summarize(readRounds["Better Auth"]), connections: READ_CONNECTIONS },
+    { operation: "authenticated read", side: "Doorman", s: summarize(readRounds.Doorman), connections: READ_CONNECTIONS },
+    { operation: "sign-in", side: "Better Auth", s: sr.peer, connections: SIGN_IN_CONNECTIONS, note: overhead(sr.peer, hashes.peer) },
+    { operation: "sign-in", side: "Doorman", s: sr.doorman, connections: SIGN_IN_CONNECTIONS, note: overhead(sr.doorman, hashes.doorman) },
+    {
+      operation: "refresh",
+      side: "Better Auth",
+      note: "none: Better Auth has no refresh-token endpoint (its session cookie is the credential)",
+    },
+    { operation: "refresh", side: "Doorman", s: summarize(refreshRounds.Doorman), connections: REFRESH_CONNECTIONS },
+  ];
+  await doorman.stop();
+
+  if (PROFILE) {
+    mkdirSync(perfDir, { recursive: true });
+    ctx.profiles.push(await profilePeer("read", read.peer));
+    ctx.profiles.push(await profilePeer("sign-in", signIn.peer));
+  }
+
+  const md = report({ results, hashes, ctx });
+  console.log(md);
+  if (!process.env.BENCH_NO_WRITE) {
+    writeMarkedSection("peer", md);
+    log("wrote its section of docs/benchmarks.md");
+  }
+  const broken = results.filter((r) => r.s && r.s.total - r.s.bad === 0);
+  if (broken.length) {
+    log(`no successful answers in: ${broken.map((r) => `${r.operation} (${r.side})`).join(", ")}`);
+    process.exitCode = 1;
+  }
+} catch (err) {
+  console.error(`[bench:peer] ${err.stack ?? err}`);
+  process.exitCode = 1;
+} finally {
+  await peer?.stop();
+  stopAllDoormen();
+  cleanup();
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm run bench:profile`: CPU profiles of the worker isolate under load, through wrangler dev's
+// inspector (the V8 Profiler domain), for GET /users/me, the refresh and a password sign-in.
+// Writes docs/perf/doorman-<scenario>.cpuprofile (open in Chrome DevTools or VS Code) and prints
+// the isolate's busy time per request and the functions with the most self time.
+// Never part of `npm test`. Env: PROFILE_SECONDS (6), PROFILE_CONNECTIONS (10), PROFILE_PORT (8812),
+// PROFILE_INSPECTOR_PORT (9242), PROFILE_ONLY (comma list of scenarios).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { allRateLimitsOff, clientHeaders, post, root, startDoorman } from "./lib/doorman.mjs";
+import { cannon } from "./lib/load.mjs";
+
+const SECONDS = Number(process.env.PROFILE_SECONDS || 6);
+const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS || 10);
+const PORT = Number(process.env.PROFILE_PORT || 8812);
+const INSPECTOR_PORT = Number(process.env.PROFILE_INSPECTOR_PORT || 9242);
+const ONLY = process.env.PROFILE_ONLY?.split(",");
+const log = (msg) => console.error(`[profile] ${msg}`);
+
+/** A CDP session on the worker's isolate. */
+async function inspector() {
+  const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let id = 0;
+  const pending = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    pending.get(msg.id)?.(msg);
+    pending.delete(msg.id);
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => ws.close() };
+}
+
+/** Busy time and the top self-time functions of a profile, per request. */
+function summarise(profile, requests) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let busy = 0;
+  profile.samples.forEach((nodeId, i) => {
+    const frame = byId.get(nodeId).callFrame;
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    if (frame.functionName === "(idle)") return;
+    busy += ms;
+    const where = frame.url ? `${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}` : "";
+    const key = `${frame.functionName || "(anonymous)"} ${where}`.trim();
+    self.set(key, (self.get(key) ?? 0) + ms);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  return { busyMsPerRequest: busy / requests, top: top.map(([name, ms]) => ({ name, usPerRequest: (ms / requests) * 1000 })) };
+}
+
+const server = await startDoorman({ port: PORT, inspectorPort: INSPECTOR_PORT, vars: allRateLimitsOff(), log });
+try {
+  const email = `profile-${Date.now()}@example.com`;
+  const password = "correct horse battery";
+  const user = await post(server.api, "/auth/password/sign-up", clientHeaders, { email, password });
+  const scenarios = {
+    "users-me": { url: `${server.api}/users/me`, headers: { ...clientHeaders, "x-stack-access-token": user.access_token } },
+    refresh: {
+      url: `${server.api}/auth/sessions/current/refresh`,
+      method: "POST",
+      headers: { ...clientHeaders, "content-type": "application/json", "x-stack-refresh-token": user.refresh_token },
+      body: "{}",
+    },
+    "sign-in": {
+      url: `${server.api}/auth/password/sign-in`,
+      method: "POST",
+      headers: { ...clientHeaders, "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+      connections: 4,
+    },
+  };
+  const cdp = await inspector();
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+  for (const [name, { connections = CONNECTIONS, ...request }] of Object.entries(scenarios)) {
+    if (ONLY && !ONLY.includes(name)) continue;
+    await cannon({ ...request, duration: 2, connections }); // warm-up: JIT and isolate caches
+    await cdp.send("Profiler.start");
+    const result = await cannon({ ...request, duration: SECONDS, connections });
+    const { result: stopped } = await cdp.send("Profiler.stop");
+    const file = join(root, "docs", "perf", `doorman-${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(stopped.profile));
+    const { busyMsPerRequest, top } = summarise(stopped.profile, result.requests.total);
+    console.log(`\n${name}: ${result.requests.total} requests, ${result.requests.average} req/s, ${result.non2xx} non-2xx`);
+    console.log(`  isolate busy ${busyMsPerRequest.toFixed(2)} ms per request (wall time on the isolate thread; other load inflates it)`);
+    for (const t of top) console.log(`  ${t.usPerRequest.toFixed(0).padStart(6)} µs  ${t.name}`);
+    console.log(`  profile: ${file}`);
+  }
+  cdp.close();
+} finally {
+  await server.stop();
+}

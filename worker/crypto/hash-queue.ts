@@ -1,0 +1,104 @@
+/**
+ * A per-isolate FIFO queue that bounds how many password hashes (scrypt or bcrypt, hash or
+ * verify) run at once. A burst of sign-ins then finishes in arrival order instead of all
+ * together, and hash memory stays bounded: at most PASSWORD_HASH_CONCURRENCY × 16 MiB (one
+ * scrypt's 128·N·r bytes at N=2^14, r=8) plus a few hundred bytes per waiting request, far under
+ * the 128 MB isolate limit. docs/benchmarks.md has the measured burst.
+ *
+ * workerd runs node:crypto's "async" scrypt synchronously on the isolate thread, so without the
+ * queue a burst hashes back to back before any request's later I/O is handled. A waiter that
+ * gets a slot therefore yields one macrotask before it hashes, so the D1 writes of requests
+ * whose hashes are done go first.
+ *
+ * The queue is shared by concurrent requests, and workerd drops the continuations of a request
+ * the client gave up on. So a slot is never handed to another request: the waiter claims it in
+ * its own context (woken by the releaser, or by its own poll), a waiter that stops polling is
+ * dropped after STALE_WAITER_MS, and a job that never settles loses its slot after MAX_RUN_MS.
+ * One cancelled request can stall the queue for seconds, never forever.
+ */
+
+/** One slot: the isolate thread runs scrypt synchronously anyway, and one keeps strict arrival order. */
+export const PASSWORD_HASH_CONCURRENCY = 1;
+
+const POLL_MS = 250;
+const STALE_WAITER_MS = 5_000;
+const MAX_RUN_MS = 10_000;
+
+export type HashQueue = {
+  /** Runs `work` once a slot is free, in arrival order. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Hashes running now, requests waiting, and the most that ever ran at once (for tests and benches). */
+  stats(): { active: number; waiting: number; peakActive: number };
+};
+
+export type HashQueueOptions = {
+  limit: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Runs before a job that had to wait; by default a zero-delay timer (a macrotask). */
+  yieldTurn?: () => Promise<void>;
+  pollMs?: number;
+  staleWaiterMs?: number;
+  maxRunMs?: number;
+};
+
+const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+type Waiter = { seenAt: number; wake: () => void };
+type Job = { startedAt: number };
+
+/** A FIFO queue of at most `limit` concurrent jobs. */
+export function createHashQueue(options: HashQueueOptions): HashQueue {
+  const { limit, now = Date.now, sleep = timerSleep, pollMs = POLL_MS, staleWaiterMs = STALE_WAITER_MS, maxRunMs = MAX_RUN_MS } = options;
+  const yieldTurn = options.yieldTurn ?? (() => sleep(0));
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
+  const waiters: Waiter[] = [];
+  const running = new Set<Job>();
+  let peakActive = 0;
+
+  /** Drops jobs that outlived their lease and waiters that stopped polling (their requests are gone). */
+  function prune(self: Waiter): void {
+    const t = now();
+    for (const job of running) if (t - job.startedAt > maxRunMs) running.delete(job);
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const w = waiters[i]!;
+      if (w !== self && t - w.seenAt > staleWaiterMs) waiters.splice(i, 1);
+    }
+  }
+
+  return {
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      const self: Waiter = { seenAt: now(), wake: () => {} };
+      waiters.push(self);
+      let waited = false;
+      for (;;) {
+        prune(self);
+        if (waiters[0] === self && running.size < limit) break;
+        waited = true;
+        const woken = new Promise<void>((resolve) => {
+          self.wake = resolve;
+        });
+        await Promise.race([woken, sleep(pollMs)]);
+        self.seenAt = now();
+      }
+      waiters.shift();
+      const job: Job = { startedAt: now() };
+      running.add(job);
+      peakActive = Math.max(peakActive, running.size);
+      // A second free slot (limit > 1) belongs to the next in line.
+      if (running.size < limit) waiters[0]?.wake();
+      try {
+        if (waited) await yieldTurn();
+        return await work();
+      } finally {
+        running.delete(job);
+        // Only a wake-up: the oldest waiter claims the slot itself, in its own request.
+        waiters[0]?.wake();
+      }
+    },
+    stats: () => ({ active: running.size, waiting: waiters.length, peakActive }),
+  };
+}
+
+/** The isolate's queue for every password hash and verification (crypto/password.ts). */
+export const passwordHashQueue = createHashQueue({ limit: PASSWORD_HASH_CONCURRENCY });
