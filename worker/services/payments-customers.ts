@@ -14,11 +14,25 @@ import { storedOverrides } from "./projects";
 
 export type Customer = { projectId: string; customerType: CustomerType; customerId: string };
 
-/** The project's payments config (items, offers, groups, test mode), rendered from its overrides. */
+/** Rendered payments configs by project and config version (every override write bumps the version). */
+const renderedPayments = new Map<string, PaymentsConfig>();
+
+/**
+ * The project's payments config (items, offers, groups, test mode), rendered from its overrides.
+ * Rendering validates the whole config (email templates included), so it is kept per isolate for
+ * the project's config version: item reads and quantity changes are a metering hot path.
+ */
 export function readPaymentsConfig(project: ProjectRow): PaymentsConfig {
-  const rendered = renderConfig(storedOverrides(project));
-  // Every write validated its result, so this renders; no payments config is the fallback.
-  return rendered.ok ? rendered.config.payments : defaultPaymentsConfig();
+  const key = `${project.id}:${project.configVersion}`;
+  let payments = renderedPayments.get(key);
+  if (!payments) {
+    const rendered = renderConfig(storedOverrides(project));
+    // Every write validated its result, so this renders; no payments config is the fallback.
+    payments = rendered.ok ? rendered.config.payments : defaultPaymentsConfig();
+    if (renderedPayments.size >= 200) renderedPayments.clear();
+    renderedPayments.set(key, payments);
+  }
+  return payments;
 }
 
 /**

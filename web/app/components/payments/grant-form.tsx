@@ -5,8 +5,7 @@
  */
 import { type FormEvent, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
-import { errorMessage } from "../../lib/project-context";
-import { TextField } from "../console-ui";
+import { TextField, useAction } from "../console-ui";
 import type { PickedCustomer } from "./customer-picker";
 import { FailureAlert, type FieldErrors, focusFirstError, SelectField } from "./fields";
 
@@ -28,8 +27,7 @@ export function GrantForm(props: {
   const [expiresAt, setExpiresAt] = useState("");
   const [description, setDescription] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, setError: setFailure, run } = useAction();
   const f = "grant";
 
   const submit = async (event: FormEvent) => {
@@ -45,8 +43,7 @@ export function GrantForm(props: {
     setErrors(found);
     setFailure(null);
     if (Object.keys(found).length > 0) return focusFirstError(found);
-    setBusy(true);
-    try {
+    await run(async () => {
       const item = await props.app.getItem({ ...selectorOf(props.customer), itemId });
       const options = { ...(expires ? { expiresAt: expires } : {}), ...(description.trim() ? { description: description.trim() } : {}) };
       if (n > 0) await item.increaseQuantity(n, options);
@@ -57,11 +54,7 @@ export function GrantForm(props: {
       await props.onDone(
         `${n > 0 ? "Added" : "Removed"} ${Math.abs(n).toLocaleString("en-US")} ${itemId} ${n > 0 ? "to" : "from"} ${props.customer.label}.`,
       );
-    } catch (e) {
-      setFailure(errorMessage(e, "Could not change the quantity."));
-    } finally {
-      setBusy(false);
-    }
+    }, "Could not change the quantity.");
   };
 
   if (props.items.length === 0) return <p className="muted">No item for this kind of customer yet: create one under Items to grant it.</p>;

@@ -4,10 +4,11 @@
  * every N days/weeks/months/years and expiring when repeated.
  */
 import { type FormEvent, useState } from "react";
-import { CUSTOMER_TYPES, type CustomerType, type Interval } from "../../../../sdk/src/shared/wire-payments";
-import { TextField } from "../console-ui";
+import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
+import { TextField, useAction } from "../console-ui";
 import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem, SelectField } from "./fields";
-import { CUSTOMER_TYPE_LABELS, ID_HINT, type ItemConfig, idProblem } from "./payments-config";
+import { IdentityFields } from "./identity-fields";
+import { type ItemConfig, idProblem } from "./payments-config";
 
 export function ItemForm(props: {
   /** The id of the item being edited, or null for a new one. */
@@ -26,8 +27,7 @@ export function ItemForm(props: {
   const [repeat, setRepeat] = useState<Interval | null>(initialRepeat && initialRepeat !== "never" ? initialRepeat : null);
   const [expires, setExpires] = useState<"never" | "when-repeated">(init?.default?.expires ?? "never");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, setError: setFailure, run } = useAction();
   const editing = props.itemId !== null;
   const f = "item-form";
 
@@ -50,50 +50,25 @@ export function ItemForm(props: {
       customerType,
       default: { quantity: q, ...(repeat ? { repeat, expires } : {}) },
     };
-    setBusy(true);
-    try {
-      await props.onSave(editing ? (props.itemId as string) : id.trim(), item);
-    } catch (e) {
-      setFailure(e instanceof Error && e.message ? e.message : "Could not save the item.");
-    } finally {
-      setBusy(false);
-    }
+    await run(() => props.onSave(editing ? (props.itemId as string) : id.trim(), item), "Could not save the item.");
   };
 
   return (
     <form className="form payments-editor" onSubmit={submit} noValidate aria-label={editing ? `Edit item ${props.itemId}` : "New item"}>
       <h3>{editing ? `Edit item ${props.itemId}` : "New item"}</h3>
       <div className="payments-grid">
-        {editing ? null : (
-          <TextField
-            id={`${f}-id`}
-            label="Item id"
-            value={id}
-            onChange={(e) => setId(e.target.value)}
-            error={errors[`${f}-id`]}
-            hint={ID_HINT}
-          />
-        )}
-        <TextField
-          id={`${f}-name`}
-          label="Display name"
-          value={displayName}
-          onChange={(e) => setDisplayName(e.target.value)}
-          error={errors[`${f}-name`]}
+        <IdentityFields
+          f={f}
+          editing={editing}
+          labels={{ id: "Item id", name: "Display name", customerType: "Customer type", customerTypeHint: "Who holds this item." }}
+          id={id}
+          onId={setId}
+          displayName={displayName}
+          onDisplayName={setDisplayName}
+          customerType={customerType}
+          onCustomerType={setCustomerType}
+          errors={errors}
         />
-        <SelectField
-          id={`${f}-customer-type`}
-          label="Customer type"
-          value={customerType}
-          onChange={(e) => setCustomerType(e.target.value as CustomerType)}
-          hint="Who holds this item."
-        >
-          {CUSTOMER_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {CUSTOMER_TYPE_LABELS[t]}
-            </option>
-          ))}
-        </SelectField>
         <TextField
           id={`${f}-quantity`}
           label="Default quantity"

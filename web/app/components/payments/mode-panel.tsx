@@ -6,24 +6,14 @@
 import { useEffect, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
+import { useAction } from "../console-ui";
 import { FailureAlert } from "./fields";
 
 type StripeInfo = Awaited<ReturnType<OwnedProject["app"]["getStripeAccountInfo"]>>;
 
 export function ModePanel(props: { testMode: boolean; onChange: (testMode: boolean) => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const toggle = async (testMode: boolean) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await props.onChange(testMode);
-    } catch (e) {
-      setFailure(errorMessage(e, "Could not change the mode."));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error: failure, run } = useAction();
+  const toggle = (testMode: boolean) => run(() => props.onChange(testMode), "Could not change the mode.");
   return (
     <section className="panel" aria-labelledby="payments-mode-title">
       <h2 id="payments-mode-title">

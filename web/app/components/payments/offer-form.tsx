@@ -3,9 +3,10 @@
  * group, server only, stackable, free trial, its prices and the items it includes.
  */
 import { type FormEvent, useState } from "react";
-import { CUSTOMER_TYPES, type CustomerType, type Interval } from "../../../../sdk/src/shared/wire-payments";
-import { TextField } from "../console-ui";
-import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem, SelectField } from "./fields";
+import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
+import { TextField, useAction } from "../console-ui";
+import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem } from "./fields";
+import { IdentityFields } from "./identity-fields";
 import {
   checkIncludedRows,
   checkPriceRows,
@@ -19,7 +20,7 @@ import {
   pricesOfRows,
   rowKey,
 } from "./offer-rows";
-import { CONFIG_ID, CUSTOMER_TYPE_LABELS, ID_HINT, type ItemConfig, idProblem, type OfferConfig } from "./payments-config";
+import { CONFIG_ID, CUSTOMER_TYPE_LABELS, type ItemConfig, idProblem, type OfferConfig } from "./payments-config";
 
 const newPrice = (first: boolean): PriceRow => ({
   key: rowKey(),
@@ -56,8 +57,7 @@ export function OfferForm(props: {
   );
   const [included, setIncluded] = useState<IncludedRow[]>(() => (init ? includedRowsOf(init.includedItems) : []));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, setError: setFailure, run } = useAction();
   const f = "offer-form";
   const itemChoices = Object.entries(props.items).filter(([, item]) => item.customerType === customerType);
 
@@ -90,49 +90,28 @@ export function OfferForm(props: {
       prices: byDefault ? "include-by-default" : pricesOfRows(prices),
       includedItems: includedOfRows(included),
     };
-    setBusy(true);
-    try {
-      await props.onSave(editing ? (props.offerId as string) : id.trim(), offer, group && !props.groups.includes(group) ? group : null);
-    } catch (e) {
-      setFailure(e instanceof Error && e.message ? e.message : "Could not save the offer.");
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      () => props.onSave(editing ? (props.offerId as string) : id.trim(), offer, group && !props.groups.includes(group) ? group : null),
+      "Could not save the offer.",
+    );
   };
 
   return (
     <form className="form payments-editor" onSubmit={submit} noValidate aria-label={editing ? `Edit offer ${props.offerId}` : "New offer"}>
       <h3>{editing ? `Edit offer ${props.offerId}` : "New offer"}</h3>
       <div className="payments-grid">
-        {editing ? null : (
-          <TextField
-            id={`${f}-id`}
-            label="Offer id"
-            value={id}
-            onChange={(e) => setId(e.target.value)}
-            error={errors[`${f}-id`]}
-            hint={ID_HINT}
-          />
-        )}
-        <TextField
-          id={`${f}-name`}
-          label="Offer name"
-          value={displayName}
-          onChange={(e) => setDisplayName(e.target.value)}
-          error={errors[`${f}-name`]}
+        <IdentityFields
+          f={f}
+          editing={editing}
+          labels={{ id: "Offer id", name: "Offer name", customerType: "Sold to" }}
+          id={id}
+          onId={setId}
+          displayName={displayName}
+          onDisplayName={setDisplayName}
+          customerType={customerType}
+          onCustomerType={setCustomerType}
+          errors={errors}
         />
-        <SelectField
-          id={`${f}-customer-type`}
-          label="Sold to"
-          value={customerType}
-          onChange={(e) => setCustomerType(e.target.value as CustomerType)}
-        >
-          {CUSTOMER_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {CUSTOMER_TYPE_LABELS[t]}
-            </option>
-          ))}
-        </SelectField>
         <TextField
           id={`${f}-group`}
           label="Group (optional)"
