@@ -2,6 +2,7 @@
 import type { TestProject } from "vitest/node";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startMailSink } from "./mail-sink";
+import { startOpenAiSink } from "./openai-sink.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
 
 declare module "vitest" {
@@ -9,6 +10,7 @@ declare module "vitest" {
     smtpPort: number;
     mailboxPort: number;
     webhookPort: number;
+    openAiPort: number;
   }
 }
 
@@ -21,7 +23,11 @@ export default async function setup(project: TestProject) {
   // The webhook receiver (test/webhook-receiver.mjs): verifies with the svix package, records what came.
   const receiver = await startWebhookReceiver();
   project.provide("webhookPort", receiver.port);
+  // The assistant's model provider (test/openai-sink.mjs): the OpenAI chat-completions protocol.
+  const openAi = await startOpenAiSink();
+  project.provide("openAiPort", openAi.port);
   return async () => {
+    await openAi.stop();
     await receiver.stop();
     await sink.stop();
     await oidc.close();

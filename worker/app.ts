@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { KnownError } from "../sdk/src/shared/known-errors";
 import { ConfigError } from "./config";
+import { registerApiDocument } from "./http/api-document";
 import { CachedRouter } from "./http/cached-router";
 import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
 import { routeGroup } from "./http/route";
@@ -31,6 +32,7 @@ import { contactChannelsRoutes } from "./routes/contact-channels";
 import { emailsRoutes } from "./routes/emails";
 import { emailsUnsubscribeRoutes } from "./routes/emails-unsubscribe";
 import { healthRoutes } from "./routes/health";
+import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
 import { internalEmailDraftsRoutes } from "./routes/internal/email-drafts";
@@ -101,6 +103,7 @@ const api = routeGroup()
   .route("/internal/email-templates", internalEmailTemplatesRoutes)
   .route("/internal/email-drafts", internalEmailDraftsRoutes)
   .route("/internal/config", internalConfigRoutes)
+  .route("/internal/ai-chat", internalAiChatRoutes)
   .route("/internal/events", internalEventsRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
@@ -118,6 +121,7 @@ addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */
 export const openApiDocument = () => buildOpenApiDocument(api);
+registerApiDocument(openApiDocument);
 /** The /api/v1 group, for the route-table test. */
 export const apiRoutes = api;
 

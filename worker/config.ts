@@ -16,6 +16,7 @@ import {
   DEV_SUPER_SECRET_ADMIN_KEY,
   MIN_ACCESS_TOKEN_TTL_S,
 } from "../sdk/src/shared/constants";
+import { DEFAULT_WORKERS_AI_MODEL } from "../sdk/src/shared/wire-ai-chat";
 import type { EnvVars } from "./env";
 import { StatusError } from "./lib/errors";
 
@@ -38,6 +39,14 @@ export type StripeSettings = {
   webhookSecret: string | null;
   /** Another Stripe API origin (a local mock, development only); null = api.stripe.com. */
   apiUrl: string | null;
+};
+
+/** The deployment's model for the console assistant (a project's `doorman.ai` may choose its own). */
+export type DeploymentAi = {
+  /** An OpenAI-compatible chat-completions endpoint (AI_BASE_URL, AI_API_KEY, AI_MODEL); null = none. */
+  openAiCompatible: { baseUrl: string; apiKey: string | null; model: string } | null;
+  /** The Workers AI model used when the `AI` binding is present (AI_MODEL, or the default). */
+  workersAiModel: string;
 };
 
 export type Config = {
@@ -64,6 +73,13 @@ export type Config = {
   rateLimits: Readonly<Record<string, RateLimit | null>>;
   apiDocsScriptUrl: string | null;
   stripe: StripeSettings;
+  ai: DeploymentAi;
+  /**
+   * D1 read replication through the Sessions API (D1_READ_REPLICATION=true): each request runs in a
+   * D1 session, reads may be served by a nearby replica, and the `x-doorman-d1-bookmark` header carries
+   * read-your-writes across requests (docs/deploy.md, "Read replicas").
+   */
+  d1ReadReplication: boolean;
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -117,6 +133,10 @@ const varsSchema = z.object({
     "must be a Stripe webhook signing secret (whsec_…)",
   ),
   STRIPE_API_URL: httpUrl,
+  D1_READ_REPLICATION: optional.pipe(z.enum(["true", "false"]).optional()),
+  AI_BASE_URL: httpUrl,
+  AI_API_KEY: optional,
+  AI_MODEL: optional.refine((v) => v === undefined || v.length <= 256, "must be at most 256 characters"),
 });
 type Vars = z.output<typeof varsSchema>;
 
@@ -209,6 +229,7 @@ function buildConfig(env: object): Config {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);
   }
+  if (vars.AI_BASE_URL && !vars.AI_MODEL) problems.push("AI_BASE_URL needs AI_MODEL (the model the endpoint serves)");
   if (problems.length) throw new ConfigError(problems);
 
   const development = environment === "development";
@@ -251,6 +272,14 @@ function buildConfig(env: object): Config {
       secretKey: vars.STRIPE_SECRET_KEY ?? null,
       webhookSecret: vars.STRIPE_WEBHOOK_SECRET ?? null,
       apiUrl: vars.STRIPE_API_URL ? vars.STRIPE_API_URL.replace(/\/+$/, "") : null,
+    },
+    d1ReadReplication: vars.D1_READ_REPLICATION === "true",
+    ai: {
+      openAiCompatible:
+        vars.AI_BASE_URL && vars.AI_MODEL
+          ? { baseUrl: vars.AI_BASE_URL.replace(/\/+$/, ""), apiKey: vars.AI_API_KEY ?? null, model: vars.AI_MODEL }
+          : null,
+      workersAiModel: vars.AI_MODEL ?? DEFAULT_WORKERS_AI_MODEL,
     },
   };
 }

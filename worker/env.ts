@@ -6,7 +6,10 @@
  */
 
 /** The bindings, as generated from wrangler.toml (global `Cloudflare.Env`). */
-export type Bindings = Pick<Cloudflare.Env, "DB" | "KV" | "SESSION_DO" | "WEBHOOK_QUEUE" | "EMAIL_QUEUE">;
+export type Bindings = Pick<Cloudflare.Env, "DB" | "KV" | "SESSION_DO" | "WEBHOOK_QUEUE" | "EMAIL_QUEUE"> & {
+  /** Workers AI, when the deployment binds it (WorkersAiBinding below). */
+  AI?: WorkersAiBinding;
+};
 
 /** Vars (wrangler.toml [vars], `--var`) and secrets (`wrangler secret put`), as the runtime hands them over. */
 export interface EnvVars {
@@ -44,10 +47,25 @@ export interface EnvVars {
   STRIPE_WEBHOOK_SECRET?: string;
   /** Dev/test only: the Stripe API origin (a local mock) instead of https://api.stripe.com. Refused in production. */
   STRIPE_API_URL?: string;
+  /** "true": run each request in a D1 session so reads may use read replicas (docs/deploy.md). */
+  D1_READ_REPLICATION?: string;
+  /** The console assistant's deployment model: an OpenAI-compatible endpoint (its base URL, e.g. https://api.openai.com/v1, a key, a model), or with the AI binding the Workers AI model. */
+  AI_BASE_URL?: string;
+  AI_API_KEY?: string;
+  AI_MODEL?: string;
   /** Shared OAuth keys: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET / _TENANT_ID (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
   [sharedOAuth: `SHARED_OAUTH_${string}`]: string | undefined;
   /** Rate-limit overrides: RATE_LIMIT_<RULE> = "count/seconds", or "0" to switch the rule off. */
   [rateLimit: `RATE_LIMIT_${string}`]: string | undefined;
+}
+
+/**
+ * The Workers AI binding (`[ai] binding = "AI"` in wrangler.toml when deployed; docs/deploy.md). It is
+ * not in the committed wrangler.toml: `wrangler dev` would then need a Cloudflare login, and `npm start`
+ * works offline. Only what the assistant calls is typed.
+ */
+export interface WorkersAiBinding {
+  run(model: string, input: { messages: { role: string; content: string }[]; stream?: boolean; max_tokens?: number }): Promise<unknown>;
 }
 
 /** The worker's `env`. */

@@ -9,6 +9,13 @@
 
 export type { ListActivityOptions, UserActivity, UserActivityPage, UserActivityType } from "./apps/activity";
 export {
+  type AiChatStoredMessage,
+  type AiChatUsage,
+  type AskAssistantOptions,
+  type AssistantReply,
+  aiChatText,
+} from "./apps/admin-ai-chat";
+export {
   type AdminAppOptions,
   type InternalApiKey,
   type InternalApiKeyFirstView,
@@ -112,6 +119,7 @@ export { cliConfirmUrl, type PromptCliLoginOptions, promptCliLogin } from "./cli
 export { ConnectionError, type FetchLike, HttpError, RateLimitedError } from "./interface/http";
 export type { Result } from "./interface/result";
 export type { CookieJar, RequestLike, TokenStoreInit, Tokens } from "./session/token-store";
+export { AI_CHAT_CONTEXT_TYPES, AI_CHAT_MAX_MESSAGE_CHARS, type AiChatContextType } from "./shared/ai-chat-limits";
 export { KnownError, type KnownErrorCode } from "./shared/known-errors";
 export { type HandlerUrls, isTrustedRedirect } from "./urls";
 export {

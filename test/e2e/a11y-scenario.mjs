@@ -2,7 +2,7 @@
  * Accessibility and small screens, last in the browser e2e: every handler page and every page
  * of a project's console is checked with axe-core (@axe-core/playwright, WCAG 2 A/AA rules) at
  * 1100 px and at 375 px wide, and must have no serious or critical violation; at 375 px the page
- * must not scroll sideways.
+ * must not scroll sideways. The assistant panel is checked open, over the Users page.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
@@ -118,6 +118,16 @@ export function defineA11ySteps(runner, { page, origin }) {
       ["/no-such-page", "Page not found"],
     ];
     for (const [path, heading] of pages) problems.push(...(await visit(`${base}${path}`, heading)));
+
+    // The assistant panel, open over a page, with a conversation's failure in it (no provider here).
+    await page.goto(`${origin}${base}/users`);
+    await page.getByRole("heading", { name: /Users/ }).first().waitFor();
+    await page.getByRole("button", { name: "Assistant", exact: true }).click();
+    const panel = page.getByRole("complementary", { name: "Assistant" });
+    await panel.getByLabel("Ask the assistant").fill("How do I enable passkeys?");
+    await panel.getByRole("button", { name: "Send" }).click();
+    await panel.getByRole("alert").getByRole("link", { name: "Choose a model provider in Settings" }).waitFor();
+    problems.push(...(await check(`${base}/users + assistant panel`)));
     assert.deepEqual(problems, []);
     assert.ok(seen.length >= 15, `checked ${seen.length} pages`);
   });

@@ -9,6 +9,7 @@ import { defineA11ySteps } from "./a11y-scenario.mjs";
 import { defineActivitySteps } from "./activity-scenario.mjs";
 import { defineApiDocsSteps } from "./api-docs-scenario.mjs";
 import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
+import { defineAssistantSteps } from "./assistant-scenario.mjs";
 import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineConsoleConfigSteps } from "./console-config-scenario.mjs";
@@ -183,6 +184,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });
+  defineAssistantSteps(runner, { page, context, origin });
   definePaymentsSteps(runner, { page, origin, shots });
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });

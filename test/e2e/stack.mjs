@@ -43,13 +43,15 @@ export async function startStack() {
   // Shared OAuth providers sign in against the bundled OpenID provider (OAUTH_MOCK_ISSUER), passed
   // through a generated copy of the worker config: `pages dev` reads the worker's vars only from it.
   // ENVIRONMENT = "development" too: the committed wrangler.toml is production (dev keys refused).
+  // Every scenario signs up from the one loopback address, more than the per-address sign-up limit
+  // allows in an hour (20); the limit itself is tested by the vitest bursts (rate-limit-burst.test.ts).
   const oidc = await startOidcDevServer();
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   writeFileSync(
     join(root, "wrangler.e2e.toml"),
     base.replace(
       /^\[vars\]$/m,
-      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}`,
+      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"`,
     ),
   );
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];

@@ -178,6 +178,7 @@ describe("owners, admin and server apps", () => {
       teamCount: 0,
       signUpsToday: 0,
       activeSessionCount: 0,
+      aiUsage: { requests: 0, promptTokens: 0, completionTokens: 0 },
     });
     await project.app.sendSignInInvitation({ email: uniqueEmail("invitee"), callbackUrl: "https://app.example.com/welcome" });
     expect((await project.app.listSentEmails())[0]?.subject).toBe("You have been invited to Config project");

@@ -212,13 +212,20 @@ describe("console admin routes", () => {
   it("overview counts users, anonymous users, teams, today's sign-ups and active sessions", async () => {
     const p = await createProjectWithKeys();
     const empty = await call("/internal/projects/current/stats", p.admin);
-    expect(empty.body).toEqual({ user_count: 0, anonymous_user_count: 0, team_count: 0, sign_ups_today: 0, active_session_count: 0 });
+    expect(empty.body).toEqual({
+      user_count: 0,
+      anonymous_user_count: 0,
+      team_count: 0,
+      sign_ups_today: 0,
+      active_session_count: 0,
+      ai_usage: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+    });
     await signUp(p.client);
     await signUp(p.client);
     await call("/auth/anonymous/sign-up", { ...p.client, method: "POST", body: {} });
     await call("/teams", { ...p.server, body: { display_name: "Team" } });
     const stats = await call("/internal/projects/current/stats", p.admin);
-    expect(stats.body).toEqual({ user_count: 2, anonymous_user_count: 1, team_count: 1, sign_ups_today: 3, active_session_count: 3 });
+    expect(stats.body).toMatchObject({ user_count: 2, anonymous_user_count: 1, team_count: 1, sign_ups_today: 3, active_session_count: 3 });
     expect((await call("/internal/projects/current/stats", p.server)).status).toBe(401);
   });
 

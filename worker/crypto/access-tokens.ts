@@ -1,5 +1,5 @@
 /** Access tokens: ES256 JWTs with exactly the 18 claims of wire-protocol.md §4. */
-import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose";
+import { compactVerify, decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { getSigningKey } from "./signing-keys";
 
 export type RestrictedReason = { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };
@@ -84,21 +84,30 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, nowMs: n
   for (const secret of secrets) {
     const key = await getSigningKey(secret, aud);
     try {
-      const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ["ES256"], audience: aud, currentDate: new Date(nowMs) });
-      return checkClaims(payload as Record<string, unknown>, aud, projectId);
-    } catch (err) {
-      if (err instanceof errors.JWTExpired) {
-        return {
-          ok: false,
-          reason: "expired",
-          expiredAtMs: Number(unverified.exp ?? 0) * 1000,
-          projectId,
-          userId: typeof unverified.sub === "string" ? unverified.sub : null,
-          refreshTokenId: typeof unverified.refresh_token_id === "string" ? unverified.refresh_token_id : null,
-        };
-      }
-      // Signature mismatch: try the previous secret, else unparsable.
+      // The signature covers the payload segment decoded above, so its claims are checked as decoded
+      // (jwtVerify would decode and parse them a second time on the hot path of every request).
+      await compactVerify(token, key.publicKey, { algorithms: ["ES256"] });
+    } catch {
+      continue; // Signature mismatch: try the previous secret, else unparsable.
     }
+    const nowSeconds = Math.floor(nowMs / 1000);
+    // jwtVerify's rules: exp is required here and expired at exp <= now; a future nbf is refused.
+    if (
+      typeof unverified.exp !== "number" ||
+      (unverified.nbf !== undefined && (typeof unverified.nbf !== "number" || unverified.nbf > nowSeconds))
+    )
+      return { ok: false, reason: "unparsable" };
+    if (unverified.exp <= nowSeconds) {
+      return {
+        ok: false,
+        reason: "expired",
+        expiredAtMs: unverified.exp * 1000,
+        projectId,
+        userId: typeof unverified.sub === "string" ? unverified.sub : null,
+        refreshTokenId: typeof unverified.refresh_token_id === "string" ? unverified.refresh_token_id : null,
+      };
+    }
+    return checkClaims(unverified as Record<string, unknown>, aud, projectId);
   }
   return { ok: false, reason: "unparsable" };
 }

@@ -676,3 +676,40 @@ export const stripeEvents = sqliteTable("stripe_events", {
   type: text("type").notNull(),
   receivedAt: integer("received_at").notNull(),
 });
+
+/**
+ * The console assistant's threads (issue 17): one row per message, in order. A thread is keyed by
+ * (project, owner, thread id): `owner_key` is the owner's user id, or "admin-key" for the admin key,
+ * so an owner never reads another's thread and no project reads another's.
+ */
+export const aiChatMessages = sqliteTable(
+  "ai_chat_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    ownerKey: text("owner_key").notNull(),
+    threadId: text("thread_id").notNull(),
+    /** The message as saved: `{ role, content }` (the reference stores what PATCH sends). */
+    message: json("message").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("ai_chat_messages_thread").on(t.projectId, t.ownerKey, t.threadId, t.id)],
+);
+
+/** The assistant's model use per project and UTC day, counted by an atomic upsert per reply. */
+export const aiUsage = sqliteTable(
+  "ai_usage",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** The UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    requests: integer("requests").notNull().default(0),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);

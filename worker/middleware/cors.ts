@@ -25,6 +25,7 @@ const ALLOWED_HEADERS = [
   "sentry-trace",
   "x-vercel-protection-bypass",
   "ngrok-skip-browser-warning",
+  "x-doorman-d1-bookmark",
 ].join(", ");
 
 const EXPOSED_HEADERS = [
@@ -35,6 +36,7 @@ const EXPOSED_HEADERS = [
   "x-hexclave-known-error",
   "x-stack-request-id",
   "x-hexclave-request-id",
+  "x-doorman-d1-bookmark",
 ].join(", ");
 
 function setCors(headers: Headers) {

@@ -2,9 +2,30 @@
 import type { Context } from "hono";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 
+type Prefixed = { stack: Map<string, string>; hexclave: Map<string, string> };
+
+/** The request's x-stack-* and x-hexclave-* headers, by name without the prefix: one pass over the headers per request. */
+const parsed = new WeakMap<Request, Prefixed>();
+
+function prefixedHeaders(c: Context): Prefixed {
+  const raw = c.req.raw;
+  let found = parsed.get(raw);
+  if (!found) {
+    found = { stack: new Map(), hexclave: new Map() };
+    // Header names arrive lower-cased; a repeated header is already joined with ", " by the runtime.
+    for (const [name, value] of raw.headers) {
+      if (name.startsWith("x-stack-")) found.stack.set(name.slice(8), value);
+      else if (name.startsWith("x-hexclave-")) found.hexclave.set(name.slice(11), value);
+    }
+    parsed.set(raw, found);
+  }
+  return found;
+}
+
 export function stackHeader(c: Context, name: string): string | undefined {
-  const a = c.req.header(`x-stack-${name}`);
-  const b = c.req.header(`x-hexclave-${name}`);
+  const { stack, hexclave } = prefixedHeaders(c);
+  const a = stack.get(name);
+  const b = hexclave.get(name);
   if (a && b && a !== b) {
     throw new KnownError("SCHEMA_ERROR", {
       message: `The headers x-stack-${name} and x-hexclave-${name} disagree; send one of them, or the same value in both.`,
@@ -14,5 +35,6 @@ export function stackHeader(c: Context, name: string): string | undefined {
 }
 
 export function hasStackHeader(c: Context, name: string): boolean {
-  return c.req.header(`x-stack-${name}`) !== undefined || c.req.header(`x-hexclave-${name}`) !== undefined;
+  const { stack, hexclave } = prefixedHeaders(c);
+  return stack.has(name) || hexclave.has(name);
 }

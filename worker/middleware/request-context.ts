@@ -1,6 +1,7 @@
 /** First on every request: its id, the typed configuration (read once) and the deps services get (clock, db, randomness). */
 import type { MiddlewareHandler } from "hono";
 import { readConfig } from "../config";
+import { D1_BOOKMARK_HEADER, openD1Session } from "../db/d1-session";
 import { makeDeps } from "../lib/context";
 import type { AppEnv } from "../lib/hono-env";
 
@@ -17,7 +18,9 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   } catch {
     defer = undefined;
   }
-  const deps = makeDeps(c.env, { origin: new URL(c.req.url).origin, nowMs: Number.isFinite(testNow) ? testNow : undefined, defer, config });
+  const session = config.d1ReadReplication ? openD1Session(c.env.DB, c.req.method, c.req.header(D1_BOOKMARK_HEADER)) : null;
+  const env = session ? { ...c.env, DB: session.db } : c.env;
+  const deps = makeDeps(env, { origin: new URL(c.req.url).origin, nowMs: Number.isFinite(testNow) ? testNow : undefined, defer, config });
   // Where the request comes from, for the event log (the actor is set once the request is authenticated).
   const cf = (c.req.raw as Request & { cf?: { country?: unknown } }).cf;
   deps.audit.ip = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null;
@@ -26,4 +29,6 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("deps", deps);
 
   await next();
+  const bookmark = session?.bookmark();
+  if (bookmark) c.header(D1_BOOKMARK_HEADER, bookmark);
 };

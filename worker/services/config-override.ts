@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
+import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "../../sdk/src/shared/wire-ai-chat";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email-defaults";
 import { defaultPaymentsConfig, PAYMENTS_RECORD_PATHS, paymentsConfigSchema } from "./payments-config";
 import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate } from "./project-config";
@@ -98,12 +99,20 @@ export const renderedConfigSchema = z.strictObject({
       z.enum(RATE_LIMIT_RULE_NAMES),
       z.string().regex(RATE_LIMIT_VALUE, 'a rate limit is "count/seconds" or "0"'),
     ),
+    /** The console assistant's model provider (sdk/src/shared/wire-ai-chat.ts); the key is a secret. */
+    ai: z.strictObject({
+      provider: z.enum(AI_PROVIDERS),
+      baseUrl: z.string().url().max(512).optional(),
+      model: z.string().min(1).max(256).optional(),
+      apiKey: z.string().min(1).max(4096).optional(),
+      timeoutMs: z.number().int().min(100).max(120_000),
+    }),
   }),
 });
 export type RenderedConfig = z.infer<typeof renderedConfigSchema>;
 
 /** Paths of secrets inside the rendered config: sealed at rest, never answered. */
-const SECRET_PATHS = [/^auth\.oauth\.providers\.[^.]+\.clientSecret$/, /^emails\.server\.password$/];
+const SECRET_PATHS = [/^auth\.oauth\.providers\.[^.]+\.clientSecret$/, /^emails\.server\.password$/, /^doorman\.ai\.apiKey$/];
 export const isSecretPath = (path: string) => SECRET_PATHS.some((re) => re.test(path));
 
 const set = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, true as const]));
@@ -148,7 +157,13 @@ export function toRenderedConfig(c: ProjectConfig): RenderedConfig {
     payments: defaultPaymentsConfig(),
     onboarding: { requireEmailVerification: c.require_email_verification },
     project: { requirePublishableClientKey: c.require_publishable_client_key },
-    doorman: { refreshTokenRotation: c.refresh_token_rotation, rateLimits: c.rate_limits, eventRetentionDays: c.event_retention_days },
+    doorman: {
+      refreshTokenRotation: c.refresh_token_rotation,
+      rateLimits: c.rate_limits,
+      eventRetentionDays: c.event_retention_days,
+      // The assistant's provider lives only in the overrides (read through renderConfig by the assistant).
+      ai: { provider: "deployment", timeoutMs: DEFAULT_AI_TIMEOUT_MS },
+    },
   };
 }
 

@@ -8,31 +8,14 @@ import { teamCreatedAt, userSignedUpAt } from "../db/queries/payments";
 import type { ProjectRow } from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
 import type { Deps } from "../lib/context";
-import { renderConfig } from "./config-override";
-import { defaultPaymentsConfig, type PaymentsConfig } from "./payments-config";
-import { storedOverrides } from "./projects";
+import type { PaymentsConfig } from "./payments-config";
+import { renderedConfigOf } from "./rendered-config";
 
 export type Customer = { projectId: string; customerType: CustomerType; customerId: string };
 
-/** Rendered payments configs by project and config version (every override write bumps the version). */
-const renderedPayments = new Map<string, PaymentsConfig>();
-
-/**
- * The project's payments config (items, offers, groups, test mode), rendered from its overrides.
- * Rendering validates the whole config (email templates included), so it is kept per isolate for
- * the project's config version: item reads and quantity changes are a metering hot path.
- */
+/** The project's payments config (items, offers, groups, test mode), rendered from its overrides. */
 export function readPaymentsConfig(project: ProjectRow): PaymentsConfig {
-  const key = `${project.id}:${project.configVersion}`;
-  let payments = renderedPayments.get(key);
-  if (!payments) {
-    const rendered = renderConfig(storedOverrides(project));
-    // Every write validated its result, so this renders; no payments config is the fallback.
-    payments = rendered.ok ? rendered.config.payments : defaultPaymentsConfig();
-    if (renderedPayments.size >= 200) renderedPayments.clear();
-    renderedPayments.set(key, payments);
-  }
-  return payments;
+  return renderedConfigOf(project).payments;
 }
 
 /**

@@ -5,8 +5,10 @@
 import { HttpError, type RequestOptions } from "../interface/http";
 import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
+import type { AiChatContextType } from "../shared/wire-ai-chat";
 import type { EventListJson } from "../shared/wire-events";
 import type { MetricsJson } from "../shared/wire-metrics";
+import * as aiChat from "./admin-ai-chat";
 import * as emails from "./admin-emails";
 import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
@@ -52,6 +54,8 @@ export type ProjectStats = {
   teamCount: number;
   signUpsToday: number;
   activeSessionCount: number;
+  /** The assistant's use in the last 30 UTC days (today included). */
+  aiUsage: { requests: number; promptTokens: number; completionTokens: number };
 };
 
 type ProjectStatsJson = {
@@ -60,6 +64,7 @@ type ProjectStatsJson = {
   team_count: number;
   sign_ups_today: number;
   active_session_count: number;
+  ai_usage: { requests: number; prompt_tokens: number; completion_tokens: number };
 };
 
 /** One UTC day of a metrics series: `date` is YYYY-MM-DD. */
@@ -232,6 +237,7 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
       teamCount: s.team_count,
       signUpsToday: s.sign_ups_today,
       activeSessionCount: s.active_session_count,
+      aiUsage: { requests: s.ai_usage.requests, promptTokens: s.ai_usage.prompt_tokens, completionTokens: s.ai_usage.completion_tokens },
     };
   }
 
@@ -531,6 +537,41 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   }
   deleteProjectPermissionDefinition(permissionId: string): Promise<void> {
     return permissions.definitionMethods(this._serverRequest.bind(this), "project").delete(permissionId);
+  }
+
+  // the console's assistant (/internal/ai-chat/{threadId}; threads are the caller's own)
+
+  /**
+   * Asks the project's assistant in a stored thread, streaming the reply.
+   * @example
+   * const { text } = await admin.askAssistant(threadId, "How do I enable passkeys?", { onDelta: (_, soFar) => render(soFar) });
+   */
+  askAssistant(threadId: string, text: string, options?: aiChat.AskAssistantOptions): Promise<aiChat.AssistantReply> {
+    return aiChat.askAssistant(this._serverRequest.bind(this), threadId, text, options);
+  }
+
+  /** The thread's stored messages, oldest first. */
+  listChatMessages(threadId: string): Promise<aiChat.AiChatStoredMessage[]> {
+    return aiChat.listChatMessages(this._serverRequest.bind(this), threadId);
+  }
+
+  /** Appends one message to the thread (the reference's save). */
+  saveChatMessage(threadId: string, message: aiChat.AiChatStoredMessage): Promise<void> {
+    return aiChat.saveChatMessage(this._serverRequest.bind(this), threadId, message);
+  }
+
+  /** Replaces the thread's messages (after an edit; [] clears it). */
+  replaceChatMessages(threadId: string, messages: aiChat.AiChatStoredMessage[]): Promise<void> {
+    return aiChat.replaceChatMessages(this._serverRequest.bind(this), threadId, messages);
+  }
+
+  /** The reference's call: the conversation in, the reply's content blocks out; nothing is stored. */
+  sendChatMessage(
+    threadId: string,
+    contextType: AiChatContextType,
+    messages: aiChat.AiChatStoredMessage[],
+  ): Promise<{ content: { type: "text"; text: string }[] }> {
+    return aiChat.sendChatMessage(this._serverRequest.bind(this), threadId, contextType, messages);
   }
 
   // payments: customers, test-mode checkout, Stripe onboarding (items and offers are config: project.updateConfig)

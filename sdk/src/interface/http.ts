@@ -33,6 +33,13 @@ export type RequestOptions = {
   /** Send no wire auth headers at all (e.g. /auth/oauth/token). */
   bare?: boolean;
   form?: Record<string, string>;
+  /**
+   * Ask for server-sent events (`accept: text/event-stream`): a 2xx event-stream answer is returned
+   * as the raw Response (its body unread) instead of parsed; an error answer still throws.
+   */
+  stream?: boolean;
+  /** Aborts the request (and, for a stream, the reading of it). */
+  signal?: AbortSignal;
 };
 
 export class HttpError extends Error {
@@ -98,6 +105,8 @@ export class HttpClient {
   private readonly fetchImpl: FetchLike;
   private readonly sleep: Sleep;
   private readonly random: () => number;
+  /** The newest D1 bookmark an answer carried (a deployment with read replicas): sent back so this client reads what it wrote. */
+  private d1Bookmark: string | null = null;
 
   constructor(options: HttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -142,11 +151,15 @@ export class HttpClient {
         headers["content-type"] = "application/json";
         body = JSON.stringify(options.body);
       }
+      if (options.stream) headers.accept = "text/event-stream";
+      if (this.d1Bookmark && !options.bare) headers["x-doorman-d1-bookmark"] = this.d1Bookmark;
       Object.assign(headers, options.headers ?? {});
       let res: Response;
       try {
-        res = await this.fetchImpl(url, { method, headers, body, credentials: "omit", cache: "no-store" });
+        res = await this.fetchImpl(url, { method, headers, body, credentials: "omit", cache: "no-store", signal: options.signal });
       } catch (error) {
+        // The caller stopped it: its own abort reason, not a connection failure to retry.
+        if (options.signal?.aborted) throw error;
         if (IDEMPOTENT.has(method) && attempt < NETWORK_RETRY_ATTEMPTS) {
           await this.sleep(this.backoff(attempt));
           continue;
@@ -156,6 +169,9 @@ export class HttpClient {
           error,
         );
       }
+      const bookmark = res.headers.get("x-doorman-d1-bookmark");
+      // Bookmarks only move forward (they compare as strings): an older answer arriving late must not win.
+      if (bookmark && (this.d1Bookmark === null || bookmark > this.d1Bookmark)) this.d1Bookmark = bookmark;
       // The SDK asks for x-stack-override-error-status, so a 429 usually arrives as 200 + x-stack-actual-status.
       const status = actualStatus(res);
       if (status === 429 || status === 508) {
@@ -168,6 +184,8 @@ export class HttpClient {
         }
         if (status === 429) throw new RateLimitedError(await res.text(), retryAfter);
       }
+      if (options.stream && status >= 200 && status < 300 && (res.headers.get("content-type") ?? "").startsWith("text/event-stream"))
+        return res as T;
       return this.parse<T>(res);
     }
   }

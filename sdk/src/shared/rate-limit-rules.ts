@@ -27,6 +27,8 @@ export const RATE_LIMIT_RULES = {
   OAUTH_AUTHORIZE_PER_IP: "60/600",
   // Secret scanners report leaked keys in small bursts; anyone may call it, so keep it modest.
   CREDENTIAL_SCAN_REVOKE_PER_IP: "60/600",
+  // The console assistant, per owner (or admin key) per project: each question is a paid model call.
+  AI_CHAT_PER_OWNER: "20/60",
 } as const;
 
 export type RateLimitRule = keyof typeof RATE_LIMIT_RULES;

@@ -1,10 +1,11 @@
 /**
  * `/projects/{id}/settings`: the project's name and description, production mode with its
- * checks, the rate limits, transfer to another of the owner's teams, and delete (by typing the
- * project's name).
+ * checks, the rate limits, the console assistant's model provider (#assistant), transfer to
+ * another of the owner's teams, and delete (by typing the project's name).
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useNavigate } from "@remix-run/react";
+import { AssistantSettings } from "../components/assistant/assistant-settings";
 import { ProductionModePanel } from "../components/config/production-mode-panel";
 import { ProjectDetailsForm } from "../components/config/project-details-form";
 import { RateLimitsForm } from "../components/config/rate-limits-form";
@@ -28,6 +29,7 @@ export default function SettingsRoute() {
       <ProjectDetailsForm displayName={project.displayName} description={project.description} />
       <ProductionModePanel project={project} />
       <RateLimitsForm project={project} />
+      <AssistantSettings />
       <TransferPanel />
       <section className="panel danger-zone" aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete the project</h2>

@@ -1,11 +1,12 @@
 /**
  * `/projects/:projectId/*`: the console frame of one project: the dashboard shell, the project's
- * navigation (the current page marked with aria-current) and toasts. It loads the owned project
- * through the owner's session and hands it to the pages (useProject()).
+ * navigation (the current page marked with aria-current), the assistant panel and toasts. It loads
+ * the owned project through the owner's session and hands it to the pages (useProject()).
  */
 import { NavLink, Outlet, useParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useUser } from "../../../sdk/src/react";
+import { AssistantPanel, AssistantToggle, useAssistantToggle } from "../components/assistant/assistant-panel";
 import { useToasts } from "../components/console-ui";
 import { DashboardShell } from "../components/dashboard-shell";
 import { RouteError } from "../components/route-error";
@@ -27,6 +28,7 @@ function ProjectLayout() {
   const [project, setProject] = useState<OwnedProject | null | "missing">(null);
   const [error, setError] = useState<string | null>(null);
   const { toasts, toast } = useToasts();
+  const assistant = useAssistantToggle();
 
   const reloadProject = useCallback(async () => {
     const owned = (await owner.listOwnedProjects()).find((p) => p.id === projectId);
@@ -74,6 +76,7 @@ function ProjectLayout() {
           <strong>{project.displayName}</strong>
           {project.isProductionMode ? <span className="badge">production</span> : <span className="badge badge-dev">development</span>}
         </p>
+        <AssistantToggle state={assistant} />
         <ul>
           {PROJECT_PAGES.map((page) => (
             <li key={page.path}>
@@ -87,6 +90,7 @@ function ProjectLayout() {
       <div className="project-page">
         <Outlet context={context} />
       </div>
+      <AssistantPanel project={project} state={assistant} />
       {toasts}
     </div>
   );

@@ -8,16 +8,9 @@ import { successSchema } from "../../../sdk/src/shared/wire";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import { problemError } from "../../lib/problems";
-import {
-  CONFIG_LEVELS,
-  type ConfigLevel,
-  parseOverrideString,
-  renderConfig,
-  toRenderedConfig,
-  withoutSecrets,
-} from "../../services/config-override";
-import { readProjectConfig } from "../../services/project-config";
+import { CONFIG_LEVELS, type ConfigLevel, parseOverrideString, withoutSecrets } from "../../services/config-override";
 import { storedOverrides, writeConfigOverride } from "../../services/projects";
+import { renderedConfigOf } from "../../services/rendered-config";
 import type { RequestAuth } from "../../services/request-auth";
 
 const configStringSchema = z.object({ config_string: z.string() });
@@ -81,10 +74,7 @@ function checkLevelAccess(auth: RequestAuth, level: ConfigLevel): void {
 
 export const internalConfigRoutes = routeGroup();
 addRoute(internalConfigRoutes, getRendered, (c, { auth }) => {
-  const rendered = renderConfig(storedOverrides(auth.project));
-  // Every write validated its result, so this renders; the stored flat config is the fallback.
-  const config = rendered.ok ? rendered.config : toRenderedConfig(readProjectConfig(auth.project.config));
-  return c.json({ config_string: JSON.stringify(withoutSecrets(config)) });
+  return c.json({ config_string: JSON.stringify(withoutSecrets(renderedConfigOf(auth.project))) });
 });
 addRoute(internalConfigRoutes, getLevel, (c, { auth, params }) => {
   checkLevelAccess(auth, params.level);

@@ -7,6 +7,7 @@ import { requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import { problemError } from "../../lib/problems";
+import { aiUsageLast30Days } from "../../services/ai-chat";
 import { projectConfigUpdateSchema } from "../../services/project-config";
 import {
   createProject,
@@ -109,12 +110,15 @@ const statsSchema = z.object({
   team_count: z.number().int(),
   sign_ups_today: z.number().int(),
   active_session_count: z.number().int(),
+  /** The console assistant's model use in the last 30 UTC days (today included). */
+  ai_usage: z.object({ requests: z.number().int(), prompt_tokens: z.number().int(), completion_tokens: z.number().int() }),
 });
 
 const currentStats = defineRoute({
   method: "get",
   path: "/current/stats",
-  summary: "Counts for the console's overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions",
+  summary:
+    "Counts for the console's overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions, the assistant's token use",
   access: ["admin"],
   response: statsSchema,
 });
@@ -154,13 +158,15 @@ addRoute(internalProjectsRoutes, updateCurrent, async (c, { auth, body }) => {
   return c.json(projectAdminView(result.project));
 });
 addRoute(internalProjectsRoutes, currentStats, async (c, { auth }) => {
-  const stats = await projectStats(c.get("deps"), auth.project.id);
+  const deps = c.get("deps");
+  const [stats, ai] = await Promise.all([projectStats(deps, auth.project.id), aiUsageLast30Days(deps, auth.project.id)]);
   return c.json({
     user_count: stats.users,
     anonymous_user_count: stats.anonymousUsers,
     team_count: stats.teams,
     sign_ups_today: stats.signUpsSince,
     active_session_count: stats.activeSessions,
+    ai_usage: { requests: ai.requests, prompt_tokens: ai.promptTokens, completion_tokens: ai.completionTokens },
   });
 });
 addRoute(internalProjectsRoutes, deleteCurrent, async (c, { auth }) => {

@@ -30,7 +30,13 @@ export function CopyButton({
     }
   };
   return (
-    <button type="button" className={className} onClick={copy} aria-label={`Copy ${label}`}>
+    // The name follows the visible text (WCAG 2.5.3, label in name): "Copied …" while it says Copied.
+    <button
+      type="button"
+      className={className}
+      onClick={copy}
+      aria-label={copied === "yes" ? `Copied ${label}` : copied === "no" ? `Copy failed: ${label}` : `Copy ${label}`}
+    >
       <span aria-live="polite">{copied === "yes" ? "Copied" : copied === "no" ? "Copy failed" : "Copy"}</span>
     </button>
   );
