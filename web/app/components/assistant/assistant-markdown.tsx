@@ -3,8 +3,8 @@
  * text (the library's default), links open in a new tab without the opener, images become links,
  * and each code block has a "Copy" button.
  */
-import { useEffect, useState } from "react";
 import Markdown, { type Components } from "react-markdown";
+import { CopyButton } from "../../../../sdk/src/react";
 
 type HastNode = { type: string; value?: string; tagName?: string; properties?: Record<string, unknown>; children?: HastNode[] };
 
@@ -21,32 +21,6 @@ function languageOf(pre: HastNode | undefined): string | null {
   const classes = code?.properties?.className;
   const found = Array.isArray(classes) ? classes.map(String).find((c) => c.startsWith("language-")) : undefined;
   return found ? found.slice("language-".length) : null;
-}
-
-/**
- * "Copy" (named "Copy code"), with the outcome beside it in a polite live region: the button's name
- * never changes, and its visible text stays part of its name.
- */
-function CopyCode({ code }: { code: string }) {
-  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
-  useEffect(() => {
-    if (copied === null) return;
-    const timer = setTimeout(() => setCopied(null), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  const copy = () =>
-    navigator.clipboard.writeText(code).then(
-      () => setCopied("yes"),
-      () => setCopied("no"), // e.g. clipboard permission denied: the code is still selectable
-    );
-  return (
-    <span className="assistant-copy">
-      <span aria-live="polite">{copied === "yes" ? "Copied" : copied === "no" ? "Copy failed" : ""}</span>
-      <button type="button" className="btn btn-secondary btn-small" onClick={copy}>
-        Copy<span className="visually-hidden"> code</span>
-      </button>
-    </span>
-  );
 }
 
 const components: Components = {
@@ -69,7 +43,11 @@ const components: Components = {
       <div className="assistant-code">
         <div className="assistant-code-bar">
           <span className="assistant-code-language">{language ?? "code"}</span>
-          <CopyCode code={textOf(node as HastNode | undefined).replace(/\n$/, "")} />
+          <CopyButton
+            value={textOf(node as HastNode | undefined).replace(/\n$/, "")}
+            label="code"
+            className="btn btn-secondary btn-small"
+          />
         </div>
         {/* Focusable: a long line scrolls sideways, and keyboard users must reach it. */}
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region needs focus to scroll by keyboard */}
