@@ -1,11 +1,13 @@
 /**
  * The rows every authenticated request reads, in one D1 batch: the project, whether the sent key
  * is a valid key of it, and the access token's user. Prepared once per isolate (db/prepared.ts):
- * this is the hottest path of the API.
+ * this is the hottest path of the API. A project row and a valid key found within the last few
+ * seconds come from the isolate's memory instead (db/auth-row-cache.ts).
  */
 import { sql } from "drizzle-orm";
+import { cachedKeyIsValid, cachedProjectRow, rememberProjectRow, rememberValidKey } from "../auth-row-cache";
 import type { Db } from "../client";
-import { batchPrepared, preparedOnce } from "../prepared";
+import { batchPrepared, type PreparedStatement, preparedOnce } from "../prepared";
 import { type KeyKind, validKeySetQuery } from "./key-sets";
 import { type ProjectRow, projectByIdQuery } from "./projects";
 import { type UserRecord, userRecordFrom, userRecordQueries } from "./users";
@@ -26,14 +28,21 @@ export async function lookupAuthRows(
   args: { projectId: string; key: { kind: KeyKind; hash: string } | null; userId: string | null; now: number },
 ): Promise<AuthRows> {
   const values = { projectId: args.projectId, hash: args.key?.hash, now: args.now, userId: args.userId };
-  const items = [{ query: project(db), values }];
-  if (args.key) items.push({ query: keyOf[args.key.kind](db), values });
+  // What the isolate remembers is not asked again (db/auth-row-cache.ts); the user always is.
+  const knownProject = cachedProjectRow(args.projectId, args.now);
+  const knownKey = args.key !== null && cachedKeyIsValid(args.projectId, args.key.kind, args.key.hash, args.now);
+  const items: { query: PreparedStatement; values: typeof values }[] = [];
+  if (!knownProject) items.push({ query: project(db), values });
+  if (args.key && !knownKey) items.push({ query: keyOf[args.key.kind](db), values });
   if (args.userId) for (const query of user(db)) items.push({ query, values });
-  const results = (await batchPrepared(db, items)) as unknown[][];
-  const userResults = results.slice(args.key ? 2 : 1);
-  return {
-    project: (results[0]?.[0] as ProjectRow | undefined) ?? null,
-    keyValid: args.key ? (results[1]?.length ?? 0) > 0 : null,
-    user: args.userId ? userRecordFrom(userResults) : null,
-  };
+  const results = items.length > 0 ? ((await batchPrepared(db, items)) as unknown[][]) : [];
+  let next = 0;
+  const projectRow = knownProject ?? (results[next++]?.[0] as ProjectRow | undefined) ?? null;
+  if (projectRow && !knownProject) rememberProjectRow(projectRow, args.now);
+  let keyValid: boolean | null = null;
+  if (args.key) {
+    keyValid = knownKey || (results[next++]?.length ?? 0) > 0;
+    if (keyValid && !knownKey) rememberValidKey(args.projectId, args.key.kind, args.key.hash, args.now);
+  }
+  return { project: projectRow, keyValid, user: args.userId ? userRecordFrom(results.slice(next)) : null };
 }

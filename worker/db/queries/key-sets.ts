@@ -1,5 +1,6 @@
 /** Data access for project key sets (publishable / secret / admin keys, stored as SHA-256). */
 import { and, desc, eq, gt, isNull, type Placeholder } from "drizzle-orm";
+import { forgetAuthRows } from "../auth-row-cache";
 import type { Db } from "../client";
 import { apiKeySets } from "../schema";
 
@@ -65,12 +66,13 @@ export async function updateKeySet(
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.revokedAt !== undefined && current.revokedAt === null) set.revokedAt = patch.revokedAt;
   if (Object.keys(set).length === 0) return current;
-  return (
+  const row =
     (await db
       .update(apiKeySets)
       .set(set)
       .where(and(eq(apiKeySets.projectId, projectId), eq(apiKeySets.id, id)))
       .returning()
-      .get()) ?? null
-  );
+      .get()) ?? null;
+  forgetAuthRows(); // a revoked key must stop working here at once
+  return row;
 }

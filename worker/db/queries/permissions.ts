@@ -3,6 +3,7 @@
  * team and project permissions. Recursion (containment) is computed by the service on read.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { forgetAuthRows } from "../auth-row-cache";
 import type { Db } from "../client";
 import { permissionDefinitions, projectPermissions, projects, teamMembers, teamPermissions, teams, users } from "../schema";
 
@@ -79,6 +80,7 @@ export async function rewriteDefinition(
       .where(and(eq(permissionDefinitions.projectId, projectId), containsId(id))),
     rewriteDefaultsStatement(db, projectId, scope, id, patch.id),
   ]);
+  forgetAuthRows(); // the project's config changed (its default lists)
   return rows[0] ?? null;
 }
 
@@ -139,6 +141,7 @@ export async function deleteDefinitionEverywhere(db: Db, projectId: string, id: 
       .where(and(eq(permissionDefinitions.projectId, projectId), containsId(id))),
     rewriteDefaultsStatement(db, projectId, scope, id, null),
   ]);
+  forgetAuthRows(); // the project's config changed (its default lists)
   return deleted.length > 0;
 }
 

@@ -1,5 +1,6 @@
 /** Data access for projects. */
 import { and, eq, inArray, type Placeholder } from "drizzle-orm";
+import { forgetAuthRows } from "../auth-row-cache";
 import type { Db } from "../client";
 import { projects, teamMembers } from "../schema";
 import { insertEventIfChangedStatement, type NewEvent } from "./events";
@@ -20,7 +21,9 @@ export function insertProjectStatement(db: Db, row: typeof projects.$inferInsert
 }
 
 export async function updateProject(db: Db, id: string, patch: Partial<typeof projects.$inferInsert>): Promise<ProjectRow | null> {
-  return (await db.update(projects).set(patch).where(eq(projects.id, id)).returning().get()) ?? null;
+  const row = (await db.update(projects).set(patch).where(eq(projects.id, id)).returning().get()) ?? null;
+  forgetAuthRows();
+  return row;
 }
 
 /**
@@ -43,11 +46,13 @@ export async function updateProjectAtConfigVersion(
       .returning(),
     insertEventIfChangedStatement(db, event),
   ]);
+  forgetAuthRows();
   return rows[0] ?? null;
 }
 
 export async function deleteProject(db: Db, id: string): Promise<boolean> {
   const rows = await db.delete(projects).where(eq(projects.id, id)).returning({ id: projects.id });
+  forgetAuthRows();
   return rows.length > 0;
 }
 
@@ -69,4 +74,5 @@ export async function isProjectOwnedByUser(db: Db, projectId: string, internalUs
 
 export async function setProjectOwnerTeam(db: Db, projectId: string, teamId: string): Promise<void> {
   await db.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+  forgetAuthRows();
 }

@@ -3,6 +3,7 @@
  * already handled (stripe_events), which make the webhook idempotent per event id.
  */
 import { and, eq, isNull } from "drizzle-orm";
+import { forgetAuthRows } from "../auth-row-cache";
 import type { Db } from "../client";
 import { projects, stripeEvents } from "../schema";
 
@@ -43,6 +44,7 @@ export async function setStripeAccountIfUnset(db: Db, projectId: string, account
     .set({ stripeAccountId: accountId })
     .where(and(eq(projects.id, projectId), isNull(projects.stripeAccountId)))
     .returning({ stripeAccountId: projects.stripeAccountId });
+  forgetAuthRows();
   if (updated[0]) return updated[0].stripeAccountId;
   const row = await db.select({ stripeAccountId: projects.stripeAccountId }).from(projects).where(eq(projects.id, projectId)).get();
   return row?.stripeAccountId ?? null;

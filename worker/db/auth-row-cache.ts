@@ -1,0 +1,59 @@
+/**
+ * The isolate's short memory of the rows every authenticated request reads first: a project's row
+ * and which key hashes are valid keys of it. Refresh is the hottest write path, and with these
+ * remembered its only D1 round trip is its own batch (npm run bench:peer: 347 → 502 req/s).
+ *
+ * - Only found rows are kept (a missing project or an unknown key is asked again every time), so a
+ *   new project or key works at once everywhere.
+ * - Every write to a project row or a key set in this isolate forgets everything (db/queries call
+ *   forgetAuthRows after the write), so this isolate sees its own changes at once.
+ * - Why 5 s: a change made through another isolate (a config change, a revoked key, a deleted
+ *   project) reaches this one within AUTH_ROW_TTL_MS; that is the staleness the cache buys its
+ *   speed with (docs/security.md, "Isolate caches").
+ */
+import type { projects } from "./schema";
+
+type ProjectRow = typeof projects.$inferSelect;
+
+export const AUTH_ROW_TTL_MS = 5_000;
+// Bounded: an isolate serving many projects starts over rather than grow.
+const MAX_ENTRIES = 2_000;
+
+type Entry<T> = { value: T; storedAt: number };
+const projectRows = new Map<string, Entry<ProjectRow>>();
+const validKeys = new Map<string, Entry<true>>();
+
+/** Fresh while `now` is within the TTL after it was stored (a clock moved backwards is not fresh). */
+function fresh<T>(entry: Entry<T> | undefined, now: number): T | undefined {
+  if (!entry) return undefined;
+  return now >= entry.storedAt && now - entry.storedAt < AUTH_ROW_TTL_MS ? entry.value : undefined;
+}
+
+function remember<T>(map: Map<string, Entry<T>>, key: string, value: T, now: number): void {
+  if (map.size >= MAX_ENTRIES) map.clear();
+  map.set(key, { value, storedAt: now });
+}
+
+const keyId = (projectId: string, kind: string, hash: string) => `${projectId}\n${kind}\n${hash}`;
+
+export function cachedProjectRow(projectId: string, now: number): ProjectRow | undefined {
+  return fresh(projectRows.get(projectId), now);
+}
+
+export function rememberProjectRow(row: ProjectRow, now: number): void {
+  remember(projectRows, row.id, row, now);
+}
+
+export function cachedKeyIsValid(projectId: string, kind: string, hash: string, now: number): boolean {
+  return fresh(validKeys.get(keyId(projectId, kind, hash)), now) === true;
+}
+
+export function rememberValidKey(projectId: string, kind: string, hash: string, now: number): void {
+  remember(validKeys, keyId(projectId, kind, hash), true as const, now);
+}
+
+/** After any write to a project row or a key set: this isolate asks D1 again. */
+export function forgetAuthRows(): void {
+  projectRows.clear();
+  validKeys.clear();
+}
