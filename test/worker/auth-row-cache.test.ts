@@ -5,7 +5,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { AUTH_ROW_TTL_MS } from "../../worker/db/auth-row-cache";
+import { AUTH_ROW_TTL_MS, authRowEpoch, cachedProjectRow, forgetAuthRows, rememberProjectRow } from "../../worker/db/auth-row-cache";
+import type { ProjectRow } from "../../worker/db/queries/projects";
 import { call, createProjectWithKeys } from "../helpers/api";
 
 describe("isolate cache of project rows and keys", () => {
@@ -43,5 +44,18 @@ describe("isolate cache of project rows and keys", () => {
     expect(missing.body.code).toBe("CURRENT_PROJECT_NOT_FOUND");
     expect((await call("/users", { ...p.server, secretServerKey: "ssk_wrong" })).body.code).toBe("INVALID_SECRET_SERVER_KEY");
     expect((await call("/users", p.server)).status).toBe(200);
+  });
+
+  it("a lookup that was reading when a write forgot does not store its (older) row", () => {
+    const row = { id: "epoch-project" } as ProjectRow;
+    const now = Date.now();
+    const readAt = authRowEpoch();
+    forgetAuthRows(); // a write landed while the lookup's batch was in flight
+    rememberProjectRow(row, now, readAt);
+    expect(cachedProjectRow(row.id, now)).toBeUndefined();
+    rememberProjectRow(row, now, authRowEpoch());
+    expect(cachedProjectRow(row.id, now)).toBe(row);
+    expect(cachedProjectRow(row.id, now + AUTH_ROW_TTL_MS)).toBeUndefined();
+    expect(cachedProjectRow(row.id, now - 1)).toBeUndefined();
   });
 });

@@ -6,7 +6,8 @@
  * - Only found rows are kept (a missing project or an unknown key is asked again every time), so a
  *   new project or key works at once everywhere.
  * - Every write to a project row or a key set in this isolate forgets everything (db/queries call
- *   forgetAuthRows after the write), so this isolate sees its own changes at once.
+ *   forgetAuthRows after the write), so this isolate sees its own changes at once; a lookup that
+ *   was already reading when a write forgot stores nothing (the epoch).
  * - Why 5 s: a change made through another isolate (a config change, a revoked key, a deleted
  *   project) reaches this one within AUTH_ROW_TTL_MS; that is the staleness the cache buys its
  *   speed with (docs/security.md, "Isolate caches").
@@ -22,6 +23,13 @@ const MAX_ENTRIES = 2_000;
 type Entry<T> = { value: T; storedAt: number };
 const projectRows = new Map<string, Entry<ProjectRow>>();
 const validKeys = new Map<string, Entry<true>>();
+/** Bumped by every forget: a read that began before a write must not store what it read. */
+let epoch = 0;
+
+/** Taken before a lookup reads D1, handed back when it remembers what it read. */
+export function authRowEpoch(): number {
+  return epoch;
+}
 
 /** Fresh while `now` is within the TTL after it was stored (a clock moved backwards is not fresh). */
 function fresh<T>(entry: Entry<T> | undefined, now: number): T | undefined {
@@ -40,20 +48,21 @@ export function cachedProjectRow(projectId: string, now: number): ProjectRow | u
   return fresh(projectRows.get(projectId), now);
 }
 
-export function rememberProjectRow(row: ProjectRow, now: number): void {
-  remember(projectRows, row.id, row, now);
+export function rememberProjectRow(row: ProjectRow, now: number, readAt: number): void {
+  if (readAt === epoch) remember(projectRows, row.id, row, now);
 }
 
 export function cachedKeyIsValid(projectId: string, kind: string, hash: string, now: number): boolean {
   return fresh(validKeys.get(keyId(projectId, kind, hash)), now) === true;
 }
 
-export function rememberValidKey(projectId: string, kind: string, hash: string, now: number): void {
-  remember(validKeys, keyId(projectId, kind, hash), true as const, now);
+export function rememberValidKey(projectId: string, kind: string, hash: string, now: number, readAt: number): void {
+  if (readAt === epoch) remember(validKeys, keyId(projectId, kind, hash), true as const, now);
 }
 
 /** After any write to a project row or a key set: this isolate asks D1 again. */
 export function forgetAuthRows(): void {
+  epoch++;
   projectRows.clear();
   validKeys.clear();
 }

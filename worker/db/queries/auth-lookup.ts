@@ -5,7 +5,7 @@
  * seconds come from the isolate's memory instead (db/auth-row-cache.ts).
  */
 import { sql } from "drizzle-orm";
-import { cachedKeyIsValid, cachedProjectRow, rememberProjectRow, rememberValidKey } from "../auth-row-cache";
+import { authRowEpoch, cachedKeyIsValid, cachedProjectRow, rememberProjectRow, rememberValidKey } from "../auth-row-cache";
 import type { Db } from "../client";
 import { batchPrepared, type PreparedStatement, preparedOnce } from "../prepared";
 import { type KeyKind, validKeySetQuery } from "./key-sets";
@@ -35,14 +35,15 @@ export async function lookupAuthRows(
   if (!knownProject) items.push({ query: project(db), values });
   if (args.key && !knownKey) items.push({ query: keyOf[args.key.kind](db), values });
   if (args.userId) for (const query of user(db)) items.push({ query, values });
+  const readAt = authRowEpoch();
   const results = items.length > 0 ? ((await batchPrepared(db, items)) as unknown[][]) : [];
   let next = 0;
   const projectRow = knownProject ?? (results[next++]?.[0] as ProjectRow | undefined) ?? null;
-  if (projectRow && !knownProject) rememberProjectRow(projectRow, args.now);
+  if (projectRow && !knownProject) rememberProjectRow(projectRow, args.now, readAt);
   let keyValid: boolean | null = null;
   if (args.key) {
     keyValid = knownKey || (results[next++]?.length ?? 0) > 0;
-    if (keyValid && !knownKey) rememberValidKey(args.projectId, args.key.kind, args.key.hash, args.now);
+    if (keyValid && !knownKey) rememberValidKey(args.projectId, args.key.kind, args.key.hash, args.now, readAt);
   }
   return { project: projectRow, keyValid, user: args.userId ? userRecordFrom(results.slice(next)) : null };
 }
