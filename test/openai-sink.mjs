@@ -16,15 +16,7 @@
  * GET /control/requests?key=<bearer key>: the request bodies sent with that key, oldest first.
  */
 import { createServer } from "node:http";
-
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
+import { readBody } from "./read-body.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

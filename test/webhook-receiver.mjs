@@ -9,15 +9,7 @@
  */
 import { createServer } from "node:http";
 import { Webhook } from "svix";
-
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
+import { readBody } from "./read-body.mjs";
 
 function verify(secret, body, headers) {
   if (!secret) return { verified: false, error: "no secret registered" };

@@ -5,7 +5,6 @@
 import { Hono } from "hono";
 import { KnownError } from "../sdk/src/shared/known-errors";
 import { ConfigError } from "./config";
-import { registerApiDocument } from "./http/api-document";
 import { CachedRouter } from "./http/cached-router";
 import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
 import { routeGroup } from "./http/route";
@@ -121,7 +120,6 @@ addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */
 export const openApiDocument = () => buildOpenApiDocument(api);
-registerApiDocument(openApiDocument);
 /** The /api/v1 group, for the route-table test. */
 export const apiRoutes = api;
 

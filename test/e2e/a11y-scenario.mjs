@@ -10,47 +10,55 @@ import { assert } from "./harness.mjs";
 
 const SERIOUS = new Set(["serious", "critical"]);
 
+/**
+ * Checks the current page with axe at 1100 and 375 px wide; returns the serious or critical
+ * violations, and sideways scrolling at the `overflowAt` widths, as text. `include` limits axe to
+ * one part of the page (a panel). Shared by the assistant scenario.
+ */
+export async function checkPage(page, name, { include, overflowAt = [375] } = {}) {
+  const problems = [];
+  for (const width of [1100, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(50);
+    // Sandboxed email frames (sandbox="": the owner's email HTML, scripts off) are left out: axe cannot run
+    // inside them, and injecting it there crashes headless Chromium.
+    let axe = new AxeBuilder({ page }).exclude("iframe[sandbox]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+    if (include) axe = axe.include(include);
+    const result = await axe.analyze();
+    for (const v of result.violations.filter((v) => SERIOUS.has(v.impact ?? "")))
+      problems.push(
+        `${name} @${width}px: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(" | ")}`,
+      );
+    if (overflowAt.includes(width)) {
+      const { overflow, culprits } = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const out = (el) => el.getBoundingClientRect().right > width + 1;
+        // The innermost elements that stick out, outside boxes that scroll on their own.
+        const free = (el) => out(el) && !el.parentElement?.closest(".table-scroll");
+        const culprits = [...document.querySelectorAll("body *")]
+          .filter((el) => free(el) && ![...el.children].some(free))
+          .slice(0, 4)
+          .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)} "${(el.textContent ?? "").slice(0, 30)}"`);
+        return { overflow: document.documentElement.scrollWidth - width, culprits };
+      });
+      if (overflow > 1) problems.push(`${name} @${width}px: scrolls sideways by ${overflow}px (${culprits.join("; ")})`);
+    }
+  }
+  await page.setViewportSize({ width: 1100, height: 800 });
+  return problems;
+}
+
 export function defineA11ySteps(runner, { page, origin }) {
   const email = `a11y-owner-${Date.now().toString(36)}@example.com`;
   const seen = [];
 
-  /** Checks the current page at both widths; returns the violations found as text. */
+  /** Checks the current page (checkPage) and counts it. */
   async function check(name) {
-    const problems = [];
-    for (const width of [1100, 375]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(50);
-      // Sandboxed email frames (sandbox="": the owner's email HTML, scripts off) are left out: axe cannot run
-      // inside them, and injecting it there crashes headless Chromium.
-      const result = await new AxeBuilder({ page })
-        .exclude("iframe[sandbox]")
-        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-        .analyze();
-      for (const v of result.violations.filter((v) => SERIOUS.has(v.impact ?? "")))
-        problems.push(
-          `${name} @${width}px: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
-            .map((n) => n.target.join(" "))
-            .slice(0, 3)
-            .join(" | ")}`,
-        );
-      if (width === 375) {
-        const { overflow, culprits } = await page.evaluate(() => {
-          const width = document.documentElement.clientWidth;
-          const out = (el) => el.getBoundingClientRect().right > width + 1;
-          // The innermost elements that stick out, outside boxes that scroll on their own.
-          const free = (el) => out(el) && !el.parentElement?.closest(".table-scroll");
-          const culprits = [...document.querySelectorAll("body *")]
-            .filter((el) => free(el) && ![...el.children].some(free))
-            .slice(0, 4)
-            .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)} "${(el.textContent ?? "").slice(0, 30)}"`);
-          return { overflow: document.documentElement.scrollWidth - width, culprits };
-        });
-        if (overflow > 1) problems.push(`${name} @375px: scrolls sideways by ${overflow}px (${culprits.join("; ")})`);
-      }
-    }
-    await page.setViewportSize({ width: 1100, height: 800 });
     seen.push(name);
-    return problems;
+    return checkPage(page, name);
   }
 
   async function visit(path, heading) {

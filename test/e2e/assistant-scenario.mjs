@@ -7,8 +7,8 @@
  * code blocks have a Copy button), Stop gives the question back, the thread survives a reload, and
  * New chat empties it.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { startOpenAiSink } from "../openai-sink.mjs";
+import { checkPage } from "./a11y-scenario.mjs";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
 import { assert, expectFocused } from "./harness.mjs";
 
@@ -147,20 +147,7 @@ export function defineAssistantSteps(runner, { page, context, origin }) {
     await box().fill(`Wide:\n\n\`\`\`\n${"x".repeat(300)}\n\`\`\``);
     await box().press("Enter");
     await replies().nth(2).waitFor();
-    const problems = [];
-    for (const width of [1100, 375]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(50);
-      const result = await new AxeBuilder({ page })
-        .include("#assistant-panel")
-        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-        .analyze();
-      for (const v of result.violations.filter((v) => v.impact === "serious" || v.impact === "critical"))
-        problems.push(`@${width}px: ${v.id} ${v.help}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      if (overflow > 1) problems.push(`@${width}px: the page scrolls sideways by ${overflow}px`);
-    }
-    await page.setViewportSize({ width: 1100, height: 800 });
+    const problems = await checkPage(page, "assistant panel", { include: "#assistant-panel", overflowAt: [1100, 375] });
     assert.deepEqual(problems, [], problems.join("\n"));
   });
 

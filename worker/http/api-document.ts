@@ -1,16 +1,25 @@
 /**
- * The API's own description for code that cannot import the app (the assistant's grounding): app.ts
- * registers how to build the OpenAPI document, and the lines are drawn from it once per isolate.
+ * The API's own OpenAPI document, built once per isolate on first use, for the code that serves it
+ * (GET /openapi.json) and for code that cannot import the app (the assistant's grounding). The docs
+ * routes register how to build it (http/openapi.ts addApiDocs).
  */
 type OperationLike = { summary?: string; "x-doorman-access"?: string[] };
 type DocumentLike = { paths?: object };
 
 let build: (() => DocumentLike) | null = null;
+let document: DocumentLike | null = null;
 let lines: string[] | null = null;
 
 export function registerApiDocument(builder: () => DocumentLike): void {
   build = builder;
+  document = null;
   lines = null;
+}
+
+/** The document (built on first use); null before registration. */
+export function apiDocument(): DocumentLike | null {
+  if (!document && build) document = build();
+  return document;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -18,9 +27,10 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
 /** One line per operation: `GET /users/me [client, server, admin]: summary`. */
 export function apiSummaryLines(): string[] {
   if (lines) return lines;
-  if (!build) return [];
+  const doc = apiDocument();
+  if (!doc) return [];
   const out: string[] = [];
-  for (const [path, item] of Object.entries((build().paths ?? {}) as Record<string, Record<string, unknown> | undefined>)) {
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown> | undefined>)) {
     for (const method of METHODS) {
       const op = item?.[method] as OperationLike | undefined;
       if (!op) continue;

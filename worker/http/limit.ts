@@ -15,8 +15,8 @@ export class RateLimitedError extends StatusError {
   }
 }
 
-/** What a limit is keyed on: the caller's IP, the body's email, or the pair. */
-export type RateLimitKeyKind = "ip" | "emailIp" | "email";
+/** What a limit is keyed on: the caller's IP, the body's email, the pair, or the authenticated caller. */
+export type RateLimitKeyKind = "ip" | "emailIp" | "email" | "caller";
 
 /** A route's rate-limit policy (RouteSpec.rateLimit). */
 export type RateLimitPolicy = {
@@ -24,6 +24,11 @@ export type RateLimitPolicy = {
   /** Per (body email, caller IP): e.g. the sign-in lockout of one account from one address. */
   emailIp?: RateLimitRule;
   email?: RateLimitRule;
+  /**
+   * Per authenticated caller of the project: a project owner's user id (admin access with the owner's
+   * token), else the signed-in user, else the key's access type (every holder of that key shares it).
+   */
+  caller?: RateLimitRule;
   /** Keys that count failures only: a 2xx answer gives the hit back (e.g. wrong passwords). */
   failuresOnly?: readonly RateLimitKeyKind[];
 };
@@ -52,6 +57,8 @@ export async function enforceRateLimits(c: Context<AppEnv>, rules: RateLimitPoli
   if (rules.ip && ip) checks.push(["ip", rules.ip, ip]);
   if (rules.emailIp && email && ip) checks.push(["emailIp", rules.emailIp, `${email}\n${ip}`]);
   if (rules.email && email) checks.push(["email", rules.email, email]);
+  const auth = c.get("auth");
+  if (rules.caller && auth) checks.push(["caller", rules.caller, auth.adminUserId ?? auth.user?.user.id ?? `${auth.type}-key`]);
   const refundable: RateLimitTicket[] = [];
   for (const [kind, rule, scope] of checks) {
     const result = await hitRateLimit(deps, rule, scope, deps.now(), project);

@@ -6,6 +6,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { z } from "zod";
 import type { AppEnv } from "../lib/hono-env";
+import { apiDocument, registerApiDocument } from "./api-document";
 import { SECURITY_SCHEMES } from "./openapi-route";
 import { addRoute, defineRoute } from "./route";
 
@@ -70,13 +71,10 @@ const docsPage = defineRoute({
   response: { status: 200, description: "An HTML page", schema: z.string(), contentType: "text/html" },
 });
 
-/** Mounts both on `api`; the document is built once per isolate, on first request. */
+/** Mounts both on `api`; the document is built once per isolate, on first use (http/api-document.ts). */
 export function addApiDocs(api: OpenAPIHono<AppEnv>): void {
-  let cached: OpenApiDocument | null = null;
-  addRoute(api, openApiJson, (c) => {
-    cached ??= buildOpenApiDocument(api);
-    return c.json(cached, 200, { "cache-control": "public, max-age=300" });
-  });
+  registerApiDocument(() => buildOpenApiDocument(api));
+  addRoute(api, openApiJson, (c) => c.json(apiDocument(), 200, { "cache-control": "public, max-age=300" }));
   addRoute(api, docsPage, (c) => {
     const base = new URL(c.req.url).pathname.replace(/\/docs\/?$/, "");
     const page = Scalar({

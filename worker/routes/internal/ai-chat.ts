@@ -3,7 +3,6 @@
  * saves, GET reads) plus Doorman's stored-thread question and server-sent events
  * (sdk/src/shared/wire-ai-chat.ts). Admin access: the admin key or a project owner's session.
  */
-import type { Context } from "hono";
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import {
@@ -16,14 +15,9 @@ import {
   aiChatThreadIdSchema,
   aiChatThreadSchema,
 } from "../../../sdk/src/shared/wire-ai-chat";
-import { RateLimitedError } from "../../http/limit";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
-import type { AppEnv } from "../../lib/hono-env";
-import { appendToThread, ownerKeyOf, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai-chat";
+import { appendToThread, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai-chat";
 import type { ChatPiece } from "../../services/ai-provider";
-import { readProjectConfig } from "../../services/project-config";
-import { hitRateLimit } from "../../services/rate-limit";
-import type { RequestAuth } from "../../services/request-auth";
 
 const params = z.strictObject({ thread_id: aiChatThreadIdSchema });
 const AI_ERRORS = ["AI_PROVIDER_NOT_CONFIGURED", "AI_PROVIDER_ERROR", "AI_PROVIDER_TIMEOUT"] as const;
@@ -67,15 +61,9 @@ const postThread = defineRoute({
   body: aiChatPostBodySchema.refine((b) => (b.message === undefined) !== (b.messages === undefined), "send either message or messages"),
   response: aiChatReplySchema,
   errors: [...AI_ERRORS],
+  // Each question is a paid model call: per owner (the owner's user id, or the admin key).
+  rateLimit: { caller: "AI_CHAT_PER_OWNER" },
 });
-
-/** One question per owner counts against AI_CHAT_PER_OWNER (each is a paid model call). */
-async function limitOwner(c: Context<AppEnv>, auth: RequestAuth): Promise<void> {
-  const deps = c.get("deps");
-  const project = { id: auth.project.id, limits: readProjectConfig(auth.project.config).rate_limits };
-  const hit = await hitRateLimit(deps, "AI_CHAT_PER_OWNER", ownerKeyOf(auth), deps.now(), project);
-  if (!hit.ok) throw new RateLimitedError(hit.retryAfterSeconds);
-}
 
 const encoder = new TextEncoder();
 const sseEvent = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -137,7 +125,6 @@ addRoute(internalAiChatRoutes, patchThread, async (c, { auth, params: p, body })
   return c.json({});
 });
 addRoute(internalAiChatRoutes, postThread, async (c, { auth, params: p, body }) => {
-  await limitOwner(c, auth);
   const message: AiChatMessage | undefined = typeof body.message === "string" ? { role: "user", content: body.message } : body.message;
   if (message && message.role !== "user") throw new KnownError("SCHEMA_ERROR", { message: "body.message must be a user message" });
   const chat = await prepareChat(c.get("deps"), auth, p.thread_id, {
