@@ -21,6 +21,10 @@ export default defineConfig(async () => {
   // chosen here and globalSetup starts it there (test/global-setup.ts).
   const oidcPort = await freeLoopbackPort();
   process.env.DOORMAN_TEST_OIDC_PORT = String(oidcPort);
+  // The email renderer Worker runs in a workerd process of its own, as under `npm start`, so a hostile
+  // template cannot stall the API's thread: globalSetup starts it on this port (scripts/email-renderer-process.mjs).
+  const rendererPort = await freeLoopbackPort();
+  process.env.DOORMAN_TEST_RENDERER_PORT = String(rendererPort);
   return {
     plugins: [
       cloudflareTest({
@@ -34,7 +38,11 @@ export default defineConfig(async () => {
             API_URL: "http://localhost",
             ALLOW_TEST_CLOCK: "true",
             OAUTH_MOCK_ISSUER: `http://127.0.0.1:${oidcPort}`,
+            // The outbox's first retry after 1 s (20 s in production), so retry tests finish quickly.
+            EMAIL_RETRY_BASE_SECONDS: "1",
           },
+          // Replaces wrangler.toml's EMAIL_RENDERER service (doorman-email-renderer, not a worker of this pool).
+          serviceBindings: { EMAIL_RENDERER: { external: { address: `127.0.0.1:${rendererPort}`, http: {} } } },
         },
       }),
     ],

@@ -5,8 +5,9 @@
 //   3. lint:            biome check worker sdk web/app test scripts
 //   4. cycles:          madge --circular over worker/ and sdk/src (must find none)
 //   5. generated docs:  docs/errors.md and docs/api.md are up to date
-//   6. bundles:         wrangler deploy --dry-run (worker) and npm run build (web); prints gzip sizes and
-//                       fails when the worker bundle passes the Workers free-plan limit (3 MiB gzip)
+//   6. bundles:         wrangler deploy --dry-run (worker, and the email renderer worker/email-render/wrangler.toml)
+//                       and npm run build (web); prints gzip sizes and fails when a worker bundle passes the
+//                       Workers free-plan limit (3 MiB gzip)
 //   7. SDK size:        Doorman's SDK client core and React bundles (esbuild, gzip) within the ratchet limits
 //                       of test/bench/sdk-size/limits.json (no network; `npm run size` compares with Stack's)
 import { spawnSync } from "node:child_process";
@@ -107,11 +108,12 @@ step("generated docs up to date (docs/errors.md, docs/api.md)", () => {
   return { ok: errors.ok && api.ok };
 });
 
-// 6a. The worker bundle as `wrangler deploy` would upload it (nothing is uploaded).
-step("worker bundle (wrangler deploy --dry-run)", () => {
+// 6a. The worker bundles as `wrangler deploy` would upload them (nothing is uploaded): the API worker and
+// the email renderer Worker (worker/email-render/wrangler.toml), each within the 3 MiB gzip limit.
+function workerBundle(label, configArgs) {
   const out = mkdtempSync(join(tmpdir(), "doorman-bundle-"));
   try {
-    const r = sh(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out], { capture: true });
+    const r = sh(bin("wrangler"), ["deploy", "--dry-run", ...configArgs, "--outdir", out], { capture: true });
     if (!r.ok) {
       console.error(r.out);
       return r;
@@ -127,14 +129,18 @@ step("worker bundle (wrangler deploy --dry-run)", () => {
       console.log(`  ${relative(out, f).padEnd(40)} ${kib(size).padStart(12)}  gzip ${kib(g).padStart(11)}`);
     }
     const over = gz > WORKER_GZIP_LIMIT;
-    const note = `worker ${kib(raw)}, gzip ${kib(gz)} (limit ${kib(WORKER_GZIP_LIMIT)})`;
+    const note = `${label} ${kib(raw)}, gzip ${kib(gz)} (limit ${kib(WORKER_GZIP_LIMIT)})`;
     console.log(`  total: ${note}`);
-    if (over) console.error(`The worker bundle is over the Workers free-plan limit of 3 MiB gzip (paid plans: 10 MiB).`);
+    if (over) console.error(`The ${label} bundle is over the Workers free-plan limit of 3 MiB gzip (paid plans: 10 MiB).`);
     return { ok: !over, note };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-});
+}
+step("worker bundle (wrangler deploy --dry-run)", () => workerBundle("worker", []));
+step("email renderer bundle (wrangler deploy --dry-run -c worker/email-render/wrangler.toml)", () =>
+  workerBundle("email renderer", ["-c", "worker/email-render/wrangler.toml"]),
+);
 
 // 6b. The Pages build of the web app.
 step("web bundle (npm run build)", () => {

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: the whole product on one origin, offline.
 //   1. apply the D1 migrations to the local state in .wrangler/state
-//   2. build the Remix web app (web/build)
+//   2. build the Remix web app (web/build); meanwhile start the email renderer Worker
+//      (worker/email-render/wrangler.toml) in a workerd process of its own, on a loopback port, so a
+//      hostile template cannot stall the API's thread (scripts/email-renderer-process.mjs)
 //   3. run `wrangler pages dev` in web/ with the API worker's config as a second config,
 //      so the pages and /api/* (forwarded to the worker via the API service binding) share
-//      http://localhost:$PORT (default 8788)
+//      http://localhost:$PORT (default 8788); the API reaches the renderer (EMAIL_RENDERER) through
+//      a private wrangler dev registry (WRANGLER_REGISTRY_PATH)
 //      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development")
 //   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
 //      development), then print the URLs and the internal project's dev keys.
@@ -16,6 +19,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startEmailRenderer } from "./email-renderer-process.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 8788);
@@ -33,6 +37,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a TC
 if (!existsSync(wrangler)) fail("node_modules is missing: run `npm ci` first.");
 
 let current = null; // the running child process
+let renderer = null; // the email renderer's process (scripts/email-renderer-process.mjs)
 let stopping = false;
 
 function log(msg) {
@@ -75,6 +80,7 @@ function shutdown(signal) {
   const child = current;
   if (!child) process.exit(0);
   log(`stopping (${signal})…`);
+  void renderer?.stop();
   killGroup(child, signal);
   const hard = setTimeout(() => killGroup(child, "SIGKILL"), 8000);
   hard.unref();
@@ -186,8 +192,13 @@ async function main() {
     stdio: ["ignore", "inherit", "inherit"],
   });
 
+  // The email renderer starts while the web app builds (its own workerd process; see the header).
+  const rendererReady = startEmailRenderer();
+  rendererReady.catch(() => {});
   log("building the web app (remix vite:build) …");
   await step(npm, ["run", "build", "--silent"]);
+  renderer = await rendererReady;
+  log(`email renderer (worker/email-render) in its own workerd process on ${renderer.url}`);
 
   // Shared OAuth providers sign in against the bundled OpenID provider, offline (OAUTH_MOCK=off to skip).
   let oidcNote = "";
@@ -222,7 +233,7 @@ async function main() {
       "--inspector-port",
       String(inspectorPort),
     ],
-    { cwd: join(root, "web"), env, stdio: ["ignore", "inherit", "inherit"], detached: true },
+    { cwd: join(root, "web"), env: { ...env, ...renderer.registryEnv }, stdio: ["ignore", "inherit", "inherit"], detached: true },
   );
   current = server;
   server.on("exit", (code, signal) => {

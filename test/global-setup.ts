@@ -1,8 +1,11 @@
 /** vitest globalSetup (Node side): the SMTP sink the worker sends to and the webhook receiver, their ports provided to tests. */
 import type { TestProject } from "vitest/node";
+import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
+import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
+import { startSmtpFaults } from "./smtp-fault-server.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
 
 declare module "vitest" {
@@ -11,10 +14,16 @@ declare module "vitest" {
     mailboxPort: number;
     webhookPort: number;
     openAiPort: number;
+    smtpFaultsPort: number;
+    hostilePort: number;
   }
 }
 
 export default async function setup(project: TestProject) {
+  // The email renderer Worker in a workerd process of its own, bound to the API as EMAIL_RENDERER
+  // (vitest.config.ts): it starts while the servers below do, and is awaited before the tests run.
+  const rendererReady = startEmailRenderer({ port: Number(process.env.DOORMAN_TEST_RENDERER_PORT) });
+  rendererReady.catch(() => {});
   const sink = await startMailSink();
   project.provide("smtpPort", sink.smtpPort);
   project.provide("mailboxPort", sink.httpPort);
@@ -26,7 +35,17 @@ export default async function setup(project: TestProject) {
   // The assistant's model provider (test/openai-sink.mjs): the OpenAI chat-completions protocol.
   const openAi = await startOpenAiSink();
   project.provide("openAiPort", openAi.port);
+  // Hostile SMTP servers on demand (test/smtp-fault-server.mjs): the SMTP client's fault tests.
+  const smtpFaults = await startSmtpFaults();
+  project.provide("smtpFaultsPort", smtpFaults.controlPort);
+  // An HTTP server that hangs, redirects, floods and drips (test/hostile-http.mjs): the outbound-call fault tests.
+  const hostile = await startHostileHttp();
+  project.provide("hostilePort", hostile.port);
+  const renderer = await rendererReady;
   return async () => {
+    await renderer.stop();
+    await hostile.stop();
+    await smtpFaults.stop();
     await openAi.stop();
     await receiver.stop();
     await sink.stop();

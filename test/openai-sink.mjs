@@ -8,7 +8,10 @@
  * - "slow-<ms>": the same, after <ms> before the first byte, then 40 ms between pieces;
  * - "error-<status>": that status with an OpenAI error body;
  * - "hang": never answers (the caller's timeout must end it);
- * - "break": streams two pieces, then drops the connection.
+ * - "break": streams two pieces, then drops the connection;
+ * - "drip": answers at once, then a delta every 0.9 s forever (under a 1 s gap timeout: only a cap
+ *   on the whole answer ends it); whole, a space of JSON every 0.9 s forever;
+ * - "flood": 50 MB of deltas (whole: one 50 MB message), as fast as the caller reads.
  * With `stream: true` the reply comes as SSE `chat.completion.chunk`s, one word each, then a usage
  * chunk when `stream_options.include_usage` is set, then `data: [DONE]`.
  * Usage: prompt_tokens = ceil(characters of all messages / 4), completion_tokens = words of the reply.
@@ -24,6 +27,32 @@ function textOf(content) {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((b) => (b && typeof b.text === "string" ? b.text : "")).join("");
   return "";
+}
+
+const FLOOD_BYTES = 50 * 1024 * 1024;
+
+/** "drip" and "flood": answers that never end, or end far too late. */
+function hostileAnswer(model, stream, res) {
+  res.writeHead(200, { "content-type": stream ? "text/event-stream" : "application/json" });
+  const delta = (text) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-hostile", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+  if (model === "drip") {
+    res.write(stream ? delta("") : '{"choices":[');
+    const timer = setInterval(() => res.write(stream ? delta("drip ") : " "), 900);
+    res.on("close", () => clearInterval(timer));
+    return;
+  }
+  const piece = stream ? delta("x".repeat(64 * 1024)) : "x".repeat(64 * 1024);
+  let sent = 0;
+  if (!stream) res.write('{"choices":[{"message":{"role":"assistant","content":"');
+  const pump = () => {
+    while (sent < FLOOD_BYTES && !res.destroyed) {
+      sent += piece.length;
+      if (!res.write(piece)) return void res.once("drain", pump);
+    }
+    if (!res.destroyed) res.end(stream ? "data: [DONE]\n\n" : '"}}]}');
+  };
+  pump();
 }
 
 /** Starts the server on 127.0.0.1 (port 0: any free port). */
@@ -57,6 +86,7 @@ export async function startOpenAiSink(port = 0) {
       return json(Number(failing[1]), { error: { message, type: "server_error", code: null } });
     }
     if (model === "hang") return; // the socket stays open until the caller gives up
+    if (model === "drip" || model === "flood") return hostileAnswer(model, body.stream === true, res);
     const slow = model.match(/^slow-(\d+)$/);
     if (slow) await sleep(Number(slow[1]));
     const messages = Array.isArray(body.messages) ? body.messages : [];

@@ -29,6 +29,7 @@ import { sessionsRoutes } from "./routes/auth/sessions";
 import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
 import { emailsRoutes } from "./routes/emails";
+import { emailsOutboxRoutes } from "./routes/emails-outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails-unsubscribe";
 import { healthRoutes } from "./routes/health";
 import { internalAiChatRoutes } from "./routes/internal/ai-chat";
@@ -94,6 +95,7 @@ const api = routeGroup()
   .route("/contact-channels", contactChannelsRoutes)
   .route("/emails/notification-preference", notificationPreferencesRoutes)
   .route("/emails", emailsRoutes)
+  .route("/emails", emailsOutboxRoutes)
   .route("/emails", emailsUnsubscribeRoutes)
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)

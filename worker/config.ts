@@ -19,6 +19,7 @@ import {
 import { DEFAULT_WORKERS_AI_MODEL } from "../sdk/src/shared/wire-ai-chat";
 import type { EnvVars } from "./env";
 import { StatusError } from "./lib/errors";
+import type { OutboundBounds } from "./lib/outbound-fetch";
 
 /** Public, fixed signing secret for local development only; refused in production. */
 export const DEV_SERVER_SECRET = "doorman-development-server-secret-do-not-use-in-production";
@@ -47,6 +48,33 @@ export type DeploymentAi = {
   openAiCompatible: { baseUrl: string; apiKey: string | null; model: string } | null;
   /** The Workers AI model used when the `AI` binding is present (AI_MODEL, or the default). */
   workersAiModel: string;
+};
+
+/**
+ * Bounds of the outbound calls a project points somewhere or a request waits on (docs/security.md,
+ * "Outbound calls"). Each `*_TIMEOUT_MS` var sets a call's total; its first-byte limit is the smaller
+ * of the default and that total.
+ */
+export type OutboundLimits = {
+  /** One webhook delivery attempt (WEBHOOK_TIMEOUT_MS). */
+  webhook: OutboundBounds;
+  /** Each call to an OAuth provider: token exchange, refresh, userinfo (OAUTH_TIMEOUT_MS). */
+  oauth: OutboundBounds;
+  /** Each Stripe API call (STRIPE_TIMEOUT_MS). */
+  stripe: OutboundBounds;
+  /** The assistant's whole answer (AI_ANSWER_TIMEOUT_MS); its first byte and gaps are the project's `doorman.ai.timeoutMs`. */
+  ai: { timeoutMs: number; maxBodyBytes: number };
+};
+
+export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
+  // Svix's 15 s per attempt; a receiver's answer is a status and a short excerpt, so 256 KiB is plenty.
+  webhook: { timeoutMs: 15_000, firstByteMs: 10_000, maxBodyBytes: 256 * 1024 },
+  // A sign-in waits on these: token and userinfo JSON is a few KiB.
+  oauth: { timeoutMs: 15_000, firstByteMs: 10_000, maxBodyBytes: 1024 * 1024 },
+  // No retries inside a call (idempotency keys make the caller's retry safe); Stripe objects are small.
+  stripe: { timeoutMs: 20_000, firstByteMs: 15_000, maxBodyBytes: 1024 * 1024 },
+  // MAX_OUTPUT_TOKENS (1024) at a slow 10 tokens/s is ~100 s; its event stream is well under 1 MiB.
+  ai: { timeoutMs: 180_000, maxBodyBytes: 2 * 1024 * 1024 },
 };
 
 export type Config = {
@@ -80,6 +108,10 @@ export type Config = {
    * read-your-writes across requests (docs/deploy.md, "Read replicas").
    */
   d1ReadReplication: boolean;
+  /** The email outbox's first retry delay in seconds (EMAIL_RETRY_BASE_SECONDS, default 20); each retry doubles it. */
+  emailRetryBaseSeconds: number;
+  /** Bounds of outbound calls (webhooks, OAuth providers, Stripe, the assistant's provider). */
+  outbound: OutboundLimits;
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -96,6 +128,11 @@ const optional = z
   .optional()
   .transform((v) => (v === "" ? undefined : v));
 
+const milliseconds = optional.refine(
+  (v) => v === undefined || (/^\d+$/.test(v.trim()) && Number(v) >= 100 && Number(v) <= 600_000),
+  "must be a whole number of milliseconds from 100 to 600000",
+);
+
 const httpUrl = optional.refine((v) => v === undefined || /^https?:\/\/[^/\s]+/.test(v), "must be an http(s) URL");
 
 const varsSchema = z.object({
@@ -105,6 +142,10 @@ const varsSchema = z.object({
   SERVER_SECRET: optional,
   SERVER_SECRET_PREVIOUS: optional,
   ALLOW_TEST_CLOCK: optional.pipe(z.enum(["true", "false"]).optional()),
+  EMAIL_RETRY_BASE_SECONDS: optional.refine(
+    (v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600),
+    "must be 1 to 3600 seconds",
+  ),
   STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: optional.pipe(z.enum(["true", "false"]).optional()),
   SHARED_SMTP_HOST: optional,
   SHARED_SMTP_PORT: optional.refine(
@@ -137,6 +178,10 @@ const varsSchema = z.object({
   AI_BASE_URL: httpUrl,
   AI_API_KEY: optional,
   AI_MODEL: optional.refine((v) => v === undefined || v.length <= 256, "must be at most 256 characters"),
+  WEBHOOK_TIMEOUT_MS: milliseconds,
+  OAUTH_TIMEOUT_MS: milliseconds,
+  STRIPE_TIMEOUT_MS: milliseconds,
+  AI_ANSWER_TIMEOUT_MS: milliseconds,
 });
 type Vars = z.output<typeof varsSchema>;
 
@@ -215,6 +260,22 @@ function checkVars(vars: Vars, environment: Environment): string[] {
   return problems;
 }
 
+/** The default bounds with each `*_TIMEOUT_MS` var's total (the first-byte limit never above it). */
+function readOutboundLimits(vars: Vars): OutboundLimits {
+  const d = DEFAULT_OUTBOUND_LIMITS;
+  const withTotal = (bounds: OutboundBounds, raw: string | undefined): OutboundBounds => {
+    if (raw === undefined) return bounds;
+    const timeoutMs = Number(raw);
+    return { ...bounds, timeoutMs, firstByteMs: Math.min(bounds.firstByteMs ?? timeoutMs, timeoutMs) };
+  };
+  return {
+    webhook: withTotal(d.webhook, vars.WEBHOOK_TIMEOUT_MS),
+    oauth: withTotal(d.oauth, vars.OAUTH_TIMEOUT_MS),
+    stripe: withTotal(d.stripe, vars.STRIPE_TIMEOUT_MS),
+    ai: vars.AI_ANSWER_TIMEOUT_MS === undefined ? d.ai : { ...d.ai, timeoutMs: Number(vars.AI_ANSWER_TIMEOUT_MS) },
+  };
+}
+
 function buildConfig(env: object): Config {
   const parsed = varsSchema.safeParse(pickVars(env));
   if (!parsed.success)
@@ -274,6 +335,7 @@ function buildConfig(env: object): Config {
       apiUrl: vars.STRIPE_API_URL ? vars.STRIPE_API_URL.replace(/\/+$/, "") : null,
     },
     d1ReadReplication: vars.D1_READ_REPLICATION === "true",
+    emailRetryBaseSeconds: vars.EMAIL_RETRY_BASE_SECONDS === undefined ? 20 : Number(vars.EMAIL_RETRY_BASE_SECONDS),
     ai: {
       openAiCompatible:
         vars.AI_BASE_URL && vars.AI_MODEL
@@ -281,6 +343,7 @@ function buildConfig(env: object): Config {
           : null,
       workersAiModel: vars.AI_MODEL ?? DEFAULT_WORKERS_AI_MODEL,
     },
+    outbound: readOutboundLimits(vars),
   };
 }
 

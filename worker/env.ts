@@ -1,5 +1,5 @@
 /**
- * The worker's `env`: the bindings declared in wrangler.toml (D1, KV, the Durable Object),
+ * The worker's `env`: the bindings declared in wrangler.toml (D1, KV, the Durable Object, the email renderer),
  * typed by `wrangler types` into worker-configuration.d.ts (`npm run types`; `npm run check`
  * fails when it is stale), plus the vars and secrets, all optional strings here. Code reads the
  * vars and secrets only through the typed, validated config (worker/config.ts), never from `env`.
@@ -9,6 +9,11 @@
 export type Bindings = Pick<Cloudflare.Env, "DB" | "KV" | "SESSION_DO" | "WEBHOOK_QUEUE" | "EMAIL_QUEUE"> & {
   /** Workers AI, when the deployment binds it (WorkersAiBinding below). */
   AI?: WorkersAiBinding;
+  /**
+   * The email renderer Worker (`doorman-email-renderer`, worker/email-render/renderer-worker.ts), a service
+   * binding. Optional: a deployment without it renders in the API's isolate (docs/deploy.md).
+   */
+  EMAIL_RENDERER?: Cloudflare.Env["EMAIL_RENDERER"];
 };
 
 /** Vars (wrangler.toml [vars], `--var`) and secrets (`wrangler secret put`), as the runtime hands them over. */
@@ -47,12 +52,19 @@ export interface EnvVars {
   STRIPE_WEBHOOK_SECRET?: string;
   /** Dev/test only: the Stripe API origin (a local mock) instead of https://api.stripe.com. Refused in production. */
   STRIPE_API_URL?: string;
+  /** The email outbox's first retry delay in seconds (default 20; doubles per retry, at most 5 attempts). */
+  EMAIL_RETRY_BASE_SECONDS?: string;
   /** "true": run each request in a D1 session so reads may use read replicas (docs/deploy.md). */
   D1_READ_REPLICATION?: string;
   /** The console assistant's deployment model: an OpenAI-compatible endpoint (its base URL, e.g. https://api.openai.com/v1, a key, a model), or with the AI binding the Workers AI model. */
   AI_BASE_URL?: string;
   AI_API_KEY?: string;
   AI_MODEL?: string;
+  /** Total time limits of outbound calls, in ms (100–600000; docs/security.md, "Outbound calls"): one webhook attempt (default 15000), each OAuth provider call (15000), each Stripe call (20000), the assistant's whole answer (180000). */
+  WEBHOOK_TIMEOUT_MS?: string;
+  OAUTH_TIMEOUT_MS?: string;
+  STRIPE_TIMEOUT_MS?: string;
+  AI_ANSWER_TIMEOUT_MS?: string;
   /** Shared OAuth keys: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET / _TENANT_ID (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
   [sharedOAuth: `SHARED_OAUTH_${string}`]: string | undefined;
   /** Rate-limit overrides: RATE_LIMIT_<RULE> = "count/seconds", or "0" to switch the rule off. */

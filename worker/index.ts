@@ -7,10 +7,14 @@ import { app } from "./app";
 import type { Env } from "./env";
 import { makeDeps } from "./lib/context";
 import { DEV_SCHEDULED_PATH, devScheduled, runScheduled } from "./scheduled";
-import { type EmailBatchMessage, handleEmailBatch, isEmailBatchMessage } from "./services/email-queue";
+import { isOutboxMessage, type OutboxMessage } from "./services/email-outbox";
+import { processOutboxEmail } from "./services/email-outbox-consumer";
 import { handleWebhookMessage, type WebhookMessage } from "./services/webhook-queue";
 
 export { SessionDO } from "./durable/session-do";
+
+/** Messages of one queue batch handled at once (Workers allow six open connections per invocation). */
+const QUEUE_CONCURRENCY = 4;
 
 export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext) {
@@ -22,18 +26,24 @@ export default {
   },
   async queue(batch, env) {
     const deps = makeDeps(env, { origin: "https://queue.invalid" });
-    for (const message of batch.messages) {
+    const handle = async (message: Message<WebhookMessage | OutboxMessage>) => {
       try {
-        // Two queues, one consumer: a big email send's batches (email-queue.ts) and webhook deliveries.
-        if (isEmailBatchMessage(message.body)) await handleEmailBatch(deps, message.body);
+        // Two queues, one consumer: the email outbox (email-outbox-consumer.ts) and webhook deliveries.
+        if (isOutboxMessage(message.body)) await processOutboxEmail(deps, message.body.id);
         else await handleWebhookMessage(deps, message.body);
         message.ack();
       } catch (err) {
-        // Unexpected (D1 unavailable…): the queue retries the message; deliveries are claimed and email log ids
-        // fixed per recipient, so nothing is sent twice.
+        // Unexpected (D1 unavailable…): the queue retries the message; deliveries and outbox rows are claimed
+        // before each attempt, so nothing is sent twice (a row left mid-send is settled by the sweep).
         console.error(`${batch.queue} message failed`, err);
         message.retry({ delaySeconds: 30 });
       }
-    }
+    };
+    // A few at a time: each may hold an SMTP or HTTP connection, and an invocation has six.
+    const messages = [...batch.messages];
+    const lanes = Array.from({ length: Math.min(QUEUE_CONCURRENCY, messages.length) }, async () => {
+      for (let m = messages.shift(); m; m = messages.shift()) await handle(m);
+    });
+    await Promise.all(lanes);
   },
-} satisfies ExportedHandler<Env, WebhookMessage | EmailBatchMessage>;
+} satisfies ExportedHandler<Env, WebhookMessage | OutboxMessage>;

@@ -6,10 +6,11 @@
 import { readConfig } from "./config";
 import type { Env } from "./env";
 import { makeDeps } from "./lib/context";
+import { sweepOutbox } from "./services/email-outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
 import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhook-queue";
 
-/** The crons of wrangler.toml [triggers]: the webhook sweep; any other cron runs the daily jobs. */
+/** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs. */
 const WEBHOOK_SWEEP_CRON = "*/10 * * * *";
 const DAILY_CRON = "17 3 * * *";
 
@@ -17,9 +18,16 @@ const DAILY_CRON = "17 3 * * *";
 export async function runScheduled(env: Env, cron: string): Promise<Record<string, number>> {
   const deps = makeDeps(env, { origin: "https://scheduled.invalid" });
   if (cron === WEBHOOK_SWEEP_CRON) {
-    const swept = await sweepWebhooks(deps);
-    console.log(`webhook sweep: ${swept.events} events, ${swept.deliveries} deliveries re-enqueued`);
-    return { webhookEventsEnqueued: swept.events, webhookDeliveriesEnqueued: swept.deliveries };
+    const [swept, outbox] = await Promise.all([sweepWebhooks(deps), sweepOutbox(deps)]);
+    console.log(
+      `webhook sweep: ${swept.events} events, ${swept.deliveries} deliveries re-enqueued; outbox: ${outbox.requeued} re-enqueued, ${outbox.interrupted} interrupted sends ended`,
+    );
+    return {
+      webhookEventsEnqueued: swept.events,
+      webhookDeliveriesEnqueued: swept.deliveries,
+      outboxRequeued: outbox.requeued,
+      outboxInterrupted: outbox.interrupted,
+    };
   }
   const [events, deliveries] = await Promise.all([pruneExpiredEvents(deps), pruneWebhookDeliveries(deps)]);
   console.log(`event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted`);

@@ -27,6 +27,16 @@ export {
   StackAdminApp,
 } from "./apps/admin-app";
 export type {
+  AdminEmailOutbox,
+  AdminEmailOutboxRecipient,
+  AdminEmailOutboxSimpleStatus,
+  AdminEmailOutboxStatus,
+  AdminSendAttemptError,
+  EmailOutboxListOptions,
+  EmailOutboxListResult,
+  EmailOutboxUpdateOptions,
+} from "./apps/admin-email-outbox";
+export type {
   EmailDraft,
   EmailDraftFields,
   EmailPreviewOptions,

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { metricsSeedSql } from "./metrics-seed.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -40,6 +41,8 @@ function readConstant(name) {
 const log = (msg) => console.error(`[bench:metrics] ${msg}`);
 
 let server = null;
+// The email renderer Worker, in a workerd process of its own as under `npm start` (started with the first server).
+let renderer = null;
 const stateDir = mkdtempSync(join(os.tmpdir(), "doorman-bench-metrics-"));
 
 function stopServer() {
@@ -64,19 +67,21 @@ function stopServer() {
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, async () => {
     await stopServer();
+    renderer?.kill();
     rmSync(stateDir, { recursive: true, force: true });
     process.exit(130);
   });
 }
 
 async function startServer() {
+  renderer ??= await startEmailRenderer();
   server = spawn(
     wrangler,
     [
       ...["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--inspector-port", String(INSPECTOR_PORT)],
       ...["--persist-to", stateDir, "--var", "ENVIRONMENT:development"],
     ],
-    { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: root, env: { ...env, ...renderer.registryEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
   const keep = (d) => {
@@ -284,5 +289,6 @@ try {
   process.exitCode = 1;
 } finally {
   await stopServer();
+  await renderer?.stop();
   rmSync(stateDir, { recursive: true, force: true });
 }

@@ -110,6 +110,7 @@ export function defineA11ySteps(runner, { page, origin }) {
       ["/domains", /Domains/],
       ["/permissions", "Permissions · A11y Shop"],
       ["/emails", "Emails · A11y Shop"],
+      ["/emails/outbox", "Email outbox · A11y Shop"],
       ["/emails/templates", "Email templates · A11y Shop"],
       ["/emails/templates/e7d009ce-8d47-4528-b245-5bf119f2ffa3", "Email verification"],
       ["/emails/themes", "Email themes · A11y Shop"],

@@ -17,6 +17,7 @@ import { defineConsoleEmailEditorSteps } from "./console-email-editor-scenario.m
 import { defineConsoleEmailSteps } from "./console-emails-scenario.mjs";
 import { defineConsoleEventSteps } from "./console-events-scenario.mjs";
 import { defineConsoleMetricsSteps } from "./console-metrics-scenario.mjs";
+import { defineConsoleOutboxSteps } from "./console-outbox-scenario.mjs";
 import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
 import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
 import { defineConsoleWebhookSteps } from "./console-webhooks-scenario.mjs";
@@ -177,6 +178,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   definePermissionSteps(runner, { page, origin, shots });
   if (mail) defineConsoleEmailSteps(runner, { page, origin, mail });
   if (mail) defineConsoleEmailEditorSteps(runner, { page, origin, mail });
+  if (mail) defineConsoleOutboxSteps(runner, { page, origin, mail, shots });
   defineConsoleEventSteps(runner, { page, origin });
   defineConsoleMetricsSteps(runner, { page, origin });
   defineActivitySteps(runner, { page, origin, shots });

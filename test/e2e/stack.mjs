@@ -2,13 +2,16 @@
  * Starts the whole local stack for the browser tests: builds the web app (unless
  * E2E_SKIP_BUILD=1), applies the D1 migrations into a fresh temp state folder, then runs
  * `wrangler pages dev` in web/ with the worker's config as a second config (Pages +
- * API worker on one origin). stop() kills wrangler's whole process group.
+ * API worker on one origin), and the email renderer Worker in a workerd process of its own
+ * (scripts/email-renderer-process.mjs; the API reaches it through a private dev registry).
+ * stop() kills wrangler's whole process group and the renderer's.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -54,9 +57,15 @@ export async function startStack() {
       `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"`,
     ),
   );
+  const renderer = await startEmailRenderer();
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
-  const child = spawn(wrangler, args, { cwd: join(root, "web"), env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(wrangler, args, {
+    cwd: join(root, "web"),
+    env: { ...env, ...renderer.registryEnv },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
@@ -68,6 +77,7 @@ export async function startStack() {
       } catch {}
       await new Promise((r) => setTimeout(r, 400));
     }
+    await renderer.stop();
     rmSync(state, { recursive: true, force: true });
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();

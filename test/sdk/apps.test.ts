@@ -181,7 +181,13 @@ describe("owners, admin and server apps", () => {
       aiUsage: { requests: 0, promptTokens: 0, completionTokens: 0 },
     });
     await project.app.sendSignInInvitation({ email: uniqueEmail("invitee"), callbackUrl: "https://app.example.com/welcome" });
-    expect((await project.app.listSentEmails())[0]?.subject).toBe("You have been invited to Config project");
+    // The invitation goes through the outbox: its log entry appears once the queue has sent it.
+    let sent = await project.app.listSentEmails();
+    for (let i = 0; i < 100 && sent.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      sent = await project.app.listSentEmails();
+    }
+    expect(sent[0]?.subject).toBe("You have been invited to Config project");
     await expect(
       project.app.sendSignInInvitation({ email: uniqueEmail(), callbackUrl: "https://elsewhere.example.net/" }),
     ).rejects.toMatchObject({

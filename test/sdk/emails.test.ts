@@ -62,14 +62,14 @@ describe("SDK emails", () => {
     const user = await admin.createUser({ primaryEmail: email, displayName: "Bea" });
     const results = await admin.sendEmail({ userIds: [user.id], templateId, variables: { word: "tulip" } });
     expect(results).toEqual([
-      { userId: user.id, userEmail: email, success: true, status: "sent", error: null, emailId: expect.any(String) },
+      { userId: user.id, userEmail: email, success: true, status: "queued", error: null, emailId: expect.any(String) },
     ]);
     const [mail] = await waitForMail(email);
     expect(mail!.subject).toBe("Hi Bea");
     expect(mail!.text).toContain("Code word: tulip");
 
     const viaDraft = await admin.sendEmail({ userIds: [user.id], draftId });
-    expect(viaDraft[0]!.status).toBe("sent");
+    expect(viaDraft[0]!.status).toBe("queued");
     expect((await admin.getEmailDraft(draftId)).sentAt).toBeInstanceOf(Date);
     await admin.deleteEmailDraft(draftId);
     await admin.deleteEmailTemplate(templateId);

@@ -1,12 +1,13 @@
 /**
  * POST /emails/send-email (issue 14): per-user results, users without an email, notification
  * categories, the unsubscribe link round trip (page, one-click, preferences), drafts, and big
- * sends through the email queue.
+ * sends through the outbox.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type CallOptions, call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
 import { type Mail, sinkEmailConfig, waitForMail } from "../helpers/mail";
+import { waitForOutboxStatus } from "../helpers/outbox";
 import { workerFetch } from "../helpers/worker-fetch";
 
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
@@ -42,7 +43,7 @@ describe("send-email", () => {
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.results).toEqual([
-      { user_id: withEmail, user_email: email, success: true, status: "sent", email_id: expect.any(String) },
+      { user_id: withEmail, user_email: email, success: true, status: "queued", email_id: expect.any(String) },
       { user_id: withoutEmail, success: false, status: "skipped", error: "User does not have a primary email" },
     ]);
     const [mail] = await waitForMail(email);
@@ -51,6 +52,8 @@ describe("send-email", () => {
     expect(mail!.text).toContain("Our news");
     // Transactional (no category given): no unsubscribe link or header.
     expect(raw(mail!)).not.toMatch(/^List-Unsubscribe/im);
+    // The answer came at once; the outbox row ends sent, and the email log has the same id.
+    await waitForOutboxStatus(p.server, res.body.results[0].email_id, ["sent"]);
     const logged = await call(`/internal/emails/${res.body.results[0].email_id}`, p.admin);
     expect(logged.body).toMatchObject({ subject: "News for you", to: [email], status: "sent" });
   });
@@ -72,7 +75,7 @@ export function EmailTemplate({ user, variables }) {
       ...p.server,
       body: { user_ids: [user], template_id: templateId, variables: { plan: "Pro" }, theme_id: "a0172b5d-cff0-463b-83bb-85124697373a" },
     });
-    expect(res.body.results[0]).toMatchObject({ status: "sent", success: true });
+    expect(res.body.results[0]).toMatchObject({ status: "queued", success: true });
     const [mail] = await waitForMail(email);
     expect(mail!.subject).toBe("Hi Grace");
     expect(mail!.text).toContain("Plan: Pro");
@@ -118,13 +121,14 @@ describe("notification categories and the unsubscribe link", () => {
     await call(`/emails/notification-preference/me/${MARKETING}`, { ...as, method: "PATCH", body: { enabled: true } });
     const marketing = { user_ids: [user.userId], html: "<p>Big sale</p>", subject: "Sale", notification_category_name: "Marketing" };
     const first = await call("/emails/send-email", { ...p.server, body: marketing });
-    expect(first.body.results[0]).toMatchObject({ status: "sent" });
+    expect(first.body.results[0]).toMatchObject({ status: "queued" });
     const [mail] = await waitForMail(user.email);
     const link = unsubscribeLinkOf(mail!);
     expect(link).toMatch(/^http:\/\/localhost\/api\/v1\/emails\/unsubscribe-link\?token=/);
     expect(raw(mail!)).toMatch(/^List-Unsubscribe-Post:\s*List-Unsubscribe=One-Click/im);
     expect(mail!.html).toContain(link.replace(/&/g, "&amp;"));
     // The log keeps the link's token redacted.
+    await waitForOutboxStatus(p.server, first.body.results[0].email_id, ["sent"]);
     const logged = await call(`/internal/emails/${first.body.results[0].email_id}`, p.admin);
     expect(logged.body.html).not.toContain(new URL(link).searchParams.get("token")!);
 
@@ -156,7 +160,7 @@ describe("notification categories and the unsubscribe link", () => {
       ...p.server,
       body: { ...marketing, subject: "Your receipt", notification_category_name: "Transactional" },
     });
-    expect(transactional.body.results[0].status).toBe("sent");
+    expect(transactional.body.results[0].status).toBe("queued");
     const mails = await waitForMail(user.email, 2);
     expect(mails.map((m) => m.subject)).toEqual(["Sale", "Your receipt"]);
   });
@@ -208,7 +212,7 @@ export function EmailTemplate({ user }) {
       await call("/internal/email-drafts", { ...p.admin, body: { display_name: "News", tsx_source: source, theme_id: false } })
     ).body;
     const res = await call("/emails/send-email", { ...p.admin, body: { user_ids: [user], draft_id: id } });
-    expect(res.body.results[0]).toMatchObject({ status: "sent" });
+    expect(res.body.results[0]).toMatchObject({ status: "queued" });
     const [mail] = await waitForMail(email);
     expect(mail!.subject).toBe("Draft news");
     expect(mail!.text).toContain("Dear Lin, draft body");
@@ -216,7 +220,7 @@ export function EmailTemplate({ user }) {
     expect((await call("/emails/send-email", { ...p.admin, body: { user_ids: [user], draft_id: "missing" } })).status).toBe(404);
   });
 
-  it("more than 100 recipients go through the email queue in batches; every one is sent and logged", async () => {
+  it("103 recipients each get an outbox row; every one is sent and logged", async () => {
     const p = await mailProject();
     const tag = uniqueEmail("bulk").split("@")[0]!;
     for (let i = 0; i < 103; i++) await serverUser(p, `${tag}-${i}@example.com`);

@@ -713,3 +713,67 @@ export const aiUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day] })],
 );
+
+/**
+ * The email outbox (issue 24, as the reference's EmailOutbox): every email Doorman sends is first a
+ * row here, written with its cause; the email queue's consumer renders and sends it. `status` is
+ * one of sdk/src/shared/wire-email-outbox.ts's statuses; transitions are compare-and-set on it.
+ * Built-in emails (`builtInKind` set) keep no TSX: they render the project's template of that kind
+ * when sent. Their variables that carry a code or secret link are sealed (`secretVariables`,
+ * AES-GCM as config secrets) and dropped once the email is sent, failed or skipped. The stored
+ * subject/html/text are the redacted copy, as in the email log.
+ */
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    /** programmatic-call | draft */
+    createdWith: text("created_with").notNull(),
+    /** A built-in email's kind (email_verification, password_reset, …); null for send-email. */
+    builtInKind: text("built_in_kind"),
+    templateId: text("template_id"),
+    draftId: text("draft_id"),
+    /** Groups the rows of one send-email call. */
+    sendId: text("send_id"),
+    tsxSource: text("tsx_source"),
+    /** A theme id, false (no theme) or null (the template's or project's choice). */
+    themeChoice: json("theme_choice"),
+    /** The recipient as on the wire: user-primary-email, user-custom-emails or custom-emails. */
+    recipient: json("recipient").notNull(),
+    variables: json("variables").notNull(),
+    secretVariables: text("secret_variables"),
+    subjectOverride: text("subject_override"),
+    categoryId: text("category_id"),
+    /** The API origin of the request (unsubscribe links are built on it). */
+    apiUrl: text("api_url").notNull(),
+    status: text("status").notNull(),
+    isPaused: bool("is_paused").notNull().default(false),
+    scheduledAt: integer("scheduled_at").notNull(),
+    sendRetries: integer("send_retries").notNull().default(0),
+    nextSendRetryAt: integer("next_send_retry_at"),
+    sendAttemptErrors: json("send_attempt_errors"),
+    startedRenderingAt: integer("started_rendering_at"),
+    renderedAt: integer("rendered_at"),
+    renderError: text("render_error"),
+    renderFallbackError: text("render_fallback_error"),
+    subject: text("subject"),
+    html: text("html"),
+    text: text("text"),
+    isTransactional: bool("is_transactional"),
+    notificationCategoryId: text("notification_category_id"),
+    startedSendingAt: integer("started_sending_at"),
+    finishedSendingAt: integer("finished_sending_at"),
+    serverError: text("server_error"),
+    skippedReason: text("skipped_reason"),
+    skippedDetails: json("skipped_details"),
+  },
+  (t) => [
+    index("email_outbox_project_created").on(t.projectId, t.createdAt, t.id),
+    index("email_outbox_status_due").on(t.status, t.scheduledAt),
+  ],
+);

@@ -1,11 +1,22 @@
 /**
  * Renders an owner's TSX theme and template to an email (HTML, plain text, subject, notification
- * category), the way the reference's renderer does, inside the QuickJS sandbox (sandbox.ts).
- * Callers map `{ ok: false }` to the known error EMAIL_RENDERING_ERROR (400, detail `error`).
+ * category), the way the reference's renderer does, inside the QuickJS sandbox (sandbox.ts), whose
+ * answer is checked here like any untrusted input (output.ts: its shape, a subject of at most 998
+ * characters, at most 1 MB in all). Callers map `{ ok: false }` to the known error
+ * EMAIL_RENDERING_ERROR (400, detail `error`). Successful renders are cached per isolate for 60 s,
+ * in at most 4 MB (an email above 256 KB is not kept).
  */
 import { LruCache } from "./cache";
 import { compileTsx } from "./compile";
-import { DEFAULT_LIMITS, runInSandbox, type SandboxLimits, type SandboxModule, type SandboxOutcome } from "./sandbox";
+import { parseSandboxAnswer } from "./output";
+import {
+  DEFAULT_LIMITS,
+  runInSandbox,
+  SANDBOX_MEMORY_MAX_BYTES,
+  type SandboxLimits,
+  type SandboxModule,
+  type SandboxOutcome,
+} from "./sandbox";
 
 export type EmailRenderInput = {
   /** TSX module exporting EmailTheme({ children, unsubscribeLink }); null = no theme (the reference's theme_id: false). */
@@ -27,9 +38,11 @@ export type EmailRenderResult =
 type Rendered = Extract<EmailRenderResult, { ok: true }>;
 
 /** Successful renders by the hash of every input; entries live at most CACHE_TTL_MS (a template may print the date). */
-const CACHE_ENTRIES = 64;
 const CACHE_TTL_MS = 60_000;
-const cache = new LruCache<{ at: number; result: Rendered }>(CACHE_ENTRIES);
+const cache = new LruCache<{ at: number; result: Rendered }>({ maxEntries: 64, maxBytes: 4 * 1024 * 1024, maxEntryBytes: 256 * 1024 });
+
+/** What an entry costs the isolate: its strings at two bytes a unit (the worst case of V8's strings), plus the key and the record. */
+const entryBytes = (r: Rendered) => 2 * (r.html.length + r.text.length + r.subject.length + (r.notificationCategory?.length ?? 0)) + 256;
 
 const THEME_FILE = "theme.tsx";
 const TEMPLATE_FILE = "template.tsx";
@@ -54,16 +67,13 @@ function guestLine(stack: string | undefined): { file: string; line: number } | 
   return m ? { file: m[1]!, line: Number(m[2]) } : undefined;
 }
 
-function failure(outcome: Extract<SandboxOutcome, { ok: false }>, limits: SandboxLimits): EmailRenderResult {
+function failure(outcome: Extract<SandboxOutcome, { ok: false }>): EmailRenderResult {
   if (outcome.kind === "interrupted")
-    return {
-      ok: false,
-      error: `Rendering was stopped: it ran past the sandbox's CPU budget (${limits.interruptBudget} interrupt checks). Is there an endless loop?`,
-    };
+    return { ok: false, error: "Rendering was stopped: it ran past the sandbox's CPU budget (about 1 s). Is there an endless loop?" };
   if (outcome.kind === "out-of-memory")
     return {
       ok: false,
-      error: `Rendering was stopped: it used more than the sandbox's ${Math.round(limits.memoryBytes / 1048576)} MB of memory.`,
+      error: `Rendering was stopped: it used more than the sandbox's ${SANDBOX_MEMORY_MAX_BYTES / 1048576} MB of memory.`,
     };
   const where = guestLine(outcome.stack);
   if (!where) return { ok: false, error: outcome.message };
@@ -98,16 +108,20 @@ export async function renderEmailSources(input: EmailRenderInput, limits: Sandbo
     }),
     limits,
   );
-  if (!outcome.ok) return failure(outcome, limits);
+  if (!outcome.ok) return failure(outcome);
 
-  const out = JSON.parse(outcome.json) as { html: string; text: string; subject?: string; notificationCategory?: string };
-  const result: Rendered = { ok: true, html: out.html, text: out.text, subject: out.subject ?? "" };
-  if (out.notificationCategory !== undefined) result.notificationCategory = out.notificationCategory;
-  cache.set(key, { at: Date.now(), result });
+  const result = parseSandboxAnswer(outcome.json);
+  if (!result.ok) return result;
+  cache.set(key, { at: Date.now(), result }, entryBytes(result));
   return { ...result };
 }
 
 /** Empties the render cache (tests and the bench measure uncached renders). */
 export function clearEmailRenderCache(): void {
   cache.clear();
+}
+
+/** The render cache's entries and their estimated bytes (for the tests). */
+export function emailRenderCacheStats(): { entries: number; bytes: number } {
+  return { entries: cache.size, bytes: cache.bytes };
 }

@@ -24,7 +24,15 @@ export type TemplateVars = {
  * a link without a code): the email log stores the message with exactly these redacted.
  * `headers` are extra message headers (List-Unsubscribe).
  */
-export type RenderedEmail = { subject: string; html: string; text: string; secrets?: string[]; headers?: Record<string, string> };
+export type RenderedEmail = {
+  subject: string;
+  html: string;
+  text: string;
+  secrets?: string[];
+  headers?: Record<string, string>;
+  /** A built-in email whose project template failed was rendered from the built-in one: why the project's failed. */
+  fallbackError?: string;
+};
 
 /**
  * The secret values of a template's variables: the link's `code` (the link itself stays readable

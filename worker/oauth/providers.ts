@@ -51,27 +51,35 @@ export async function resolveProvider(deps: Deps, project: ProjectRow, providerC
       return {
         ok: true,
         shared: true,
-        client: createMockOidcClient(mockIssuer, { clientId: MOCK_CLIENT_ID, clientSecret: "", redirectUri }),
+        client: createMockOidcClient(mockIssuer, { clientId: MOCK_CLIENT_ID, clientSecret: "", redirectUri }, deps.config.outbound.oauth),
       };
     const { clientId, clientSecret, tenantId } = deps.config.sharedOAuth[config.id] ?? {};
     if (!clientId || !clientSecret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
-    const client = createProviderClient(config.id, {
-      clientId,
-      clientSecret,
-      redirectUri,
-      microsoftTenantId: tenantId,
-    });
+    const client = createProviderClient(
+      config.id,
+      {
+        clientId,
+        clientSecret,
+        redirectUri,
+        microsoftTenantId: tenantId,
+      },
+      deps.config.outbound.oauth,
+    );
     return { ok: true, shared: true, client };
   }
   const clientSecret = await openConfigSecret(deps, config.client_secret);
   if (!config.client_id || !clientSecret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
-  const client = createProviderClient(config.id, {
-    clientId: config.client_id,
-    clientSecret,
-    redirectUri,
-    microsoftTenantId: config.microsoft_tenant_id,
-    facebookConfigId: config.facebook_config_id,
-  });
+  const client = createProviderClient(
+    config.id,
+    {
+      clientId: config.client_id,
+      clientSecret,
+      redirectUri,
+      microsoftTenantId: config.microsoft_tenant_id,
+      facebookConfigId: config.facebook_config_id,
+    },
+    deps.config.outbound.oauth,
+  );
   return { ok: true, shared: false, client };
 }
 

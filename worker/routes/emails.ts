@@ -27,13 +27,15 @@ const render = defineRoute({
   body: renderEmailBodySchema,
   response: renderEmailResultSchema,
   errors: ["EMAIL_RENDERING_ERROR", "SCHEMA_ERROR"],
+  // The only render on a request (everything else renders in the outbox's consumer): bounded per owner.
+  rateLimit: { caller: "EMAIL_RENDER_PER_OWNER" },
 });
 
 const send = defineRoute({
   method: "post",
   path: "/send-email",
   summary:
-    "Send an email to users (user_ids or all_users): html, template_id with variables, or draft_id; per-user results. More than 100 recipients go through the email queue.",
+    "Send an email to users (user_ids or all_users): html, template_id with variables, or draft_id. Each recipient gets an outbox row (GET /emails/outbox/{id}); the answer comes at once with each row's id.",
   access: ["server", "admin"],
   body: sendEmailBodySchema,
   response: sendEmailResultSchema,
@@ -45,7 +47,7 @@ addRoute(emailsRoutes, render, async (c, { auth, body }) => {
   if ((body.template_id === undefined) === (body.template_tsx_source === undefined))
     throw schemaError("Either template_id or template_tsx_source must be provided");
   if (body.theme_id !== undefined && body.theme_tsx_source !== undefined) throw schemaError("Give theme_id or theme_tsx_source, not both");
-  const result = await renderPreview(auth.project, readEmailSettings(auth.project), {
+  const result = await renderPreview(c.get("deps"), auth.project, readEmailSettings(auth.project), {
     themeId: body.theme_id,
     themeTsxSource: body.theme_tsx_source,
     templateId: body.template_id,

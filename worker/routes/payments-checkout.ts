@@ -33,7 +33,7 @@ const purchaseSession = defineRoute({
 export const paymentsCheckoutRoutes = routeGroup();
 addRoute(paymentsCheckoutRoutes, purchaseSession, async (c, { body }) => {
   const deps = c.get("deps");
-  const result = await startStripeCheckout(deps, stripeProviderOf(deps.config.stripe), {
+  const result = await startStripeCheckout(deps, stripeProviderOf(deps.config), {
     fullCode: body.full_code,
     priceId: body.price_id,
     quantity: body.quantity,

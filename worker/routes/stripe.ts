@@ -42,7 +42,7 @@ addRoute(stripeWebhookRoutes, webhook, async (c) => {
   // The signature covers the exact bytes Stripe sent: read the raw body, never a re-serialised one.
   const payload = await c.req.text();
   if (payload.length > MAX_WEBHOOK_BYTES) throw webhookProblemError({ ok: false, reason: "bad_payload" });
-  const outcome = await handleStripeWebhook(deps, stripeProviderOf(deps.config.stripe), {
+  const outcome = await handleStripeWebhook(deps, stripeProviderOf(deps.config), {
     payload,
     signature: c.req.header("stripe-signature") ?? null,
   });
@@ -53,7 +53,7 @@ addRoute(stripeWebhookRoutes, webhook, async (c) => {
 export const stripeWidgetsRoutes = routeGroup();
 addRoute(stripeWidgetsRoutes, accountSession, async (c, { auth }) => {
   const deps = c.get("deps");
-  const provider = stripeProviderOf(deps.config.stripe);
+  const provider = stripeProviderOf(deps.config);
   if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
   const result = await createStripeAccountSession(deps, provider, auth.project.id);
   if (!result.ok) throw stripeProblemError(result);

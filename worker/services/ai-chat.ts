@@ -112,7 +112,8 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 /** Resolves the provider (a known error when there is none) and assembles the turns. */
 export async function prepareChat(deps: Deps, auth: RequestAuth, threadId: string, request: ChatRequest): Promise<PreparedChat> {
   const project = auth.project;
-  const provider = chatProvider(await aiSettings(deps, project), deps.config.ai, deps.env.AI, deps.config.environment === "development");
+  const development = deps.config.environment === "development";
+  const provider = chatProvider(await aiSettings(deps, project), deps.config.ai, deps.env.AI, development, deps.config.outbound.ai);
   const key = threadKey(auth, threadId);
   const conversation = request.message ? [...recentHistory(await readThread(deps, key)), request.message] : (request.messages ?? []);
   const editing =

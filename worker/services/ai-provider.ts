@@ -2,12 +2,14 @@
  * The assistant's model provider: an OpenAI-compatible chat-completions endpoint, or the Workers AI
  * binding. Both answer whole or streamed; every failure becomes a known error
  * (AI_PROVIDER_NOT_CONFIGURED, AI_PROVIDER_ERROR, AI_PROVIDER_TIMEOUT) before the caller sees it.
- * `timeoutMs` bounds the wait for the first byte and every gap between streamed pieces.
+ * `timeoutMs` bounds the wait for the first byte and every gap between streamed pieces; the deployment's
+ * `outbound.ai` bounds the whole answer (time and bytes), so a provider that drips forever still ends.
  */
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import type { AiProviderChoice } from "../../sdk/src/shared/wire-ai-chat";
-import type { DeploymentAi } from "../config";
+import { DEFAULT_OUTBOUND_LIMITS, type DeploymentAi, type OutboundLimits } from "../config";
 import type { WorkersAiBinding } from "../env";
+import { readCapped } from "../lib/outbound-fetch";
 import { checkWebhookUrl } from "./webhook-urls";
 
 export type ChatTurn = { role: "system" | "user" | "assistant"; content: string };
@@ -34,6 +36,8 @@ export type AiSettings = {
 export const MAX_OUTPUT_TOKENS = 1024;
 // Long enough for a provider's error message, short enough for an alert.
 const MAX_ERROR_TEXT = 300;
+/** How much of an error answer is read to find its message. */
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
 
 type Resolved =
   | { kind: "openai"; baseUrl: string; apiKey: string | null; model: string }
@@ -63,29 +67,49 @@ function resolve(settings: AiSettings, deployment: DeploymentAi, binding: Worker
   }
 }
 
+/** `answer`: the whole answer's bounds (time from the call, bytes of the provider's body). */
 export function chatProvider(
   settings: AiSettings,
   deployment: DeploymentAi,
   binding: WorkersAiBinding | undefined,
   development: boolean,
+  answer: OutboundLimits["ai"] = DEFAULT_OUTBOUND_LIMITS.ai,
 ): ChatProvider {
   const resolved = resolve(settings, deployment, binding, development);
   const redact = (text: string) => (resolved.kind === "openai" && resolved.apiKey ? text.split(resolved.apiKey).join("[redacted]") : text);
-  const timeout = new Deadline(settings.timeoutMs);
+  const timeout = new Deadline(settings.timeoutMs, answer.timeoutMs, answer.maxBodyBytes);
   return resolved.kind === "openai" ? openAiProvider(resolved, timeout, redact) : workersAiProvider(resolved, timeout);
 }
 
-/** A timer that aborts a call when the provider stays silent for `ms`; every piece re-arms it. */
+/**
+ * Aborts a call when the provider stays silent for `ms` (every piece re-arms it) or when the whole
+ * answer takes longer than `totalMs` (armed once, at the call).
+ */
 class Deadline {
   readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
-  constructor(readonly ms: number) {}
+  private total: ReturnType<typeof setTimeout> | undefined;
+  constructor(
+    readonly ms: number,
+    readonly totalMs: number,
+    readonly maxBytes: number,
+  ) {}
   arm(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.controller.abort(new KnownError("AI_PROVIDER_TIMEOUT", { timeout_ms: this.ms })), this.ms);
+    this.timer = setTimeout(() => this.abort(this.ms), this.ms);
+    // Why never re-armed: a provider that sends a small piece just inside every gap would otherwise hold the isolate forever.
+    this.total ??= setTimeout(() => this.abort(this.totalMs), this.totalMs);
+  }
+  private abort(ms: number): void {
+    this.controller.abort(new KnownError("AI_PROVIDER_TIMEOUT", { timeout_ms: ms }));
   }
   clear(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.total);
+  }
+  /** The error of an answer that passed `maxBytes` (the reading stopped there). */
+  tooLarge(): KnownError {
+    return new KnownError("AI_PROVIDER_ERROR", { message: `The provider's answer passed ${this.maxBytes} bytes; reading stopped there.` });
   }
   /** The timeout error when the deadline fired, else `error` as a provider failure. */
   failure(error: unknown): KnownError {
@@ -113,11 +137,14 @@ async function* sseData(body: ReadableStream<Uint8Array>, deadline: Deadline): A
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
+  let bytes = 0;
   try {
     for (;;) {
       deadline.arm();
       const { done, value } = await deadline.race(reader.read());
       if (done) break;
+      bytes += value.byteLength;
+      if (bytes > deadline.maxBytes) throw deadline.tooLarge();
       buffer += decoder.decode(value, { stream: true });
       const lines = buffer.split(/\r?\n/);
       buffer = lines.pop() ?? "";
@@ -132,11 +159,11 @@ async function* sseData(body: ReadableStream<Uint8Array>, deadline: Deadline): A
   }
 }
 
-function parseJson(data: string): Record<string, unknown> {
+function parseJson(data: string, message = "The provider sent a piece that is not JSON."): Record<string, unknown> {
   try {
     return JSON.parse(data) as Record<string, unknown>;
   } catch {
-    throw new KnownError("AI_PROVIDER_ERROR", { message: "The provider sent a piece that is not JSON." });
+    throw new KnownError("AI_PROVIDER_ERROR", { message });
   }
 }
 
@@ -161,6 +188,8 @@ function openAiProvider(p: Extract<Resolved, { kind: "openai" }>, deadline: Dead
         method: "POST",
         headers,
         body: JSON.stringify(body),
+        // Why "manual": the base URL is the project's and was checked (SSRF); a redirect could lead past that check.
+        redirect: "manual",
         signal: deadline.controller.signal,
       });
     } catch (error) {
@@ -170,9 +199,19 @@ function openAiProvider(p: Extract<Resolved, { kind: "openai" }>, deadline: Dead
         throw new KnownError("AI_PROVIDER_ERROR", { message: `Could not reach ${new URL(p.baseUrl).host}.` });
       throw failure;
     }
-    if (!res.ok) {
+    const location = res.headers.get("location");
+    if (res.status >= 300 && res.status < 400 && location !== null) {
       deadline.clear();
-      const text = await res.text().catch(() => "");
+      res.body?.cancel().catch(() => {});
+      throw new KnownError("AI_PROVIDER_ERROR", {
+        provider_status: res.status,
+        message: redact(`The provider redirected to ${location.slice(0, MAX_ERROR_TEXT)}; redirects are not followed.`),
+      });
+    }
+    if (!res.ok) {
+      const read = await readCapped(res.body, MAX_ERROR_BODY_BYTES, deadline.controller.signal).catch(() => null);
+      deadline.clear();
+      const text = read ? new TextDecoder().decode(read.bytes) : "";
       let message = text.slice(0, MAX_ERROR_TEXT) || res.statusText;
       try {
         const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
@@ -187,7 +226,12 @@ function openAiProvider(p: Extract<Resolved, { kind: "openai" }>, deadline: Dead
     async complete(turns) {
       const res = await call(turns, false);
       try {
-        const json = (await deadline.race(res.json())) as { choices?: { message?: { content?: unknown } }[]; usage?: never };
+        const read = await readCapped(res.body, deadline.maxBytes, deadline.controller.signal);
+        if (read.truncated) throw deadline.tooLarge();
+        const json = parseJson(new TextDecoder().decode(read.bytes), "The provider's answer is not JSON.") as {
+          choices?: { message?: { content?: unknown } }[];
+          usage?: never;
+        };
         const text = json.choices?.[0]?.message?.content;
         if (typeof text !== "string") throw new KnownError("AI_PROVIDER_ERROR", { message: "The provider's answer has no message." });
         return { text, usage: toUsage(json.usage) };

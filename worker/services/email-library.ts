@@ -46,7 +46,7 @@ export async function updateTheme(
   if (!theme) return { ok: false, reason: "theme_not_found" };
   const override: Record<string, unknown> = {};
   if (fields.tsxSource !== undefined) {
-    const check = await renderSources({
+    const check = await renderSources(deps, {
       themeSource: fields.tsxSource,
       templateSource: THEME_CHECK_TEMPLATE_SOURCE,
       variables: {},
@@ -86,7 +86,7 @@ export async function updateTemplate(
   if (!template) return { ok: false, reason: "template_not_found" };
   if (typeof fields.themeId === "string" && !getTheme(settings, fields.themeId)) return { ok: false, reason: "theme_not_found" };
   const themeChoice = fields.themeId !== undefined ? fields.themeId : template.themeId;
-  const check = await checkTemplate(project, themeSourceFor(settings, themeChoice), fields.tsxSource);
+  const check = await checkTemplate(deps, project, themeSourceFor(settings, themeChoice), fields.tsxSource);
   if (!check.ok) return check;
   const override: Record<string, unknown> = { [`emails.templates.${id}.tsxSource`]: fields.tsxSource };
   if (fields.themeId !== undefined) override[`emails.templates.${id}.themeId`] = fields.themeId;

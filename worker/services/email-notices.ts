@@ -1,22 +1,29 @@
 /**
  * Security notices to a user's primary email: "password changed" after a change or reset, and
  * "new sign-in" when a sign-in comes from a user agent and country the user never signed in from
- * before. Both run after the response (deps.defer), so neither slows the request they follow.
+ * before. Both run after the response (deps.defer) and only put a row in the outbox: the consumer
+ * renders and sends it to the user's primary email as it is then.
  */
 import { signInHistory } from "../db/queries/email-recipients";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord } from "../db/queries/users";
-import { deliverEmail } from "../email/delivery";
 import type { Deps } from "../lib/context";
-import { renderBuiltInEmail } from "./email-built-in";
+import { queueBuiltInEmail } from "./email-outbox";
 
 /** Emails "your password was changed" to the user's primary email, if they have one. */
 export async function notifyPasswordChanged(deps: Deps, project: ProjectRow, userId: string): Promise<boolean> {
   const record = await findUserRecord(deps.db, project.id, userId);
   const email = record?.primaryEmail?.value;
   if (!record || !email) return false;
-  const message = await renderBuiltInEmail(deps, project, "password_changed", { userDisplayName: record.user.displayName });
-  await deliverEmail(deps, project, [email], message, { wait: true });
+  await queueBuiltInEmail(
+    deps,
+    project,
+    "password_changed",
+    { type: "user-primary-email", user_id: userId },
+    {
+      userDisplayName: record.user.displayName,
+    },
+  );
   return true;
 }
 
@@ -36,12 +43,17 @@ export async function notifyIfNewDevice(deps: Deps, project: ProjectRow, userId:
   const record = await findUserRecord(deps.db, project.id, userId);
   const email = record?.primaryEmail?.value;
   if (!record || !email) return false;
-  const message = await renderBuiltInEmail(deps, project, "new_sign_in", {
-    userDisplayName: record.user.displayName,
-    device: device.userAgent ?? "Unknown device",
-    location: device.countryCode ?? "Unknown location",
-    time: utcTime(signedInAt),
-  });
-  await deliverEmail(deps, project, [email], message, { wait: true });
+  await queueBuiltInEmail(
+    deps,
+    project,
+    "new_sign_in",
+    { type: "user-primary-email", user_id: userId },
+    {
+      userDisplayName: record.user.displayName,
+      device: device.userAgent ?? "Unknown device",
+      location: device.countryCode ?? "Unknown location",
+      time: utcTime(signedInAt),
+    },
+  );
   return true;
 }

@@ -1,10 +1,13 @@
 /**
  * Rendering a project's emails: which theme a template or send uses, the live preview
  * (POST /emails/render-email) and the checks run when a theme or template is saved. The TSX itself
- * runs in the sandbox (worker/email-render); a failure comes back as a value with its message.
+ * runs in the sandbox (worker/email-render) inside the renderer Worker, reached through the
+ * EMAIL_RENDERER service binding; a failure comes back as a value with its message.
  */
 import type { ProjectRow } from "../db/queries/projects";
-import { type EmailRenderResult, renderEmailSources } from "../email-render/render";
+import { type EmailRenderInput, type EmailRenderResult, renderEmailSources } from "../email-render/render";
+import { type EmailRendererBinding, renderThroughRenderer } from "../email-render/renderer-client";
+import type { Deps } from "../lib/context";
 import type { EmailSettings } from "./email-config";
 import { DEFAULT_EMAIL_THEME_ID, DEFAULT_EMAIL_THEMES } from "./email-defaults";
 
@@ -21,11 +24,34 @@ export function themeSourceFor(settings: EmailSettings, choice: ThemeChoice): st
   return (settings.themes[settings.activeThemeId] ?? DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!).tsxSource;
 }
 
-/** Runs the renderer; a failure becomes a RenderFailure. */
-export async function renderSources(input: Parameters<typeof renderEmailSources>[0]): Promise<Rendered | RenderFailure> {
-  const result = await renderEmailSources(input);
+let warnedInProcess = false;
+
+/**
+ * Renders with `renderer` (the EMAIL_RENDERER binding) or, when the deployment has none, in this isolate
+ * with a warning logged once per isolate. Every failure (the template's, the renderer's, a timeout) is a RenderFailure.
+ */
+export async function renderSourcesWith(
+  renderer: EmailRendererBinding | undefined,
+  input: EmailRenderInput,
+): Promise<Rendered | RenderFailure> {
+  let result: EmailRenderResult;
+  if (renderer) result = await renderThroughRenderer(renderer, input);
+  else {
+    if (!warnedInProcess) {
+      warnedInProcess = true;
+      console.warn(
+        "EMAIL_RENDERER is not bound: owners' email templates render in the API's isolate, so a hostile template can stall other requests (docs/deploy.md).",
+      );
+    }
+    result = await renderEmailSources(input);
+  }
   if (result.ok) return result;
   return { ok: false, reason: "render_error", error: result.error, ...(result.line !== undefined ? { line: result.line } : {}) };
+}
+
+/** Runs the renderer (the deployment's EMAIL_RENDERER binding); a failure becomes a RenderFailure. */
+export function renderSources(deps: Pick<Deps, "env">, input: EmailRenderInput): Promise<Rendered | RenderFailure> {
+  return renderSourcesWith(deps.env.EMAIL_RENDERER, input);
 }
 
 export type PreviewInput = {
@@ -42,7 +68,12 @@ export type PreviewResult = Rendered | RenderFailure | { ok: false; reason: "the
  * The live preview: a template (by id or source) in a theme (by id, by source, or none), in
  * preview mode (missing variables come from the template's PreviewVariables).
  */
-export async function renderPreview(project: ProjectRow, settings: EmailSettings, input: PreviewInput): Promise<PreviewResult> {
+export async function renderPreview(
+  deps: Pick<Deps, "env">,
+  project: ProjectRow,
+  settings: EmailSettings,
+  input: PreviewInput,
+): Promise<PreviewResult> {
   let themeSource: string | null;
   if (input.themeTsxSource !== undefined) themeSource = input.themeTsxSource;
   else {
@@ -57,7 +88,7 @@ export async function renderPreview(project: ProjectRow, settings: EmailSettings
     if (!template || !Object.hasOwn(settings.templates, input.templateId!)) return { ok: false, reason: "template_not_found" };
     templateSource = template.tsxSource;
   }
-  return renderSources({
+  return renderSources(deps, {
     themeSource,
     templateSource,
     variables: input.variables ?? {},
@@ -69,11 +100,12 @@ export async function renderPreview(project: ProjectRow, settings: EmailSettings
 
 /** A template must render and name its subject and notification category (the reference's checks on save). */
 export async function checkTemplate(
+  deps: Pick<Deps, "env">,
   project: ProjectRow,
   themeSource: string | null,
   templateSource: string,
 ): Promise<Rendered | RenderFailure> {
-  const result = await renderSources({
+  const result = await renderSources(deps, {
     themeSource,
     templateSource,
     variables: {},

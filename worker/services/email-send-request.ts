@@ -1,39 +1,32 @@
 /**
- * POST /emails/send-email: who gets the message and how it goes out. Users without a primary
- * email, and users who turned the category off, are reported as skipped; the rest get one
- * message each, sent inside the request when there are at most QUEUE_THRESHOLD of them, otherwise
- * through the email queue in batches (each recipient's log id is in the answer either way).
+ * POST /emails/send-email: who gets the message. Users without a primary email, and users who
+ * turned the category off, are reported as skipped; every other one gets an outbox row (all rows in
+ * D1 batches, then named to the email queue), and the answer carries each row's id at once.
+ * The template is rendered once up front (an owner's call, in the sandbox) so a broken template
+ * fails the call instead of every row, and so its own category decides when none is named.
  */
+
+import { insertOutboxStatement, type NewOutboxRow } from "../db/queries/email-outbox";
 import { type EmailRecipientRow, findEmailRecipients, listAllEmailRecipients } from "../db/queries/email-recipients";
 import type { ProjectRow } from "../db/queries/projects";
 import type { Deps } from "../lib/context";
 import { readEmailSettings } from "./email-config";
 import { markEmailDraftSent } from "./email-drafts";
-import { enqueueEmailBatches } from "./email-queue";
-import type { RenderFailure, ThemeChoice } from "./email-rendering";
-import {
-  logIdFor,
-  type Recipient,
-  renderForUser,
-  resolveJobSources,
-  type SendJob,
-  type SendResultItem,
-  sendToRecipient,
-} from "./email-sending";
+import { enqueueOutbox } from "./email-outbox";
+import { type RenderFailure, renderSources, type ThemeChoice, themeSourceFor } from "./email-rendering";
+import { resolveSendSources, type SendResultItem, type SendSource } from "./email-sending";
 import { NOTIFICATION_CATEGORIES, type NotificationCategory } from "./notification-preferences";
 import { readProjectConfig } from "./project-config";
 
-/** Above this many recipients a send goes through the email queue. */
-export const QUEUE_THRESHOLD = 100;
 /** all_users reaches at most this many users per call. */
 export const MAX_ALL_USERS = 10_000;
-/** Messages inside one request go out this many at a time (Workers allow six open connections). */
-const CONCURRENCY = 4;
+/** Rows per D1 batch (each row is one statement). */
+const ROWS_PER_BATCH = 100;
 
 export type SendEmailInput = {
   userIds?: string[];
   allUsers?: boolean;
-  source: SendJob["source"];
+  source: SendSource;
   variables?: Record<string, unknown>;
   themeId?: ThemeChoice;
   subject?: string;
@@ -55,22 +48,13 @@ export type SendEmailOutcome =
   | { ok: false; reason: "user_not_found"; userId: string }
   | RenderFailure;
 
+type Recipient = { userId: string; email: string; displayName: string | null };
+
 const TRANSACTIONAL = NOTIFICATION_CATEGORIES.find((c) => !c.canDisable)!;
 
 function categoryByName(name: string | undefined): NotificationCategory | null {
   if (name === undefined) return TRANSACTIONAL;
   return NOTIFICATION_CATEGORIES.find((c) => c.name === name) ?? null;
-}
-
-/** Runs `fn` over the items, `limit` at a time, keeping their order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /** Users without a primary email or who turned the category off are skipped; the rest are recipients. */
@@ -90,20 +74,17 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
   // As the reference: custom messages need the project's own mail server (the shared sender's reputation is everyone's).
   if (readProjectConfig(project.config).email_config.type === "shared") return { ok: false, reason: "requires_custom_email_server" };
   const settings = readEmailSettings(project);
-  const job: SendJob = {
-    projectId: project.id,
-    apiUrl: deps.apiUrl,
-    sendId: deps.random.uuid(),
-    source: input.source,
-    variables: input.variables ?? {},
-    themeId: input.themeId ?? null,
-    subject: input.subject ?? null,
-    categoryId: "",
-  };
-  const sources = await resolveJobSources(deps, settings, job);
+  const sources = await resolveSendSources(deps, project.id, settings, input.source, input.themeId ?? null);
   if ("ok" in sources) return sources;
+  const variables = input.variables ?? {};
   // One render up front: a broken template fails the whole send, and without a category name the template's own decides.
-  const probe = await renderForUser(project, job, sources, null, null);
+  const probe = await renderSources(deps, {
+    themeSource: themeSourceFor(settings, sources.themeChoice),
+    templateSource: sources.templateSource,
+    variables,
+    user: { displayName: null },
+    project: { displayName: project.displayName },
+  });
   if (!probe.ok) return probe;
   const category = categoryByName(input.notificationCategoryName ?? probe.notificationCategory);
   if (!category) return { ok: false, reason: "category_not_found" };
@@ -119,24 +100,47 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.userId)! - order.get(b.userId)!);
   }
-  job.categoryId = category.id;
 
   const { recipients, skipped } = sortRecipients(rows, category);
-  let sent: SendResultItem[];
-  if (recipients.length > QUEUE_THRESHOLD) {
-    const queued = await enqueueEmailBatches(deps, job, recipients);
-    if (!queued.ok) return queued;
-    sent = await Promise.all(
-      recipients.map(async (r) => ({
-        userId: r.userId,
-        email: r.email,
-        status: "queued" as const,
-        emailId: await logIdFor(job.sendId, r.userId),
-      })),
-    );
-  } else sent = await mapLimited(recipients, CONCURRENCY, (r) => sendToRecipient(deps, project, job, sources, category, r));
+  const sendId = deps.random.uuid();
+  const now = deps.now();
+  const outbox: NewOutboxRow[] = recipients.map((r) => ({
+    id: deps.random.uuid(),
+    projectId: project.id,
+    createdAt: now,
+    updatedAt: now,
+    createdWith: input.source.kind === "draft" ? "draft" : "programmatic-call",
+    templateId: sources.templateId,
+    draftId: sources.draftId,
+    sendId,
+    tsxSource: sources.templateSource,
+    themeChoice: sources.themeChoice ?? null,
+    recipient: { type: "user-primary-email", user_id: r.userId },
+    variables,
+    subjectOverride: input.subject ?? null,
+    categoryId: category.id,
+    apiUrl: deps.apiUrl,
+    status: "queued",
+    isPaused: false,
+    scheduledAt: now,
+    sendRetries: 0,
+  }));
+  for (let i = 0; i < outbox.length; i += ROWS_PER_BATCH) {
+    const statements = outbox.slice(i, i + ROWS_PER_BATCH).map((row) => insertOutboxStatement(deps.db, row));
+    await deps.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  }
+  await enqueueOutbox(
+    deps,
+    outbox.map((row) => row.id),
+  );
   if (input.source.kind === "draft") await markEmailDraftSent(deps, project.id, input.source.draftId);
 
-  const byUser = new Map([...sent, ...skipped].map((r) => [r.userId, r]));
+  const queued: SendResultItem[] = recipients.map((r, i) => ({
+    userId: r.userId,
+    email: r.email,
+    status: "queued",
+    emailId: outbox[i]!.id,
+  }));
+  const byUser = new Map([...queued, ...skipped].map((r) => [r.userId, r]));
   return { ok: true, results: rows.map((r) => byUser.get(r.userId)!) };
 }

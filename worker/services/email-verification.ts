@@ -2,9 +2,8 @@
 import { type ContactChannelRow, findChannel, markChannelVerified } from "../db/queries/contact-channels";
 import type { ProjectRow } from "../db/queries/projects";
 import type { UserRecord } from "../db/queries/users";
-import { deliverEmail } from "../email/delivery";
 import type { Deps } from "../lib/context";
-import { renderBuiltInEmail } from "./email-built-in";
+import { emailCarryingCode } from "./email-outbox";
 import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -19,16 +18,16 @@ export async function sendVerificationEmail(
 ): Promise<{ ok: true } | Problem<"untrusted_url">> {
   // The link carries a code that proves ownership: it may only point at the project's domains.
   if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
-  const issued = await issueCode(deps, project.id, "email_verification", {
-    user_id: user.user.id,
-    channel_id: channel.id,
-    email: channel.value,
-  });
-  const message = await renderBuiltInEmail(deps, project, "email_verification", {
-    link: linkWithCode(callbackUrl, issued.code),
-    userDisplayName: user.user.displayName,
-  });
-  await deliverEmail(deps, project, [channel.value], message);
+  const email = emailCarryingCode(
+    deps,
+    project,
+    "email_verification",
+    { type: "user-custom-emails", user_id: user.user.id, emails: [channel.value] },
+    (issued) => ({ link: linkWithCode(callbackUrl, issued.code), userDisplayName: user.user.displayName }),
+  );
+  const data = { user_id: user.user.id, channel_id: channel.id, email: channel.value };
+  await issueCode(deps, project.id, "email_verification", data, undefined, undefined, email.alongside);
+  await email.enqueue();
   return { ok: true };
 }
 

@@ -2,9 +2,9 @@
 
 import type { ProjectRow } from "../db/queries/projects";
 import { findSentEmail, listSentEmails, type SentEmailRow } from "../db/queries/sent-emails";
-import { type Delivery, deliverEmail, type SmtpSettings } from "../email/delivery";
+import { attemptDelivery, type SmtpSettings } from "../email/delivery";
 import type { Deps } from "../lib/context";
-import { renderBuiltInEmail } from "./email-built-in";
+import { queueBuiltInEmail } from "./email-outbox";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
@@ -16,12 +16,20 @@ export function getEmail(deps: Deps, projectId: string, id: string): Promise<Sen
   return findSentEmail(deps.db, projectId, id);
 }
 
-/** Sends synchronously with the given settings and reports the SMTP outcome (never throws for SMTP errors). */
-export function sendTestEmail(deps: Deps, project: ProjectRow, to: string, smtp: SmtpSettings): Promise<Delivery> {
+export type Delivery = { id: string; status: "sent" | "failed"; error: string | null };
+
+/**
+ * Sends synchronously with the given settings and reports the SMTP outcome (never throws for SMTP
+ * errors). The owner's own check of a server, so it does not go through the outbox; the SMTP
+ * client's timeouts bound it.
+ */
+export async function sendTestEmail(deps: Deps, project: ProjectRow, to: string, smtp: SmtpSettings): Promise<Delivery> {
   const subject = `Test email from ${project.displayName}`;
   const text = `This is a test email from ${project.displayName}. Your email server settings work.`;
   const html = `<p>This is a test email from <strong>${project.displayName.replace(/[&<>"']/g, "")}</strong>. Your email server settings work.</p>`;
-  return deliverEmail(deps, project, [to], { subject, text, html }, { wait: true, transport: smtp });
+  const id = deps.random.uuid();
+  const outcome = await attemptDelivery(deps, project, [to], { subject, text, html }, { id, transport: smtp });
+  return outcome.ok ? { id, status: "sent", error: null } : { id, status: "failed", error: outcome.message };
 }
 
 /**
@@ -33,13 +41,14 @@ export async function inviteToSignIn(
   project: ProjectRow,
   email: string,
   callbackUrl: string,
-): Promise<{ ok: true; delivery: Delivery } | Problem<"untrusted_url">> {
+): Promise<{ ok: true; id: string } | Problem<"untrusted_url">> {
   if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
-  const delivery = await deliverEmail(
+  const id = await queueBuiltInEmail(
     deps,
     project,
-    [email],
-    await renderBuiltInEmail(deps, project, "sign_in_invitation", { link: callbackUrl }),
+    "sign_in_invitation",
+    { type: "custom-emails", emails: [email] },
+    { link: callbackUrl },
   );
-  return { ok: true, delivery };
+  return { ok: true, id };
 }

@@ -4,11 +4,11 @@
  * unknown email signs up (when sign-up is on), upgrading a current anonymous user in place.
  */
 
+import type { EmailOutboxRecipient } from "../../sdk/src/shared/wire-email-outbox";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../db/queries/users";
-import { deliverEmail } from "../email/delivery";
 import type { Deps } from "../lib/context";
-import { renderBuiltInEmail } from "./email-built-in";
+import { emailCarryingCode } from "./email-outbox";
 import { finishFirstFactor } from "./mfa";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -32,13 +32,16 @@ export async function sendSignInCode(
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
   // As the reference: no code is mailed for an account that could never be created.
   if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
-  const issued = await issueCode(deps, project.id, "sign_in_otp", { email });
-  const message = await renderBuiltInEmail(deps, project, "magic_link", {
+  const recipient: EmailOutboxRecipient = existing
+    ? { type: "user-custom-emails", user_id: existing.user.id, emails: [email] }
+    : { type: "custom-emails", emails: [email] };
+  const mail = emailCarryingCode(deps, project, "magic_link", recipient, (issued) => ({
     link: linkWithCode(input.callbackUrl, issued.code),
     otp: issued.otp,
     userDisplayName: existing?.user.displayName ?? null,
-  });
-  await deliverEmail(deps, project, [email], message);
+  }));
+  const issued = await issueCode(deps, project.id, "sign_in_otp", { email }, undefined, undefined, mail.alongside);
+  await mail.enqueue();
   return { ok: true, nonce: issued.nonce };
 }
 

@@ -6,10 +6,9 @@
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail } from "../db/queries/users";
 import { revokeOpenCodes } from "../db/queries/verification-codes";
-import { deliverEmail } from "../email/delivery";
 import type { Deps } from "../lib/context";
-import { renderBuiltInEmail } from "./email-built-in";
 import { notifyPasswordChanged } from "./email-notices";
+import { emailCarryingCode } from "./email-outbox";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { checkPasswordLength, type PasswordProblem, updateUser } from "./users";
@@ -30,12 +29,15 @@ async function issueAndSend(deps: Deps, project: ProjectRow, email: string, call
   if (!user) return;
   // One live reset link per user: a new request retires the older ones.
   await revokeOpenCodes(deps.db, project.id, "password_reset", "user_id", user.user.id, deps.now());
-  const issued = await issueCode(deps, project.id, "password_reset", { user_id: user.user.id, email });
-  const message = await renderBuiltInEmail(deps, project, "password_reset", {
-    link: linkWithCode(callbackUrl, issued.code),
-    userDisplayName: user.user.displayName,
-  });
-  await deliverEmail(deps, project, [email], message);
+  const mail = emailCarryingCode(
+    deps,
+    project,
+    "password_reset",
+    { type: "user-custom-emails", user_id: user.user.id, emails: [email] },
+    (issued) => ({ link: linkWithCode(callbackUrl, issued.code), userDisplayName: user.user.displayName }),
+  );
+  await issueCode(deps, project.id, "password_reset", { user_id: user.user.id, email }, undefined, undefined, mail.alongside);
+  await mail.enqueue();
 }
 
 export type ResetResult = { ok: true } | CodeProblem | PasswordProblem | Problem<"not_found">;

@@ -2,10 +2,13 @@
  * PaymentsProvider on the official `stripe` package, built to run on Workers: requests go through
  * `fetch` (Stripe.createFetchHttpClient) and webhook signatures are checked with WebCrypto
  * (Stripe.createSubtleCryptoProvider + constructEventAsync). STRIPE_API_URL (development only)
- * points the client at a local mock instead of api.stripe.com.
+ * points the client at a local mock instead of api.stripe.com. Every call is bounded
+ * (config.outbound.stripe: time to first byte, total time including the body, body bytes; no retries,
+ * no redirect followed), so a slow or broken Stripe ends a request with an error instead of holding it.
  */
 import Stripe from "stripe";
-import type { StripeSettings } from "../config";
+import { type Config, DEFAULT_OUTBOUND_LIMITS } from "../config";
+import { boundedFetchFn, type OutboundBounds } from "../lib/outbound-fetch";
 import {
   type CheckoutRequest,
   type PaymentsProvider,
@@ -30,12 +33,15 @@ function toAccount(a: { id: string; charges_enabled?: boolean; details_submitted
   };
 }
 
-/** Client options: fetch-based, no retries inside a request (Stripe's idempotency keys make a caller's retry safe). */
-function clientOptions(apiUrl: string | null, fetchFn?: typeof fetch): ConstructorParameters<typeof Stripe>[1] {
+/**
+ * Client options: fetch-based and bounded, no retries inside a request (Stripe's idempotency keys make a caller's retry safe).
+ */
+function clientOptions(apiUrl: string | null, bounds: OutboundBounds, fetchFn?: typeof fetch): ConstructorParameters<typeof Stripe>[1] {
   const options: NonNullable<ConstructorParameters<typeof Stripe>[1]> = {
-    httpClient: Stripe.createFetchHttpClient(fetchFn),
+    httpClient: Stripe.createFetchHttpClient(boundedFetchFn(bounds, fetchFn)),
     maxNetworkRetries: 0,
-    timeout: 20_000,
+    // The backstop: the bounded fetch's own limit fires first, with a message that says which.
+    timeout: bounds.timeoutMs + 1_000,
     telemetry: false,
   };
   if (apiUrl) {
@@ -78,13 +84,18 @@ function buildCheckoutParams(input: CheckoutRequest) {
 }
 
 /**
- * The Stripe implementation. `fetchFn` replaces the global fetch (tests); `apiUrl` another host.
+ * The Stripe implementation. `fetchFn` replaces the global fetch (tests); `apiUrl` another host;
+ * `bounds` each call's limits (default: DEFAULT_OUTBOUND_LIMITS.stripe).
  * @example
  * const stripe = createStripeProvider({ secretKey: "sk_test_…", apiUrl: null });
  * const { url } = await stripe.createOnboardingLink({ accountId, refreshUrl, returnUrl });
  */
-export function createStripeProvider(settings: { secretKey: string; apiUrl: string | null }, fetchFn?: typeof fetch): PaymentsProvider {
-  const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, fetchFn));
+export function createStripeProvider(
+  settings: { secretKey: string; apiUrl: string | null; bounds?: OutboundBounds },
+  fetchFn?: typeof fetch,
+): PaymentsProvider {
+  const bounds = settings.bounds ?? DEFAULT_OUTBOUND_LIMITS.stripe;
+  const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, bounds, fetchFn));
   return {
     async createAccount({ projectId, idempotencyKey }) {
       const account = await stripe.accounts.create(
@@ -192,7 +203,8 @@ export async function verifyStripeWebhook(input: {
   return { ok: true, event: parsed };
 }
 
-/** The provider of this worker's settings; null when no secret key is configured (test mode only). */
-export function stripeProviderOf(settings: StripeSettings): PaymentsProvider | null {
-  return settings.secretKey ? createStripeProvider({ secretKey: settings.secretKey, apiUrl: settings.apiUrl }) : null;
+/** The provider of this worker's settings and bounds; null when no secret key is configured (test mode only). */
+export function stripeProviderOf(config: Pick<Config, "stripe" | "outbound">): PaymentsProvider | null {
+  const { secretKey, apiUrl } = config.stripe;
+  return secretKey ? createStripeProvider({ secretKey, apiUrl, bounds: config.outbound.stripe }) : null;
 }

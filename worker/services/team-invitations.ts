@@ -17,9 +17,8 @@ import {
 import { findTeam } from "../db/queries/teams";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { markCodeUsed } from "../db/queries/verification-codes";
-import { deliverEmail } from "../email/delivery";
 import type { Deps } from "../lib/context";
-import { renderBuiltInEmail } from "./email-built-in";
+import { emailCarryingCode } from "./email-outbox";
 import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
@@ -43,14 +42,20 @@ export async function sendInvitation(
   // The link carries a code that grants membership: it may only point at the project's domains.
   if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
-  const issued = await issueCode(deps, project.id, TEAM_INVITATION_PURPOSE, { team_id: input.teamId, email }, undefined, (id) =>
-    eventFor(deps, project.id, "team_invitation.sent", { teamId: input.teamId }, { invitation_id: id }),
-  );
-  const message = await renderBuiltInEmail(deps, project, "team_invitation", {
+  const mail = emailCarryingCode(deps, project, "team_invitation", { type: "custom-emails", emails: [email] }, (issued) => ({
     link: linkWithCode(input.callbackUrl, issued.code),
     teamDisplayName: access.team.displayName,
-  });
-  await deliverEmail(deps, project, [email], message);
+  }));
+  const issued = await issueCode(
+    deps,
+    project.id,
+    TEAM_INVITATION_PURPOSE,
+    { team_id: input.teamId, email },
+    undefined,
+    (id) => eventFor(deps, project.id, "team_invitation.sent", { teamId: input.teamId }, { invitation_id: id }),
+    mail.alongside,
+  );
+  await mail.enqueue();
   return { ok: true, id: issued.id };
 }
 

@@ -4,6 +4,7 @@
  * attempts per nonce; single use enforced atomically; check order not found → expired → used
  * → max attempts.
  */
+import type { BatchItem } from "drizzle-orm/batch";
 import { sha256Hex } from "../crypto/hash";
 import { insertEventStatement, type NewEvent } from "../db/queries/events";
 import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
@@ -51,6 +52,8 @@ export async function issueCode(
   ttlMs = DEFAULT_CODE_TTL_MS,
   /** An event whose id is the code's (e.g. team_invitation.sent), written in the same batch. */
   event?: (codeId: string) => NewEvent,
+  /** More statements for the same batch, built from the issued code (the email that carries it: its outbox row). */
+  alongside?: (issued: IssuedCode) => Promise<BatchItem<"sqlite">[]>,
 ): Promise<IssuedCode> {
   const code = deps.random.code(CODE_LENGTH);
   const { otp, nonce } = splitCode(code);
@@ -67,9 +70,14 @@ export async function issueCode(
     createdAt: now,
     expiresAt: now + ttlMs,
   });
-  if (event) await deps.db.batch([insert, insertEventStatement(deps.db, event(id))]);
+  const issued: IssuedCode = { id, code, nonce, otp, expiresAt: now + ttlMs };
+  const extra: BatchItem<"sqlite">[] = [
+    ...(event ? [insertEventStatement(deps.db, event(id))] : []),
+    ...(alongside ? await alongside(issued) : []),
+  ];
+  if (extra.length > 0) await deps.db.batch([insert, ...extra]);
   else await insert;
-  return { id, code, nonce, otp, expiresAt: now + ttlMs };
+  return issued;
 }
 
 /** Checks (and with `consume`, uses up) a code. Every call counts as an attempt. */

@@ -1,12 +1,14 @@
 /**
  * One attempt of one webhook delivery: claim it, sign the payload (Standard Webhooks: webhook-id,
- * webhook-timestamp, webhook-signature v1), POST it within a time limit, record the attempt, and
+ * webhook-timestamp, webhook-signature v1), POST it within bounds (config.outbound.webhook: time to
+ * first byte, total time, body bytes; no redirect followed), record the attempt, and
  * either finish the delivery or schedule the next attempt. Also the disabling rule.
  */
 import { Webhook } from "standardwebhooks";
 import { claimDelivery, recordAttempt, type WebhookAttemptRow, type WebhookDeliveryRow } from "../db/queries/webhook-deliveries";
 import { countEndpointFailure, findWebhookEndpoint, resetEndpointFailures } from "../db/queries/webhooks";
 import type { Deps } from "../lib/context";
+import { boundedFetch } from "../lib/outbound-fetch";
 import { openSigningSecret } from "./webhook-endpoints";
 import { checkWebhookUrl } from "./webhook-urls";
 
@@ -17,8 +19,6 @@ import { checkWebhookUrl } from "./webhook-urls";
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000, 36000, 36000, 36000, 36000] as const;
 /** Deliveries in a row that exhaust every retry before the endpoint is disabled. */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 3;
-/** The time limit of one HTTP attempt. */
-export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** How long a claimed delivery stays the claimer's before another consumer may take it over. */
 const LEASE_MS = 60_000;
 /** How much of the receiver's answer the log keeps. */
@@ -30,26 +30,18 @@ export type AttemptResult =
 
 type HttpAnswer = { statusCode: number | null; excerpt: string | null; error: string | null; latencyMs: number };
 
-async function post(url: string, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
+/** POSTs within `deps.config.outbound.webhook`: a hang, a redirect, a drip or a flood is a failed attempt with its reason. */
+async function post(deps: Deps, url: string, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
   // Latency is a measure, not a decision: the wall clock, not the injected one.
   const started = Date.now();
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Doorman-Webhooks/1", ...headers },
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    const text = await res.text().catch(() => "");
-    return { statusCode: res.status, excerpt: text.slice(0, EXCERPT_CHARS), error: null, latencyMs: Date.now() - started };
-  } catch (err) {
-    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-    const error = timedOut
-      ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.`
-      : `Request failed: ${err instanceof Error ? err.message : String(err)}`;
-    return { statusCode: null, excerpt: null, error: error.slice(0, EXCERPT_CHARS), latencyMs: Date.now() - started };
-  }
+  const answer = await boundedFetch(
+    url,
+    { method: "POST", headers: { "content-type": "application/json", "user-agent": "Doorman-Webhooks/1", ...headers }, body },
+    deps.config.outbound.webhook,
+  );
+  const latencyMs = Date.now() - started;
+  if (!answer.ok) return { statusCode: answer.status, excerpt: null, error: answer.message.slice(0, EXCERPT_CHARS), latencyMs };
+  return { statusCode: answer.status, excerpt: answer.body.slice(0, EXCERPT_CHARS), error: null, latencyMs };
 }
 
 /** The Standard Webhooks headers of a payload, signed with the endpoint's `whsec_` secret. */
@@ -68,7 +60,7 @@ async function sendOnce(deps: Deps, delivery: WebhookDeliveryRow, url: string, s
   if (!check.ok) return { statusCode: null, excerpt: null, error: `URL refused: ${check.message}`, latencyMs: 0 };
   if (!secret)
     return { statusCode: null, excerpt: null, error: "The signing secret cannot be opened (the server secret changed).", latencyMs: 0 };
-  return post(check.url.toString(), signedHeaders(secret, delivery.messageId, deps.now(), delivery.payload), delivery.payload);
+  return post(deps, check.url.toString(), signedHeaders(secret, delivery.messageId, deps.now(), delivery.payload), delivery.payload);
 }
 
 /**
@@ -86,7 +78,8 @@ export async function attemptDelivery(deps: Deps, deliveryId: string): Promise<A
     return { outcome: "endpoint_disabled" };
   }
   const answer = await sendOnce(deps, delivery, endpoint.url, await openSigningSecret(deps, endpoint));
-  const succeeded = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
+  // A 2xx whose body passed the cap or never ended is still a failure: the error says why.
+  const succeeded = answer.error === null && answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
   const attemptNumber = delivery.attempts + 1;
   const delay = succeeded ? undefined : RETRY_DELAYS_SECONDS[attemptNumber - 1];
   const status = succeeded ? "succeeded" : delay === undefined ? "failed" : "pending";
@@ -113,7 +106,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string): Promise<A
     return { outcome: "succeeded" };
   }
   if (delay !== undefined) return { outcome: "retry", delaySeconds: delay };
-  const last = answer.statusCode !== null ? `HTTP ${answer.statusCode}` : (answer.error ?? "no answer");
+  const last = answer.error ?? (answer.statusCode !== null ? `HTTP ${answer.statusCode}` : "no answer");
   const reason = `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed after every retry (last: ${last}).`;
   await countEndpointFailure(deps.db, endpoint.id, DISABLE_AFTER_FAILED_DELIVERIES, reason, now);
   return { outcome: "failed" };

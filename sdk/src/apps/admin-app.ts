@@ -9,6 +9,7 @@ import type { AiChatContextType } from "../shared/wire-ai-chat";
 import type { EventListJson } from "../shared/wire-events";
 import type { MetricsJson } from "../shared/wire-metrics";
 import * as aiChat from "./admin-ai-chat";
+import * as outbox from "./admin-email-outbox";
 import * as emails from "./admin-emails";
 import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
@@ -425,6 +426,73 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** The preview's HTML, as the reference's getEmailPreview. */
   async getEmailPreview(options: emails.EmailPreviewOptions): Promise<string> {
     return (await this.renderEmail(options)).html;
+  }
+
+  // the email outbox (issue 24): every email is an outbox row first, sent (and retried) by a queue
+  /**
+   * Outbox emails, newest first; `nextCursor` continues the list (null at the end).
+   *
+   * @example
+   * const { items, nextCursor } = await admin.listOutboxEmails({ simpleStatus: "error", limit: 20 });
+   */
+  listOutboxEmails(options?: outbox.EmailOutboxListOptions): Promise<outbox.EmailOutboxListResult> {
+    return outbox.listOutboxEmails(this._serverRequest.bind(this), options);
+  }
+  /**
+   * One outbox email, with its attempts' errors.
+   *
+   * @example
+   * const email = await admin.getOutboxEmail(id);
+   * if (email.status === "server-error") console.log(email.serverError, email.sendAttemptErrors);
+   */
+  getOutboxEmail(id: string): Promise<outbox.AdminEmailOutbox> {
+    return outbox.getOutboxEmail(this._serverRequest.bind(this), id);
+  }
+  /**
+   * Changes an email not yet sent (paused, preparing, rendering, render-error, scheduled, queued or
+   * server-error; otherwise EMAIL_NOT_EDITABLE): pause, reschedule, or what is rendered.
+   *
+   * @example
+   * await admin.updateOutboxEmail(id, { scheduledAt: new Date(Date.now() + 3_600_000) });
+   */
+  updateOutboxEmail(id: string, options: outbox.EmailOutboxUpdateOptions): Promise<outbox.AdminEmailOutbox> {
+    return outbox.updateOutboxEmail(this._serverRequest.bind(this), id, options);
+  }
+  /**
+   * Holds an email back until `unpauseOutboxEmail`.
+   *
+   * @example
+   * await admin.pauseOutboxEmail(id);
+   */
+  pauseOutboxEmail(id: string): Promise<outbox.AdminEmailOutbox> {
+    return this.updateOutboxEmail(id, { isPaused: true });
+  }
+  /**
+   * Lets a paused email go on.
+   *
+   * @example
+   * await admin.unpauseOutboxEmail(id);
+   */
+  unpauseOutboxEmail(id: string): Promise<outbox.AdminEmailOutbox> {
+    return this.updateOutboxEmail(id, { isPaused: false });
+  }
+  /**
+   * Cancels an email not yet sent: it becomes `skipped` (MANUALLY_CANCELLED).
+   *
+   * @example
+   * await admin.cancelOutboxEmail(id);
+   */
+  cancelOutboxEmail(id: string): Promise<outbox.AdminEmailOutbox> {
+    return this.updateOutboxEmail(id, { cancel: true });
+  }
+  /**
+   * Doorman: sends a failed email (render-error or server-error) again now, with its retries reset.
+   *
+   * @example
+   * const email = await admin.retryOutboxEmail(id); // email.status: "queued" (or "scheduled")
+   */
+  retryOutboxEmail(id: string): Promise<outbox.AdminEmailOutbox> {
+    return this.updateOutboxEmail(id, { scheduledAt: new Date() });
   }
 
   // webhooks: Doorman's built-in endpoints API (the reference's SDK hands a Svix token to Svix's portal)

@@ -1,6 +1,6 @@
 /** snake_case ⇄ camelCase for config objects (keys only; values are left alone except nested plain objects). */
 
-const toCamelKey = (k: string) => (/^[A-Z0-9_]+$/.test(k) ? k : k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+export const toCamelKey = (k: string) => (/^[A-Z0-9_]+$/.test(k) ? k : k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
 // An all-capitals key (a rate-limit rule such as SIGN_IN_PER_IP) is a name, not a camelCase word: kept as is.
 const toSnakeKey = (k: string) => (/^[A-Z0-9_]+$/.test(k) ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 

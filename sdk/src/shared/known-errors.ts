@@ -122,8 +122,13 @@ export const catalogue = {
   EMAIL_RENDERING_ERROR: e(400, (d) => `Failed to render email with theme: ${str(d.error)}`, ["error"]),
   TEMPLATE_SOURCE_REWRITE_ERROR: e(400, (d) => `Failed to rewrite the template source: ${str(d.error)}`, ["error"]),
   REQUIRES_CUSTOM_EMAIL_SERVER: e(400, "This action requires a custom SMTP server. Please edit your email server configuration and try again."),
+  EMAIL_NOT_EDITABLE: e(
+    400,
+    (d) =>
+      `Email with ID "${str(d.email_id)}" cannot be edited because it is in status "${str(d.status)}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`,
+    ["email_id", "status"],
+  ),
   EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: e(409, "An email capacity boost is already active.", ["expires_at"]),
-  EMAIL_NOT_EDITABLE: e(400, (d) => `Email ${str(d.email_id)} cannot be edited in status ${str(d.status)}.`, ["email_id", "status"]),
   OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: e(400, "The OAuth connection is not connected to any user."),
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: e(409, "The OAuth connection is already connected to another user."),
   OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: e(400, "The OAuth connection does not have the required scope."),

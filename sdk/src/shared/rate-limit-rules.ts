@@ -29,6 +29,8 @@ export const RATE_LIMIT_RULES = {
   CREDENTIAL_SCAN_REVOKE_PER_IP: "60/600",
   // The console assistant, per owner (or admin key) per project: each question is a paid model call.
   AI_CHAT_PER_OWNER: "20/60",
+  // The owner's live email preview, per owner (or key) per project: the only render that runs on a request.
+  EMAIL_RENDER_PER_OWNER: "60/60",
 } as const;
 
 export type RateLimitRule = keyof typeof RATE_LIMIT_RULES;

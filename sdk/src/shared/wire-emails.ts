@@ -93,12 +93,12 @@ export const sendEmailBodySchema = z.object({
 export const sendEmailResultItemSchema = z.object({
   user_id: z.string(),
   user_email: z.string().optional(),
-  /** true when the message went to the mail server or into the email queue. */
+  /** true when the message is in the outbox. */
   success: z.boolean(),
-  /** Doorman: sent, queued (a big send: the queue sends it), skipped (no primary email, or unsubscribed) or failed. */
+  /** Doorman: queued (in the outbox: GET /emails/outbox/{email_id} follows it) or skipped (no primary email, or unsubscribed). */
   status: z.enum(["sent", "queued", "skipped", "failed"]),
   error: z.string().optional(),
-  /** Doorman: the email log entry of this message (GET /internal/emails/{id}). */
+  /** Doorman: the outbox row of this message (GET /emails/outbox/{id}); its email log entry has the same id once attempted. */
   email_id: z.string().optional(),
 });
 export const sendEmailResultSchema = z.object({ results: z.array(sendEmailResultItemSchema) });

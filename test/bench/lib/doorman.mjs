@@ -1,11 +1,14 @@
 // Doorman under `wrangler dev` for the benches: fresh state folder with the migrations applied,
 // loopback only, development mode (the dev keys of the internal project), the rate-limit vars a
-// bench passes. Shared by test/bench/run.mjs and test/bench/peer/run.mjs.
+// bench passes. Shared by test/bench/run.mjs and test/bench/peer/run.mjs. The email renderer Worker runs
+// in a workerd process of its own beside it (scripts/email-renderer-process.mjs), as under `npm start`;
+// it is not in the server's process tree, so the benches' CPU and memory figures are the API's alone.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startEmailRenderer } from "../../../scripts/email-renderer-process.mjs";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -70,13 +73,14 @@ export async function startDoorman({ port, inspectorPort, vars = {}, log = () =>
   log(`applying migrations into ${stateDir}`);
   execFileSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], { cwd: root, env, stdio: "pipe" });
   const base = `http://127.0.0.1:${port}`;
-  log(`starting wrangler dev on ${base}`);
+  const renderer = await startEmailRenderer();
+  log(`email renderer on ${renderer.url}; starting wrangler dev on ${base}`);
   // Development mode: the committed wrangler.toml is production, which refuses the dev keys.
   const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     wrangler,
     ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, ...varArgs],
-    { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: root, env: { ...env, ...renderer.registryEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   const server = {
     pid: child.pid,
@@ -87,6 +91,7 @@ export async function startDoorman({ port, inspectorPort, vars = {}, log = () =>
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch {}
+      renderer.kill();
       rmSync(stateDir, { recursive: true, force: true });
       running.delete(server);
     },

@@ -12,7 +12,7 @@
 // Env:   PEER_BENCH_DURATION (s per round, default 10), PEER_BENCH_ROUNDS (per side, 3),
 //        PEER_BENCH_WARMUP (s per side before an operation's rounds, 2), PEER_BENCH_PROFILE_SECS (3),
 //        PEER_BENCH_READ_CONNECTIONS (32), PEER_BENCH_SIGN_IN_CONNECTIONS (4),
-//        PEER_BENCH_REFRESH_CONNECTIONS (32), PEER_BENCH_PORT (8798), BENCH_PORT (8797),
+//        PEER_BENCH_REFRESH_CONNECTIONS (32), PEER_BENCH_SIGN_UP_CONNECTIONS (32), PEER_BENCH_PORT (8798), BENCH_PORT (8797),
 //        BENCH_INSPECTOR_PORT (9232), BENCH_NO_WRITE=1 (print only).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
@@ -32,6 +32,7 @@ const PROFILE_SECS = num("PEER_BENCH_PROFILE_SECS", 3);
 const READ_CONNECTIONS = num("PEER_BENCH_READ_CONNECTIONS", 32);
 const SIGN_IN_CONNECTIONS = num("PEER_BENCH_SIGN_IN_CONNECTIONS", 4);
 const REFRESH_CONNECTIONS = num("PEER_BENCH_REFRESH_CONNECTIONS", 32);
+const SIGN_UP_CONNECTIONS = num("PEER_BENCH_SIGN_UP_CONNECTIONS", 32);
 const PEER_PORT = num("PEER_BENCH_PORT", 8798);
 const DOORMAN_PORT = num("BENCH_PORT", 8797);
 const INSPECTOR_PORT = num("BENCH_INSPECTOR_PORT", 9232);
@@ -387,6 +388,31 @@ try {
       connections: SIGN_IN_CONNECTIONS,
     },
   };
+  // Sign-up: a new email per request. Doorman's asks for email verification, so each one also queues
+  // its verification email (the internal project's dev outbox): the answer must not wait for it.
+  let seq = 0;
+  const freshSignUp = (extra) => ({
+    setupRequest: (req) => ({
+      ...req,
+      body: JSON.stringify({ email: `bench-su-${Date.now().toString(36)}-${++seq}@example.com`, password: PASSWORD, ...extra }),
+    }),
+  });
+  const signUpOp = {
+    peer: {
+      url: `${PEER}/api/auth/sign-up/email`,
+      method: "POST",
+      headers: { ...json, origin: PEER },
+      requests: [freshSignUp({ name: "Bench" })],
+      connections: SIGN_UP_CONNECTIONS,
+    },
+    doorman: {
+      url: `${doorman.api}/auth/password/sign-up`,
+      method: "POST",
+      headers: { ...clientHeaders, ...json },
+      requests: [freshSignUp({ verification_callback_url: "http://localhost:3000/handler/email-verification" })],
+      connections: SIGN_UP_CONNECTIONS,
+    },
+  };
   const refresh = {
     url: `${doorman.api}/auth/sessions/current/refresh`,
     method: "POST",
@@ -398,6 +424,7 @@ try {
   const readRounds = await operation("read", [peerSide(read.peer), doormanSide(read.doorman)]);
   const signInRounds = await operation("sign-in", [peerSide(signIn.peer), doormanSide(signIn.doorman)]);
   const refreshRounds = await operation("refresh", [doormanSide(refresh)]);
+  const signUpRounds = await operation("sign-up", [peerSide(signUpOp.peer), doormanSide(signUpOp.doorman)]);
 
   const sr = { peer: summarize(signInRounds["Better Auth"]), doorman: summarize(signInRounds.Doorman) };
   const overhead = (s, h) => `one hash ${h.ms.toFixed(1)} ms CPU → **non-hash overhead ${(s.cpuPerReq - h.ms).toFixed(1)} ms**`;
@@ -412,6 +439,14 @@ try {
       note: "none: Better Auth has no refresh-token endpoint (its session cookie is the credential)",
     },
     { operation: "refresh", side: "Doorman", s: summarize(refreshRounds.Doorman), connections: REFRESH_CONNECTIONS },
+    { operation: "sign-up", side: "Better Auth", s: summarize(signUpRounds["Better Auth"]), connections: SIGN_UP_CONNECTIONS },
+    {
+      operation: "sign-up",
+      side: "Doorman",
+      s: summarize(signUpRounds.Doorman),
+      connections: SIGN_UP_CONNECTIONS,
+      note: "with email verification: each sign-up also queues its verification email (rendered and sent by the queue consumer)",
+    },
   ];
   await doorman.stop();
 

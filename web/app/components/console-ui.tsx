@@ -42,6 +42,10 @@ export function ConfirmButton(props: {
   small?: boolean;
   /** Typed confirmation: the confirm button is enabled only when this text is typed. */
   typeToConfirm?: string;
+  /** Disables the opening button (another action on the same thing is running). */
+  disabled?: boolean;
+  /** The dialog's dismiss button (default "Cancel"; say "Keep it" when the action itself is a cancel). */
+  dismissLabel?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
@@ -69,7 +73,13 @@ export function ConfirmButton(props: {
   const blocked = props.typeToConfirm !== undefined && typed !== props.typeToConfirm;
   return (
     <>
-      <button type="button" className={`btn btn-danger${props.small ? " btn-small" : ""}`} aria-label={props.ariaLabel} onClick={open}>
+      <button
+        type="button"
+        className={`btn btn-danger${props.small ? " btn-small" : ""}`}
+        aria-label={props.ariaLabel}
+        onClick={open}
+        disabled={props.disabled}
+      >
         {props.label}
       </button>
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId}>
@@ -90,7 +100,7 @@ export function ConfirmButton(props: {
         ) : null}
         <div className="dialog-actions">
           <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()} disabled={busy}>
-            Cancel
+            {props.dismissLabel ?? "Cancel"}
           </button>
           <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy || blocked} aria-busy={busy}>
             {busy ? "Working…" : props.confirmLabel}

@@ -5,16 +5,22 @@ import { sentEmails } from "../schema";
 
 export type SentEmailRow = typeof sentEmails.$inferSelect;
 
-export async function insertSentEmail(db: Db, row: typeof sentEmails.$inferInsert): Promise<void> {
-  await db.insert(sentEmails).values(row);
-}
-
-export async function finishSentEmail(
-  db: Db,
-  id: string,
-  outcome: { status: "sent" | "failed"; error: string | null; sentAt: number | null },
-): Promise<void> {
-  await db.update(sentEmails).set(outcome).where(eq(sentEmails.id, id));
+/** Writes the log row of a delivery attempt: created on the first attempt, its outcome replaced on later ones. */
+export async function recordSentEmail(db: Db, row: typeof sentEmails.$inferInsert): Promise<void> {
+  await db
+    .insert(sentEmails)
+    .values(row)
+    .onConflictDoUpdate({
+      target: sentEmails.id,
+      set: {
+        subject: row.subject,
+        html: row.html,
+        text: row.text,
+        status: row.status,
+        error: row.error ?? null,
+        sentAt: row.sentAt ?? null,
+      },
+    });
 }
 
 export async function listSentEmails(db: Db, projectId: string, limit: number): Promise<SentEmailRow[]> {

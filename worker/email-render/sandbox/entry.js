@@ -1,8 +1,9 @@
 // The sandbox's library bundle: evaluated once into each fresh QuickJS context, before the owner's
-// theme and template. It defines one global, __doorman, with:
+// theme and template. It defines one global, __doorman (frozen, not writable), with:
 //   define(name, factory)  registers a compiled module ("theme" or "template"), a CommonJS factory
 //   render(inputJson)      runs them and answers a JSON string { html, text, subject, notificationCategory }
 // The only modules a theme or template can import are the ones the reference's sandbox offers.
+// The host trusts none of the answer: it checks its shape and size again (render.ts).
 import "./host-classes.js";
 import "./arktype-config.js";
 import * as components from "@react-email/components";
@@ -13,6 +14,14 @@ import jsxRuntime from "react/jsx-runtime";
 import { findComponentValue } from "./find-component-value.js";
 import { renderHtmlSync, toPlainText } from "./react-email-render.js";
 import * as stackframeEmails from "./stackframe-emails.js";
+
+// Taken before any owner's code runs: a theme or template may replace the globals, not these.
+const { parse, stringify } = JSON;
+const defineProperty = Object.defineProperty;
+const freeze = Object.freeze;
+
+/** The host refuses a bigger email anyway (render.ts); stopping here spares html-to-text a huge document. */
+const MAX_OUTPUT_CHARS = 1024 * 1024;
 
 // @react-email/code-block (CodeBlock and its Prism themes) loads on first use: its import is an
 // empty stand-in (code-block-lazy.js) and `require` here is esbuild's lazy module initialiser.
@@ -28,6 +37,12 @@ for (const name of __CODE_BLOCK_EXPORTS__) {
     },
   });
 }
+// Marked as an ES module, so that sucrase's `import * as components from "@react-email/components"`
+// takes this object as it is instead of copying every property, which read the getters above and
+// loaded Prism (~2,000 interrupt checks, more than the CPU budget). `default` keeps a default import
+// giving the whole object, as it did.
+defineProperty(reactEmail, "__esModule", { value: true });
+defineProperty(reactEmail, "default", { value: reactEmail });
 
 const libraries = {
   react: React,
@@ -80,8 +95,12 @@ function exported(moduleExports, name, file) {
   return value;
 }
 
+function tooLarge() {
+  return new Error("Rendering was stopped: the rendered email is larger than 1 MB.");
+}
+
 function render(inputJson) {
-  const input = JSON.parse(inputJson);
+  const input = parse(inputJson);
   const preview = input.previewMode === true;
   const EmailTheme = input.hasTheme ? exported(load("theme"), "EmailTheme", "The theme") : NoTheme;
   const template = load("template");
@@ -102,9 +121,12 @@ function render(inputJson) {
   const email = React.createElement(EmailTheme, themeProps, children);
 
   const html = renderHtmlSync(email);
-  return JSON.stringify({
+  if (typeof html !== "string" || html.length > MAX_OUTPUT_CHARS) throw tooLarge();
+  const text = toPlainText(html.replace(/^<!DOCTYPE.*?>/, ""));
+  if (typeof text !== "string" || html.length + text.length > MAX_OUTPUT_CHARS) throw tooLarge();
+  return stringify({
     html,
-    text: toPlainText(html.replace(/^<!DOCTYPE.*?>/, "")),
+    text,
     subject: findComponentValue(templateElement, "Subject"),
     notificationCategory: findComponentValue(templateElement, "NotificationCategory"),
   });
@@ -137,10 +159,15 @@ function warmUp() {
   return toPlainText(html).length;
 }
 
-globalThis.__doorman = {
-  define(name, factory) {
-    factories[name] = factory;
-  },
-  render,
-  warmUp,
-};
+defineProperty(globalThis, "__doorman", {
+  value: freeze({
+    define(name, factory) {
+      factories[name] = factory;
+    },
+    render,
+    warmUp,
+  }),
+  writable: false,
+  configurable: false,
+  enumerable: false,
+});

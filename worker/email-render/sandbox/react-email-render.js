@@ -4,12 +4,9 @@
 // keeps the published output: the same XHTML doctype and the same html-to-text selectors.
 import { convert } from "html-to-text";
 import { renderToStaticMarkup } from "react-dom-server-legacy";
+import { plainTextSelectors } from "./plain-text-options.ts";
 
-export const plainTextSelectors = [
-  { selector: "img", format: "skip" },
-  { selector: "[data-skip-in-text=true]", format: "skip" },
-  { selector: "a", options: { linkBrackets: false } },
-];
+export { plainTextSelectors };
 
 const DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
 

@@ -9,6 +9,7 @@ export type EmailProblem =
   | { ok: false; reason: "render_error"; error: string; line?: number }
   | { ok: false; reason: "invalid"; message: string }
   | { ok: false; reason: "user_not_found"; userId: string }
+  | { ok: false; reason: "not_editable"; emailId: string; status: string }
   | {
       ok: false;
       reason:
@@ -20,6 +21,7 @@ export type EmailProblem =
         | "active_theme"
         | "requires_custom_email_server"
         | "category_not_found"
+        | "outbox_email_not_found"
         | "too_large";
     };
 
@@ -31,6 +33,11 @@ export function emailProblemError(problem: EmailProblem): Error {
       return new KnownError("SCHEMA_ERROR", { message: problem.message });
     case "user_not_found":
       return new KnownError("USER_ID_DOES_NOT_EXIST", { user_id: problem.userId });
+    case "not_editable":
+      // The reference's status names are upper case with underscores (RENDER_ERROR).
+      return new KnownError("EMAIL_NOT_EDITABLE", { email_id: problem.emailId, status: problem.status.toUpperCase().replace(/-/g, "_") });
+    case "outbox_email_not_found":
+      return new StatusError(404, "Email not found");
     case "conflict":
       return new StatusError(409, "The project's config changed while saving; try again.");
     case "theme_not_found":

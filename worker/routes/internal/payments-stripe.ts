@@ -50,7 +50,7 @@ export const internalPaymentsStripeRoutes = routeGroup();
 
 addRoute(internalPaymentsStripeRoutes, setup, async (c, { auth, body }) => {
   const deps = c.get("deps");
-  const provider = stripeProviderOf(deps.config.stripe);
+  const provider = stripeProviderOf(deps.config);
   if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
   // Only the project's admins reach this, and Stripe only redirects the owner there: any http(s) URL is theirs to choose.
   const returnUrl = body?.return_url ?? new URL(`/projects/${encodeURIComponent(auth.project.id)}/payments`, deps.apiUrl).toString();
@@ -61,7 +61,7 @@ addRoute(internalPaymentsStripeRoutes, setup, async (c, { auth, body }) => {
 
 addRoute(internalPaymentsStripeRoutes, accountInfo, async (c, { auth }) => {
   const deps = c.get("deps");
-  const result = await readStripeAccountInfo(deps, stripeProviderOf(deps.config.stripe), auth.project.id);
+  const result = await readStripeAccountInfo(deps, stripeProviderOf(deps.config), auth.project.id);
   if (!result.ok) throw stripeProblemError(result);
   const { account } = result;
   return c.json({
@@ -74,7 +74,7 @@ addRoute(internalPaymentsStripeRoutes, accountInfo, async (c, { auth }) => {
 
 addRoute(internalPaymentsStripeRoutes, accountSession, async (c, { auth }) => {
   const deps = c.get("deps");
-  const provider = stripeProviderOf(deps.config.stripe);
+  const provider = stripeProviderOf(deps.config);
   if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
   const result = await createStripeAccountSession(deps, provider, auth.project.id);
   if (!result.ok) throw stripeProblemError(result);

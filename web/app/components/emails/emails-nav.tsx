@@ -1,8 +1,9 @@
-/** The Emails section's sub-navigation: the sent log and server, templates, themes, drafts, compose. */
+/** The Emails section's sub-navigation: the sent log and server, the outbox, templates, themes, drafts, compose. */
 import { NavLink } from "@remix-run/react";
 
 const SECTIONS = [
   { path: "", label: "Sent & server" },
+  { path: "/outbox", label: "Outbox" },
   { path: "/templates", label: "Templates" },
   { path: "/themes", label: "Themes" },
   { path: "/drafts", label: "Drafts" },
