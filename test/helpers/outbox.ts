@@ -1,4 +1,4 @@
-/** Following emails through the outbox in tests (GET /emails/outbox), and polling /health meanwhile. */
+/** Following emails through the outbox in tests (GET /emails/outbox). */
 import { expect } from "vitest";
 import { type CallOptions, call } from "./api";
 
@@ -30,36 +30,4 @@ export async function listOutbox(server: CallOptions, query = ""): Promise<Outbo
     cursor = res.body.pagination.next_cursor;
   } while (cursor);
   return out;
-}
-
-export type HealthLog = { polls: number; failures: number; maxMs: number };
-
-/**
- * Runs `work` while GET /api/v1/health is polled every `everyMs`; answers what the polls saw.
- * Tests assert that every poll answered (never a timing: that goes to the log and the bench).
- */
-export async function withHealthPolls<T>(work: () => Promise<T>, everyMs = 50): Promise<{ result: T; health: HealthLog }> {
-  const health: HealthLog = { polls: 0, failures: 0, maxMs: 0 };
-  let done = false;
-  const poller = (async () => {
-    while (!done) {
-      const started = Date.now();
-      try {
-        const res = await call("/health", {});
-        if (res.status !== 200) health.failures++;
-      } catch {
-        health.failures++;
-      }
-      health.polls++;
-      health.maxMs = Math.max(health.maxMs, Date.now() - started);
-      await new Promise((r) => setTimeout(r, everyMs));
-    }
-  })();
-  try {
-    const result = await work();
-    return { result, health };
-  } finally {
-    done = true;
-    await poller;
-  }
 }

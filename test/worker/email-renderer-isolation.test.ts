@@ -1,18 +1,10 @@
-/**
- * The email renderer runs in a Worker of its own (worker/email-render/renderer-worker.ts), bound to the
- * API as EMAIL_RENDERER; in the tests it is a separate workerd process (test/global-setup.ts), as under
- * `npm start`. Through the front door: a hostile template (an endless loop, unbounded allocation) is the
- * known error EMAIL_RENDERING_ERROR while GET /health, polled meanwhile, answers 200 every time (the
- * slowest poll is logged, never asserted); the next render is fine. Then how the API maps each way the
- * binding can fail (fakes of the binding) and the in-process fallback when there is no binding.
- */
-import { SELF } from "cloudflare:test";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { CPU_LIMIT_ERROR, type EmailRendererBinding, renderThroughRenderer } from "../../worker/email-render/renderer-client";
 import { renderSourcesWith } from "../../worker/services/email-rendering";
 import { call, createProjectWithKeys } from "../helpers/api";
+import { withHealthPolls } from "../helpers/health";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const _sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A bare template whose body runs `statement` first. */
 const templateRunning = (statement: string) =>
@@ -23,29 +15,6 @@ export const variablesSchema = (v) => v;
 export function EmailTemplate({ project }) {
   return <><Subject value={"Hello from " + project.displayName} /><NotificationCategory value="Transactional" /><p>All good</p></>;
 }`;
-
-/** Runs `work` while GET /api/v1/health is polled every ~50 ms through SELF.fetch; answers every poll's status and the slowest. */
-async function withHealthPolls<T>(work: () => Promise<T>): Promise<{ result: T; statuses: number[]; maxMs: number }> {
-  const statuses: number[] = [];
-  let maxMs = 0;
-  let done = false;
-  const poller = (async () => {
-    do {
-      const started = Date.now();
-      const res = await SELF.fetch("http://localhost/api/v1/health");
-      await res.arrayBuffer();
-      statuses.push(res.status);
-      maxMs = Math.max(maxMs, Date.now() - started);
-      await sleep(50);
-    } while (!done);
-  })();
-  try {
-    return { result: await work(), statuses, maxMs };
-  } finally {
-    done = true;
-    await poller;
-  }
-}
 
 describe("a hostile template renders in the renderer's process, not the API's", () => {
   const hostile: [string, string][] = [

@@ -7,7 +7,7 @@
  * /health latency per fault is logged, never asserted. Small bounds come from the *_TIMEOUT_MS vars
  * (a copy of the test env) or the deps' config, so the file stays fast.
  */
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { readServerSentEvents } from "../../sdk/src/apps/admin-ai-chat";
 import { readConfig } from "../../worker/config";
@@ -17,39 +17,21 @@ import { makeDeps } from "../../worker/lib/context";
 import { createStripeProvider } from "../../worker/services/stripe-client";
 import { sendTestWebhook } from "../../worker/services/webhook-queue";
 import { call, createProjectWithKeys } from "../helpers/api";
+import { withHealthPolls } from "../helpers/health";
 import { authorizeUrl, CookieJar } from "../helpers/oauth";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const _sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hostileOrigin = () => `http://127.0.0.1:${inject("hostilePort")}`;
 /** A hostile URL whose requests the server records under a tag of their own. */
 const hostileUrl = (mode: string) => `${hostileOrigin()}/${mode}.${mode.replace(/\W/g, "")}${crypto.randomUUID().slice(0, 8)}`;
 
 /** Runs `work` while polling /health through SELF every ~50 ms; every poll must answer 200. */
 async function whilePollingHealth<T>(label: string, work: () => Promise<T>): Promise<T> {
-  const polls: { status: number; ms: number }[] = [];
-  let done = false;
-  const poller = (async () => {
-    while (!done) {
-      const started = Date.now();
-      const res = await SELF.fetch("http://localhost/api/v1/health");
-      await res.arrayBuffer();
-      polls.push({ status: res.status, ms: Date.now() - started });
-      await sleep(50);
-    }
-  })();
   const started = Date.now();
-  let result: T;
-  try {
-    result = await work();
-  } finally {
-    done = true;
-    await poller;
-  }
-  console.log(
-    `[outbound-faults] ${label}: ended after ${Date.now() - started} ms; /health polled ${polls.length}×, max latency ${Math.max(...polls.map((p) => p.ms))} ms`,
-  );
-  expect(polls.length).toBeGreaterThan(0);
-  expect(polls.filter((p) => p.status !== 200)).toEqual([]);
+  const { result, polls, failures, maxMs } = await withHealthPolls(work);
+  console.log(`[outbound-faults] ${label}: ended after ${Date.now() - started} ms; /health polled ${polls}×, max latency ${maxMs} ms`);
+  expect(polls).toBeGreaterThan(0);
+  expect(failures).toBe(0);
   return result;
 }
 

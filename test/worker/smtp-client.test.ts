@@ -1,13 +1,7 @@
-/**
- * The SMTP client (worker/email/smtp.ts) against hostile SMTP servers (test/smtp-fault-server.mjs)
- * and the real sink (smtp-server). Every fault: the outcome's stage, code and temporary flag, the
- * fault server saw the socket closed, and GET /health polled meanwhile kept answering 200 (the
- * slowest poll is logged, never asserted: timing is not a pass/fail criterion).
- */
-import { SELF } from "cloudflare:test";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type SmtpLimits, type SmtpOutcome, type SmtpSettings, sendSmtp } from "../../worker/email/smtp";
 import { uniqueEmail } from "../helpers/api";
+import { pollHealth } from "../helpers/health";
 import { waitForMail } from "../helpers/mail";
 import { SINK_PASSWORD, SINK_USERNAME } from "../mail-sink-constants";
 import type { SmtpFaultRecord, SmtpFaultScenario, SmtpFaultStage } from "../smtp-fault-server.mjs";
@@ -36,28 +30,6 @@ async function record(port: number): Promise<SmtpFaultRecord> {
 function settings(port: number, over: Partial<SmtpSettings> = {}): SmtpSettings {
   const sender = { senderName: "Doorman Tests", senderEmail: "tests@doorman.localhost" };
   return { host: "127.0.0.1", port, username: "tester", password: PASSWORD, ...sender, ...over };
-}
-
-/** Polls GET /api/v1/health through SELF.fetch until the returned stop is called. */
-function pollHealth(): () => Promise<{ statuses: number[]; maxMs: number }> {
-  let stopped = false;
-  const statuses: number[] = [];
-  let maxMs = 0;
-  const loop = (async () => {
-    do {
-      const started = Date.now();
-      const res = await SELF.fetch("http://localhost/api/v1/health");
-      await res.arrayBuffer();
-      statuses.push(res.status);
-      maxMs = Math.max(maxMs, Date.now() - started);
-      await sleep(20);
-    } while (!stopped);
-  })();
-  return async () => {
-    stopped = true;
-    await loop;
-    return { statuses, maxMs };
-  };
 }
 
 /** Sends while /health is polled; asserts every poll answered 200 and logs the slowest. */
