@@ -7,6 +7,7 @@
  * - anything else ("echo"): the reply is "You asked: <the last user message>";
  * - "slow-<ms>": the same, after <ms> before the first byte, then 40 ms between pieces;
  * - "error-<status>": that status with an OpenAI error body;
+ * - "error-401-encoded": a 401 whose message echoes the key raw, base64, base64url, URL-encoded and hex;
  * - "hang": never answers (the caller's timeout must end it);
  * - "break": streams two pieces, then drops the connection;
  * - "drip": answers at once, then a delta every 0.9 s forever (under a 1 s gap timeout: only a cap
@@ -79,6 +80,18 @@ export async function startOpenAiSink(port = 0) {
     list.push(body);
     requests.set(key, list);
     const model = String(body.model ?? "echo");
+    if (model === "error-401-encoded") {
+      const b64 = Buffer.from(key).toString("base64");
+      const forms = [
+        key,
+        b64,
+        b64.replace(/=+$/, ""),
+        Buffer.from(key).toString("base64url"),
+        encodeURIComponent(key),
+        Buffer.from(key).toString("hex"),
+      ];
+      return json(401, { error: { message: `Refused: ${forms.join(" | ")}.`, type: "invalid_request_error", code: null } });
+    }
     const failing = model.match(/^error-(\d{3})$/);
     if (failing) {
       // A 401 names the key it refused, as real providers do (partly): the caller must not pass it on.
@@ -127,6 +140,9 @@ export async function startOpenAiSink(port = 0) {
       res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [], usage })}\n\n`);
     res.end("data: [DONE]\n\n");
   });
+  // Why: workerd reuses a kept-alive connection; Node's default 5 s idle close could race a call made
+  // after a pause in a test file ("Network connection lost"). stop() destroys the sockets anyway.
+  server.keepAliveTimeout = 60_000;
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));

@@ -52,6 +52,12 @@ export type AccessTokenVerifier = (accessToken: string) => Promise<VerifiedAcces
 /**
  * A verifier for one project's access tokens, with the JWKS cached in memory.
  *
+ * It checks the signature, expiry and project locally, so it cannot see a session that ended
+ * (sign-out, "sign out of all other devices", a revoked session, a password reset, the project's
+ * session policy): such a token still verifies until its `exp`, at most the access-token lifetime
+ * (10 minutes by default). Doorman's own API refuses it at once. Where that window matters (e.g.
+ * before a payment or a change of email), ask the API instead: `GET /users/me` with the token.
+ *
  * @example
  * const verify = createAccessTokenVerifier({ projectId, baseUrl: "https://auth.example.com" });
  * const who = await verify(request.headers.get("x-stack-access-token") ?? "");

@@ -100,6 +100,7 @@ export function defineEmailSteps(runner, { page, origin, shots, mail, account })
 export function defineMfaSteps(runner, { page, origin, shots, account }) {
   const input = (label) => page.getByLabel(label, { exact: true });
   let secret = null;
+  let recoveryCodes = [];
   const totp = async () => {
     const { decodeBase32IgnorePadding } = await import("@oslojs/encoding");
     const { generateHOTP } = await import("@oslojs/otp");
@@ -121,6 +122,11 @@ export function defineMfaSteps(runner, { page, origin, shots, account }) {
     await input("Code from your app").fill(await totp());
     await section.getByRole("button", { name: "Turn on" }).click();
     await section.getByText("On", { exact: true }).waitFor();
+    // Issue 25: the ten recovery codes are shown once, right after TOTP is turned on.
+    const codes = section.getByTestId("recovery-codes").locator("code");
+    await codes.first().waitFor();
+    recoveryCodes = (await codes.allTextContents()).map((c) => c.trim());
+    assert.equal(recoveryCodes.length, 10, "ten recovery codes");
     await page.screenshot({ path: `${shots}/08-mfa-on.png`, fullPage: true });
   });
 
@@ -136,6 +142,35 @@ export function defineMfaSteps(runner, { page, origin, shots, account }) {
     await page.getByRole("button", { name: "Verify" }).click();
     assert.equal(await input("Code").getAttribute("aria-invalid"), "true");
     await input("Code").fill(await totp());
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.waitForURL((url) => url.pathname !== "/handler/mfa");
+    await page.goto(`${origin}/projects`);
+    await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
+  });
+
+  runner.step('mfa: a recovery code signs in once through "Use a recovery code"', async () => {
+    const signInToMfa = async () => {
+      await page.goto(`${origin}/handler/sign-out`);
+      await page.waitForURL((url) => url.pathname === "/handler/sign-in" || url.pathname === "/");
+      await page.goto(`${origin}/handler/sign-in?after_auth_return_to=${encodeURIComponent("/projects")}`);
+      await input("Email").fill(account.email);
+      await input("Password").fill(account.password());
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.waitForURL((url) => url.pathname === "/handler/mfa");
+      await page.getByRole("button", { name: "Use a recovery code" }).click();
+    };
+    await signInToMfa();
+    await input("Recovery code").fill(recoveryCodes[0]);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.waitForURL((url) => url.pathname !== "/handler/mfa");
+    await page.goto(`${origin}/projects`);
+    await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
+    // The same code again is refused; another one works.
+    await signInToMfa();
+    await input("Recovery code").fill(recoveryCodes[0]);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.getByText("That recovery code is not right or was used already.").waitFor();
+    await input("Recovery code").fill(recoveryCodes[1]);
     await page.getByRole("button", { name: "Verify" }).click();
     await page.waitForURL((url) => url.pathname !== "/handler/mfa");
     await page.goto(`${origin}/projects`);

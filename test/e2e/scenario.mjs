@@ -29,6 +29,8 @@ import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
 import { definePermissionSteps } from "./permissions-scenario.mjs";
+import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
+import { defineSessionSteps } from "./sessions-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
 
 export function defineScenario({ page, context, origin, shots, mail }) {
@@ -186,8 +188,10 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });
+  defineSessionSteps(runner, { page, context, origin, shots });
   defineAssistantSteps(runner, { page, context, origin });
   definePaymentsSteps(runner, { page, origin, shots });
+  defineRequiredMfaSteps(runner, { page, origin, shots });
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });
   defineApiDocsSteps(runner, { page, origin, shots });

@@ -13,6 +13,8 @@ const BUILT_IN_TEMPLATES = [
   "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
   "4758b098-9952-4083-816a-360d0aea53ef",
   "dec2a601-c073-4367-b01c-2e616d2f9fa0",
+  // Doorman's "sign-in locked" notice (issue 25): the account's password sign-in was locked by failures.
+  "5f0c9a7e-3b1d-4e62-9a8f-2c7d41b6e0a3",
 ];
 
 const THEME = `export function EmailTheme({ children, unsubscribeLink }) {
@@ -84,7 +86,7 @@ describe("email themes", () => {
 });
 
 describe("email templates", () => {
-  it("lists the seven built-ins; a template is created, saved (rendered), read, and deleted; a built-in's edit resets", async () => {
+  it("lists the eight built-ins; a template is created, saved (rendered), read, and deleted; a built-in's edit resets", async () => {
     const p = await createProjectWithKeys();
     const list = (await call("/internal/email-templates", p.admin)).body.templates;
     expect(list.map((t: { id: string }) => t.id)).toEqual(BUILT_IN_TEMPLATES);

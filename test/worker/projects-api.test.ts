@@ -157,6 +157,13 @@ describe("projects", () => {
       expect(res.status, message).toBe(400);
       expect(res.text).toBe(message);
     }
+    // Payments in test mode block production mode too (production-checks.test.ts has the leftovers).
+    const live = await call("/internal/config/override/environment", {
+      ...p.admin,
+      method: "PATCH",
+      body: { config_override_string: JSON.stringify({ "payments.testMode": false }) },
+    });
+    expect(live.status, live.text).toBe(200);
     const ok = await patch({ allow_localhost: false, domains: [{ domain: "https://*.example.com", handler_path: "/handler" }] });
     expect(ok.status).toBe(200);
     expect(ok.body.is_production_mode).toBe(true);

@@ -1,6 +1,7 @@
 /** Rate limits (KV): per email and per IP, 429 with Retry-After, windows that move with the clock. */
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../../worker/index";
 import { hitRateLimit, ruleLimit } from "../../worker/services/rate-limit";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 
@@ -59,6 +60,30 @@ describe("rate limits", () => {
         nowMs,
       });
     for (let i = 0; i < 60; i++) expect((await attempt()).status).toBe(404);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("limit purchase-code validation per client IP (a small override: 3 per minute)", async () => {
+    const ip = `192.0.2.${Math.floor(Math.random() * 200) + 1}`;
+    const nowMs = pinned();
+    const limitedEnv = { ...env, RATE_LIMIT_PURCHASE_CODE_VALIDATE_PER_IP: "3/60" };
+    const attempt = async () => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request("http://localhost/api/v1/payments/purchases/validate-code", {
+          method: "POST",
+          headers: { "content-type": "application/json", "cf-connecting-ip": ip, "x-doorman-test-now": String(nowMs) },
+          body: JSON.stringify({ full_code: "not-a-code_guess" }),
+        }) as Request<unknown, IncomingRequestCfProperties>,
+        limitedEnv as never,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    for (let i = 0; i < 3; i++) expect((await attempt()).status).not.toBe(429);
     const limited = await attempt();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);

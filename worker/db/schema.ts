@@ -342,6 +342,25 @@ export const passkeys = sqliteTable(
   (t) => [uniqueIndex("passkeys_user").on(t.userId), uniqueIndex("passkeys_credential").on(t.projectId, t.credentialId)],
 );
 
+/**
+ * TOTP recovery codes: ten per user, each stored as a SHA-256 of (user id, code), single use
+ * (`used_at` set once). A new set replaces the old; turning TOTP off deletes them.
+ */
+export const mfaRecoveryCodes = sqliteTable(
+  "mfa_recovery_codes",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [uniqueIndex("mfa_recovery_codes_code").on(t.userId, t.codeHash)],
+);
+
 /** Team and project permission definitions. Ids are unique per project across both scopes. */
 export const permissionDefinitions = sqliteTable(
   "permission_definitions",

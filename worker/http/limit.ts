@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { StatusError } from "../lib/errors";
 import type { AppEnv } from "../lib/hono-env";
+import { notifyAccountLockout } from "../services/lockout-notice";
 import { readProjectConfig } from "../services/project-config";
 import { hitRateLimit, type RateLimitProject, type RateLimitRule, type RateLimitTicket, refundRateLimit } from "../services/rate-limit";
 
@@ -31,6 +32,8 @@ export type RateLimitPolicy = {
   caller?: RateLimitRule;
   /** Keys that count failures only: a 2xx answer gives the hit back (e.g. wrong passwords). */
   failuresOnly?: readonly RateLimitKeyKind[];
+  /** The `email` rule is an account lockout: the hit that starts it emails the account's owner (once per window). */
+  lockoutNotice?: boolean;
 };
 
 /** The caller's IP as Cloudflare reports it; unknown locally (then per-IP rules do not apply). */
@@ -62,7 +65,11 @@ export async function enforceRateLimits(c: Context<AppEnv>, rules: RateLimitPoli
   const refundable: RateLimitTicket[] = [];
   for (const [kind, rule, scope] of checks) {
     const result = await hitRateLimit(deps, rule, scope, deps.now(), project);
-    if (!result.ok) throw new RateLimitedError(result.retryAfterSeconds);
+    if (!result.ok) {
+      const row = auth?.project;
+      if (result.first && kind === "email" && rules.lockoutNotice && row) deps.defer(notifyAccountLockout(deps, row, scope));
+      throw new RateLimitedError(result.retryAfterSeconds);
+    }
     if (result.ticket && rules.failuresOnly?.includes(kind)) refundable.push(result.ticket);
   }
   if (!refundable.length) return noSettle;

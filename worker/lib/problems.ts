@@ -51,8 +51,14 @@ const problemErrors = {
   not_primary_email: (problem) => new KnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", { email: problem.email, primary_email: problem.primary }),
   category_not_found: () => new StatusError(404, "Notification category not found."),
   category_required: () => new StatusError(400, "This notification category cannot be disabled."),
-  mfa_required: (problem) => new KnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: problem.attemptCode }),
+  // Doorman adds `enrollment_required` (required second factor, none yet): the mfa page then shows the TOTP set-up.
+  mfa_required: (problem) =>
+    new KnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", {
+      attempt_code: problem.attemptCode,
+      enrollment_required: problem.enrollmentRequired ?? false,
+    }),
   invalid_totp: () => new KnownError("INVALID_TOTP_CODE"),
+  totp_not_enabled: () => new StatusError(400, "Turn on two-factor authentication (TOTP) first."),
   // --- oauth (sign-in flow) ---
   invalid_oauth_client: (problem) => new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: problem.clientId }),
   publishable_key_required: (problem) => new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: problem.projectId }),

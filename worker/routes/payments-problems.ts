@@ -16,6 +16,7 @@ export type PaymentsProblem =
   | { ok: false; reason: "insufficient"; itemId: string; customerId: string; quantity: number }
   | { ok: false; reason: "client_forbidden" }
   | { ok: false; reason: "not_test_mode" }
+  | { ok: false; reason: "test_mode_in_production" }
   | { ok: false; reason: "card_declined" }
   | { ok: false; reason: "busy" };
 
@@ -69,6 +70,8 @@ export function paymentsProblemError(problem: PaymentsProblem): Error {
       return new StatusError(403, "Clients can only access their own user or team items.");
     case "not_test_mode":
       return new StatusError(400, "This project is in live mode: purchases go through Stripe Checkout (purchase-session).");
+    case "test_mode_in_production":
+      return new KnownError("TEST_MODE_NOT_ALLOWED_IN_PRODUCTION");
     case "card_declined":
       return new StatusError(400, "Your card was declined. In test mode, use the test card 4242 4242 4242 4242.");
     case "busy":

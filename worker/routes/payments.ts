@@ -183,16 +183,24 @@ const validateCode = defineRoute({
   body: validateCodeBodySchema,
   response: validatedCodeSchema,
   errors: ["VERIFICATION_CODE_NOT_FOUND", "VERIFICATION_CODE_EXPIRED", "VERIFICATION_CODE_ALREADY_USED", "REDIRECT_URL_NOT_WHITELISTED"],
+  // Public and keyless: code guesses are limited per address.
+  rateLimit: { ip: "PURCHASE_CODE_VALIDATE_PER_IP" },
 });
 const testModePurchase = defineRoute({
   method: "post",
   path: "/purchases/test-mode-purchase",
   summary: "Pay a purchase code with the test card (test mode only; Doorman's test checkout)",
-  description: `Completes the purchase exactly as a paid checkout would: the offer's items are granted. Only the test card ${TEST_CARD_NUMBER} pays; the project must be in test mode.`,
+  description: `Completes the purchase exactly as a paid checkout would: the offer's items are granted. Only the test card ${TEST_CARD_NUMBER} pays; the project must be in test mode and not in production mode (TEST_MODE_NOT_ALLOWED_IN_PRODUCTION).`,
   access: "public",
   body: testModePurchaseBodySchema,
   response: testModePurchaseSchema,
-  errors: ["VERIFICATION_CODE_NOT_FOUND", "VERIFICATION_CODE_EXPIRED", "VERIFICATION_CODE_ALREADY_USED", "PRODUCT_ALREADY_GRANTED"],
+  errors: [
+    "VERIFICATION_CODE_NOT_FOUND",
+    "VERIFICATION_CODE_EXPIRED",
+    "VERIFICATION_CODE_ALREADY_USED",
+    "PRODUCT_ALREADY_GRANTED",
+    "TEST_MODE_NOT_ALLOWED_IN_PRODUCTION",
+  ],
 });
 
 export const paymentsRoutes = routeGroup();
@@ -354,6 +362,8 @@ addRoute(paymentsRoutes, testModePurchase, async (c, { body }) => {
   const read = await readPurchaseCode(deps, body.full_code);
   if (!read.ok) return fail(read);
   if (!readPaymentsConfig(read.project).testMode) fail({ ok: false, reason: "not_test_mode" });
+  // The test card is public: on a production project it would hand out whatever the offer includes.
+  if (read.project.isProductionMode) fail({ ok: false, reason: "test_mode_in_production" });
   // Only Stripe's well-known test card pays: the test checkout must never look like it took a real card.
   if (body.card_number.replace(/[\s-]/g, "") !== TEST_CARD_NUMBER) fail({ ok: false, reason: "card_declined" });
   const { code } = read;

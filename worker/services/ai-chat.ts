@@ -64,18 +64,25 @@ function toTurns(messages: AiChatMessage[]): ChatTurn[] {
 }
 
 /** The newest stored messages that fit the budget (a stored message that is not a chat message is skipped). */
-function recentHistory(stored: unknown[]): AiChatMessage[] {
+function recentHistory(stored: unknown[], budget = HISTORY_CHAR_BUDGET): AiChatMessage[] {
   const out: AiChatMessage[] = [];
   let chars = 0;
   for (let i = stored.length - 1; i >= 0; i--) {
     const parsed = aiChatMessageSchema.safeParse(stored[i]);
     if (!parsed.success) continue;
     chars += contentText(parsed.data.content).length;
-    if (chars > HISTORY_CHAR_BUDGET) break;
+    if (chars > budget) break;
     out.unshift(parsed.data);
   }
   return out;
 }
+
+/**
+ * The reference's form sends the whole conversation with every question: the newest messages within
+ * the same budget as a stored thread go to the model, the oldest are left out (the reference's
+ * editor resends everything, so refusing a long conversation would end it).
+ */
+const recentMessages = (messages: AiChatMessage[]) => recentHistory(messages);
 
 async function aiSettings(deps: Deps, project: ProjectRow): Promise<AiSettings> {
   const ai = renderedConfigOf(project).doorman.ai;
@@ -115,7 +122,9 @@ export async function prepareChat(deps: Deps, auth: RequestAuth, threadId: strin
   const development = deps.config.environment === "development";
   const provider = chatProvider(await aiSettings(deps, project), deps.config.ai, deps.env.AI, development, deps.config.outbound.ai);
   const key = threadKey(auth, threadId);
-  const conversation = request.message ? [...recentHistory(await readThread(deps, key)), request.message] : (request.messages ?? []);
+  const conversation = request.message
+    ? [...recentHistory(await readThread(deps, key)), request.message]
+    : recentMessages(request.messages ?? []);
   const editing =
     request.contextType === "project"
       ? undefined

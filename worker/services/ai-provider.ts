@@ -76,9 +76,33 @@ export function chatProvider(
   answer: OutboundLimits["ai"] = DEFAULT_OUTBOUND_LIMITS.ai,
 ): ChatProvider {
   const resolved = resolve(settings, deployment, binding, development);
-  const redact = (text: string) => (resolved.kind === "openai" && resolved.apiKey ? text.split(resolved.apiKey).join("[redacted]") : text);
+  const redact = resolved.kind === "openai" && resolved.apiKey ? redactor(resolved.apiKey) : (text: string) => text;
   const timeout = new Deadline(settings.timeoutMs, answer.timeoutMs, answer.maxBodyBytes);
   return resolved.kind === "openai" ? openAiProvider(resolved, timeout, redact) : workersAiProvider(resolved, timeout);
+}
+
+/**
+ * Cuts the key out of a provider's error text in every form a provider might echo it: raw,
+ * base64 (padded or not), base64url, URL-encoded and hex (either case). Why: a provider that
+ * quotes the Authorization header or the key it refused would otherwise hand it to the caller.
+ */
+export function redactor(key: string): (text: string) => string {
+  const bytes = new TextEncoder().encode(key);
+  const base64 = btoa(String.fromCharCode(...bytes));
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const forms = [
+    key,
+    base64,
+    base64.replace(/=+$/, ""),
+    base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+    encodeURIComponent(key),
+    encodeURI(key),
+    hex,
+    hex.toUpperCase(),
+  ];
+  // Longest first, so a longer form is not half-cut by a shorter one inside it.
+  const unique = [...new Set(forms)].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
+  return (text) => unique.reduce((out, form) => out.split(form).join("[redacted]"), text);
 }
 
 /**

@@ -11,7 +11,7 @@ import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/ra
 import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "../../sdk/src/shared/wire-ai-chat";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email-defaults";
 import { defaultPaymentsConfig, PAYMENTS_RECORD_PATHS, paymentsConfigSchema } from "./payments-config";
-import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate } from "./project-config";
+import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate, SESSION_POLICY_MAX_MINUTES } from "./project-config";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
 export type ConfigLevel = (typeof CONFIG_LEVELS)[number];
@@ -92,8 +92,16 @@ export const renderedConfigSchema = z.strictObject({
   doorman: z.strictObject({
     /** Rotate refresh tokens on use, with reuse detection. */
     refreshTokenRotation: bool,
+    /** Every user needs a second factor: one without enrols TOTP at the next sign-in. */
+    requireMfa: bool,
     /** Days the event log keeps events. */
     eventRetentionDays: z.number().int().min(1).max(3650),
+    /** Session policy (0 = no limit): idle timeout and absolute lifetime in minutes, sessions per user. */
+    sessions: z.strictObject({
+      idleTimeoutMinutes: z.number().int().min(0).max(SESSION_POLICY_MAX_MINUTES),
+      maxLifetimeMinutes: z.number().int().min(0).max(SESSION_POLICY_MAX_MINUTES),
+      maxPerUser: z.number().int().min(0).max(1000),
+    }),
     /** Per-rule rate limits, "count/seconds" or "0" (off). */
     rateLimits: z.partialRecord(
       z.enum(RATE_LIMIT_RULE_NAMES),
@@ -102,7 +110,13 @@ export const renderedConfigSchema = z.strictObject({
     /** The console assistant's model provider (sdk/src/shared/wire-ai-chat.ts); the key is a secret. */
     ai: z.strictObject({
       provider: z.enum(AI_PROVIDERS),
-      baseUrl: z.string().url().max(512).optional(),
+      // Why http(s) only: the worker sends the conversation and the key there (a javascript: or file: URL is never a provider).
+      baseUrl: z
+        .string()
+        .url()
+        .max(512)
+        .refine((u) => /^https?:\/\//i.test(u), "must be an http(s) URL")
+        .optional(),
       model: z.string().min(1).max(256).optional(),
       apiKey: z.string().min(1).max(4096).optional(),
       timeoutMs: z.number().int().min(100).max(120_000),
@@ -159,8 +173,14 @@ export function toRenderedConfig(c: ProjectConfig): RenderedConfig {
     project: { requirePublishableClientKey: c.require_publishable_client_key },
     doorman: {
       refreshTokenRotation: c.refresh_token_rotation,
+      requireMfa: c.require_mfa,
       rateLimits: c.rate_limits,
       eventRetentionDays: c.event_retention_days,
+      sessions: {
+        idleTimeoutMinutes: c.session_idle_timeout_minutes,
+        maxLifetimeMinutes: c.session_max_lifetime_minutes,
+        maxPerUser: c.max_sessions_per_user,
+      },
       // The assistant's provider lives only in the overrides (read through renderConfig by the assistant).
       ai: { provider: "deployment", timeoutMs: DEFAULT_AI_TIMEOUT_MS },
     },
@@ -210,6 +230,7 @@ export function toProjectConfig(r: RenderedConfig): ProjectConfig {
     require_email_verification: r.onboarding.requireEmailVerification,
     require_publishable_client_key: r.project.requirePublishableClientKey,
     refresh_token_rotation: r.doorman.refreshTokenRotation,
+    require_mfa: r.doorman.requireMfa,
     oauth_account_merge_strategy: r.auth.oauth.accountMergeStrategy,
     // A provider turned off for sign-in is kept in the override but not offered.
     oauth_providers: Object.values(r.auth.oauth.providers)
@@ -241,6 +262,9 @@ export function toProjectConfig(r: RenderedConfig): ProjectConfig {
     user_default_permissions: ids(r.rbac.defaultPermissions.signUp),
     rate_limits: r.doorman.rateLimits,
     event_retention_days: r.doorman.eventRetentionDays,
+    session_idle_timeout_minutes: r.doorman.sessions.idleTimeoutMinutes,
+    session_max_lifetime_minutes: r.doorman.sessions.maxLifetimeMinutes,
+    max_sessions_per_user: r.doorman.sessions.maxPerUser,
   };
 }
 
@@ -265,6 +289,7 @@ export function flatUpdateToOverride(update: ProjectConfigUpdate): ConfigOverrid
     require_email_verification: ["onboarding.requireEmailVerification", full.onboarding.requireEmailVerification],
     require_publishable_client_key: ["project.requirePublishableClientKey", full.project.requirePublishableClientKey],
     refresh_token_rotation: ["doorman.refreshTokenRotation", full.doorman.refreshTokenRotation],
+    require_mfa: ["doorman.requireMfa", full.doorman.requireMfa],
     oauth_account_merge_strategy: ["auth.oauth.accountMergeStrategy", full.auth.oauth.accountMergeStrategy],
     oauth_providers: ["auth.oauth.providers", full.auth.oauth.providers],
     domains: ["domains.trustedDomains", full.domains.trustedDomains],
@@ -275,6 +300,9 @@ export function flatUpdateToOverride(update: ProjectConfigUpdate): ConfigOverrid
     user_default_permissions: ["rbac.defaultPermissions.signUp", full.rbac.defaultPermissions.signUp],
     rate_limits: ["doorman.rateLimits", full.doorman.rateLimits],
     event_retention_days: ["doorman.eventRetentionDays", full.doorman.eventRetentionDays],
+    session_idle_timeout_minutes: ["doorman.sessions.idleTimeoutMinutes", full.doorman.sessions.idleTimeoutMinutes],
+    session_max_lifetime_minutes: ["doorman.sessions.maxLifetimeMinutes", full.doorman.sessions.maxLifetimeMinutes],
+    max_sessions_per_user: ["doorman.sessions.maxPerUser", full.doorman.sessions.maxPerUser],
   };
   const override: ConfigOverride = {};
   for (const key of Object.keys(update) as (keyof ProjectConfig)[]) {
@@ -390,7 +418,26 @@ export function parseOverrideString(text: string): { ok: true; override: ConfigO
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return { ok: false, message: "A config override must be a JSON object." };
+  const unsafe = unsafeKey(value);
+  if (unsafe !== null) return { ok: false, message: `Invalid config key: ${JSON.stringify(unsafe)}` };
   return { ok: true, override: value as ConfigOverride };
+}
+
+/**
+ * The first key, at any depth, with an empty, `__proto__`, `prototype` or `constructor` segment.
+ * Why: JSON.parse keeps `__proto__` as a plain key, but copying it into an object sets that
+ * object's prototype instead, so it would vanish silently; it is refused instead, anywhere.
+ */
+function unsafeKey(value: object, prefix = ""): string | null {
+  for (const [k, v] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (k.split(".").some((p) => p === "" || UNSAFE_SEGMENTS.has(p))) return path;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+      const inner = unsafeKey(v, path);
+      if (inner !== null) return inner;
+    }
+  }
+  return null;
 }
 
 /** Calls `fn` on every string leaf whose full dotted path is a secret; returns the override with the results. */

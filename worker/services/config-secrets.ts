@@ -5,6 +5,7 @@
  */
 import { decryptAtRest, encryptAtRest } from "../crypto/at-rest";
 import type { Deps } from "../lib/context";
+import type { ConfigOverride, ConfigOverrides, RenderedConfig } from "./config-override";
 import type { ProjectConfig, ProjectConfigUpdate } from "./project-config";
 
 /** A sealed value in the stored config: `sealed:v1.<iv>.<data>`. */
@@ -63,7 +64,11 @@ export async function sealConfigSecrets(
       }),
     );
   if (update.email_config?.type === "standard") {
-    const before = previous?.email_config.type === "standard" ? previous.email_config.password : undefined;
+    const was = previous?.email_config.type === "standard" ? previous.email_config : undefined;
+    const next = update.email_config;
+    // Why: the password is bound to where it goes; a new host, port or user name must bring its own.
+    const sameServer = was && was.host === next.host && was.port === next.port && was.username === next.username;
+    const before = sameServer ? was.password : undefined;
     sealed.email_config = { ...update.email_config, password: await sealSubmitted(deps, update.email_config.password, before) };
   }
   return sealed;
@@ -75,4 +80,52 @@ export function withoutConfigSecrets(config: ProjectConfig): ProjectConfig {
   if (config.email_config.type !== "standard") return { ...config, oauth_providers };
   const { password: _password, ...email } = config.email_config;
   return { ...config, oauth_providers, email_config: email as ProjectConfig["email_config"] };
+}
+
+/**
+ * Paths of stored secrets whose destination this write changed without sending the secret again:
+ * the assistant's key (provider and base URL), the SMTP password (host, port, user name) and an
+ * OAuth client secret (the provider's type). A secret the write sent is sealed anew, so it differs
+ * from the stored one; an unchanged sealed value is one the write only carried along.
+ */
+export function movedSecretPaths(before: RenderedConfig, after: RenderedConfig): string[] {
+  const moved = (a: unknown[], b: unknown[]) => JSON.stringify(a) !== JSON.stringify(b);
+  const carried = (a: string | undefined, b: string | undefined) => b !== undefined && a === b;
+  const paths: string[] = [];
+  const [ai0, ai1] = [before.doorman.ai, after.doorman.ai];
+  if (carried(ai0.apiKey, ai1.apiKey) && moved([ai0.provider, ai0.baseUrl], [ai1.provider, ai1.baseUrl])) paths.push("doorman.ai.apiKey");
+  const [s0, s1] = [before.emails.server, after.emails.server];
+  if (carried(s0.password, s1.password) && moved([s0.host, s0.port, s0.username], [s1.host, s1.port, s1.username]))
+    paths.push("emails.server.password");
+  for (const [id, p1] of Object.entries(after.auth.oauth.providers)) {
+    const p0 = Object.hasOwn(before.auth.oauth.providers, id) ? before.auth.oauth.providers[id] : undefined;
+    if (p0 && carried(p0.clientSecret, p1.clientSecret) && p0.type !== p1.type) paths.push(`auth.oauth.providers.${id}.clientSecret`);
+  }
+  return paths;
+}
+
+/** The overrides with every leaf at one of `paths` removed, at every level (dotted keys or nested objects alike). */
+export function dropSecretPaths(overrides: ConfigOverrides, paths: string[]): ConfigOverrides {
+  const drop = new Set(paths);
+  const walk = (path: string, value: unknown): unknown => {
+    if (drop.has(path)) return undefined;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const kept = walk(`${path}.${k}`, v);
+      if (kept !== undefined) out[k] = kept;
+    }
+    return out;
+  };
+  const result: ConfigOverrides = {};
+  for (const [level, override] of Object.entries(overrides) as [keyof ConfigOverrides, ConfigOverride | undefined][]) {
+    if (!override) continue;
+    const out: ConfigOverride = {};
+    for (const [k, v] of Object.entries(override)) {
+      const kept = walk(k, v);
+      if (kept !== undefined) out[k] = kept;
+    }
+    result[level] = out;
+  }
+  return result;
 }

@@ -32,6 +32,8 @@ function templateVariables(project: ProjectRow, kind: TemplateKind, v: TemplateV
       return {};
     case "new_sign_in":
       return { signInDevice: v.device ?? "Unknown device", signInLocation: v.location ?? "Unknown location", signInTime: v.time ?? "" };
+    case "sign_in_locked":
+      return { lockedUntil: v.time ?? "" };
   }
 }
 

@@ -115,6 +115,8 @@ export const BUILT_IN_TEMPLATE_IDS = {
   sign_in_invitation: "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
   password_changed: "4758b098-9952-4083-816a-360d0aea53ef",
   new_sign_in: "dec2a601-c073-4367-b01c-2e616d2f9fa0",
+  /** Doorman's own: password sign-in locked after too many wrong passwords. */
+  sign_in_locked: "5f0c9a7e-3b1d-4e62-9a8f-2c7d41b6e0a3",
 } as const;
 
 export type BuiltInEmailKind = keyof typeof BUILT_IN_TEMPLATE_IDS;
@@ -203,6 +205,17 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<string, EmailTemplateSourc
         </Text>`,
       footnote: "If this was you, you can ignore this email. If not, change your password now and sign out of your other sessions.",
       preview: `{ signInDevice: "Chrome on macOS", signInLocation: "DE", signInTime: "2025-01-01 12:00 UTC" }`,
+    }),
+  },
+  [BUILT_IN_TEMPLATE_IDS.sign_in_locked]: {
+    displayName: "Password Sign-in Locked",
+    tsxSource: templateSource({
+      schema: `{ lockedUntil: "string" }`,
+      subject: `"Too many wrong passwords for your " + project.displayName + " account"`,
+      heading: `"Password sign-in is locked for now"`,
+      paragraph: `"Someone typed a wrong password for your " + project.displayName + " account too many times, so signing in with the password is paused until " + variables.lockedUntil + ". You can still sign in with an emailed code, a passkey or a linked account."`,
+      footnote: "If this was not you, your password was not accepted. Consider changing it to a long, unique one.",
+      preview: `{ lockedUntil: "2025-01-01 13:00 UTC" }`,
     }),
   },
 };

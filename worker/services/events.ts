@@ -34,6 +34,9 @@ export const EVENT_TYPES = [
   "email.verified", // data: { contact_channel_id }
   "mfa.enrolled",
   "mfa.removed",
+  "mfa.recovery_codes_generated", // a new set of ten replaced the old
+  "mfa.recovery_code_used", // data: { remaining }
+  "sign_in.locked_out", // password sign-in refused for the rest of the hour after 100 failures (the user is emailed)
   "passkey.added", // data: { passkey_id }
   "oauth_account.linked", // data: { provider, provider_account_id }
   "team.created",

@@ -40,6 +40,9 @@ export const standardEmailConfigSchema = z.strictObject({
 
 export const emailConfigSchema = z.discriminatedUnion("type", [z.strictObject({ type: z.literal("shared") }), standardEmailConfigSchema]);
 
+/** The longest idle timeout or absolute lifetime a project can set: 367 days (sessions never live longer). */
+export const SESSION_POLICY_MAX_MINUTES = 367 * 24 * 60;
+
 export const projectConfigSchema = z.strictObject({
   allow_localhost: z.boolean(),
   sign_up_enabled: z.boolean(),
@@ -57,6 +60,8 @@ export const projectConfigSchema = z.strictObject({
   require_publishable_client_key: z.boolean(),
   /** Doorman: rotate refresh tokens on use, with reuse detection (off: the Stack SDK never replaces its token). */
   refresh_token_rotation: z.boolean(),
+  /** Doorman: every user needs a second factor (TOTP); one without enrols at the next sign-in before getting a session. */
+  require_mfa: z.boolean(),
   oauth_account_merge_strategy: z.enum(["link_method", "raise_error", "allow_duplicates"]),
   oauth_providers: z.array(oauthProviderSchema).max(64),
   domains: z.array(domainSchema).max(256),
@@ -68,6 +73,10 @@ export const projectConfigSchema = z.strictObject({
   /** Doorman: per-rule rate-limit overrides, "count/seconds" or "0" (off); absent = the deployment's default. */
   /** Doorman: days the event log keeps events (a daily cron prunes older ones). */
   event_retention_days: z.number().int().min(1).max(3650),
+  /** Doorman: session policy (0 = no limit): minutes without a refresh, minutes since sign-in, sessions per user. */
+  session_idle_timeout_minutes: z.number().int().min(0).max(SESSION_POLICY_MAX_MINUTES),
+  session_max_lifetime_minutes: z.number().int().min(0).max(SESSION_POLICY_MAX_MINUTES),
+  max_sessions_per_user: z.number().int().min(0).max(1000),
   rate_limits: z.partialRecord(z.enum(RATE_LIMIT_RULE_NAMES), z.string().regex(RATE_LIMIT_VALUE, 'a rate limit is "count/seconds" or "0"')),
 });
 
@@ -93,6 +102,7 @@ export function defaultProjectConfig(): ProjectConfig {
     require_email_verification: false,
     require_publishable_client_key: false,
     refresh_token_rotation: false,
+    require_mfa: false,
     oauth_account_merge_strategy: "link_method",
     oauth_providers: [],
     domains: [],
@@ -103,6 +113,9 @@ export function defaultProjectConfig(): ProjectConfig {
     user_default_permissions: [],
     rate_limits: {},
     event_retention_days: 90,
+    session_idle_timeout_minutes: 0,
+    session_max_lifetime_minutes: 0,
+    max_sessions_per_user: 0,
   };
 }
 

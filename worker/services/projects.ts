@@ -1,6 +1,7 @@
 /** Projects: create for an owner team, update with config rules, delete, transfer, list owned. */
 
 import { INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
+import type { ProductionCheck } from "../../sdk/src/shared/domain-rules";
 import { countProjectStats, type ProjectStats } from "../db/queries/project-stats";
 import type { ProjectRow } from "../db/queries/projects";
 import {
@@ -25,9 +26,10 @@ import {
   renderConfig,
   toProjectConfig,
 } from "./config-override";
-import { sealConfigSecrets, sealConfigValue } from "./config-secrets";
+import { dropSecretPaths, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./config-secrets";
 import { eventFor } from "./events";
 import { defaultDefinitionStatements } from "./permissions";
+import { leftoversOf, projectLeftovers } from "./production-checks";
 import { domainErrors, type ProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
@@ -59,11 +61,16 @@ export async function createProject(
   // Only members of the owner team may create a project for it: ownership grants admin access.
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_team_member");
   const sealed = await sealConfigSecrets(deps, fields.config, null);
-  const configOverrides: ConfigOverrides = { environment: sealed ? flatUpdateToOverride(sealed) : {} };
+  const environment = sealed ? flatUpdateToOverride(sealed) : {};
+  // A project born in production mode takes real payments only: its test mode starts off.
+  if (fields.isProductionMode) environment["payments.testMode"] = false;
+  const configOverrides: ConfigOverrides = { environment };
   const rendered = renderConfig(configOverrides);
   if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
   const config = toProjectConfig(rendered.config);
-  const problem = configProblem(config, fields.isProductionMode ?? false);
+  const leftover = fields.isProductionMode ? leftoversOf(config, rendered.config.payments.testMode)[0] : undefined;
+  const problem =
+    configProblem(config, fields.isProductionMode ?? false) ?? (leftover ? fail("invalid_config", { message: leftover.message }) : null);
   if (problem) return problem;
   const id = deps.random.uuid();
   // The project and its default permission definitions land together (one batch).
@@ -92,6 +99,48 @@ export function storedOverrides(project: ProjectRow): ConfigOverrides {
   return (project.configOverrides as ConfigOverrides | null) ?? { environment: flatUpdateToOverride(readProjectConfig(project.config)) };
 }
 
+/**
+ * The most a project's config and overrides may take together. Why: both are one D1 row, and D1
+ * refuses a row (or one string in it) over 2,000,000 bytes with SQLITE_TOOBIG; this leaves room for
+ * the row's other columns, so a big write is a SCHEMA_ERROR before it reaches D1 and nothing is lost.
+ */
+export const MAX_PROJECT_CONFIG_BYTES = 1_900_000;
+
+function configSizeProblem(config: ProjectConfig, overrides: ConfigOverrides): ProjectProblem | null {
+  const encoder = new TextEncoder();
+  const bytes = encoder.encode(JSON.stringify(config)).length + encoder.encode(JSON.stringify(overrides)).length;
+  if (bytes <= MAX_PROJECT_CONFIG_BYTES) return null;
+  const mb = (n: number) => (n / 1_000_000).toFixed(2);
+  return fail("invalid_config_override", {
+    message: `The project's config would be too large: ${mb(bytes)} MB, over the ${mb(MAX_PROJECT_CONFIG_BYTES)} MB a project can store. Remove unused email templates or themes first.`,
+  });
+}
+
+/**
+ * The development-leftover checks (production-checks.ts): all of them, webhook endpoints included,
+ * when the write sets production mode on; while it stays on, only a leftover this write adds (one
+ * from before the checks existed does not block unrelated writes; turning production mode on again does).
+ */
+async function leftoverProblem(
+  deps: Deps,
+  row: ProjectRow,
+  setProduction: boolean | undefined,
+  config: ProjectConfig,
+  testMode: boolean,
+): Promise<ProjectProblem | null> {
+  if (setProduction === false || (setProduction === undefined && !row.isProductionMode)) return null;
+  let found: ProductionCheck[];
+  if (setProduction) found = await projectLeftovers(deps, row.id, config, testMode);
+  else {
+    const before = renderConfig(storedOverrides(row));
+    const was = new Set(
+      leftoversOf(readProjectConfig(row.config), before.ok ? before.config.payments.testMode : true).map((c) => c.message),
+    );
+    found = leftoversOf(config, testMode).filter((c) => !was.has(c.message));
+  }
+  return found[0] ? fail("invalid_config", { message: found[0].message }) : null;
+}
+
 type ConfigChange = (overrides: ConfigOverrides, current: ProjectConfig) => Promise<ConfigOverrides>;
 type SaveResult = { ok: true; project: ProjectRow } | ProjectProblem | Problem<"config_conflict">;
 
@@ -108,11 +157,24 @@ async function saveProject(
 ): Promise<SaveResult> {
   let row = project;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const overrides = await change(storedOverrides(row), readProjectConfig(row.config));
-    const rendered = renderConfig(overrides);
+    const stored = storedOverrides(row);
+    let overrides = await change(stored, readProjectConfig(row.config));
+    let rendered = renderConfig(overrides);
     if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
+    // Why: a stored secret is bound to its destination; a write that moves it without the secret drops it.
+    const before = renderConfig(stored);
+    const moved = before.ok ? movedSecretPaths(before.config, rendered.config) : [];
+    if (moved.length > 0) {
+      overrides = dropSecretPaths(overrides, moved);
+      rendered = renderConfig(overrides);
+      if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
+    }
     const config = toProjectConfig(rendered.config);
-    const problem = configProblem(config, fields.isProductionMode ?? row.isProductionMode);
+    const tooLarge = configSizeProblem(config, overrides);
+    if (tooLarge) return tooLarge;
+    const problem =
+      configProblem(config, fields.isProductionMode ?? row.isProductionMode) ??
+      (await leftoverProblem(deps, row, fields.isProductionMode, config, rendered.config.payments.testMode));
     if (problem) return problem;
     const patch: Partial<ProjectRow> = { config, configOverrides: overrides };
     if (fields.displayName !== undefined) patch.displayName = fields.displayName;

@@ -41,7 +41,8 @@ export function ruleLimit(source: RateLimitSource, rule: RateLimitRule, project?
 /** Which counter a hit went to, so that a "failures only" rule can give it back. */
 export type RateLimitTicket = { bucket: string; windowStart: number };
 
-export type RateLimitResult = { ok: true; ticket: RateLimitTicket | null } | { ok: false; retryAfterSeconds: number };
+/** `first`: this hit is the one that closed the window (exactly one per window, by the atomic count). */
+export type RateLimitResult = { ok: true; ticket: RateLimitTicket | null } | { ok: false; retryAfterSeconds: number; first?: boolean };
 
 const encoder = new TextEncoder();
 
@@ -107,7 +108,7 @@ export async function hitRateLimit(
         console.warn(`rate limit ${rule}: caching the block failed`, error);
       }
     }
-    return blocked(windowEnd);
+    return { ...blocked(windowEnd), first: count === limit.count + 1 };
   }
   return { ok: true, ticket: { bucket, windowStart } };
 }

@@ -10,6 +10,7 @@ import { sha256Hex } from "../crypto/hash";
 import { type AuthRows, lookupAuthRows as lookupAuthRowsOnce } from "../db/queries/auth-lookup";
 import type { KeyKind } from "../db/queries/key-sets";
 import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
+import { findLiveSession } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { StatusError } from "../lib/errors";
@@ -102,7 +103,7 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
 
   // Project, key and user come back in one D1 round trip; they are checked below in the wire's order.
   const keyToCheck = h.adminAccessToken ? null : await keyFor(accessType, h);
-  const rows = await lookupAuthRows(deps, projectId, keyToCheck, token?.sub ?? null);
+  const rows = await lookupAuthRows(deps, projectId, keyToCheck, token?.sub ?? null, token?.refresh_token_id ?? null);
   const project = rows.project;
   if (!project) throw new KnownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
 
@@ -118,10 +119,22 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
   if (h.branchId && h.branchId !== "main") throw new KnownError("BRANCH_DOES_NOT_EXIST", { branch_id: h.branchId });
 
   if (token && !rows.user) throw new KnownError("UNPARSABLE_ACCESS_TOKEN", undefined, "The user of this access token no longer exists.");
+  // A signed-out, revoked or expired session ends its access tokens at once, not at their exp (ASVS 7.4.1).
+  // An INVALID_ACCESS_TOKEN subtype: the SDKs refresh, get REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED and sign out.
+  if (token && !sessionIsLive(rows.session, project, deps.now())) throw sessionEnded();
   return { type, project, user: rows.user, sessionId: token?.refresh_token_id ?? null, adminUserId };
 }
 
 type KeyToCheck = { kind: KeyKind; hash: string } | null;
+
+const sessionEnded = () => new KnownError("UNPARSABLE_ACCESS_TOKEN", undefined, "The session of this access token has ended.");
+
+/** Live: the row is there (not signed out, revoked or expired) and within the project's absolute session lifetime. */
+function sessionIsLive(session: { createdAt: number } | null | undefined, project: ProjectRow, now: number): boolean {
+  if (!session) return false;
+  const maxMinutes = readProjectConfig(project.config).session_max_lifetime_minutes;
+  return maxMinutes === 0 || session.createdAt + maxMinutes * 60_000 > now;
+}
 
 /** The key this access type is checked with (null: none sent, or the public sentinel). */
 async function keyFor(accessType: AccessType, h: AuthHeaders): Promise<KeyToCheck> {
@@ -135,9 +148,17 @@ async function keyFor(accessType: AccessType, h: AuthHeaders): Promise<KeyToChec
   return { kind, hash: await sha256Hex(value) };
 }
 
-async function lookupAuthRows(deps: Deps, projectId: string, key: KeyToCheck, userId: string | null, seeded = false): Promise<AuthRows> {
-  const rows = await lookupAuthRowsOnce(deps.db, { projectId, key, userId, now: deps.now() });
-  if (!rows.project && !seeded && (await loadProject(deps, projectId))) return lookupAuthRows(deps, projectId, key, userId, true);
+async function lookupAuthRows(
+  deps: Deps,
+  projectId: string,
+  key: KeyToCheck,
+  userId: string | null,
+  sessionId: string | null,
+  seeded = false,
+): Promise<AuthRows> {
+  const rows = await lookupAuthRowsOnce(deps.db, { projectId, key, userId, sessionId, now: deps.now() });
+  if (!rows.project && !seeded && (await loadProject(deps, projectId)))
+    return lookupAuthRows(deps, projectId, key, userId, sessionId, true);
   return rows;
 }
 
@@ -172,8 +193,13 @@ async function checkAdminAccessToken(deps: Deps, project: ProjectRow, token: str
   if (decoded.claims.project_id !== INTERNAL_PROJECT_ID || decoded.claims.is_anonymous || decoded.claims.is_restricted) {
     throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   }
-  const owner = await findUserRecord(deps.db, INTERNAL_PROJECT_ID, decoded.claims.sub);
+  const [owner, session] = await Promise.all([
+    findUserRecord(deps.db, INTERNAL_PROJECT_ID, decoded.claims.sub),
+    findLiveSession(deps.db, INTERNAL_PROJECT_ID, decoded.claims.refresh_token_id, decoded.claims.sub, deps.now()),
+  ]);
   if (!owner) throw new StatusError(401, "The user of this admin access token no longer exists.");
+  // The owner signed out (or was signed out everywhere): the console's admin token ends with the session.
+  if (!session) throw new KnownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   if (!(await isProjectOwnedByUser(deps.db, project.id, owner.user.id))) throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   return owner.user.id;
 }

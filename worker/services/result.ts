@@ -50,8 +50,10 @@ export type ProblemFields = {
   category_not_found: NoFields;
   category_required: NoFields;
   // --- MFA ---
-  mfa_required: { attemptCode: string };
+  /** `enrollmentRequired`: the project requires a second factor and the user has none yet (Doorman). */
+  mfa_required: { attemptCode: string; enrollmentRequired?: boolean };
   invalid_totp: NoFields;
+  totp_not_enabled: NoFields;
   // --- oauth (sign-in flow) ---
   invalid_oauth_client: { clientId: string };
   publishable_key_required: { projectId: string };

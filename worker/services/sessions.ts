@@ -13,6 +13,7 @@ import type { ProjectRow } from "../db/queries/projects";
 import {
   deleteSession,
   deleteSessionStatement,
+  deleteSessionsOfUser,
   findRetiredToken,
   findSession,
   findSessionByTokenHash,
@@ -20,6 +21,7 @@ import {
   rotateSessionToken,
   touchLiveSession,
   touchSessionReadingUser,
+  trimSessionsStatement,
 } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
@@ -27,6 +29,7 @@ import { notifyIfNewDevice } from "./email-notices";
 import { activityStatement, eventFor, eventStatement, noteActivity, type SignInMethod } from "./events";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
+import { sessionLimits, withinSessionLimits } from "./session-policy";
 import { restrictedReasonOf } from "./user-restrictions";
 
 /** How long a rotated-out refresh token still works, for tabs that refreshed concurrently. */
@@ -34,13 +37,19 @@ export const ROTATION_GRACE_MS = 30_000;
 
 export type IpInfo = Record<string, unknown> | null;
 
-export type NewSession = { sessionId: string; refreshToken: string; statement: ReturnType<typeof insertSessionStatement> };
+export type NewSession = {
+  sessionId: string;
+  refreshToken: string;
+  statement: ReturnType<typeof insertSessionStatement>;
+  /** Ends the user's oldest sessions beyond the project's maximum; run right after `statement`, in its batch. */
+  trim: ReturnType<typeof trimSessionsStatement> | null;
+};
 
 export async function prepareSession(
   deps: Deps,
   projectId: string,
   userId: string,
-  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo; sessionId?: string } = {},
+  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo; sessionId?: string; maxPerUser?: number } = {},
 ): Promise<NewSession> {
   const now = deps.now();
   // A caller may reserve the id in advance (CLI login: the id makes the hand-out one-shot).
@@ -58,7 +67,8 @@ export async function prepareSession(
     isImpersonation: options.isImpersonation ?? false,
     lastIpInfo: options.ipInfo ?? null,
   });
-  return { sessionId, refreshToken, statement };
+  const trim = options.maxPerUser ? trimSessionsStatement(deps.db, projectId, userId, sessionId, options.maxPerUser) : null;
+  return { sessionId, refreshToken, statement, trim };
 }
 
 export function accessTokenClaims(projectId: string, record: UserRecord, config: ProjectConfig, sessionId: string): AccessTokenClaims {
@@ -111,9 +121,15 @@ export async function createSessionForUser(
   const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) return fail("user_not_found");
   const isImpersonation = "impersonation" in options.origin;
-  const session = await prepareSession(deps, project.id, userId, { ...options, isImpersonation });
+  const maxPerUser = readProjectConfig(project.config).max_sessions_per_user;
+  const session = await prepareSession(deps, project.id, userId, { ...options, isImpersonation, maxPerUser });
   const signedInAt = deps.now();
-  await deps.db.batch([session.statement, ...sessionEvents(deps, project.id, userId, session.sessionId, options.origin)]);
+  // The maximum is kept in the insert's own batch (one transaction): concurrent sign-ins cannot exceed it.
+  await deps.db.batch([
+    session.statement,
+    ...(session.trim ? [session.trim] : []),
+    ...sessionEvents(deps, project.id, userId, session.sessionId, options.origin),
+  ]);
   // A user's own sign-in from a new device gets a notice, after the response (one indexed query, then maybe an email).
   if ("signIn" in options.origin && !NO_DEVICE_NOTICE.has(options.origin.signIn.method))
     deps.defer(notifyIfNewDevice(deps, project, userId, signedInAt));
@@ -136,14 +152,16 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
   const now = deps.now();
   const tokenHash = await sha256Hex(refreshToken);
   const config = readProjectConfig(project.config);
+  // The project's idle timeout and absolute lifetime: a session past either refreshes no more.
+  const limits = sessionLimits(config, now);
   if (!config.refresh_token_rotation) {
     // Common path: one compare-and-set UPDATE finds the live session and stamps its use.
-    const touched = await touchLiveSession(deps.db, project.id, { tokenHash }, now, ipInfo);
+    const touched = await touchLiveSession(deps.db, project.id, { tokenHash }, now, ipInfo, limits);
     return touched ? { ok: true, sessionId: touched.id, userId: touched.userId } : { ok: false };
   }
   const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
   if (session) {
-    if (session.expiresAt <= now) return { ok: false };
+    if (session.expiresAt <= now || !withinSessionLimits(limits, session)) return { ok: false };
     const newRefreshToken = deps.random.code(45);
     const rotated = await rotateSessionToken(deps.db, session, tokenHash, await sha256Hex(newRefreshToken), now);
     if (rotated) return { ok: true, sessionId: session.id, userId: session.userId, refreshToken: newRefreshToken };
@@ -161,7 +179,7 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
     }
     return { ok: false };
   }
-  const live = await touchLiveSession(deps.db, project.id, { id: retired.sessionId }, now, ipInfo);
+  const live = await touchLiveSession(deps.db, project.id, { id: retired.sessionId }, now, ipInfo, limits);
   return live ? { ok: true, sessionId: live.id, userId: live.userId } : { ok: false };
 }
 
@@ -193,7 +211,9 @@ async function mintRefreshed(
  * wholly before it (nothing matches: not found) or after it (the session is gone from then on).
  */
 export async function refreshWithoutRotation(deps: Deps, project: ProjectRow, tokenHash: string, ipInfo: IpInfo): Promise<RefreshResult> {
-  const hit = await touchSessionReadingUser(deps.db, project.id, tokenHash, deps.now(), ipInfo);
+  const now = deps.now();
+  const limits = sessionLimits(readProjectConfig(project.config), now);
+  const hit = await touchSessionReadingUser(deps.db, project.id, tokenHash, now, ipInfo, limits);
   if (!hit) return { ok: false };
   return mintRefreshed(deps, project, hit.record, hit.session.id);
 }
@@ -211,4 +231,28 @@ export async function revokeSession(deps: Deps, projectId: string, sessionId: st
     insertEventIfChangedStatement(deps.db, event),
   ]);
   return deleted.length > 0;
+}
+
+/** At most this many session.revoked events per sign-out everywhere (one batch); the deletion itself has no limit. */
+const MAX_REVOKE_EVENTS = 100;
+
+/**
+ * Sign-out everywhere: ends every session of the user except `keepId` (the caller's own, if any)
+ * in one DELETE, then records a session.revoked event for each. Their access tokens are refused
+ * from the next request on (request-auth.ts checks the session). Answers how many were ended.
+ */
+export async function revokeSessionsOfUser(
+  deps: Deps,
+  projectId: string,
+  userId: string,
+  keepId: string | null,
+): Promise<{ ok: true; ended: number } | Problem<"user_not_found">> {
+  // Another project's (or no) user is not found, never a silent success.
+  if (!(await findUserRecord(deps.db, projectId, userId))) return fail("user_not_found");
+  const ended = await deleteSessionsOfUser(deps.db, projectId, userId, keepId);
+  const events = ended
+    .slice(0, MAX_REVOKE_EVENTS)
+    .map((id) => eventStatement(deps, projectId, "session.revoked", { userId }, { session_id: id, everywhere: true }));
+  if (events.length > 0) await deps.db.batch(events as [(typeof events)[number], ...(typeof events)[number][]]);
+  return { ok: true, ended: ended.length };
 }

@@ -6,6 +6,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
 import { hashPassword, isBcryptHash } from "../crypto/password";
+import { deleteRecoveryCodesStatement } from "../db/queries/mfa-recovery-codes";
 import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
@@ -324,6 +325,8 @@ function userUpdateEvents(
   }
   if (update.totpSecretBase64 !== undefined && Boolean(update.totpSecretBase64) !== Boolean(current.user.totpSecret)) {
     statements.push(eventStatement(deps, projectId, update.totpSecretBase64 ? "mfa.enrolled" : "mfa.removed", { userId }));
+    // Recovery codes belong to the TOTP they back up: turning TOTP off ends them.
+    if (!update.totpSecretBase64) statements.push(deleteRecoveryCodesStatement(deps.db, userId));
   }
   if (fields.length > 0) statements.push(eventStatement(deps, projectId, "user.updated", { userId }, { fields }));
   return statements;

@@ -17,7 +17,14 @@ import {
 import type { Deps } from "../lib/context";
 import { checkWebhookUrl } from "./webhook-urls";
 
-export type EndpointInput = { url?: string; description?: string; eventTypes?: string[]; disabled?: boolean };
+export type EndpointInput = {
+  url?: string;
+  description?: string;
+  eventTypes?: string[];
+  disabled?: boolean;
+  /** The project is in production mode: its URLs follow the production rule even on a development deployment. */
+  productionMode?: boolean;
+};
 export type EndpointResult<T> =
   | { ok: true; value: T }
   | { ok: false; reason: "bad_url"; message: string }
@@ -28,9 +35,10 @@ function newSigningSecret(): string {
   return `whsec_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 
-function urlProblem(deps: Deps, url: string | undefined): { ok: false; reason: "bad_url"; message: string } | null {
+function urlProblem(deps: Deps, url: string | undefined, productionMode = false): { ok: false; reason: "bad_url"; message: string } | null {
   if (url === undefined) return null;
-  const check = checkWebhookUrl(url, { development: deps.config.environment === "development" });
+  // A production project's endpoints are public https, as its production checks require (issue 25).
+  const check = checkWebhookUrl(url, { development: deps.config.environment === "development" && !productionMode });
   return check.ok ? null : { ok: false, reason: "bad_url", message: check.message };
 }
 
@@ -39,7 +47,7 @@ export async function createWebhookEndpoint(
   projectId: string,
   input: EndpointInput & { url: string },
 ): Promise<EndpointResult<{ endpoint: WebhookEndpointRow; secret: string }>> {
-  const problem = urlProblem(deps, input.url);
+  const problem = urlProblem(deps, input.url, input.productionMode);
   if (problem) return problem;
   const secret = newSigningSecret();
   const now = deps.now();
@@ -72,7 +80,7 @@ export async function updateWebhookEndpoint(
   endpointId: string,
   input: EndpointInput,
 ): Promise<EndpointResult<WebhookEndpointRow>> {
-  const problem = urlProblem(deps, input.url);
+  const problem = urlProblem(deps, input.url, input.productionMode);
   if (problem) return problem;
   const patch: WebhookEndpointPatch = {};
   if (input.url !== undefined) patch.url = input.url;

@@ -6,8 +6,18 @@
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
-/** Names that always point inside the host or its network. */
-const INTERNAL_NAMES = [/^localhost$/, /\.localhost$/, /\.local$/, /\.internal$/, /^metadata(\.google\.internal)?$/, /\.home\.arpa$/];
+/**
+ * Names that always point inside the host or its network. Single-label names (`intranet`,
+ * `instance-data`, `metadata`) are refused as a whole: a public name always has a dot.
+ */
+const INTERNAL_NAMES = [
+  /^[^.]+$/,
+  /\.localhost$/,
+  /\.local$/,
+  /\.internal$/,
+  /\.home\.arpa$/,
+  /^metadata\.goog$/, // Google Cloud's metadata server, beside metadata.google.internal
+];
 
 function ipv4Octets(host: string): number[] | null {
   const parts = host.split(".");
@@ -32,17 +42,49 @@ function isPrivateIpv4([a, b]: number[]): boolean {
   );
 }
 
-function isPrivateIpv6(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "::" || h === "::1") return true;
-  // IPv4-mapped (::ffff:a.b.c.d or ::ffff:xxxx:xxxx as the URL parser writes it): judge the IPv4 address.
-  const mapped = h.match(/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
-  if (mapped?.[1] && mapped[2]) {
-    const hi = Number.parseInt(mapped[1], 16);
-    const lo = Number.parseInt(mapped[2], 16);
-    return isPrivateIpv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 counts as two), or null. */
+function ipv6Groups(text: string): number[] | null {
+  let h = text;
+  const tail: number[] = [];
+  const dotted = h.match(/^(.*:)(\d+\.\d+\.\d+\.\d+)$/);
+  if (dotted?.[1] && dotted[2]) {
+    const v4 = ipv4Octets(dotted[2]);
+    if (!v4) return null;
+    tail.push(((v4[0]! << 8) | v4[1]!) >>> 0, ((v4[2]! << 8) | v4[3]!) >>> 0);
+    h = dotted[1].endsWith("::") ? dotted[1] : dotted[1].slice(0, -1);
   }
-  return /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || /^ff/.test(h) || h.startsWith("fec0") || h === "fd00:ec2::254";
+  const halves = h.split("::");
+  if (halves.length > 2) return null;
+  const parse = (s: string) => (s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? Number.parseInt(g, 16) : Number.NaN)));
+  const head = parse(halves[0]!);
+  const rest = halves.length === 2 ? parse(halves[1]!) : [];
+  const given = head.length + rest.length + tail.length;
+  if ([...head, ...rest].some(Number.isNaN)) return null;
+  if (halves.length === 1 ? given !== 8 : given > 7) return null;
+  return [...head, ...Array(8 - given).fill(0), ...rest, ...tail];
+}
+
+const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255];
+
+/**
+ * Why IPv4 inside IPv6 is unwrapped: `[::127.0.0.1]`, `[::ffff:0:127.0.0.1]`, `[64:ff9b::7f00:1]`
+ * (NAT64) and `[2002:7f00:1::]` (6to4) all lead to 127.0.0.1 on a host or network that routes them.
+ */
+function isPrivateIpv6(host: string): boolean {
+  const g = ipv6Groups(host.replace(/^\[|\]$/g, "").toLowerCase());
+  if (!g) return true; // not an address we can read: refuse rather than guess
+  const [a, b, c, d, e, f, hi, lo] = g as [number, number, number, number, number, number, number, number];
+  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeroTo(6)) return isPrivateIpv4(v4Of(hi, lo)); // ::, ::1 (0.0.0.1) and IPv4-compatible ::a.b.c.d
+  if (zeroTo(5) && f === 0xffff) return isPrivateIpv4(v4Of(hi, lo)); // IPv4-mapped ::ffff:a.b.c.d
+  if (zeroTo(4) && e === 0xffff && f === 0) return isPrivateIpv4(v4Of(hi, lo)); // IPv4-translated ::ffff:0:a.b.c.d
+  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return isPrivateIpv4(v4Of(hi, lo)); // NAT64 64:ff9b::/96
+  if (a === 0x64 && b === 0xff9b && c === 1) return true; // local-use NAT64 64:ff9b:1::/48: a network's own translator
+  if (a === 0x2002) return isPrivateIpv4(v4Of(b, c)); // 6to4 2002:AABB:CCDD::/48
+  if (a === 0x2001 && (b === 0 || b === 0xdb8)) return true; // Teredo, documentation
+  if (a === 0x100 && b === 0 && c === 0 && d === 0) return true; // discard-only 100::/64
+  // Unique local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8.
+  return (a & 0xfe00) === 0xfc00 || (a & 0xffc0) === 0xfe80 || (a & 0xffc0) === 0xfec0 || (a & 0xff00) === 0xff00;
 }
 
 /** Whether the host is a loopback, private, link-local or metadata address or name. */

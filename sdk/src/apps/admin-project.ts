@@ -17,6 +17,14 @@ export type ProjectConfig = {
   createTeamOnSignUp: boolean;
   requirePublishableClientKey: boolean;
   refreshTokenRotation: boolean;
+  /** Doorman session policy, 0 = no limit: minutes without a refresh before a session ends (checked on refresh). */
+  sessionIdleTimeoutMinutes: number;
+  /** Minutes from sign-in after which a session ends, whatever its use (0 = only the session's own expiry). */
+  sessionMaxLifetimeMinutes: number;
+  /** Sessions a user may have at once; a new sign-in ends the oldest beyond it (0 = unlimited). */
+  maxSessionsPerUser: number;
+  /** Doorman: every user needs a second factor (TOTP); a user without one enrols at the next sign-in. */
+  requireMfa: boolean;
   oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
   domains: { domain: string; handlerPath: string }[];
   /** `clientSecret` is write-only: sent on update, never read back (`hasClientSecret` says whether one is stored). */

@@ -13,7 +13,10 @@ import { AppCore, type ClientAppOptions } from "./app-core";
 import * as cli from "./cli";
 import { type CurrentUserOf, makeCurrentUser, type OwnerAdminAppFactory } from "./current-user";
 import * as emailAuth from "./email-auth";
-import { forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
+import { bytesToBase64, forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
+
+type MfaOptions = { attemptCode?: string; noRedirect?: boolean };
+
 import * as oauth from "./oauth";
 import * as passkeys from "./passkeys";
 import * as payments from "./payments";
@@ -83,18 +86,46 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
    * @example
    * const result = await app.signInWithMfa("123456"); // the attempt code was kept by the first step
    */
-  async signInWithMfa(totp: string, options: { attemptCode?: string; noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+  signInWithMfa(totp: string, options: MfaOptions = {}): Promise<Result<undefined>> {
+    return this._finishMfa("sign-in", { type: "totp", totp }, options);
+  }
+
+  /**
+   * Doorman: finishes a sign-in that asked for the second factor with one of the user's recovery codes (each works once).
+   *
+   * @example
+   * await app.signInWithRecoveryCode("abcd-efgh-jkmn");
+   */
+  signInWithRecoveryCode(recoveryCode: string, options: MfaOptions = {}): Promise<Result<undefined>> {
+    return this._finishMfa("sign-in", { type: "recovery_code", recovery_code: recoveryCode }, options);
+  }
+
+  /**
+   * Doorman: when the project requires a second factor and the user has none, turns TOTP on with a
+   * new secret and a first code from the user's app, and signs in. Returns the recovery codes (shown once).
+   *
+   * @example
+   * const result = await app.enrollMfa(secret, "123456");
+   * if (result.status === "ok") show(result.data);
+   */
+  enrollMfa(secret: Uint8Array, totp: string, options: MfaOptions = {}): Promise<Result<string[]>> {
+    return this._finishMfa("enroll", { totp_secret_base64: bytesToBase64(secret), totp }, options);
+  }
+
+  /** The sign-in's second step; answers the recovery codes when the route made them (enrol), else undefined. */
+  // biome-ignore lint/suspicious/noExplicitAny: one helper for Result<undefined> and Result<string[]>, to keep the core small.
+  private async _finishMfa(path: string, body: Record<string, unknown>, options: MfaOptions): Promise<Result<any>> {
     const code = options.attemptCode ?? storedMfaAttempt();
     if (!code) throw new Error("No sign-in is waiting for a second factor (the attempt code is missing).");
     const result = await emailAuth.asResult(() =>
-      this._http.request<SignInTokensJson>("/auth/mfa/sign-in", { body: { type: "totp", totp, code } }),
+      this._http.request<SignInTokensJson & { recovery_codes?: string[] }>(`/auth/mfa/${path}`, { body: { ...body, code } }),
     );
     if (result.status === "error") return result;
     forgetMfaAttempt();
     this._session.setTokens({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
     await this._refreshUser();
     if (!options.noRedirect) await this.redirectAfterAuth(result.data.is_new_user ? "signUp" : "signIn");
-    return ok(undefined);
+    return ok(result.data.recovery_codes);
   }
 
   /** Signs up with email and password (upgrading a current anonymous user in place). */

@@ -66,6 +66,14 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
   listSessions(): Promise<ActiveSession[]>;
   revokeSession(sessionId: string): Promise<void>;
   /**
+   * Signs out of all other devices: ends every session of this user except the current one, and
+   * their access tokens stop working at once on Doorman's API (a Doorman extension).
+   *
+   * @example
+   * await user.revokeOtherSessions();
+   */
+  revokeOtherSessions(): Promise<void>;
+  /**
    * The user's recent security events, newest first (sign-ins with device and place, password
    * changes, passkeys, revoked sessions…); a Doorman extension.
    *
@@ -96,6 +104,14 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
   // --- passkeys ---
   /** Registers a passkey (replacing any previous one) and turns on passkey sign-in. */
   registerPasskey(): Promise<Result<undefined>>;
+  // --- mfa ---
+  /**
+   * Doorman: ten new TOTP recovery codes (the old set stops working); shown once. Needs TOTP on.
+   *
+   * @example
+   * const codes = await user.generateRecoveryCodes();
+   */
+  generateRecoveryCodes(): Promise<string[]>;
   // --- teams ---
   /** Creates a team with this user as creator; it becomes the selected team. */
   createTeam(options: teams.TeamCreateOptions): Promise<teams.UserTeam>;
@@ -195,6 +211,9 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
     async revokeSession(sessionId) {
       await app._userRequest(`/auth/sessions/${encodeURIComponent(sessionId)}?user_id=me`, { method: "DELETE" });
     },
+    async revokeOtherSessions() {
+      await app._userRequest("/auth/sessions?user_id=me", { method: "DELETE" });
+    },
     listActivity: (options) => activity.listActivity(app._userRequest.bind(app), "me", options),
     async listOwnedProjects() {
       const list = await app._userRequest<ListJson<ProjectAdminJson>>("/internal/projects");
@@ -226,6 +245,9 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
     }),
     // --- passkeys ---
     registerPasskey: () => passkeys.registerPasskey(app),
+    // --- mfa ---
+    generateRecoveryCodes: () =>
+      app._userRequest<{ recovery_codes: string[] }>("/auth/mfa/recovery-codes", { body: {} }).then((r) => r.recovery_codes),
     // --- teams ---
     ...teams.userTeamMethods(app),
     // --- permissions ---

@@ -6,6 +6,7 @@
 import type { KnownError } from "../shared/known-errors";
 
 export const MFA_ATTEMPT_STORAGE_KEY = "stack-mfa-attempt-code";
+const MFA_ENROLL_STORAGE_KEY = "doorman-mfa-enroll";
 
 function storage(): Storage | null {
   try {
@@ -20,7 +21,14 @@ export function rememberMfaAttempt(error: KnownError): boolean {
   if (error.code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") return false;
   const code = error.details?.attempt_code;
   if (typeof code === "string") storage()?.setItem(MFA_ATTEMPT_STORAGE_KEY, code);
+  // Doorman: the project requires a second factor and the user has none: the mfa page shows the TOTP set-up.
+  storage()?.setItem(MFA_ENROLL_STORAGE_KEY, error.details?.enrollment_required === true ? "1" : "");
   return true;
+}
+
+/** Whether the waiting sign-in must first enrol TOTP (`app.enrollMfa`) rather than enter a code. */
+export function storedMfaEnrollment(): boolean {
+  return storage()?.getItem(MFA_ENROLL_STORAGE_KEY) === "1";
 }
 
 export function storedMfaAttempt(): string | null {
@@ -29,6 +37,7 @@ export function storedMfaAttempt(): string | null {
 
 export function forgetMfaAttempt(): void {
   storage()?.removeItem(MFA_ATTEMPT_STORAGE_KEY);
+  storage()?.removeItem(MFA_ENROLL_STORAGE_KEY);
 }
 
 /** base64 of raw bytes (the wire's totp_secret_base64). */

@@ -35,8 +35,15 @@ export type ServerUser = UserFields & {
   delete(): Promise<void>;
   createSession(options?: { expiresInMillis?: number; isImpersonation?: boolean }): Promise<{ accessToken: string; refreshToken: string }>;
   listSessions(): Promise<ActiveSession[]>;
-  /** Ends one of this user's sessions (its refresh token stops working; issued access tokens run out). */
+  /** Ends one of this user's sessions: its refresh token stops working, and its access tokens on Doorman's API at once. */
   revokeSession(sessionId: string): Promise<void>;
+  /**
+   * Signs the user out everywhere: ends every session of this user (a Doorman extension).
+   *
+   * @example
+   * await (await serverApp.getUser(userId))?.revokeAllSessions();
+   */
+  revokeAllSessions(): Promise<void>;
   /** This user's recent security events, newest first (a Doorman extension); see `CurrentUser.listActivity`. */
   listActivity(options?: activity.ListActivityOptions): Promise<activity.UserActivityPage>;
   // --- contact channels ---
@@ -124,6 +131,9 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
         await this._serverRequest(`/auth/sessions/${encodeURIComponent(sessionId)}?user_id=${encodeURIComponent(json.id)}`, {
           method: "DELETE",
         });
+      },
+      revokeAllSessions: async () => {
+        await this._serverRequest(`/auth/sessions?user_id=${encodeURIComponent(json.id)}`, { method: "DELETE" });
       },
       listActivity: (options) => activity.listActivity(this._serverRequest.bind(this), json.id, options),
       ...serverContactChannelMethods(this._serverRequest.bind(this), json.id),

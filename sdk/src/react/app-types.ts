@@ -36,6 +36,7 @@ export type ReactUser = Pick<
   | "listNotificationCategories"
   | "listSessions"
   | "revokeSession"
+  | "revokeOtherSessions"
   | "listActivity"
   // --- oauth ---
   | "linkOAuthAccount"
@@ -45,6 +46,7 @@ export type ReactUser = Pick<
   // --- passkeys ---
   | "passkeyAuthEnabled"
   | "registerPasskey"
+  | "generateRecoveryCodes"
   // --- teams ---
   | "selectedTeam"
   | "createTeam"
@@ -111,6 +113,8 @@ export type ReactStackApp = Pick<
   | "verifyEmail"
   | "checkEmailVerificationCode"
   | "signInWithMfa"
+  | "signInWithRecoveryCode"
+  | "enrollMfa"
   // --- oauth ---
   | "signInWithOAuth"
   | "callOAuthCallback"

@@ -148,7 +148,7 @@ export const catalogue = {
   INVALID_SHARED_OAUTH_PROVIDER_ID: e(400, (d) => `The shared OAuth provider with ID ${str(d.provider_id)} is not valid.`, ["provider_id"]),
   INVALID_STANDARD_OAUTH_PROVIDER_ID: e(400, (d) => `The standard OAuth provider with ID ${str(d.provider_id)} is not valid.`, ["provider_id"]),
   INVALID_AUTHORIZATION_CODE: e(400, "The given authorization code is invalid."),
-  MULTI_FACTOR_AUTHENTICATION_REQUIRED: e(400, "Multi-factor authentication is required for this user.", ["attempt_code"]),
+  MULTI_FACTOR_AUTHENTICATION_REQUIRED: e(400, "Multi-factor authentication is required for this user.", ["attempt_code", "enrollment_required"]),
   INVALID_TOTP_CODE: e(400, "The TOTP code is invalid. Please try again."),
   PROJECT_PERMISSION_REQUIRED: e(401, (d) => `User ${str(d.user_id)} does not have permission ${str(d.permission_id)}.`, ["user_id", "permission_id"]),
   TEAM_PERMISSION_REQUIRED: e(401, (d) => `User ${str(d.user_id)} does not have permission ${str(d.permission_id)} in team ${str(d.team_id)}.`, ["team_id", "user_id", "permission_id"]),
@@ -177,6 +177,8 @@ export const catalogue = {
   ONE_TIME_PURCHASE_ALREADY_REFUNDED: e(400, "One-time purchase already refunded.", ["one_time_purchase_id"]),
   TEST_MODE_PURCHASE_NON_REFUNDABLE: e(400, "Test-mode purchases cannot be refunded."),
   NEW_PURCHASES_BLOCKED: e(403, "New purchases are currently blocked for this project."),
+  // Doorman's own (the reference's test checkout answers a bare 403): the public test card never pays on a production project.
+  TEST_MODE_NOT_ALLOWED_IN_PRODUCTION: e(403, "This project is in production mode, so the test checkout is off: no test card can pay here. The seller must turn test mode off (Payments) and take payments through Stripe."),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: e(404, "Stripe account information not found."),
   DEFAULT_PAYMENT_METHOD_REQUIRED: e(400, "A default payment method is required.", ["customer_type", "customer_id"]),
   DATA_VAULT_STORE_DOES_NOT_EXIST: e(400, (d) => `Data vault store ${JSON.stringify(d.store_id)} does not exist.`, ["store_id"]),

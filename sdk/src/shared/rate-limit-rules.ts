@@ -20,6 +20,8 @@ export const RATE_LIMIT_RULES = {
   RESET_SEND_PER_IP: "20/600",
   RESET_SEND_PER_EMAIL: "5/600",
   CODE_VERIFY_PER_IP: "60/600",
+  // The purchase page's public code check: anyone may call it, so guesses are limited per address.
+  PURCHASE_CODE_VALIDATE_PER_IP: "60/600",
   // CLI login: starting one is rare; polls come every 2 s.
   CLI_START_PER_IP: "30/3600",
   CLI_POLL_PER_IP: "60/60",

@@ -1,6 +1,6 @@
 /**
  * `/projects/{id}/settings`: the project's name and description, production mode with its
- * checks, the rate limits, the console assistant's model provider (#assistant), transfer to
+ * checks, the session policy, the rate limits, the console assistant's model provider (#assistant), transfer to
  * another of the owner's teams, and delete (by typing the project's name).
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
@@ -9,6 +9,7 @@ import { AssistantSettings } from "../components/assistant/assistant-settings";
 import { ProductionModePanel } from "../components/config/production-mode-panel";
 import { ProjectDetailsForm } from "../components/config/project-details-form";
 import { RateLimitsForm } from "../components/config/rate-limits-form";
+import { SessionPolicyForm } from "../components/config/session-policy-form";
 import { TransferPanel } from "../components/config/transfer-panel";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
@@ -28,6 +29,7 @@ export default function SettingsRoute() {
       </PageHeading>
       <ProjectDetailsForm displayName={project.displayName} description={project.description} />
       <ProductionModePanel project={project} />
+      <SessionPolicyForm project={project} />
       <RateLimitsForm project={project} />
       <AssistantSettings />
       <TransferPanel />

@@ -19,6 +19,7 @@ type Flag =
   | "credentialEnabled"
   | "magicLinkEnabled"
   | "passkeyEnabled"
+  | "requireMfa"
   | "signUpEnabled"
   | "anonymousSignUpEnabled"
   | "clientTeamCreationEnabled"
@@ -35,6 +36,11 @@ const METHODS: { flag: Flag; label: string; hint: string }[] = [
     hint: "People get a sign-in link and a code by email; no password needed.",
   },
   { flag: "passkeyEnabled", label: "Passkeys", hint: "People who registered a passkey sign in with it (fingerprint, face, security key)." },
+  {
+    flag: "requireMfa",
+    label: "Require two-factor authentication",
+    hint: "Every user needs an authenticator app (TOTP); users without one set it up at their next sign-in before they get in.",
+  },
   { flag: "signUpEnabled", label: "Allow new sign-ups", hint: "Off: only existing users can sign in; you can still create users here." },
   {
     flag: "anonymousSignUpEnabled",

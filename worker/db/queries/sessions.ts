@@ -1,5 +1,5 @@
 /** Data access for sessions (one row per sign-in; the refresh token is stored as SHA-256). */
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { batchPrepared, preparedOnce } from "../prepared";
 import { retiredRefreshTokens, sessions } from "../schema";
@@ -7,6 +7,45 @@ import { insertEventIfChangedStatement, type NewEvent } from "./events";
 import { type UserRecord, userRecordFrom, userRecordQueries } from "./users";
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * The project's session policy as times (services/session-policy.ts): a session is live only while
+ * last used after `idleSince` and created after `bornAfter` (-1: no such limit).
+ */
+export type SessionLimits = { idleSince: number; bornAfter: number };
+export const NO_SESSION_LIMITS: SessionLimits = { idleSince: -1, bornAfter: -1 };
+
+/** The session with this id if it is live (not signed out, revoked or expired) and the user's. */
+export async function findLiveSession(
+  db: Db,
+  projectId: string,
+  id: string,
+  userId: string,
+  now: number,
+): Promise<{ createdAt: number } | null> {
+  const row = await db
+    .select({ createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id), eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .get();
+  return row ?? null;
+}
+
+/**
+ * Ends the user's oldest sessions so that `newId` and at most `keep - 1` others remain (newest
+ * first by creation). Runs in the same batch as the new session's insert, so concurrent sign-ins
+ * never leave more than `keep`, and the session a caller just created survives its own batch.
+ */
+export function trimSessionsStatement(db: Db, projectId: string, userId: string, newId: string, keep: number) {
+  const others = and(eq(sessions.projectId, projectId), eq(sessions.userId, userId), sql`${sessions.id} != ${newId}`);
+  const newest = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(others)
+    .orderBy(desc(sessions.createdAt), asc(sessions.id))
+    .limit(Math.max(0, keep - 1));
+  return db.delete(sessions).where(and(others, notInArray(sessions.id, newest)));
+}
 
 export function insertSessionStatement(db: Db, row: typeof sessions.$inferInsert) {
   return db.insert(sessions).values(row);
@@ -20,10 +59,13 @@ export async function insertSessionIfAbsent(
   db: Db,
   statement: ReturnType<typeof insertSessionStatement>,
   event: NewEvent,
+  trim: ReturnType<typeof trimSessionsStatement> | null = null,
 ): Promise<boolean> {
   const [rows] = await db.batch([
     statement.onConflictDoNothing({ target: sessions.id }).returning({ id: sessions.id }),
     insertEventIfChangedStatement(db, event),
+    // The project's maximum sessions per user, in the insert's transaction (after the event: it reads changes()).
+    ...(trim ? [trim] : []),
   ]);
   return rows.length > 0;
 }
@@ -72,12 +114,21 @@ export async function touchLiveSession(
   by: { id: string } | { tokenHash: string },
   now: number,
   ipInfo: unknown,
+  limits: SessionLimits = NO_SESSION_LIMITS,
 ): Promise<{ id: string; userId: string } | null> {
   const match = "id" in by ? eq(sessions.id, by.id) : eq(sessions.refreshTokenHash, by.tokenHash);
   const row = await db
     .update(sessions)
     .set({ lastUsedAt: now, lastIpInfo: ipInfo ?? sql`last_ip_info` })
-    .where(and(eq(sessions.projectId, projectId), match, gt(sessions.expiresAt, now)))
+    .where(
+      and(
+        eq(sessions.projectId, projectId),
+        match,
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastUsedAt, limits.idleSince),
+        gt(sessions.createdAt, limits.bornAfter),
+      ),
+    )
     .returning({ id: sessions.id, userId: sessions.userId })
     .get();
   return row ?? null;
@@ -94,9 +145,10 @@ export async function touchSessionReadingUser(
   tokenHash: string,
   now: number,
   ipInfo: unknown,
+  limits: SessionLimits = NO_SESSION_LIMITS,
 ): Promise<{ session: { id: string; userId: string }; record: UserRecord } | null> {
   const [update, ...user] = touchAndUserQueries(db);
-  const values = { projectId, tokenHash, now, ipInfo: ipInfo == null ? null : JSON.stringify(ipInfo) };
+  const values = { projectId, tokenHash, now, ...limits, ipInfo: ipInfo == null ? null : JSON.stringify(ipInfo) };
   const [touched, ...userRows] = (await batchPrepared(
     db,
     [update!, ...user].map((query) => ({ query, values })),
@@ -109,7 +161,14 @@ export async function touchSessionReadingUser(
 /** The statements of touchSessionReadingUser, prepared once (the refresh hot path). */
 const touchAndUserQueries = preparedOnce((db) => {
   const p = { projectId: sql.placeholder("projectId"), tokenHash: sql.placeholder("tokenHash"), now: sql.placeholder("now") };
-  const live = and(eq(sessions.projectId, p.projectId), eq(sessions.refreshTokenHash, p.tokenHash), gt(sessions.expiresAt, p.now));
+  const live = and(
+    eq(sessions.projectId, p.projectId),
+    eq(sessions.refreshTokenHash, p.tokenHash),
+    gt(sessions.expiresAt, p.now),
+    // The project's idle timeout and absolute lifetime (-1: none).
+    gt(sessions.lastUsedAt, sql.placeholder("idleSince")),
+    gt(sessions.createdAt, sql.placeholder("bornAfter")),
+  );
   const userOfSession = sql`SELECT ${sessions.userId} FROM ${sessions} WHERE ${live}`;
   return [
     db
@@ -164,6 +223,16 @@ export function deleteSessionStatement(db: Db, projectId: string, id: string) {
 
 export async function deleteSession(db: Db, projectId: string, id: string): Promise<boolean> {
   return (await deleteSessionStatement(db, projectId, id)).length > 0;
+}
+
+/** Deletes every session of the user but `keepId` in one statement; the ids it deleted. */
+export async function deleteSessionsOfUser(db: Db, projectId: string, userId: string, keepId: string | null): Promise<string[]> {
+  const ofUser = and(eq(sessions.projectId, projectId), eq(sessions.userId, userId));
+  const rows = await db
+    .delete(sessions)
+    .where(keepId ? and(ofUser, sql`${sessions.id} != ${keepId}`) : ofUser)
+    .returning({ id: sessions.id });
+  return rows.map((r) => r.id);
 }
 
 export async function deleteOtherSessionsOfUser(db: Db, userId: string, keepId: string | null): Promise<void> {

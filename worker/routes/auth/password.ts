@@ -47,7 +47,13 @@ const signIn = defineRoute({
   errors: ["PASSWORD_AUTHENTICATION_NOT_ENABLED", "EMAIL_PASSWORD_MISMATCH", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
   // Lockout per (account, address), plus a per-account cap far above it (NIST 800-63B: 100 failures):
   // wrong tries from other addresses cannot lock the owner out. Only failed sign-ins count there.
-  rateLimit: { ip: "SIGN_IN_PER_IP", emailIp: "SIGN_IN_PER_EMAIL_IP", email: "SIGN_IN_PER_EMAIL", failuresOnly: ["emailIp", "email"] },
+  rateLimit: {
+    ip: "SIGN_IN_PER_IP",
+    emailIp: "SIGN_IN_PER_EMAIL_IP",
+    email: "SIGN_IN_PER_EMAIL",
+    failuresOnly: ["emailIp", "email"],
+    lockoutNotice: true,
+  },
 });
 
 const update = defineRoute({

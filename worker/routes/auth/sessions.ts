@@ -10,9 +10,10 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { userIdOrMe } from "../../http/validate";
 import { StatusError } from "../../lib/errors";
 import { ipInfoOf } from "../../lib/ip-info";
+import { unwrap } from "../../lib/problems";
 import { stackHeader } from "../../middleware/headers";
 import { refreshThroughSession, revokeThroughSession } from "../../services/session-gateway";
-import { createSessionForUser } from "../../services/sessions";
+import { createSessionForUser, revokeSessionsOfUser } from "../../services/sessions";
 import { sessionView } from "../../views/sessions";
 
 const access = ["client", "server", "admin"] as const;
@@ -75,6 +76,16 @@ const revoke = defineRoute({
   errors: [...USER_ID_ERRORS, "CANNOT_DELETE_CURRENT_SESSION"],
 });
 
+const revokeAll = defineRoute({
+  method: "delete",
+  path: "/",
+  summary: "Sign out everywhere: end every session of a user but the current one (clients: only their own)",
+  access,
+  query: z.strictObject({ user_id: userIdOrMe }),
+  response: successSchema,
+  errors: [...USER_ID_ERRORS, "USER_NOT_FOUND"],
+});
+
 export const sessionsRoutes = routeGroup();
 addRoute(sessionsRoutes, create, async (c, { auth, body }) => {
   const result = await createSessionForUser(c.get("deps"), auth.project, body.user_id, {
@@ -90,6 +101,13 @@ addRoute(sessionsRoutes, list, async (c, { auth, query }) => {
   const deps = c.get("deps");
   const rows = await listSessionsOfUser(deps.db, auth.project.id, userId, deps.now());
   return c.json({ items: rows.map((r) => sessionView(r, auth.sessionId)), is_paginated: false });
+});
+addRoute(sessionsRoutes, revokeAll, async (c, { auth, query }) => {
+  // Clients name only themselves (ownUserId); the session this request comes from is kept, so
+  // "sign out of all other devices" leaves this one signed in. Server and admin end them all.
+  const userId = ownUserId(auth, query.user_id);
+  unwrap(await revokeSessionsOfUser(c.get("deps"), auth.project.id, userId, auth.sessionId));
+  return c.json({ success: true });
 });
 addRoute(sessionsRoutes, signOut, async (c, { auth }) => {
   if (!auth.sessionId) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");

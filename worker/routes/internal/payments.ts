@@ -30,7 +30,13 @@ const testModeSession = defineRoute({
   access: ["admin"],
   body: z.strictObject({ full_code: z.string().min(1).max(512), price_id: z.string().min(1).max(63) }),
   response: z.object({ success: z.literal(true) }),
-  errors: ["VERIFICATION_CODE_NOT_FOUND", "VERIFICATION_CODE_EXPIRED", "VERIFICATION_CODE_ALREADY_USED", "PRODUCT_ALREADY_GRANTED"],
+  errors: [
+    "VERIFICATION_CODE_NOT_FOUND",
+    "VERIFICATION_CODE_EXPIRED",
+    "VERIFICATION_CODE_ALREADY_USED",
+    "PRODUCT_ALREADY_GRANTED",
+    "TEST_MODE_NOT_ALLOWED_IN_PRODUCTION",
+  ],
 });
 
 export const internalPaymentsRoutes = routeGroup();
@@ -62,6 +68,8 @@ addRoute(internalPaymentsRoutes, testModeSession, async (c, { auth, body }) => {
   if (!read.ok) throw paymentsProblemError(read);
   // The code must be this project's: an admin of one project completes no other project's purchase.
   if (read.project.id !== auth.project.id) throw new StatusError(400, "Project id does not match value from code data");
+  // A production project takes no test purchases, from the console either (grant the offer instead).
+  if (read.project.isProductionMode) throw paymentsProblemError({ ok: false, reason: "test_mode_in_production" });
   const { code } = read;
   const result = await completePurchase(deps, {
     project: read.project,

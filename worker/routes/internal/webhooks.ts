@@ -23,6 +23,7 @@ import {
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import type { AppEnv } from "../../lib/hono-env";
+import { stackHeader } from "../../middleware/headers";
 import { loadProject } from "../../services/seed";
 import {
   createWebhookEndpoint,
@@ -38,7 +39,7 @@ import { issueWebhookToken, verifyWebhookToken } from "../../services/webhook-to
 import { webhookDeliveryView, webhookEndpointView } from "../../views/webhooks";
 
 const CREDENTIAL =
-  "Admin access, or `Authorization: Bearer <token>` with a token from POST /webhooks/svix-token (scoped to its project, valid one hour).";
+  "Admin access, or `Authorization: Bearer <token>` with a token from POST /webhooks/svix-token (scoped to its project, valid one hour while the key set or owner session that minted it is live).";
 
 /**
  * The token from /webhooks/svix-token stands for admin access to this group only: without the
@@ -50,7 +51,11 @@ const bearerToken: MiddlewareHandler<AppEnv> = async (c, next) => {
     const deps = c.get("deps");
     const projectId = await verifyWebhookToken(deps, bearer);
     const project = projectId ? await loadProject(deps, projectId) : null;
-    if (!project) throw new StatusError(401, "The webhooks token is invalid or expired; get a new one from POST /webhooks/svix-token.");
+    if (!project)
+      throw new StatusError(
+        401,
+        "The webhooks token is invalid, expired, or its key set or session has ended; get a new one from POST /webhooks/svix-token.",
+      );
     c.set("auth", { type: "admin", project, user: null, sessionId: null, adminUserId: null });
     deps.audit.actorType = "admin";
   }
@@ -149,7 +154,12 @@ addRoute(internalWebhooksRoutes, listEndpoints, async (c, { auth }) => {
 addRoute(internalWebhooksRoutes, createEndpoint, async (c, { auth, body }) => {
   const projectId = auth.project.id;
   const created = unwrap(
-    await createWebhookEndpoint(c.get("deps"), projectId, { url: body.url, description: body.description, eventTypes: body.event_types }),
+    await createWebhookEndpoint(c.get("deps"), projectId, {
+      url: body.url,
+      description: body.description,
+      eventTypes: body.event_types,
+      productionMode: auth.project.isProductionMode,
+    }),
   );
   return c.json({ ...webhookEndpointView(created.endpoint), secret: created.secret });
 });
@@ -166,6 +176,7 @@ addRoute(internalWebhooksRoutes, updateEndpoint, async (c, { auth, params, body 
       description: body.description,
       eventTypes: body.event_types,
       disabled: body.disabled,
+      productionMode: auth.project.isProductionMode,
     }),
   );
   return c.json(webhookEndpointView(row));
@@ -223,11 +234,21 @@ const svixToken = defineRoute({
   method: "post",
   path: "/",
   summary: "A short-lived token for the built-in webhooks API (the reference's Svix app-portal token)",
-  description: "Use it as `Authorization: Bearer <token>` on /internal/webhooks/… ; it is scoped to the project and valid one hour.",
+  description:
+    "Use it as `Authorization: Bearer <token>` on /internal/webhooks/… ; it is scoped to the project and valid one hour, and only while the admin key set or owner session that minted it is live (revoking it refuses the token at once).",
   access: ["admin"],
   body: z.strictObject({}).optional(),
   response: svixTokenSchema,
 });
 
 export const svixTokenRoutes = routeGroup();
-addRoute(svixTokenRoutes, svixToken, async (c, { auth }) => c.json({ token: await issueWebhookToken(c.get("deps"), auth.project.id) }));
+addRoute(svixTokenRoutes, svixToken, async (c, { auth }) => {
+  // Bound to the credential that asked: revoking the key set or ending the owner's session ends the token too.
+  const adminAccessToken = stackHeader(c, "admin-access-token");
+  const adminKey = stackHeader(c, "super-secret-admin-key");
+  const credential =
+    auth.adminUserId && adminAccessToken ? { adminAccessToken, ownerUserId: auth.adminUserId } : adminKey ? { adminKey } : null;
+  const token = credential ? await issueWebhookToken(c.get("deps"), auth.project.id, credential) : null;
+  if (!token) throw new StatusError(401, "This credential cannot mint a webhooks token.");
+  return c.json({ token });
+});

@@ -61,6 +61,12 @@ export function activityLabel({ type, data }: ActivityEntry): string {
       return "Two-factor authentication turned on";
     case "mfa.removed":
       return "Two-factor authentication turned off";
+    case "mfa.recovery_codes_generated":
+      return "New recovery codes made";
+    case "mfa.recovery_code_used":
+      return `Recovery code used (${typeof data?.remaining === "number" ? data.remaining : "?"} left)`;
+    case "sign_in.locked_out":
+      return "Password sign-in locked for an hour after too many wrong passwords";
     case "passkey.added":
       return "Passkey added";
     case "oauth_account.linked":
@@ -74,7 +80,7 @@ export function activityLabel({ type, data }: ActivityEntry): string {
 
 /** Events that may mean someone else is trying the account: shown with a warning. */
 export function isWarning(type: UserActivityType): boolean {
-  return type === "sign_in.failed" || type === "session.token_reused";
+  return type === "sign_in.failed" || type === "session.token_reused" || type === "sign_in.locked_out";
 }
 
 // Order matters: Edge and Opera also say "Chrome", Chrome also says "Safari".

@@ -32,11 +32,24 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<{ code?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
+  // Shown once, right after TOTP is turned on or the codes are made again.
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  const regenerate = async () => {
+    setPending(true);
+    try {
+      setRecoveryCodes(await user.generateRecoveryCodes());
+    } catch (error) {
+      setErrors({ form: messageOf(error) });
+    }
+    setPending(false);
+  };
 
   const save = async (value: Uint8Array | null) => {
     setPending(true);
     try {
       await user.update({ totpMultiFactorSecret: value });
+      setRecoveryCodes(value ? await user.generateRecoveryCodes() : null);
       await refreshUser();
       setSecret(null);
       setCode("");
@@ -60,13 +73,19 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
       <h2 id="stack-mfa-heading">Two-factor authentication</h2>
       <FormAlert message={errors.form} />
       {user.isMultiFactorRequired ? (
-        <div className="stack-actions">
-          <span className="stack-badge">On</span>
-          <span className="stack-hint">Sign-ins ask for a code from your authenticator app.</span>
-          <button type="button" className="stack-button stack-danger stack-small" disabled={pending} onClick={() => save(null)}>
-            Turn off
-          </button>
-        </div>
+        <>
+          <div className="stack-actions">
+            <span className="stack-badge">On</span>
+            <span className="stack-hint">Sign-ins ask for a code from your authenticator app.</span>
+            <button type="button" className="stack-button stack-secondary stack-small" disabled={pending} onClick={regenerate}>
+              Regenerate recovery codes
+            </button>
+            <button type="button" className="stack-button stack-danger stack-small" disabled={pending} onClick={() => save(null)}>
+              Turn off
+            </button>
+          </div>
+          {recoveryCodes && <RecoveryCodeList codes={recoveryCodes} />}
+        </>
       ) : secret ? (
         <form className="stack-form" noValidate onSubmit={confirm} aria-label="Confirm two-factor authentication">
           <p className="stack-hint">
@@ -122,7 +141,26 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
  * The otpauth:// URI as a QR code for authenticator apps. Drawn here in the browser: the
  * secret never goes to a third-party QR service.
  */
-function TotpQrCode({ uri }: { uri: string }) {
+export function TotpQrCode({ uri }: { uri: string }) {
   const src = useMemo(() => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(uri, { pixelSize: 4 }))}`, [uri]);
   return <img className="stack-qr" src={src} alt="QR code for your authenticator app" width={180} height={180} />;
+}
+
+/** A new set of recovery codes, shown once: each works once instead of a code from the app. */
+export function RecoveryCodeList({ codes }: { codes: string[] }) {
+  return (
+    <section className="stack-form" aria-label="Recovery codes">
+      <p className="stack-hint">
+        Save these recovery codes somewhere safe. Each one signs you in once if you lose your authenticator app. They are shown only now;
+        making new ones stops these from working.
+      </p>
+      <ul className="stack-code" data-testid="recovery-codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

@@ -1,4 +1,7 @@
-/** Account settings: active sessions (current first), with last use and place, each revocable but the current one. */
+/**
+ * Account settings: active sessions (current first), with last use and place, each revocable but
+ * the current one, and "Sign out of all other devices".
+ */
 import { useCallback, useEffect, useState } from "react";
 import type { ReactSession, ReactUser } from "../app-types";
 import { messageOf } from "./code-messages";
@@ -18,6 +21,7 @@ function place(geo: Record<string, unknown> | null): string {
 export function SessionsSection({ user }: { user: ReactUser }) {
   const [sessions, setSessions] = useState<ReactSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const reload = useCallback(() => {
     user.listSessions().then(
       (list) =>
@@ -30,6 +34,17 @@ export function SessionsSection({ user }: { user: ReactUser }) {
     );
   }, [user]);
   useEffect(reload, [reload]);
+  const others = (sessions ?? []).filter((s) => !s.isCurrentSession).length;
+  const signOutOthers = () => {
+    setError(null);
+    user.revokeOtherSessions().then(
+      () => {
+        setNotice("Signed out of all other devices.");
+        reload();
+      },
+      (e: unknown) => setError(messageOf(e)),
+    );
+  };
 
   return (
     <section className="stack-section" aria-labelledby="stack-sessions-heading">
@@ -59,6 +74,16 @@ export function SessionsSection({ user }: { user: ReactUser }) {
           </li>
         ))}
       </ul>
+      {notice ? (
+        <p className="stack-hint" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {others > 0 ? (
+        <button type="button" className="stack-button stack-danger" onClick={signOutOthers}>
+          Sign out of all other devices
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -141,7 +141,7 @@ export function AssistantSettings() {
                 type="password"
                 // Why: a write-only secret; the browser must not fill in the owner's own password here.
                 autoComplete="new-password"
-                hint="Stored sealed and never shown again. Leave empty to keep the stored key."
+                hint="Stored sealed and never shown again. Leave empty to keep the stored key. Changing the provider or base URL clears the saved key: enter it again."
                 value={form.apiKey}
                 disabled={form.forgetKey}
                 onChange={(e) => set({ apiKey: e.target.value })}

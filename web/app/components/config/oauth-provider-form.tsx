@@ -191,7 +191,7 @@ export function OAuthProviderForm(props: {
             />
             <span className="muted" id={`${formId}-secret-hint`}>
               {secretStored
-                ? "A secret is stored (encrypted, never shown again). Leave this empty to keep it."
+                ? "A secret is stored (encrypted, never shown again). Leave this empty to keep it. Changing the provider clears the saved secret: enter it again."
                 : "Stored encrypted and never shown again."}
             </span>
             {fieldErrors.clientSecret ? (

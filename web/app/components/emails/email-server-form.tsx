@@ -54,7 +54,11 @@ export function EmailServerForm(props: { project: OwnedProject; onSaved: (messag
   const onSave = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!shared) {
-      const e = smtpErrors(smtp, !hasStoredPassword);
+      // The stored password is bound to its server: a new host, port or username needs it again.
+      const serverChanged =
+        config.type === "standard" &&
+        (smtp.host.trim() !== config.host || Number(smtp.port) !== config.port || smtp.username !== config.username);
+      const e = smtpErrors(smtp, !hasStoredPassword || serverChanged);
       setErrors(e);
       if (Object.keys(e).length) return focusFirstError(e);
     }
@@ -135,7 +139,11 @@ export function EmailServerForm(props: { project: OwnedProject; onSaved: (messag
           {field("password", hasStoredPassword ? "Password (leave empty to keep the stored one)" : "Password", "password", {
             autoComplete: "new-password",
             placeholder: hasStoredPassword ? "•••••••• stored" : undefined,
+            "aria-describedby": errors.password ? `${id}-password-hint ${id}-password-error` : `${id}-password-hint`,
           })}
+          <p className="muted" id={`${id}-password-hint`}>
+            Changing the host, port or username clears the saved password: enter it again.
+          </p>
           {field("senderName", "Sender name")}
           {field("senderEmail", "Sender email", "email")}
           <div className="field">
