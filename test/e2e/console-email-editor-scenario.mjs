@@ -3,7 +3,7 @@
  * the email verification template, edits its text in the CodeMirror editor and sees the sandboxed
  * preview change, breaks the syntax and sees the error inline with its line marked in the editor,
  * fixes it and saves; then Compose sends the template to a user with a verified email (the SMTP
- * sink receives it), the per-user result says "sent", and the sent log lists it. Themes: a new
+ * sink receives it), the per-user result says "queued" (the outbox sends it), and the sent log lists it. Themes: a new
  * theme is edited with the preview, made active, then deleted after a confirmation; Drafts: a new
  * draft is sent to the user with its per-user result.
  */
@@ -111,7 +111,7 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
     assert.doesNotMatch(stored.body.tsx_source, /@@@/);
   });
 
-  runner.step("email editor: Compose sends the template to a user; the result says sent and the log lists it", async () => {
+  runner.step("email editor: Compose sends the template to a user; the result says queued and the log lists it", async () => {
     await page.getByRole("navigation", { name: "Emails" }).getByRole("link", { name: "Compose" }).click();
     await page.getByRole("heading", { name: "Compose an email · Letters Shop" }).waitFor();
     // Send with nothing chosen: the first problem gets focus.
@@ -136,9 +136,10 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Send to 1 user" }).click();
     const results = page.getByRole("region", { name: "Results" });
-    await results.getByRole("status").filter({ hasText: "1 sent, 0 skipped, 0 failed." }).waitFor();
+    // The send answers at once: the email is in the outbox, queued, and the mail follows.
+    await results.getByRole("status").filter({ hasText: "0 sent, 1 queued, 0 skipped, 0 failed." }).waitFor();
     const row = results.getByRole("row").filter({ hasText: reader.email });
-    assert.equal((await row.locator(".status").textContent()).trim(), "sent");
+    assert.equal((await row.locator(".status").textContent()).trim(), "queued");
 
     const received = await mail.waitFor(reader.email, new RegExp(subject));
     assert.match(received.text, /is yours, friend\./);
@@ -220,7 +221,7 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
     // As a transactional email it is sent (sending saves the edit first).
     await retype('value="Marketing"', 'value="Transactional"');
     await send();
-    await results.getByRole("status").filter({ hasText: "1 sent, 0 skipped, 0 failed." }).waitFor();
+    await results.getByRole("status").filter({ hasText: "0 sent, 1 queued, 0 skipped, 0 failed." }).waitFor();
     await page.getByRole("status").filter({ hasText: "All changes saved." }).waitFor();
     const received = await mail.waitFor(reader.email, /Hello Letter Reader!/);
     assert.match(received.text, /Spring is here, Letter Reader!/);
