@@ -25,39 +25,18 @@ export type EmailOutboxStatus = (typeof EMAIL_OUTBOX_STATUSES)[number];
 export const EMAIL_OUTBOX_SIMPLE_STATUSES = ["in-progress", "error", "ok"] as const;
 export type EmailOutboxSimpleStatus = (typeof EMAIL_OUTBOX_SIMPLE_STATUSES)[number];
 
-/** The statuses Doorman produces (it has no delivery tracking), in the order an email meets them. */
-export const EMAIL_OUTBOX_DOORMAN_STATUSES: readonly EmailOutboxStatus[] = [
-  "paused",
-  "preparing",
-  "rendering",
-  "render-error",
-  "scheduled",
-  "queued",
-  "sending",
-  "server-error",
-  "skipped",
-  "sent",
-];
+/** The reference's delivery-tracking statuses: Doorman has no delivery tracking, so no email reaches them. */
+const DELIVERY_TRACKING_STATUSES: readonly EmailOutboxStatus[] = ["bounced", "delivery-delayed", "opened", "clicked", "marked-as-spam"];
 
-/** Rows in these statuses can be changed with PATCH (the reference's EDITABLE_STATUSES). */
-export const EMAIL_OUTBOX_EDITABLE_STATUSES: readonly EmailOutboxStatus[] = [
-  "paused",
-  "preparing",
-  "rendering",
-  "render-error",
-  "scheduled",
-  "queued",
-  "server-error",
-];
+/** The statuses Doorman produces, in the order an email meets them. */
+export const EMAIL_OUTBOX_DOORMAN_STATUSES: readonly EmailOutboxStatus[] = EMAIL_OUTBOX_STATUSES.filter(
+  (s) => !DELIVERY_TRACKING_STATUSES.includes(s),
+);
 
-/** Why a row was skipped (the reference's EmailOutboxSkippedReason values Doorman uses). */
-export const EMAIL_OUTBOX_SKIPPED_REASONS = [
-  "MANUALLY_CANCELLED",
-  "USER_ACCOUNT_DELETED",
-  "USER_HAS_NO_PRIMARY_EMAIL",
-  "USER_UNSUBSCRIBED",
-  "NO_EMAIL_PROVIDED",
-] as const;
+/** Rows in these statuses can be changed with PATCH (the reference's EDITABLE_STATUSES): all but sending and done. */
+export const EMAIL_OUTBOX_EDITABLE_STATUSES: readonly EmailOutboxStatus[] = EMAIL_OUTBOX_DOORMAN_STATUSES.filter(
+  (s) => s !== "sending" && s !== "skipped" && s !== "sent",
+);
 
 /** The simple status of a status, as the reference derives it. */
 export function simpleStatusOf(status: EmailOutboxStatus): EmailOutboxSimpleStatus {
