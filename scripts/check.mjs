@@ -4,7 +4,7 @@
 //   2. typecheck:       tsc -p . (worker, SDK, tests) and tsc -p web
 //   3. lint:            biome check worker sdk web/app test scripts
 //   4. cycles:          madge --circular over worker/ and sdk/src (must find none)
-//   5. generated docs:  docs/errors.md and docs/api.md are up to date
+//   5. generated docs:  docs/errors.md, docs/api.md and worker/crypto/common-passwords.generated.ts are up to date
 //   6. bundles:         wrangler deploy --dry-run (worker, and the email renderer worker/email-render/wrangler.toml)
 //                       and npm run build (web); prints gzip sizes and fails when a worker bundle passes the
 //                       Workers free-plan limit (3 MiB gzip)
@@ -100,12 +100,14 @@ step("import cycles (madge --circular worker sdk/src)", () => {
 });
 
 // 5. Generated docs match their sources.
-step("generated docs up to date (docs/errors.md, docs/api.md)", () => {
+step("generated files up to date (docs/errors.md, docs/api.md, common passwords)", () => {
   const errors = sh(process.execPath, ["scripts/gen-errors-doc.mjs", "--check"]);
   let api = { ok: true };
   if (existsSync(join(root, "scripts", "gen-api-doc.mjs"))) api = sh(process.execPath, ["scripts/gen-api-doc.mjs", "--check"]);
   else console.log("scripts/gen-api-doc.mjs does not exist yet: docs/api.md not checked");
-  return { ok: errors.ok && api.ok };
+  // The bundled common-password list (worker/crypto/common-passwords.generated.ts) matches its generator.
+  const passwords = sh(process.execPath, ["scripts/gen-common-passwords.mjs", "--check"]);
+  return { ok: errors.ok && api.ok && passwords.ok };
 });
 
 // 6a. The worker bundles as `wrangler deploy` would upload them (nothing is uploaded): the API worker and

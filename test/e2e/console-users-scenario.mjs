@@ -4,9 +4,10 @@
  * field error first), sorts the list by email and by name, finds it by search and by id, opens
  * it, edits its server metadata (invalid JSON is a focused field error, nothing saved), grants and
  * revokes the permission, impersonates the user (the new tab shows them; the session list marks
- * the impersonation), revokes that session, sees a sign-in session's address and times,
- * restricts the user (after confirming) and lifts it, checks the pages at 375 px, and deletes the
- * user after confirming.
+ * the impersonation), revokes that session, sees a sign-in session's address and times, signs
+ * the user out everywhere (after confirming), restricts the user (after confirming) and lifts it,
+ * checks the pages at 375 px, deletes the user after confirming, and signs out all users of the
+ * project from the settings page (after confirming; the owner's console session stays).
  */
 import { join } from "node:path";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
@@ -205,6 +206,23 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
     else if (!info.countryCode) assert.equal(cells[3], "unknown");
   });
 
+  runner.step("console users: sign out everywhere ends every session of the user after confirming", async () => {
+    const sessionsOf = async () => (await api(`/auth/sessions?user_id=${state.userId}`)).body.items;
+    assert.ok((await sessionsOf()).length > 0, "the user has a session to end");
+    const open = page.getByRole("button", { name: `Sign ${user.email} out everywhere` });
+    await open.click();
+    const dialog = page.getByRole("dialog", { name: `Sign ${user.email} out everywhere?` });
+    await dialog.getByText("The user can sign in again.").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    assert.ok((await sessionsOf()).length > 0, "cancel ends nothing");
+
+    await open.click();
+    await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+    await toast(`${user.email} is signed out everywhere.`);
+    await page.getByText("No active sessions.").waitFor();
+    assert.deepEqual(await sessionsOf(), []);
+  });
+
   runner.step("console users: restrict the user after confirming, then lift it", async () => {
     await input("Reason shown to the user").fill("Chargeback under review");
     await input("Private details (admins only)").fill("case 42");
@@ -273,5 +291,34 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
     await toast(`${user.email} deleted.`);
     assert.equal((await api(`/users/${state.userId}`)).status, 404);
     assert.equal(await page.getByRole("link", { name: user.email }).count(), 0);
+  });
+
+  runner.step("console settings: sign out all users after a confirmation; the owner stays signed in", async () => {
+    const created = await api("/users", {
+      method: "POST",
+      body: { primary_email: `users-cy-${stamp}@example.com`, primary_email_verified: true },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const opened = await api("/auth/sessions", { method: "POST", body: { user_id: created.body.id } });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const sessionsOf = async () => (await api(`/auth/sessions?user_id=${created.body.id}`)).body.items;
+
+    await page.goto(`${origin}/projects/${state.projectId}/settings`);
+    await page.getByRole("heading", { name: "Settings · User Shop" }).waitFor();
+    const open = page.getByRole("button", { name: "Sign out all users" });
+    await open.click();
+    const dialog = page.getByRole("dialog", { name: "Sign out every user of User Shop?" });
+    await dialog.getByText("Users keep their accounts").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    assert.equal((await sessionsOf()).length, 1, "cancel ends nothing");
+
+    await open.click();
+    await dialog.getByRole("button", { name: "Sign out all users" }).click();
+    await toast(/^Signed out all users \(\d+ sessions? ended\)\.$/);
+    assert.deepEqual(await sessionsOf(), []);
+    // The owner's console session belongs to the internal project: the console still works.
+    await page.reload();
+    await page.getByRole("heading", { name: "Settings · User Shop" }).waitFor();
+    await page.getByRole("button", { name: "Sign out all users" }).waitFor();
   });
 }

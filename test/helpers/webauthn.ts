@@ -103,10 +103,15 @@ export class SoftAuthenticator {
   }
 
   /** The browser's JSON answer to `navigator.credentials.get(options_json)` on `target`. */
-  async authenticate(options: { challenge: string }, target: CeremonyTarget & { userHandle?: string; tamper?: boolean }) {
+  async authenticate(
+    options: { challenge: string },
+    target: CeremonyTarget & { userHandle?: string; tamper?: boolean; withoutUserVerification?: boolean },
+  ) {
     this.counter += 1;
     const rpId = target.rpId ?? new URL(target.origin).hostname;
-    const authData = concat(await sha256(utf8(rpId)), new Uint8Array([FLAG_UP | FLAG_UV]), uint32(this.counter));
+    // UV: the device checked a PIN or biometric; without it the assertion proves possession only.
+    const flags = target.withoutUserVerification ? FLAG_UP : FLAG_UP | FLAG_UV;
+    const authData = concat(await sha256(utf8(rpId)), new Uint8Array([flags]), uint32(this.counter));
     const clientDataJSON = clientData("webauthn.get", options.challenge, target.origin);
     const raw = new Uint8Array(
       await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.keys.privateKey, concat(authData, await sha256(clientDataJSON))),

@@ -1,10 +1,11 @@
 /**
  * Sign-out everywhere through the SDK against the real worker: `currentUser.revokeOtherSessions()`
  * keeps this device and signs the others out at their next request (their access token is refused
- * at once, the refresh fails, the SDK drops the session), and `serverUser.revokeAllSessions()`.
+ * at once, the refresh fails, the SDK drops the session), `serverUser.revokeAllSessions()`, and an
+ * admin's `revokeAllProjectSessions()` (every user of the project).
  */
 import { describe, expect, it } from "vitest";
-import { StackClientApp, StackServerApp } from "../../sdk/src";
+import { StackAdminApp, StackClientApp, StackServerApp } from "../../sdk/src";
 import { createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 
@@ -46,6 +47,14 @@ describe("SDK sign out everywhere", () => {
     const user = await server.getUser(id);
     await user!.revokeAllSessions();
     expect(await user!.listSessions()).toEqual([]);
+    expect(await a._refreshUser()).toBeNull();
+    expect(await b._refreshUser()).toBeNull();
+  });
+
+  it("an admin's revokeAllProjectSessions signs every user of the project out", async () => {
+    const { p, a, b } = await twoDevices();
+    const admin = new StackAdminApp({ ...base, projectId: p.projectId, superSecretAdminKey: p.adminKey.superSecretAdminKey });
+    expect(await admin.revokeAllProjectSessions()).toEqual({ endedSessionCount: 2 });
     expect(await a._refreshUser()).toBeNull();
     expect(await b._refreshUser()).toBeNull();
   });

@@ -72,6 +72,37 @@ describe("TOTP MFA", () => {
     expect(drift.status).toBe(200);
   });
 
+  it("a TOTP works once: the same code or an earlier step is refused like a wrong one, also when requests race", async () => {
+    const p = await createProjectWithKeys();
+    const user = await mfaUser(p);
+    const attempt = async () =>
+      (await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } })).body.details
+        .attempt_code as string;
+    // The clock is set to the middle of a step, so no step boundary passes between the codes and the requests.
+    const t = Math.floor(Date.now() / 30_000) * 30_000 + 15_000;
+    const mfa = (code: string, totp: string, nowMs: number) =>
+      call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp, code }, nowMs });
+
+    expect((await mfa(await attempt(), totpAt(t), t)).status).toBe(200);
+    const second = await attempt();
+    const reused = await mfa(second, totpAt(t), t);
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe("INVALID_TOTP_CODE");
+    // The previous step is inside the ±1 window but before the used one: refused too.
+    expect((await mfa(second, totpAt(t - 30_000), t)).body.code).toBe("INVALID_TOTP_CODE");
+    // The refusals did not use the attempt up: the next step's code finishes it.
+    expect((await mfa(second, totpAt(t + 30_000), t + 30_000)).status).toBe(200);
+
+    // Five sign-ins race with one fresh code, each with its own attempt code: the step is used up once.
+    const attempts = [];
+    for (let i = 0; i < 5; i++) attempts.push(await attempt());
+    const raced = await Promise.all(attempts.map((a) => mfa(a, totpAt(t + 60_000), t + 60_000)));
+    expect(raced.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of raced.filter((x) => x.status !== 200)) expect(r.body.code, r.text).toBe("INVALID_TOTP_CODE");
+    const row = await env.DB.prepare("SELECT totp_last_step FROM users WHERE id = ?").bind(user.userId).first<{ totp_last_step: number }>();
+    expect(row?.totp_last_step).toBe(Math.floor((t + 60_000) / 30_000));
+  });
+
   it("sign-in by emailed code asks for the second factor too", async () => {
     const p = await createProjectWithKeys({ magic_link_enabled: true, email_config: sinkEmailConfig() });
     const email = uniqueEmail("otp-mfa");

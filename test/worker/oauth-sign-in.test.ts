@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decryptAtRest } from "../../worker/crypto/at-rest";
+import { forgetAuthRows } from "../../worker/db/auth-row-cache";
 import { findProjectById } from "../../worker/db/queries/projects";
 import { makeDeps, serverSecret } from "../../worker/lib/context";
 import { resolveOAuthUser } from "../../worker/oauth/account-resolution";
@@ -203,6 +204,21 @@ describe("POST /auth/oauth/token grant_type=authorization_code", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("pragma")).toBe("no-cache");
     expect(res.body.expires_in).toBeGreaterThan(0);
+  });
+
+  it("a project in production mode refuses plain PKCE at authorize (400); S256 still works", async () => {
+    const p = await oauthProject();
+    // Set in D1 (the production-mode checks on the project's domains are not what this test is about).
+    await env.DB.prepare("UPDATE projects SET is_production_mode = 1 WHERE id = ?").bind(p.projectId).run();
+    forgetAuthRows();
+    for (const responseMode of ["redirect", "json"] as const) {
+      const plain = await fetchWorker(authorizeUrl(p.client, { method: "plain", challenge: "some-code-challenge", responseMode }));
+      expect(plain.status).toBe(400);
+      expect(plain.headers.get("x-stack-known-error")).toBeNull();
+      expect(await plain.text()).toMatch(/code_challenge_method.*plain.*production mode.*S256/);
+    }
+    const tokens = await signInWithProvider(p.client, uniqueEmail("prod-s256"));
+    expect(tokens.access_token).toBeTruthy();
   });
 
   it("refuses a wrong verifier (the code stays usable) and a different redirect_uri", async () => {

@@ -312,3 +312,67 @@ describe("passkey registration and sign-in", () => {
     expect(res.body.code).toBe("PASSKEY_AUTHENTICATION_FAILED");
   });
 });
+
+describe("a passkey as the required second factor (doorman.requireMfa)", () => {
+  /** A passkey user of a project that then turns the required second factor on. */
+  async function requiredMfaPasskeyUser() {
+    const p = await passkeyProject();
+    const { user, authenticator } = await userWithPasskey(p);
+    const on = await call("/internal/projects/current", { ...p.admin, method: "PATCH", body: { config: { require_mfa: true } } });
+    expect(on.status).toBe(200);
+    return { p, user, authenticator };
+  }
+
+  it("a passkey user is not forced to enrol TOTP: a user-verified passkey sign-in satisfies the requirement", async () => {
+    const { p, user, authenticator } = await requiredMfaPasskeyUser();
+    const res = await signIn(p, authenticator);
+    expect(res.status).toBe(200);
+    expect(res.body.user_id).toBe(user.userId);
+    expect((await call("/users/me", { ...p.client, accessToken: res.body.access_token })).status).toBe(200);
+    // A user without a passkey in the same project still has to enrol.
+    const plain = await call("/auth/password/sign-up", {
+      ...p.client,
+      body: { email: `plain-${crypto.randomUUID()}@example.com`, password: "correct horse battery" },
+    });
+    expect(plain.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    expect(plain.body.details.enrollment_required).toBe(true);
+  });
+
+  it("a password alone is not enough for a passkey user, and cannot enrol TOTP over the passkey", async () => {
+    const { p, user } = await requiredMfaPasskeyUser();
+    const res = await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    expect(res.body.details).toMatchObject({ enrollment_required: false, passkey_required: true });
+    expect(res.body.access_token).toBeUndefined();
+    const secret = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(20))));
+    const enrol = await call("/auth/mfa/enroll", {
+      ...p.client,
+      body: { code: res.body.details.attempt_code, totp_secret_base64: secret, totp: "123456" },
+    });
+    expect(enrol.body.code).toBe("VERIFICATION_CODE_NOT_FOUND");
+    const totp = await call("/auth/mfa/sign-in", {
+      ...p.client,
+      body: { type: "totp", totp: "123456", code: res.body.details.attempt_code },
+    });
+    expect(totp.body.code).toBe("INVALID_TOTP_CODE");
+  });
+
+  it("a passkey sign-in without user verification is possession only: it still has to enrol TOTP", async () => {
+    const { p, authenticator } = await requiredMfaPasskeyUser();
+    const { options_json, code } = await initiateAuthentication(p);
+    const authentication_response = await authenticator.authenticate(options_json, { origin: ORIGIN, withoutUserVerification: true });
+    const res = await call("/auth/passkey/sign-in", { ...p.client, body: { authentication_response, code } });
+    expect(res.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    expect(res.body.details.enrollment_required).toBe(true);
+  });
+
+  it("a turned-off passkey does not count: the user enrols TOTP as any other", async () => {
+    const { p, user } = await requiredMfaPasskeyUser();
+    await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { passkey_auth_enabled: false } });
+    const res = await call("/auth/password/sign-in", { ...p.client, body: { email: user.email, password: user.password } });
+    expect(res.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    expect(res.body.details.enrollment_required).toBe(true);
+    expect(res.body.details.passkey_required).toBe(false);
+  });
+});

@@ -56,6 +56,28 @@ describe("recovery codes", () => {
     expect(left.body).toEqual({ remaining: 9 });
   });
 
+  it("codes carry 120 bits (24 characters, 4 groups of 6), are read in any case with or without dashes, and 60-bit codes made before still work", async () => {
+    const p = await createProjectWithKeys();
+    const { user, codes } = await totpUserWithCodes(p);
+    for (const code of codes) expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{6}(-[0-9a-hjkmnp-tv-z]{6}){3}$/);
+    // Upper case with spaces for dashes, and without any separator.
+    expect((await withRecovery(p, await attemptFor(p, user), codes[0]!.toUpperCase().replace(/-/g, " "))).status).toBe(200);
+    expect((await withRecovery(p, await attemptFor(p, user), codes[1]!.replace(/-/g, ""))).status).toBe(200);
+    // A shorter or longer code is refused without a lookup.
+    expect((await withRecovery(p, await attemptFor(p, user), codes[2]!.slice(0, 20))).body.code).toBe("INVALID_TOTP_CODE");
+    // A code of the earlier format (12 characters, xxxx-xxxx-xxxx): its stored hash is of the same normalised form.
+    const legacy = "7k2m-9qrt-x4ab";
+    const hash = Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`doorman-recovery:${user.userId}:7k2m9qrtx4ab`))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+    await env.DB.prepare("INSERT INTO mfa_recovery_codes (id, project_id, user_id, code_hash, created_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(crypto.randomUUID(), p.projectId, user.userId, hash, Date.now())
+      .run();
+    expect((await withRecovery(p, await attemptFor(p, user), legacy.toUpperCase())).status).toBe(200);
+    expect((await withRecovery(p, await attemptFor(p, user), legacy)).body.code).toBe("INVALID_TOTP_CODE");
+  });
+
   it("regenerating invalidates the old set; turning TOTP off deletes them", async () => {
     const p = await createProjectWithKeys();
     const { user, codes } = await totpUserWithCodes(p);
@@ -115,9 +137,12 @@ describe("required second factor", () => {
 
     const next = await call("/auth/password/sign-in", { ...p.client, body: { email, password: "correct horse battery" } });
     expect(next.body.details.enrollment_required).toBe(false);
+    // The enrolment used its code's time step up (a TOTP works once): the next sign-in needs the next step's code.
+    const later = Date.now() + 30_000;
     const done = await call("/auth/mfa/sign-in", {
       ...p.client,
-      body: { type: "totp", totp: totpNow(), code: next.body.details.attempt_code },
+      body: { type: "totp", totp: generateHOTP(SECRET, BigInt(Math.floor(later / 30_000)), 6), code: next.body.details.attempt_code },
+      nowMs: later,
     });
     expect(done.status).toBe(200);
     // An ordinary attempt cannot replace an enrolled secret.

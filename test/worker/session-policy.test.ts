@@ -229,3 +229,77 @@ describe("the project's session policy", () => {
     expect((await call("/internal/projects/current", p.admin)).body.config.max_sessions_per_user).toBe(3);
   });
 });
+
+describe("sign out all users of a project (ASVS 7.4.5)", () => {
+  const endAll = (creds: Record<string, unknown>) => call("/internal/projects/current/sessions", { ...creds, method: "DELETE" });
+
+  it("admin access ends every user's refresh and access tokens in the project, and no other project's", async () => {
+    const p = await createProjectWithKeys();
+    const a = await signUp(p.client);
+    const a2 = await signIn(p, a.email, a.password);
+    const b = await signUp(p.client);
+    const other = await createProjectWithKeys();
+    const outsider = await signUp(other.client);
+
+    for (const creds of [p.admin, p.adminKey]) {
+      const res = await endAll(creds);
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBe(true);
+      if (creds === p.admin) expect(res.body.ended_session_count).toBe(3);
+      else expect(res.body.ended_session_count).toBe(0);
+    }
+    for (const s of [a, a2, b]) {
+      expectEnded(await me(p, s.accessToken));
+      expect((await refresh(p, s.refreshToken)).body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    }
+    // Another project's users, and the console owner's own session (internal project), are untouched.
+    expect((await me(other, outsider.accessToken)).status).toBe(200);
+    expect((await refresh(other, outsider.refreshToken)).status).toBe(200);
+    expect((await call("/internal/projects/current", p.admin)).status).toBe(200);
+    expect((await call("/internal/projects/current", other.admin)).status).toBe(200);
+    // Users sign in again as usual.
+    const again = await signIn(p, a.email, a.password);
+    expect((await me(p, again.accessToken)).status).toBe(200);
+  });
+
+  it("is refused with client and server keys", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    for (const creds of [p.server, { ...p.client, accessToken: user.accessToken }]) {
+      const res = await endAll(creds);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    }
+    expect((await me(p, user.accessToken)).status).toBe(200);
+  });
+
+  it("never ends the internal project's sessions (the console owners')", async () => {
+    const p = await createProjectWithKeys();
+    const internalAdmin = { projectId: "internal", accessType: "admin", adminAccessToken: p.owner.accessToken } as const;
+    const res = await endAll(internalAdmin);
+    expect(res.status).not.toBe(200);
+    expect((await call("/internal/projects/current", p.admin)).status).toBe(200);
+  });
+
+  for (const rotation of [false, true]) {
+    it(`concurrent refreshes${rotation ? " (with rotation)" : ""} answer 200 or not found, never a 5xx`, async () => {
+      const p = await createProjectWithKeys({ refresh_token_rotation: rotation });
+      const user = await signUp(p.client);
+      const sessions = [user, ...(await Promise.all([1, 2, 3].map(() => signIn(p, user.email, user.password))))];
+      const [ended, ...refreshes] = await Promise.all([
+        endAll(p.admin),
+        ...sessions.flatMap((s) => [refresh(p, s.refreshToken), refresh(p, s.refreshToken)]),
+      ]);
+      expect(ended.status).toBe(200);
+      for (const r of refreshes) {
+        expect(r.status === 200 || r.body.code === "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED").toBe(true);
+      }
+      // Afterwards every session is gone, whichever refresh ran first.
+      for (const s of sessions) {
+        expect((await refresh(p, s.refreshToken)).body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+        expectEnded(await me(p, s.accessToken));
+      }
+      for (const r of refreshes.filter((r) => r.status === 200)) expectEnded(await me(p, r.body.access_token));
+    });
+  }
+});

@@ -76,6 +76,8 @@ export const users = sqliteTable(
     selectedTeamId: text("selected_team_id"),
     isAnonymous: bool("is_anonymous").notNull().default(false),
     totpSecret: text("totp_secret"),
+    /** The last TOTP time step (30 s counter) accepted for this user: a step at or before it is refused (one use per code). */
+    totpLastStep: integer("totp_last_step"),
     otpAuthEnabled: bool("otp_auth_enabled").notNull().default(false),
     passkeyAuthEnabled: bool("passkey_auth_enabled").notNull().default(false),
     restrictedByAdmin: bool("restricted_by_admin").notNull().default(false),

@@ -4,7 +4,7 @@
  */
 
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
-import { KnownError } from "../../sdk/src/shared/known-errors";
+import { KnownError, PASSWORD_RULE_MESSAGES } from "../../sdk/src/shared/known-errors";
 import type { Problem, ProblemReason } from "../services/result";
 import { StatusError } from "./errors";
 
@@ -17,6 +17,9 @@ export type { Problem, ProblemReason } from "../services/result";
 const problemErrors = {
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
+  // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.
+  password_too_common: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.tooCommon }),
+  password_has_context_word: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.contextWord }),
   email_taken: (problem) => new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: false }),
   invalid_password_hash: () => new KnownError("SCHEMA_ERROR", { message: "password_hash must be a bcrypt hash ($2a$/$2b$/$2y$)." }),
   not_found: () => new KnownError("USER_NOT_FOUND"),
@@ -56,6 +59,8 @@ const problemErrors = {
     new KnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", {
       attempt_code: problem.attemptCode,
       enrollment_required: problem.enrollmentRequired ?? false,
+      // Doorman: the user's second factor is a passkey; only a passkey sign-in completes (no TOTP, no enrolment).
+      passkey_required: problem.passkeyRequired ?? false,
     }),
   invalid_totp: () => new KnownError("INVALID_TOTP_CODE"),
   totp_not_enabled: () => new StatusError(400, "Turn on two-factor authentication (TOTP) first."),
@@ -73,6 +78,8 @@ const problemErrors = {
       actual_project_id: problem.actual,
     }),
   oauth_link_requires_token: () => new StatusError(400, "type=link requires the token of the user to link the account to."),
+  oauth_pkce_plain_refused: () =>
+    new StatusError(400, "Invalid request: `code_challenge_method` plain is not allowed for projects in production mode; use S256"),
   oauth_state_invalid: () => new StatusError(400, "Invalid OAuth state. Please try signing in again."),
   oauth_outer_timeout: () => new KnownError("OUTER_OAUTH_TIMEOUT"),
   oauth_inner_cookie_missing: () =>

@@ -64,6 +64,7 @@ export type AuthorizeResult =
       | "oauth_provider_not_enabled"
       | "oauth_invalid_scope"
       | "oauth_link_requires_token"
+      | "oauth_pkce_plain_refused"
       | "untrusted_url"
       | "oauth_extra_scope_shared"
       | "oauth_token_invalid"
@@ -83,6 +84,9 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   const project: ProjectRow = client.project;
   const config = readProjectConfig(project.config);
   if (input.scope !== "legacy") return fail("oauth_invalid_scope");
+  // ASVS 10.4.6: with `plain` the challenge is the verifier itself, so whoever reads the authorize URL
+  // (history, logs, a proxy) can redeem the code. Only projects in development mode accept it (the wire's e2e clients use it).
+  if (input.codeChallengeMethod === "plain" && project.isProductionMode) return fail("oauth_pkce_plain_refused");
 
   const provider = await resolveProvider(deps, project, input.providerId);
   if (!provider.ok) {

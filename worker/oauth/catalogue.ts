@@ -42,10 +42,15 @@ export function isProviderId(id: string): id is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(id);
 }
 
-type Factory = (c: ProviderCredentials, bounds: OutboundBounds) => ProviderClient;
+type Factory = (c: ProviderCredentials, bounds: OutboundBounds, now: () => number) => ProviderClient;
 
-const APPLE_AUTHORIZE = "https://appleid.apple.com/auth/authorize";
-const APPLE_TOKEN = "https://appleid.apple.com/auth/token";
+/** Sign in with Apple: its endpoints, and the issuer and key set its ID tokens are verified against. */
+export const APPLE = {
+  authorize: "https://appleid.apple.com/auth/authorize",
+  token: "https://appleid.apple.com/auth/token",
+  keys: "https://appleid.apple.com/auth/keys",
+  issuer: "https://appleid.apple.com",
+} as const;
 
 const factories: Record<ProviderId, Factory> = {
   google: (c, bounds) => {
@@ -140,20 +145,21 @@ const factories: Record<ProviderId, Factory> = {
       fetchUser: (t) => openIdUser("https://api.linkedin.com/v2/userinfo", t, bounds),
     };
   },
-  apple: (c) => {
+  apple: (c, bounds, now) => {
     // The client secret is the signed client-secret JWT from Apple's developer console (valid up to 6 months).
     const p = new OAuth2Client(c.clientId, c.clientSecret, c.redirectUri);
     return {
       defaultScopes: ["name", "email"],
       authorizationUrl: (state, _verifier, scopes) => {
-        const url = p.createAuthorizationURL(APPLE_AUTHORIZE, state, scopes);
+        const url = p.createAuthorizationURL(APPLE.authorize, state, scopes);
         // Apple requires form_post when names or emails are requested: the callback arrives as a POST.
         if (scopes.length > 0) url.searchParams.set("response_mode", "form_post");
         return url;
       },
-      exchangeCode: (code) => p.validateAuthorizationCode(APPLE_TOKEN, code, null),
-      refresh: (token) => p.refreshAccessToken(APPLE_TOKEN, token, []),
-      fetchUser: async (t) => appleUser(t),
+      exchangeCode: (code) => p.validateAuthorizationCode(APPLE.token, code, null),
+      refresh: (token) => p.refreshAccessToken(APPLE.token, token, []),
+      // The ID token must be Apple's (signature, iss) and for this client (aud), unexpired.
+      fetchUser: (t) => appleUser(t, { issuer: APPLE.issuer, jwksUrl: APPLE.keys, audience: c.clientId }, bounds, now()),
     };
   },
   x: (c, bounds) => {
@@ -205,8 +211,14 @@ function bounded(client: ProviderClient, bounds: OutboundBounds, host: string): 
   };
 }
 
-export function createProviderClient(id: ProviderId, credentials: ProviderCredentials, bounds: OutboundBounds): ProviderClient {
-  return bounded(factories[id](credentials, bounds), bounds, id);
+/** `now` is the request's clock (deps.now), for the checks of time-bound provider assertions (an ID token's exp). */
+export function createProviderClient(
+  id: ProviderId,
+  credentials: ProviderCredentials,
+  bounds: OutboundBounds,
+  now: () => number,
+): ProviderClient {
+  return bounded(factories[id](credentials, bounds, now), bounds, id);
 }
 
 /** The bundled dev/test OpenID provider (oidc-provider): authorization code + PKCE S256, public client. */

@@ -64,6 +64,7 @@ export async function resolveProvider(deps: Deps, project: ProjectRow, providerC
         microsoftTenantId: tenantId,
       },
       deps.config.outbound.oauth,
+      deps.now,
     );
     return { ok: true, shared: true, client };
   }
@@ -79,6 +80,7 @@ export async function resolveProvider(deps: Deps, project: ProjectRow, providerC
       facebookConfigId: config.facebook_config_id,
     },
     deps.config.outbound.oauth,
+    deps.now,
   );
   return { ok: true, shared: false, client };
 }

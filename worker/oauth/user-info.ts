@@ -5,8 +5,9 @@
  * Every API call is bounded (config.outbound.oauth): a provider that hangs, redirects, drips or
  * floods is a ProviderApiError (oauth_provider_unavailable), never a hung sign-in.
  */
-import { decodeIdToken, type OAuth2Tokens } from "arctic";
+import type { OAuth2Tokens } from "arctic";
 import { boundedFetch, type OutboundBounds } from "../lib/outbound-fetch";
+import { type IdTokenExpectation, verifyIdToken } from "./id-token";
 import type { ProviderUser } from "./provider-types";
 
 /** A provider API answered with a non-2xx status or a body we cannot use. */
@@ -122,9 +123,21 @@ export async function bitbucketUser(tokens: OAuth2Tokens, bounds: OutboundBounds
   });
 }
 
-export function appleUser(tokens: OAuth2Tokens): ProviderUser {
-  // The ID token came straight from Apple's token endpoint over TLS, so its claims are trusted as-is.
-  const claims = decodeIdToken(tokens.idToken()) as Json;
+/**
+ * Apple has no user-info API: the user is the ID token of the code exchange. Its signature (Apple's
+ * key set), issuer, audience (the project's client id) and expiry are checked before any claim is read.
+ */
+export async function appleUser(
+  tokens: OAuth2Tokens,
+  expected: IdTokenExpectation,
+  bounds: OutboundBounds,
+  now: number,
+): Promise<ProviderUser> {
+  const idToken = (tokens.data as Json).id_token;
+  if (typeof idToken !== "string") throw new ProviderApiError("Apple answered without an ID token");
+  const verified = await verifyIdToken(idToken, expected, bounds, now);
+  if (!verified.ok) throw new ProviderApiError(`Apple: ${verified.message}`);
+  const claims = verified.claims as Json;
   return user(claims.sub, { email: str(claims.email), emailVerified: claims.email_verified === true || claims.email_verified === "true" });
 }
 

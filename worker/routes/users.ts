@@ -42,7 +42,7 @@ const serverFields = {
   server_metadata: meta,
   primary_email_verified: z.boolean().optional(),
   primary_email_auth_enabled: z.boolean().optional(),
-  // Length limits are checked by the service to answer PASSWORD_TOO_SHORT/LONG; this only bounds the input.
+  // The service checks the password rules (PASSWORD_TOO_SHORT/LONG, PASSWORD_REQUIREMENTS_NOT_MET); this only bounds the input.
   password: z.string().max(4096).nullable().optional(),
   password_hash: z.string().max(256).nullable().optional(),
   restricted_by_admin: z.boolean().optional(),
@@ -126,7 +126,12 @@ const listQuerySchema = z.strictObject({
 
 const userView = userClientSchema.or(userServerSchema);
 const userIdParams = z.strictObject({ userId: z.string().min(1).max(64) });
-const USER_WRITE_ERRORS = ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG"] as const;
+const USER_WRITE_ERRORS = [
+  "USER_EMAIL_ALREADY_EXISTS",
+  "PASSWORD_TOO_SHORT",
+  "PASSWORD_TOO_LONG",
+  "PASSWORD_REQUIREMENTS_NOT_MET",
+] as const;
 
 const getMe = defineRoute({
   method: "get",

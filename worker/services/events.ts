@@ -26,7 +26,7 @@ export const EVENT_TYPES = [
   "sign_in.succeeded", // data: { method, provider?, session_id, mfa? }
   "sign_in.failed", // data: { method, reason: known error code }
   "sign_out", // data: { session_id }
-  "session.revoked", // data: { session_id }
+  "session.revoked", // data: { session_id } (one user's), or { all_users: true } without a user when an admin signs every user of the project out
   "session.token_reused", // data: { session_id } — a rotated refresh token came back; the session family is revoked
   "session.impersonated", // data: { session_id } — an admin opened a session as the user
   "password.changed",

@@ -1,7 +1,8 @@
 /**
  * TOTP recovery codes: ten single-use codes a user keeps offline, each accepted once instead of a
  * TOTP at /auth/mfa/sign-in. Shown once when made (a new set replaces the old); only a SHA-256 of
- * (user id, code) is stored.
+ * (user id, code) is stored. A fast hash is enough because each code carries 120 random bits
+ * (ASVS 6.5.2 allows a standard hash from 112 bits): a leaked table cannot be brute-forced.
  */
 import { sha256Hex } from "../crypto/hash";
 import { countUnusedRecoveryCodes, hasUnusedRecoveryCode, replaceRecoveryCodes, spendRecoveryCode } from "../db/queries/mfa-recovery-codes";
@@ -11,8 +12,14 @@ import { eventStatement } from "./events";
 import { fail, type Problem } from "./result";
 
 export const RECOVERY_CODE_COUNT = 10;
-/** 12 Crockford base32 characters: 60 bits each, shown as xxxx-xxxx-xxxx. */
-const RECOVERY_CODE_LENGTH = 12;
+/** 24 Crockford base32 characters: 120 bits each, shown as xxxxxx-xxxxxx-xxxxxx-xxxxxx. */
+const RECOVERY_CODE_LENGTH = 24;
+/** Codes made before the 120-bit codes (12 characters, 60 bits) keep working until the user makes a new set. */
+const LEGACY_RECOVERY_CODE_LENGTH = 12;
+const isRecoveryCodeLength = (code: string) => {
+  const length = normalizeRecoveryCode(code).length;
+  return length === RECOVERY_CODE_LENGTH || length === LEGACY_RECOVERY_CODE_LENGTH;
+};
 
 /** What a person may type: any case, with or without dashes and spaces; Crockford's look-alikes read as digits. */
 export function normalizeRecoveryCode(input: string): string {
@@ -32,7 +39,7 @@ export async function generateRecoveryCodes(
 ): Promise<{ ok: true; codes: string[] } | Problem<"totp_not_enabled">> {
   if (!user.totpSecret) return fail("totp_not_enabled");
   const now = deps.now();
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => deps.random.code(RECOVERY_CODE_LENGTH).replace(/(.{4})(?=.)/g, "$1-"));
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => deps.random.code(RECOVERY_CODE_LENGTH).replace(/(.{6})(?=.)/g, "$1-"));
   const rows = await Promise.all(
     codes.map(async (code) => ({
       id: deps.random.uuid(),
@@ -50,7 +57,7 @@ export async function generateRecoveryCodes(
 
 /** Uses up one of the user's codes (atomically: two requests with the same code, one wins) and records the event. */
 export async function spendUserRecoveryCode(deps: Deps, projectId: string, userId: string, code: string): Promise<boolean> {
-  if (normalizeRecoveryCode(code).length !== RECOVERY_CODE_LENGTH) return false;
+  if (!isRecoveryCodeLength(code)) return false;
   const spent = await spendRecoveryCode(deps.db, projectId, userId, await hashRecoveryCode(userId, code), deps.now());
   if (!spent) return false;
   const remaining = await countUnusedRecoveryCodes(deps.db, userId);
@@ -60,7 +67,7 @@ export async function spendUserRecoveryCode(deps: Deps, projectId: string, userI
 
 /** Is this one of the user's unused codes? (Checks only; `spendUserRecoveryCode` spends it.) */
 export async function checkRecoveryCode(deps: Deps, projectId: string, userId: string, code: string): Promise<boolean> {
-  if (normalizeRecoveryCode(code).length !== RECOVERY_CODE_LENGTH) return false;
+  if (!isRecoveryCodeLength(code)) return false;
   return hasUnusedRecoveryCode(deps.db, projectId, userId, await hashRecoveryCode(userId, code));
 }
 

@@ -4,12 +4,16 @@
  * MULTI_FACTOR_AUTHENTICATION_REQUIRED with a 5-minute attempt code, redeemed with a TOTP at
  * /auth/mfa/sign-in (or with a recovery code, services/mfa-recovery.ts). When the project requires
  * a second factor (`doorman.requireMfa`), a user without TOTP gets an enrolment attempt instead,
- * redeemed at /auth/mfa/enroll. The secret is stored encrypted (AES-GCM), since it must be read back.
+ * redeemed at /auth/mfa/enroll, unless they hold a passkey: a passkey counts as the second factor,
+ * so a passkey sign-in with user verification satisfies the requirement, and another first factor
+ * is told to use the passkey (`passkey_required`) instead of enrolling TOTP.
+ * The secret is stored encrypted (AES-GCM), since it must be read back.
  */
 import { generateHOTP } from "@oslojs/otp";
 import { encryptAtRest, openSealed } from "../crypto/at-rest";
 import { constantTimeEqual } from "../crypto/hash";
-import { setTotpSecretIfUnset } from "../db/queries/mfa-recovery-codes";
+import { acceptTotpStep, setTotpSecretIfUnset } from "../db/queries/mfa-recovery-codes";
+import { hasUsablePasskey } from "../db/queries/passkeys";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
@@ -30,16 +34,32 @@ export async function sealTotpSecret(deps: Deps, base64Secret: string | null): P
   return base64Secret === null ? null : encryptAtRest(deps.tokenKeys.secret, base64Secret);
 }
 
-/** Does `otp` match the user's secret at the injected clock (±1 step)? */
-export async function checkTotp(deps: Deps, sealed: string, otp: string): Promise<boolean> {
+/**
+ * The time step (30 s counter) whose code `otp` is, for the user's secret at the injected clock (±1 step),
+ * or null. The caller uses the step up (acceptTotpStep), so a code works once.
+ */
+export async function matchTotpStep(deps: Deps, sealed: string, otp: string): Promise<number | null> {
   const base64Secret = await openSealed(deps.tokenKeys, sealed);
-  if (!base64Secret || !/^\d{6}$/.test(otp)) return false;
+  if (!base64Secret || !/^\d{6}$/.test(otp)) return null;
   const key = Uint8Array.from(atob(base64Secret), (c) => c.charCodeAt(0));
-  const counter = BigInt(Math.floor(deps.now() / 1000 / STEP_SECONDS));
-  let ok = false;
+  const counter = Math.floor(deps.now() / 1000 / STEP_SECONDS);
+  let step: number | null = null;
   // Compare every window without an early exit, so timing does not tell which one matched.
-  for (const drift of [-1n, 0n, 1n]) ok = constantTimeEqual(generateHOTP(key, counter + drift, DIGITS), otp) || ok;
-  return ok;
+  for (const drift of [-1, 0, 1]) {
+    const match = constantTimeEqual(generateHOTP(key, BigInt(counter + drift), DIGITS), otp);
+    step = match ? counter + drift : step;
+  }
+  return step;
+}
+
+/**
+ * A right TOTP, used up: its step must be later than the last one accepted for the user (ASVS
+ * 6.5.1). Compare-and-set in D1, so of two requests with the same code only one passes; a reused
+ * code answers as a wrong one does.
+ */
+async function spendTotp(deps: Deps, projectId: string, userId: string, sealed: string, otp: string): Promise<boolean> {
+  const step = await matchTotpStep(deps, sealed, otp);
+  return step !== null && (await acceptTotpStep(deps.db, projectId, userId, sealed, step));
 }
 
 export type FirstFactorResult = { ok: true; tokens: SignInTokens; sessionId: string } | Problem<"mfa_required">;
@@ -51,7 +71,14 @@ export async function finishFirstFactor(
   deps: Deps,
   project: ProjectRow,
   user: UserRecord,
-  options: { isNewUser: boolean; ipInfo: IpInfo; method: SignInMethod; provider?: string },
+  options: {
+    isNewUser: boolean;
+    ipInfo: IpInfo;
+    method: SignInMethod;
+    provider?: string;
+    /** A passkey assertion with user verification (the device checked a PIN or biometric): possession and a second factor in one. */
+    passkeyVerified?: boolean;
+  },
 ): Promise<FirstFactorResult> {
   const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}) };
   if (user.user.totpSecret) {
@@ -65,7 +92,21 @@ export async function finishFirstFactor(
     );
     return fail("mfa_required", { attemptCode: attempt.code });
   }
-  if (readProjectConfig(project.config).require_mfa) {
+  // A user-verified passkey sign-in is itself two factors (the device and its PIN or biometric): it satisfies the requirement.
+  if (readProjectConfig(project.config).require_mfa && !(options.method === "passkey" && options.passkeyVerified)) {
+    // A passkey holder already has a second factor: another first factor gets no session and no TOTP enrolment
+    // (enrolling would let whoever holds the password skip the passkey); the sign-in must be done with the passkey.
+    // (A passkey sign-in without user verification is possession alone: it may still enrol TOTP below, never loop here.)
+    if (options.method !== "passkey" && (await hasUsablePasskey(deps.db, project.id, user.user.id))) {
+      const attempt = await issueCode(
+        deps,
+        project.id,
+        "mfa_attempt",
+        { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn, passkey: true },
+        MFA_ATTEMPT_TTL_MS,
+      );
+      return fail("mfa_required", { attemptCode: attempt.code, passkeyRequired: true });
+    }
     // Why: with a required second factor, a first factor alone never yields a session; the attempt only lets the user enrol TOTP.
     const attempt = await issueCode(
       deps,
@@ -111,12 +152,12 @@ export async function signInWithTotp(
     user?.user.totpSecret &&
     (input.recoveryCode !== undefined
       ? await checkRecoveryCode(deps, project.id, user_id, input.recoveryCode)
-      : await checkTotp(deps, user.user.totpSecret, input.totp ?? ""));
+      : await spendTotp(deps, project.id, user_id, user.user.totpSecret, input.totp ?? ""));
   if (!right) {
     await eventStatement(deps, project.id, "sign_in.failed", { userId: user_id }, { ...signIn, reason: "INVALID_TOTP_CODE" });
     return fail("invalid_totp");
   }
-  // Only a right TOTP (or recovery code) uses up the attempt; wrong ones count against its 20 attempts.
+  // Only a right TOTP (or recovery code) uses up the attempt; wrong or reused ones count against its 20 attempts.
   const used = await spendCheckedCode(deps, check.row);
   if (!used.ok) return used;
   if (input.recoveryCode !== undefined && !(await spendUserRecoveryCode(deps, project.id, user_id, input.recoveryCode)))
@@ -150,10 +191,11 @@ export async function enrollTotpWithAttempt(
   // An ordinary attempt (the user has TOTP already) cannot replace the secret: that would skip the second factor.
   if (!enroll || !user || user.user.totpSecret) return fail("code_not_found");
   const sealed = await sealTotpSecret(deps, input.totpSecretBase64);
-  if (!sealed || !(await checkTotp(deps, sealed, input.totp))) return fail("invalid_totp");
+  const step = sealed ? await matchTotpStep(deps, sealed, input.totp) : null;
+  if (!sealed || step === null) return fail("invalid_totp");
   const used = await spendCheckedCode(deps, check.row);
   if (!used.ok) return used;
-  if (!(await setTotpSecretIfUnset(deps.db, project.id, user_id, sealed))) return fail("code_used");
+  if (!(await setTotpSecretIfUnset(deps.db, project.id, user_id, sealed, step))) return fail("code_used");
   await eventStatement(deps, project.id, "mfa.enrolled", { userId: user_id });
   const recovery = await generateRecoveryCodes(deps, project, { id: user_id, totpSecret: sealed });
   const signIn = { ...(sign_in ?? { method: "password" as const }), mfa: true };

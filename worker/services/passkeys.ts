@@ -3,7 +3,8 @@
  * 45-character code that carries the challenge (verification-code mechanism: hashed at rest,
  * 65 s, single use by an atomic UPDATE); the second call redeems the code and verifies the
  * browser's response against that challenge, the trusted origin and its host name as RP ID.
- * One passkey per user; sign-in goes through `finishFirstFactor`, so TOTP users still need MFA.
+ * One passkey per user; sign-in goes through `finishFirstFactor`, so TOTP users still need MFA; under
+ * a required second factor (`doorman.requireMfa`) a user-verified passkey sign-in satisfies it.
  */
 import {
   generateAuthenticationOptions,
@@ -215,6 +216,12 @@ export async function signInWithPasskey(
   const user = await findUserRecord(deps.db, project.id, passkey.userId);
   // Turned off with PATCH /users/me {passkey_auth_enabled:false}: the stored passkey no longer signs in.
   if (!user?.user.passkeyAuthEnabled) return authenticationFailed("Passkey sign-in is turned off for this account.");
-  const finished = await finishFirstFactor(deps, project, user, { isNewUser: false, ipInfo: input.ipInfo, method: "passkey" });
+  const finished = await finishFirstFactor(deps, project, user, {
+    isNewUser: false,
+    ipInfo: input.ipInfo,
+    method: "passkey",
+    // The UV flag of the signed authenticator data: a PIN or biometric on the device, so the passkey is two factors.
+    passkeyVerified: verification.authenticationInfo.userVerified,
+  });
   return finished.ok ? finished.tokens : finished;
 }

@@ -8,19 +8,12 @@ import { notifyPasswordChanged } from "./email-notices";
 import { sendVerificationEmail } from "./email-verification";
 import { eventStatement } from "./events";
 import { finishFirstFactor } from "./mfa";
+import { checkNewPassword } from "./password-rules";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
-import {
-  checkPasswordLength,
-  createUser,
-  normaliseEmail,
-  type PasswordProblem,
-  type UpdateUserResult,
-  updateUser,
-  upgradeAnonymousUser,
-} from "./users";
+import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "./users";
 
 // Re-exported for existing importers; the types live in sign-in-tokens.ts (shared with mfa.ts).
 export type { MfaRequired, SignInTokens } from "./sign-in-tokens";
@@ -39,9 +32,10 @@ export async function signUpWithPassword(
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return fail("password_auth_disabled");
   if (!config.sign_up_enabled) return fail("sign_up_disabled");
-  const length = checkPasswordLength(input.password);
-  if (!length.ok) return length;
   const email = normaliseEmail(input.email);
+  // Checked here too: the anonymous upgrade below hashes the password without createUser.
+  const rules = checkNewPassword(input.password, { project, email });
+  if (!rules.ok) return rules;
 
   let userId: string;
   if (input.currentUser?.user.isAnonymous) {

@@ -9,10 +9,11 @@ import { revokeOpenCodes } from "../db/queries/verification-codes";
 import type { Deps } from "../lib/context";
 import { notifyPasswordChanged } from "./email-notices";
 import { emailCarryingCode } from "./email-outbox";
+import { checkNewPassword, checkPasswordLength, type PasswordProblem } from "./password-rules";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
-import { checkPasswordLength, type PasswordProblem, updateUser } from "./users";
-import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "./verification-codes";
+import { updateUser } from "./users";
+import { type CodeProblem, issueCode, linkWithCode, redeemCode, spendCheckedCode } from "./verification-codes";
 
 export async function sendResetCode(
   deps: Deps,
@@ -43,13 +44,19 @@ async function issueAndSend(deps: Deps, project: ProjectRow, email: string, call
 export type ResetResult = { ok: true } | CodeProblem | PasswordProblem | Problem<"not_found">;
 
 export async function resetPassword(deps: Deps, project: ProjectRow, input: { code: string; password: string }): Promise<ResetResult> {
-  // Check the new password first, so a typo does not burn the link.
+  // Check the new password first, so a typo does not burn the link: its length, then (with the
+  // account known from the unspent code) every password rule, and only then use the code up.
   const length = checkPasswordLength(input.password);
   if (!length.ok) return length;
-  const redeemed = await redeemCode(deps, project.id, "password_reset", input.code, true);
+  const checked = await redeemCode(deps, project.id, "password_reset", input.code, false);
+  if (!checked.ok) return checked;
+  const userId = String(checked.row.data.user_id);
+  const user = await findUserRecord(deps.db, project.id, userId);
+  if (!user) return fail("not_found");
+  const rules = checkNewPassword(input.password, { project, email: user.primaryEmail?.value ?? null });
+  if (!rules.ok) return rules;
+  const redeemed = await spendCheckedCode(deps, checked.row);
   if (!redeemed.ok) return redeemed;
-  const userId = String(redeemed.row.data.user_id);
-  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("not_found");
   // Every session ends: whoever knew the old password is signed out.
   const updated = await updateUser(
     deps,

@@ -20,6 +20,8 @@ export type ProblemFields = {
   // --- users and passwords ---
   password_too_short: NoFields;
   password_too_long: NoFields;
+  password_too_common: NoFields;
+  password_has_context_word: NoFields;
   email_taken: { email: string };
   invalid_password_hash: NoFields;
   not_found: NoFields;
@@ -51,7 +53,8 @@ export type ProblemFields = {
   category_required: NoFields;
   // --- MFA ---
   /** `enrollmentRequired`: the project requires a second factor and the user has none yet (Doorman). */
-  mfa_required: { attemptCode: string; enrollmentRequired?: boolean };
+  /** `passkeyRequired`: the project requires a second factor and the user's is a passkey: sign in with it (Doorman). */
+  mfa_required: { attemptCode: string; enrollmentRequired?: boolean; passkeyRequired?: boolean };
   invalid_totp: NoFields;
   totp_not_enabled: NoFields;
   // --- oauth (sign-in flow) ---
@@ -66,6 +69,7 @@ export type ProblemFields = {
   };
   oauth_token_wrong_project: { expected: string; actual: string };
   oauth_link_requires_token: NoFields;
+  oauth_pkce_plain_refused: NoFields;
   oauth_state_invalid: NoFields;
   oauth_outer_timeout: NoFields;
   oauth_inner_cookie_missing: NoFields;

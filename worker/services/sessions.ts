@@ -5,12 +5,13 @@
  * (compare-and-set updates), so a racing sign-out yields "not found", never a 5xx.
  */
 
-import { DEFAULT_SESSION_EXPIRY_MS } from "../../sdk/src/shared/constants";
+import { DEFAULT_SESSION_EXPIRY_MS, INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
 import { type AccessTokenClaims, signAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
 import { insertEventIfChangedStatement, type NewEvent } from "../db/queries/events";
 import type { ProjectRow } from "../db/queries/projects";
 import {
+  deleteLiveSessionsOfProjectStatement,
   deleteSession,
   deleteSessionStatement,
   deleteSessionsOfUser,
@@ -26,7 +27,7 @@ import {
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import type { Deps } from "../lib/context";
 import { notifyIfNewDevice } from "./email-notices";
-import { activityStatement, eventFor, eventStatement, noteActivity, type SignInMethod } from "./events";
+import { activityStatement, eventFor, eventIfChangedStatement, eventStatement, noteActivity, type SignInMethod } from "./events";
 import { type ProjectConfig, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 import { sessionLimits, withinSessionLimits } from "./session-policy";
@@ -255,4 +256,23 @@ export async function revokeSessionsOfUser(
     .map((id) => eventStatement(deps, projectId, "session.revoked", { userId }, { session_id: id, everywhere: true }));
   if (events.length > 0) await deps.db.batch(events as [(typeof events)[number], ...(typeof events)[number][]]);
   return { ok: true, ended: ended.length };
+}
+
+/**
+ * Signs every user of the project out (ASVS 7.4.5): one DELETE ends all its live sessions, and one
+ * session.revoked event ({all_users: true}) is written in the same batch, only if any ended. The
+ * access tokens of those sessions are refused from the next request on (the live-session check of
+ * request-auth.ts), and their refresh tokens find nothing: a racing refresh answers "not found",
+ * never a 5xx. The internal project is refused: its sessions are the console's owners', of every team.
+ */
+export async function revokeAllSessionsOfProject(
+  deps: Deps,
+  projectId: string,
+): Promise<{ ok: true; ended: number } | Problem<"internal_project">> {
+  if (projectId === INTERNAL_PROJECT_ID) return fail("internal_project");
+  const [deleted] = await deps.db.batch([
+    deleteLiveSessionsOfProjectStatement(deps.db, projectId, deps.now()),
+    eventIfChangedStatement(deps, projectId, "session.revoked", {}, { all_users: true }),
+  ]);
+  return { ok: true, ended: deleted.meta.changes ?? 0 };
 }

@@ -4,7 +4,6 @@
  */
 
 import type { BatchItem } from "drizzle-orm/batch";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
 import { hashPassword, isBcryptHash } from "../crypto/password";
 import { deleteRecoveryCodesStatement } from "../db/queries/mfa-recovery-codes";
 import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
@@ -30,18 +29,13 @@ import type { Deps } from "../lib/context";
 import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
 import { sealTotpSecret } from "./mfa";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
+import { checkNewPassword, type PasswordContext, type PasswordProblem } from "./password-rules";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
-export type PasswordProblem = Problem<"password_too_short" | "password_too_long">;
-
-export function checkPasswordLength(password: string): { ok: true } | PasswordProblem {
-  const length = [...password.normalize("NFKC")].length;
-  if (length < PASSWORD_MIN_LENGTH) return fail("password_too_short");
-  if (length > PASSWORD_MAX_LENGTH) return fail("password_too_long");
-  return { ok: true };
-}
+// The password rules live in password-rules.ts; re-exported for existing importers.
+export { checkPasswordLength, type PasswordProblem } from "./password-rules";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -85,10 +79,11 @@ export type NewUserOAuthProvider = {
 export type CreateUserResult = { ok: true; record: UserRecord } | PasswordProblem | Problem<"email_taken" | "invalid_password_hash">;
 
 /** Resolves password/password_hash input into a stored hash (or a problem). */
-async function resolvePasswordHash(input: { password?: string | null; passwordHash?: string | null }) {
+async function resolvePasswordHash(input: { password?: string | null; passwordHash?: string | null }, context: PasswordContext) {
   if (input.password) {
-    const length = checkPasswordLength(input.password);
-    if (!length.ok) return length;
+    // Every new plaintext password meets the password rules; an imported hash is not a password.
+    const rules = checkNewPassword(input.password, context);
+    if (!rules.ok) return rules;
     return { ok: true as const, hash: await hashPassword(input.password) };
   }
   if (input.passwordHash) {
@@ -117,7 +112,7 @@ export async function createUserWithOAuthProviders(
   const email = input.primaryEmail ? normaliseEmail(input.primaryEmail) : null;
   const authEnabled = input.primaryEmailAuthEnabled ?? true;
   if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return fail("email_taken", { email });
-  const password = await resolvePasswordHash(input);
+  const password = await resolvePasswordHash(input, { project, email });
   if (!password.ok) return password;
 
   const isAnonymous = input.isAnonymous ?? false;
@@ -253,7 +248,11 @@ export async function updateUser(
   set("otpAuthEnabled", update.otpAuthEnabled);
   set("passkeyAuthEnabled", update.passkeyAuthEnabled);
   // Sealed (AES-GCM), never stored raw: the server must read it back to check codes.
-  if (update.totpSecretBase64 !== undefined) patch.totpSecret = await sealTotpSecret(deps, update.totpSecretBase64);
+  if (update.totpSecretBase64 !== undefined) {
+    patch.totpSecret = await sealTotpSecret(deps, update.totpSecretBase64);
+    // A new secret starts with no used step (the last one belonged to the old secret's codes).
+    patch.totpLastStep = null;
+  }
   set("restrictedByAdmin", update.restrictedByAdmin);
   set("restrictedByAdminReason", update.restrictedByAdminReason);
   set("restrictedByAdminPrivateDetails", update.restrictedByAdminPrivateDetails);
@@ -270,7 +269,8 @@ export async function updateUser(
   if (update.password !== undefined || update.passwordHash !== undefined) {
     if (update.password === null || update.passwordHash === null) patch.passwordHash = null;
     else {
-      const password = await resolvePasswordHash(update);
+      const email = update.primaryEmail !== undefined ? update.primaryEmail : (current.primaryEmail?.value ?? null);
+      const password = await resolvePasswordHash(update, { project, email });
       if (!password.ok) return password;
       patch.passwordHash = password.hash;
     }

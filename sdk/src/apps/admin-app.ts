@@ -229,6 +229,19 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
     return list.items.map(sentEmailFromJson);
   }
 
+  /**
+   * Signs every user of the project out (DELETE /internal/projects/current/sessions): every session
+   * ends, and its access tokens are refused from the next request on. Answers how many ended.
+   * The owners' console sessions (internal project) are not touched; the internal project refuses it.
+   *
+   * @example
+   * const { endedSessionCount } = await admin.revokeAllProjectSessions();
+   */
+  async revokeAllProjectSessions(): Promise<{ endedSessionCount: number }> {
+    const res = await this._serverRequest<{ ended_session_count: number }>("/internal/projects/current/sessions", { method: "DELETE" });
+    return { endedSessionCount: res.ended_session_count };
+  }
+
   /** Counts for an overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions. */
   async getProjectStats(): Promise<ProjectStats> {
     const s = await this._serverRequest<ProjectStatsJson>("/internal/projects/current/stats");

@@ -21,9 +21,16 @@ export function rememberMfaAttempt(error: KnownError): boolean {
   if (error.code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") return false;
   const code = error.details?.attempt_code;
   if (typeof code === "string") storage()?.setItem(MFA_ATTEMPT_STORAGE_KEY, code);
-  // Doorman: the project requires a second factor and the user has none: the mfa page shows the TOTP set-up.
-  storage()?.setItem(MFA_ENROLL_STORAGE_KEY, error.details?.enrollment_required === true ? "1" : "");
+  // Doorman: the project requires a second factor and the user has none: the mfa page shows the TOTP set-up;
+  // or the user's second factor is a passkey: the mfa page asks for a passkey sign-in instead.
+  const next = error.details?.passkey_required === true ? "passkey" : error.details?.enrollment_required === true ? "1" : "";
+  storage()?.setItem(MFA_ENROLL_STORAGE_KEY, next);
   return true;
+}
+
+/** Whether the waiting sign-in can only be finished by signing in with the user's passkey (Doorman, required second factor). */
+export function storedMfaPasskeyRequired(): boolean {
+  return storage()?.getItem(MFA_ENROLL_STORAGE_KEY) === "passkey";
 }
 
 /** Whether the waiting sign-in must first enrol TOTP (`app.enrollMfa`) rather than enter a code. */

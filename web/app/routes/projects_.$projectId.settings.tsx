@@ -1,6 +1,6 @@
 /**
  * `/projects/{id}/settings`: the project's name and description, production mode with its
- * checks, the session policy, the rate limits, the console assistant's model provider (#assistant), transfer to
+ * checks, the session policy, signing out all users, the rate limits, the console assistant's model provider (#assistant), transfer to
  * another of the owner's teams, and delete (by typing the project's name).
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
@@ -10,6 +10,7 @@ import { ProductionModePanel } from "../components/config/production-mode-panel"
 import { ProjectDetailsForm } from "../components/config/project-details-form";
 import { RateLimitsForm } from "../components/config/rate-limits-form";
 import { SessionPolicyForm } from "../components/config/session-policy-form";
+import { SignOutAllPanel } from "../components/config/sign-out-all-panel";
 import { TransferPanel } from "../components/config/transfer-panel";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
@@ -30,6 +31,7 @@ export default function SettingsRoute() {
       <ProjectDetailsForm displayName={project.displayName} description={project.description} />
       <ProductionModePanel project={project} />
       <SessionPolicyForm project={project} />
+      <SignOutAllPanel />
       <RateLimitsForm project={project} />
       <AssistantSettings />
       <TransferPanel />

@@ -1,5 +1,5 @@
-/** Data access for TOTP recovery codes (hashes only; see services/mfa-recovery.ts). */
-import { and, count, eq, isNull } from "drizzle-orm";
+/** Data access for TOTP recovery codes (hashes only; see services/mfa-recovery.ts) and the user's TOTP columns. */
+import { and, count, eq, isNull, lt, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../client";
 import { mfaRecoveryCodes, users } from "../schema";
@@ -46,12 +46,36 @@ export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<
   return row?.n ?? 0;
 }
 
-/** Turns TOTP on for a user who has none (compare-and-set: a concurrent enrolment cannot overwrite it). */
-export async function setTotpSecretIfUnset(db: Db, projectId: string, userId: string, sealed: string): Promise<boolean> {
+/**
+ * Turns TOTP on for a user who has none (compare-and-set: a concurrent enrolment cannot overwrite it),
+ * remembering the step of the first code, which is then used up like any accepted TOTP.
+ */
+export async function setTotpSecretIfUnset(db: Db, projectId: string, userId: string, sealed: string, step: number): Promise<boolean> {
   const rows = await db
     .update(users)
-    .set({ totpSecret: sealed })
+    .set({ totpSecret: sealed, totpLastStep: step })
     .where(and(eq(users.projectId, projectId), eq(users.id, userId), isNull(users.totpSecret)))
+    .returning({ id: users.id });
+  return rows.length === 1;
+}
+
+/**
+ * Uses up a TOTP time step (compare-and-set): true only if `step` is later than the last step
+ * accepted for the user, and the secret is still the one the code was checked against. Two requests
+ * with the same code cannot both pass: the first UPDATE moves `totp_last_step`, the second matches no row.
+ */
+export async function acceptTotpStep(db: Db, projectId: string, userId: string, sealed: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(
+      and(
+        eq(users.projectId, projectId),
+        eq(users.id, userId),
+        eq(users.totpSecret, sealed),
+        or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
+      ),
+    )
     .returning({ id: users.id });
   return rows.length === 1;
 }

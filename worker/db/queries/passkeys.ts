@@ -61,3 +61,14 @@ export async function recordPasskeyUse(db: Db, row: PasskeyRow, newCounter: numb
     .get();
   return updated !== undefined;
 }
+
+/** Does the user hold a passkey that may sign in (a stored credential, and passkey sign-in not turned off)? */
+export async function hasUsablePasskey(db: Db, projectId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: passkeys.id })
+    .from(passkeys)
+    .innerJoin(users, eq(users.id, passkeys.userId))
+    .where(and(eq(passkeys.projectId, projectId), eq(passkeys.userId, userId), eq(users.passkeyAuthEnabled, true)))
+    .get();
+  return row !== undefined;
+}

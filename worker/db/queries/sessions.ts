@@ -235,6 +235,17 @@ export async function deleteSessionsOfUser(db: Db, projectId: string, userId: st
   return rows.map((r) => r.id);
 }
 
+/**
+ * Ends every live session of one project: a single DELETE over the (project_id, expires_at) index,
+ * whatever the number of sessions; no row comes back to the worker, and the retired refresh tokens
+ * go with their sessions by the foreign key's cascade. Only this project's rows match: another
+ * project's sessions (the internal project's, the console owners', among them) are never touched.
+ * For the caller's batch; its result's `meta.changes` is how many sessions ended.
+ */
+export function deleteLiveSessionsOfProjectStatement(db: Db, projectId: string, now: number) {
+  return db.delete(sessions).where(and(eq(sessions.projectId, projectId), gt(sessions.expiresAt, now)));
+}
+
 export async function deleteOtherSessionsOfUser(db: Db, userId: string, keepId: string | null): Promise<void> {
   await db
     .delete(sessions)

@@ -14,10 +14,11 @@ import { botChallenge, CODE_ERRORS, code45 } from "./common";
 const access = ["client", "server", "admin"] as const;
 const credentials = {
   email: z.email().max(320),
-  // Bounds the input only; the service answers PASSWORD_TOO_SHORT/LONG for the 8-70 rule.
+  // Bounds the input only; the service answers PASSWORD_TOO_SHORT/LONG for the 8-70 rule and
+  // PASSWORD_REQUIREMENTS_NOT_MET for the other password rules (worker/services/password-rules.ts).
   password: z.string().max(4096),
 };
-const LENGTH_ERRORS = ["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG"] as const;
+const LENGTH_ERRORS = ["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_REQUIREMENTS_NOT_MET"] as const;
 
 const signUp = defineRoute({
   method: "post",

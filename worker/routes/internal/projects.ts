@@ -19,6 +19,7 @@ import {
   updateProjectFields,
 } from "../../services/projects";
 import type { RequestAuth } from "../../services/request-auth";
+import { revokeAllSessionsOfProject } from "../../services/sessions";
 import { projectAdminView } from "../../views/projects";
 
 const projectFields = {
@@ -131,6 +132,15 @@ const deleteCurrent = defineRoute({
   response: successSchema,
 });
 
+const endAllSessions = defineRoute({
+  method: "delete",
+  path: "/current/sessions",
+  summary:
+    "Sign out all users: end every session of every user of the current project, their access tokens with them (never the internal project's)",
+  access: ["admin"],
+  response: z.object({ success: z.literal(true), ended_session_count: z.number().int() }),
+});
+
 export const internalProjectsRoutes = routeGroup();
 addRoute(internalProjectsRoutes, listOwned, async (c, { auth }) => {
   const owner = requireOwner(auth);
@@ -173,4 +183,10 @@ addRoute(internalProjectsRoutes, deleteCurrent, async (c, { auth }) => {
   const result = await removeProject(c.get("deps"), auth.project);
   if (!result.ok) throw new StatusError(400, "The internal project cannot be deleted.");
   return c.json({ success: true });
+});
+addRoute(internalProjectsRoutes, endAllSessions, async (c, { auth }) => {
+  const result = await revokeAllSessionsOfProject(c.get("deps"), auth.project.id);
+  // The internal project's sessions are the console's owners' (of every team): never all at once.
+  if (!result.ok) throw new StatusError(400, "The internal project's sessions cannot be ended all at once.");
+  return c.json({ success: true, ended_session_count: result.ended });
 });

@@ -2,15 +2,17 @@
  * The mfa handler page: the second step of a sign-in for users with TOTP (a code from the app, or
  * one of their recovery codes), and, when the project requires a second factor and the user has
  * none yet (Doorman), the TOTP set-up that finishes the sign-in and shows the recovery codes once.
+ * A user whose second factor is a passkey is asked to sign in with it instead.
  */
 import { createTOTPKeyURI } from "@oslojs/otp";
 import { type FormEvent, useState } from "react";
-import { storedMfaEnrollment } from "../../apps/mfa";
+import { storedMfaEnrollment, storedMfaPasskeyRequired } from "../../apps/mfa";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { codeErrorMessage, errorCodeOf, messageOf } from "./code-messages";
 import { Field, FormAlert } from "./field";
 import { RecoveryCodeList, TotpQrCode } from "./mfa-section";
+import { PasskeySignInButton } from "./passkey-sign-in-button";
 
 type Mode = "totp" | "recovery" | "enroll";
 
@@ -26,6 +28,7 @@ export function MfaPage() {
   const [errors, setErrors] = useState<{ code?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const [passkeyOnly] = useState(() => typeof window !== "undefined" && storedMfaPasskeyRequired());
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -58,6 +61,22 @@ export function MfaPage() {
       setPending(false);
     }
   };
+
+  if (passkeyOnly) {
+    return (
+      <AuthCard
+        title="Sign in with your passkey"
+        subtitle="This app requires a second factor, and yours is a passkey: sign in with it to continue."
+        footer={
+          <a className="stack-link" href={app.urls.signIn}>
+            Back to sign in
+          </a>
+        }
+      >
+        <PasskeySignInButton />
+      </AuthCard>
+    );
+  }
 
   if (recoveryCodes) {
     return (

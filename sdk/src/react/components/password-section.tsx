@@ -15,7 +15,9 @@ function errorsFrom(error: unknown): Errors {
   const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
   const message = error instanceof Error && error.message ? error.message : "Could not change your password.";
   if (code === "PASSWORD_CONFIRMATION_MISMATCH") return { oldPassword: "That is not your current password." };
-  if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG") return { newPassword: message };
+  // Too short/long, too common, or containing the app's or the account's name (the server's password rules).
+  if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG" || code === "PASSWORD_REQUIREMENTS_NOT_MET")
+    return { newPassword: message };
   return { form: message };
 }
 

@@ -2,7 +2,8 @@
  * The user's active sessions (impersonations marked) with when they started and were last used
  * and the last address and place the API saw them from, each revocable after a confirmation, and
  * the "Impersonate" button: it creates an impersonation session and opens it in a new tab on
- * the console's impersonation page.
+ * the console's impersonation page. "Sign out everywhere" ends every session of the user at once
+ * (DELETE /auth/sessions?user_id=…), after a confirmation.
  */
 import { useCallback, useId, useState } from "react";
 import type { ActiveSession, ServerUser } from "../../../../sdk/src";
@@ -85,6 +86,19 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
           <button type="button" className="btn btn-small" onClick={impersonate} disabled={pending} aria-busy={pending}>
             {pending ? "Starting…" : "Impersonate"}
           </button>
+          <ConfirmButton
+            small
+            label="Sign out everywhere"
+            ariaLabel={`Sign ${props.label} out everywhere`}
+            title={`Sign ${props.label} out everywhere?`}
+            consequence={`Every session of ${props.label} ends now, impersonations included: each device's access token stops working at its next request. The user can sign in again.`}
+            confirmLabel="Sign out everywhere"
+            onConfirm={async () => {
+              await user.revokeAllSessions();
+              toast(`${props.label} is signed out everywhere.`);
+              await sessions.reload();
+            }}
+          />
         </div>
       </div>
       <p className="muted">
