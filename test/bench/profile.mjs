@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:profile`: CPU profiles of the worker isolate under load, through wrangler dev's
-// inspector (the V8 Profiler domain), for GET /users/me, the refresh and a password sign-in.
+// inspector (the V8 Profiler domain), for GET /users/me, the refresh, a password sign-in and a sign-up.
 // Writes docs/perf/doorman-<scenario>.cpuprofile (open in Chrome DevTools or VS Code) and prints
 // the isolate's busy time per request and the functions with the most self time.
 // Never part of `npm test`. Env: PROFILE_SECONDS (6), PROFILE_CONNECTIONS (10), PROFILE_PORT (8812),
@@ -63,6 +63,7 @@ const server = await startDoorman({ port: PORT, inspectorPort: INSPECTOR_PORT, v
 try {
   const email = `profile-${Date.now()}@example.com`;
   const password = "correct horse battery";
+  let signUps = 0;
   const user = await post(server.api, "/auth/password/sign-up", clientHeaders, { email, password });
   const scenarios = {
     "users-me": { url: `${server.api}/users/me`, headers: { ...clientHeaders, "x-stack-access-token": user.access_token } },
@@ -77,6 +78,26 @@ try {
       method: "POST",
       headers: { ...clientHeaders, "content-type": "application/json" },
       body: JSON.stringify({ email, password }),
+      connections: 4,
+    },
+    // A new email per request; each sign-up also queues its verification email, so the profile
+    // holds the queue consumer's work (render and dev-outbox send) beside the request's own.
+    "sign-up": {
+      url: `${server.api}/auth/password/sign-up`,
+      method: "POST",
+      headers: { ...clientHeaders, "content-type": "application/json" },
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({
+              email: `profile-su-${Date.now().toString(36)}-${++signUps}@example.com`,
+              password,
+              verification_callback_url: "http://localhost:3000/handler/email-verification",
+            }),
+          }),
+        },
+      ],
       connections: 4,
     },
   };

@@ -6,12 +6,22 @@
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_PORT (8797),
 //      BENCH_INSPECTOR_PORT (9232), BENCH_NO_WRITE=1 (print only).
-import { randomBytes, scryptSync } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchmarksFile, markedSectionsOf } from "./lib/doc.mjs";
-import { adminHeaders, clientHeaders, post as postTo, serverHeaders, startDoorman, stopAllDoormen, versionOf } from "./lib/doorman.mjs";
+import {
+  adminHeaders,
+  clientHeaders,
+  post as postTo,
+  root,
+  serverHeaders,
+  startDoorman,
+  stopAllDoormen,
+  versionOf,
+} from "./lib/doorman.mjs";
 import { counts, cannon as load } from "./lib/load.mjs";
+import { describeDoormanHash, doormanHasher, doormanHashParams } from "./lib/password-hash.mjs";
 import { treeRssMiB } from "./lib/proc.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -78,20 +88,20 @@ async function scenario(name, opts) {
   };
 }
 
-// ── password hash reference (Node-native scrypt with the worker's parameters) ────────────
-function scryptReference(runs = 20) {
-  const params = { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 };
-  const salt = randomBytes(16);
-  scryptSync("warm-up password", salt, 32, params);
+// ── password hash reference (the worker's Argon2id module and parameters, run in Node) ────
+function hashReference(runs = 20) {
+  const params = doormanHashParams(root);
+  const hash = doormanHasher(params);
+  hash("warm-up password");
   const times = [];
   for (let i = 0; i < runs; i++) {
     const t = process.hrtime.bigint();
-    scryptSync(`bench password ${i}`, salt, 32, params);
+    hash(`bench password ${i}`);
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   times.sort((a, b) => a - b);
   const pick = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
-  return { runs, median: (times[(runs - 1) >> 1] + times[runs >> 1]) / 2, p95: pick(0.95), min: times[0], max: times.at(-1) };
+  return { runs, params, median: (times[(runs - 1) >> 1] + times[runs >> 1]) / 2, p95: pick(0.95), min: times[0], max: times.at(-1) };
 }
 
 // ── report ──────────────────────────────────────────────────────────────────────────────
@@ -129,7 +139,7 @@ function report({ results, hash, readySecs }) {
     "- `GET /api/v1/users/me`: verifies the ES256 access token, loads the user from D1.",
     "- `GET /api/v1/projects/internal/.well-known/jwks.json`: the public JWKS, from the isolate cache (no If-None-Match: a full 200 each time).",
     "- `POST /api/v1/auth/sessions/current/refresh`: without rotation (the default) one D1 batch stamps the session and reads its user, then an ES256 access token is signed (with rotation the session's Durable Object orders the swap).",
-    "- `POST /api/v1/auth/password/sign-in`: scrypt verification of the password plus a new session.",
+    "- `POST /api/v1/auth/password/sign-in`: Argon2id verification of the password plus a new session.",
     "- `POST /api/v1/user-api-keys/check`: server key check, then the user API key's checksum, SHA-256 and one indexed lookup.",
     "- `GET /api/v1/team-permissions?recursive=true`: the user's grants in their personal team (team_admin) expanded through containment.",
     "- workerd peak RSS: resident memory of the local workerd process (all of miniflare's simulated services,",
@@ -137,9 +147,9 @@ function report({ results, hash, readySecs }) {
     "",
     "## Password hashing cost",
     "",
-    "Node-native reference of the worker's scrypt parameters (N=2^14, r=8, p=5, 32-byte key, 16 MiB):",
-    `\`crypto.scryptSync\` in Node ${process.version}, ${hash.runs} runs after one warm-up. In the worker the same`,
-    "parameters run through `node:crypto` under `nodejs_compat`; the sign-in row above includes that cost.",
+    `The worker's password hash, ${describeDoormanHash(hash.params)}: the same libargon2 WebAssembly module`,
+    `(@phi-ag/argon2) run in Node ${process.version}, ${hash.runs} runs after one warm-up. In the worker it runs in workerd;`,
+    "the sign-in row above includes that cost.",
     "",
     "| runs | median ms | p95 ms | min ms | max ms |",
     "|---:|---:|---:|---:|---:|",
@@ -151,8 +161,8 @@ function report({ results, hash, readySecs }) {
 
 // ── main ────────────────────────────────────────────────────────────────────────────────
 try {
-  log("timing scrypt (Node-native reference) …");
-  const hash = scryptReference(20);
+  log("timing the password hash (Argon2id, in Node) …");
+  const hash = hashReference(20);
   const readySecs = await startServer();
 
   const email = `bench-${Date.now()}-${randomBytes(3).toString("hex")}@example.com`;

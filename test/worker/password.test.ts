@@ -62,10 +62,10 @@ describe("password sign-up", () => {
     ).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED");
   });
 
-  it("stores a scrypt PHC hash, never the password", async () => {
+  it("stores an Argon2id PHC hash (m=19456, t=2, p=1), never the password", async () => {
     const user = await signUp();
     const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.userId).first<{ password_hash: string }>();
-    expect(row?.password_hash).toMatch(/^\$scrypt\$ln=14,r=8,p=5\$/);
+    expect(row?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     expect(row?.password_hash).not.toContain(user.password);
   });
 });
@@ -124,7 +124,51 @@ describe("password sign-in", () => {
     expect((await call("/auth/password/sign-in", { ...internalClient, body: { email, password: decomposed } })).status).toBe(200);
   });
 
-  it("verifies an imported bcrypt hash and upgrades it to scrypt", async () => {
+  it("hashes every UTF-8 byte of a non-ASCII password (no truncation to its UTF-16 length)", async () => {
+    const email = uniqueEmail();
+    // 8 UTF-16 units, 16 UTF-8 bytes: a wrapper that passed the string's length would hash only "пар".
+    await signUp(internalClient, email, "парольпа");
+    const signIn = (password: string) => call("/auth/password/sign-in", { ...internalClient, body: { email, password } });
+    expect((await signIn("парольпа")).status).toBe(200);
+    expect((await signIn("парольпб")).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect((await signIn("парольпаX")).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+  });
+
+  it("verifies a hash made before Argon2id (scrypt) and upgrades it on sign-in", async () => {
+    const user = await signUp(internalClient, uniqueEmail("legacy"), "legacy scrypt pw");
+    // The scrypt PHC string Doorman stored before Argon2id, for the same password (N=2^14, r=8, p=5).
+    const { scryptSync } = await import("node:crypto");
+    const salt = new Uint8Array(16).fill(7);
+    const key = scryptSync("legacy scrypt pw", salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
+    const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "");
+    const legacy = `$scrypt$ln=14,r=8,p=5$${b64(salt)}$${b64(new Uint8Array(key))}`;
+    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(legacy, user.userId).run();
+    const signIn = (password: string) => call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password } });
+    expect((await signIn("wrong scrypt pw")).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect((await signIn("legacy scrypt pw")).status).toBe(200);
+    let hash = legacy;
+    for (let i = 0; i < 20 && hash === legacy; i++) {
+      hash = (await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.userId).first<{ password_hash: string }>())!
+        .password_hash;
+      if (hash === legacy) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await signIn("legacy scrypt pw")).status).toBe(200);
+  });
+
+  it("a stored Argon2id hash with out-of-bounds parameters fails closed instead of running", async () => {
+    const user = await signUp(internalClient, uniqueEmail("bounds"), "bounded params pw");
+    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.userId).first<{ password_hash: string }>();
+    // 4 GiB of memory, or 1000 passes: a tampered row must not take the isolate's memory or CPU.
+    for (const params of ["m=4194304,t=2,p=1", "m=19456,t=1000,p=1"]) {
+      const tampered = row!.password_hash.replace("m=19456,t=2,p=1", params);
+      await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(tampered, user.userId).run();
+      const res = await call("/auth/password/sign-in", { ...internalClient, body: { email: user.email, password: "bounded params pw" } });
+      expect(res.body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    }
+  });
+
+  it("verifies an imported bcrypt hash and upgrades it to Argon2id", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("import");
     const created = await call("/users", {
@@ -138,13 +182,13 @@ describe("password sign-in", () => {
     );
     expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "imported secret" } })).status).toBe(200);
     let hash = "";
-    for (let i = 0; i < 20 && !hash.startsWith("$scrypt$"); i++) {
+    for (let i = 0; i < 20 && !hash.startsWith("$argon2id$"); i++) {
       hash = (await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?")
         .bind(created.body.id)
         .first<{ password_hash: string }>())!.password_hash;
-      if (!hash.startsWith("$scrypt$")) await new Promise((r) => setTimeout(r, 50));
+      if (!hash.startsWith("$argon2id$")) await new Promise((r) => setTimeout(r, 50));
     }
-    expect(hash).toMatch(/^\$scrypt\$/);
+    expect(hash).toMatch(/^\$argon2id\$/);
     expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "imported secret" } })).status).toBe(200);
   });
 

@@ -1,11 +1,12 @@
 /**
- * A per-isolate FIFO queue that bounds how many password hashes (scrypt or bcrypt, hash or
- * verify) run at once. A burst of sign-ins then finishes in arrival order instead of all
- * together, and hash memory stays bounded: at most PASSWORD_HASH_CONCURRENCY × 16 MiB (one
- * scrypt's 128·N·r bytes at N=2^14, r=8) plus a few hundred bytes per waiting request, far under
- * the 128 MB isolate limit. docs/benchmarks.md has the measured burst.
+ * A per-isolate FIFO queue that bounds how many password hashes (Argon2id, scrypt or bcrypt, hash
+ * or verify) run at once. A burst of sign-ins then finishes in arrival order instead of all
+ * together, and hash memory stays bounded: at most PASSWORD_HASH_CONCURRENCY × 19 MiB (one
+ * Argon2id's m=19456 KiB; a legacy scrypt verify is 16 MiB) plus a few hundred bytes per waiting
+ * request, far under the 128 MB isolate limit. docs/benchmarks.md has the measured burst.
  *
- * workerd runs node:crypto's "async" scrypt synchronously on the isolate thread, so without the
+ * Argon2id (WebAssembly) and workerd's node:crypto "async" scrypt both run synchronously on the
+ * isolate thread, so without the
  * queue a burst hashes back to back before any request's later I/O is handled. A waiter that
  * gets a slot therefore yields one macrotask before it hashes, so the D1 writes of requests
  * whose hashes are done go first.
@@ -17,7 +18,7 @@
  * One cancelled request can stall the queue for seconds, never forever.
  */
 
-/** One slot: the isolate thread runs scrypt synchronously anyway, and one keeps strict arrival order. */
+/** One slot: the isolate thread runs the hash synchronously anyway, and one keeps strict arrival order. */
 export const PASSWORD_HASH_CONCURRENCY = 1;
 
 const POLL_MS = 250;

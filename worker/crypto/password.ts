@@ -1,15 +1,17 @@
 /**
- * Password hashing: scrypt (memory-hard) via node:crypto under nodejs_compat, stored as a PHC
- * string. Parameters N=2^14, r=8, p=5 are an OWASP-listed scrypt setting (16 MiB, well inside
- * the 128 MB Worker limit). Imported bcrypt hashes verify and are rehashed on the next sign-in.
+ * Password hashing: Argon2id (memory-hard, RFC 9106) with OWASP's first recommended setting,
+ * m=19 MiB, t=2, p=1, stored as a PHC string `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`.
+ * Hashes made before (scrypt N=2^14, r=8, p=5) and imported bcrypt hashes still verify, and are
+ * rehashed with Argon2id on the next successful sign-in.
  */
 import { scrypt, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { type Argon2Params, argon2idRaw } from "./argon2id";
 import { passwordHashQueue } from "./hash-queue";
 
-const LOG_N = 14;
-const R = 8;
-const P = 5;
+// OWASP Password Storage Cheat Sheet, Argon2id option 2 (19 MiB, 2 passes, 1 lane): at about a
+// fifth of the CPU of the scrypt setting it replaces, for the same memory-hard resistance class.
+const ARGON2 = { memoryKiB: 19_456, passes: 2, parallelism: 1 } as const;
 const KEY_LEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
@@ -20,7 +22,7 @@ function unb64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
-// Every scrypt and bcrypt run waits its turn in the isolate's FIFO queue (bounded memory, arrival order).
+// Every Argon2id, scrypt and bcrypt run waits its turn in the isolate's FIFO queue (bounded memory, arrival order).
 function runScrypt(password: string, salt: Uint8Array, logN: number, r: number, p: number, len: number): Promise<Uint8Array> {
   return passwordHashQueue.run(
     () =>
@@ -37,10 +39,25 @@ export function normalisePassword(password: string): string {
   return password.normalize("NFKC");
 }
 
+function runArgon2id(password: string, salt: Uint8Array, params: Argon2Params, len: number): Promise<Uint8Array> {
+  const bytes = new TextEncoder().encode(password);
+  return passwordHashQueue.run(async () => argon2idRaw(bytes, salt, params, len));
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = await runScrypt(normalisePassword(password), salt, LOG_N, R, P, KEY_LEN);
-  return `$scrypt$ln=${LOG_N},r=${R},p=${P}$${b64(salt)}$${b64(key)}`;
+  const key = await runArgon2id(normalisePassword(password), salt, ARGON2, KEY_LEN);
+  return `$argon2id$v=19$m=${ARGON2.memoryKiB},t=${ARGON2.passes},p=${ARGON2.parallelism}$${b64(salt)}$${b64(key)}`;
+}
+
+// Hash parameters read back from a stored hash are bounded, so a tampered or imported row cannot
+// make one verification take the isolate's memory or seconds of CPU.
+const MAX_ARGON2_MEMORY_KIB = 65_536;
+const MAX_ARGON2_PASSES = 10;
+
+function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
+  // Constant-time comparison: no early exit on the first differing byte.
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 export type PasswordCheck = { ok: boolean; needsRehash: boolean };
@@ -48,18 +65,32 @@ export type PasswordCheck = { ok: boolean; needsRehash: boolean };
 export async function verifyPassword(password: string, stored: string): Promise<PasswordCheck> {
   const normalised = normalisePassword(password);
   if (/^\$2[abxy]?\$/.test(stored)) {
-    // Imported bcrypt hash: verify, then ask the caller to upgrade it to scrypt.
+    // Imported bcrypt hash: verify, then ask the caller to upgrade it to Argon2id.
     const ok = await passwordHashQueue.run(() => bcrypt.compare(normalised, stored)).catch(() => false);
     return { ok, needsRehash: ok };
   }
+  const argon = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored);
+  if (argon) {
+    const [, m, t, p, saltText, hashText] = argon;
+    const params = { memoryKiB: Number(m), passes: Number(t), parallelism: Number(p) };
+    if (params.memoryKiB > MAX_ARGON2_MEMORY_KIB || params.passes > MAX_ARGON2_PASSES || params.parallelism !== 1) {
+      return { ok: false, needsRehash: false };
+    }
+    const expected = unb64(hashText!);
+    const actual = await runArgon2id(normalised, unb64(saltText!), params, expected.length);
+    const ok = sameBytes(actual, expected);
+    const current = params.memoryKiB === ARGON2.memoryKiB && params.passes === ARGON2.passes;
+    return { ok, needsRehash: ok && !current };
+  }
+  // Hashes made before Argon2id: scrypt, verified with its own parameters, then upgraded.
   const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored);
   if (!match) return { ok: false, needsRehash: false };
   const [, ln, r, p, saltText, hashText] = match;
   const expected = unb64(hashText!);
-  const actual = await runScrypt(normalised, unb64(saltText!), Number(ln), Number(r), Number(p), expected.length);
-  // Constant-time comparison: no early exit on the first differing byte.
-  const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
-  return { ok, needsRehash: ok && (Number(ln) !== LOG_N || Number(r) !== R || Number(p) !== P) };
+  // Parameters over scrypt's 64 MiB maxmem are refused by node:crypto: a failed verification, not a 500.
+  const actual = await runScrypt(normalised, unb64(saltText!), Number(ln), Number(r), Number(p), expected.length).catch(() => null);
+  const ok = actual !== null && sameBytes(actual, expected);
+  return { ok, needsRehash: ok };
 }
 
 /** A well-formed bcrypt hash (for `password_hash` imports). */

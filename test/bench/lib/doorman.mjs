@@ -121,6 +121,7 @@ export async function startDoorman({ port, inspectorPort, vars = {}, log = () =>
     try {
       const res = await fetch(`${server.api}/health`, { signal: AbortSignal.timeout(5000) });
       if (res.ok) {
+        await settled(server.api);
         server.readySecs = (Date.now() - started) / 1000;
         return server;
       }
@@ -129,6 +130,26 @@ export async function startDoorman({ port, inspectorPort, vars = {}, log = () =>
   }
   server.kill();
   throw new Error(`wrangler dev did not answer /api/v1/health within 90 s:\n${out}`);
+}
+
+/**
+ * wrangler reloads the Worker once the email renderer's dev-registry connection comes up, a few
+ * seconds after the first answer, and a POST in flight during that reload gets wrangler's own 503
+ * ("restarted mid-request"; only GET and HEAD are retried). A bench starts its load only once a
+ * POST has been answered by the Worker twice in a row, 2 s apart.
+ */
+async function settled(api) {
+  let answered = 0;
+  for (let i = 0; i < 30 && answered < 2; i++) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const res = await fetch(`${api}/auth/password/sign-in`, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
+    await res.text();
+    answered = res.status === 503 ? 0 : answered + 1;
+  }
 }
 
 /** JSON request to the API; throws on a non-2xx answer. */
