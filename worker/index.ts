@@ -5,11 +5,11 @@
  */
 import { app } from "./app";
 import type { Env } from "./env";
-import { makeDeps } from "./lib/context";
 import { DEV_SCHEDULED_PATH, devScheduled, runScheduled } from "./scheduled";
-import { isOutboxMessage, type OutboxMessage } from "./services/email-outbox";
-import { processOutboxEmail } from "./services/email-outbox-consumer";
-import { handleWebhookMessage, type WebhookMessage } from "./services/webhook-queue";
+import { makeDeps } from "./services/deps";
+import { isOutboxMessage, type OutboxMessage } from "./services/email/outbox";
+import { processOutboxEmail } from "./services/email/outbox-consumer";
+import { handleWebhookMessage, type WebhookMessage } from "./services/webhooks/queue";
 
 export { SessionDO } from "./durable/session-do";
 

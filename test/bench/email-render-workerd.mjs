@@ -18,7 +18,7 @@ import {
   DEFAULT_EMAIL_TEMPLATES,
   DEFAULT_EMAIL_THEME_ID,
   DEFAULT_EMAIL_THEMES,
-} from "../../worker/services/email-defaults";
+} from "../../worker/services/email/defaults";
 
 const COLD = Number(globalThis.process?.env?.BENCH_EMAIL_COLD || 3);
 const WARM = Number(globalThis.process?.env?.BENCH_EMAIL_WARM || 30);

@@ -6,9 +6,9 @@
  */
 import { type LeftoverConfig, leftoverChecks, type ProductionCheck } from "../../sdk/src/shared/domain-rules";
 import { listWebhookEndpointRows } from "../db/queries/webhooks";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import type { ProjectConfig } from "./project-config";
-import { checkWebhookUrl, isInternalHost } from "./webhook-urls";
+import { checkWebhookUrl, isInternalHost } from "./webhooks/urls";
 
 const hostRules = {
   isPublicHttpsUrl: (url: string) => checkWebhookUrl(url, { development: false }).ok,

@@ -26,10 +26,10 @@ import {
   updateUserStatement,
 } from "../db/queries/users";
 import type { users } from "../db/schema";
-import type { Deps } from "../lib/context";
+import { sealTotpSecret } from "./auth/mfa";
+import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
-import { sealTotpSecret } from "./mfa";
-import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
+import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth/linked-accounts";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";

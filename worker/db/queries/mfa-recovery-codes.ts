@@ -1,4 +1,4 @@
-/** Data access for TOTP recovery codes (hashes only; see services/mfa-recovery.ts). */
+/** Data access for TOTP recovery codes (hashes only; see services/auth/mfa-recovery.ts). */
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../client";

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { successSchema, tokensSchema } from "../../../sdk/src/shared/wire";
 import { codeValidSchema, resetCodeSentSchema } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/password-auth";
-import { checkResetCode, resetPassword, sendResetCode } from "../../services/password-reset";
+import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
+import { checkResetCode, resetPassword, sendResetCode } from "../../services/auth/password-reset";
 import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
 import { botChallenge, CODE_ERRORS, code45 } from "./common";
 

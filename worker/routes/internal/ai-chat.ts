@@ -16,8 +16,8 @@ import {
   aiChatThreadSchema,
 } from "../../../sdk/src/shared/wire-ai-chat";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
-import { appendToThread, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai-chat";
-import type { ChatPiece } from "../../services/ai-provider";
+import { appendToThread, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai/chat";
+import type { ChatPiece } from "../../services/ai/provider";
 
 const params = z.strictObject({ thread_id: aiChatThreadIdSchema });
 const AI_ERRORS = ["AI_PROVIDER_NOT_CONFIGURED", "AI_PROVIDER_ERROR", "AI_PROVIDER_TIMEOUT"] as const;

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { listSchema, projectAdminSchema, successSchema } from "../../../sdk/src/shared/wire";
+import { problemError } from "../../http/problems";
 import { requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import { problemError } from "../../lib/problems";
-import { aiUsageLast30Days } from "../../services/ai-chat";
+import { aiUsageLast30Days } from "../../services/ai/chat";
 import { projectConfigUpdateSchema } from "../../services/project-config";
 import {
   createProject,
