@@ -104,6 +104,8 @@ export type ChatRequest = {
   messages?: AiChatMessage[];
   /** Doorman's form: one question in the stored thread. */
   message?: AiChatMessage;
+  /** The API's operations for the system prompt, one line each (the route reads them from the API document). */
+  apiOperations: string[];
 };
 
 export type PreparedChat = {
@@ -129,7 +131,13 @@ export async function prepareChat(deps: Deps, auth: RequestAuth, threadId: strin
     request.contextType === "project"
       ? undefined
       : { id: threadId, source: await editedSource(deps, project, request.contextType, threadId) };
-  const system = systemPrompt({ project, config: renderedConfigOf(project), contextType: request.contextType, editing });
+  const system = systemPrompt({
+    project,
+    config: renderedConfigOf(project),
+    contextType: request.contextType,
+    editing,
+    apiOperations: request.apiOperations,
+  });
   const turns: ChatTurn[] = [{ role: "system", content: system }, ...toTurns(conversation)];
   if (turns.length === 1) throw new KnownError("SCHEMA_ERROR", { message: "body.messages has no user or assistant message" });
   return {

@@ -5,7 +5,6 @@
  */
 import type { AiChatContextType } from "../../../sdk/src/shared/wire-ai-chat";
 import type { ProjectRow } from "../../db/queries/projects";
-import { apiSummaryLines } from "../../http/api-document";
 import type { RenderedConfig } from "../config-override";
 import { withoutSecrets } from "../config-override";
 
@@ -30,6 +29,8 @@ export type PromptContext = {
   contextType: AiChatContextType;
   /** For email contexts: the id (the thread id, as in the reference) and the TSX source being edited, when found. */
   editing?: { id: string; source: string | null };
+  /** The API's operations, one line each (`apiSummaryLines` of http/api-document.ts, handed in by the route). */
+  apiOperations: string[];
 };
 
 export function systemPrompt(ctx: PromptContext): string {
@@ -46,6 +47,6 @@ export function systemPrompt(ctx: PromptContext): string {
         : `The owner is editing the ${kind} ${JSON.stringify(ctx.editing.id)}, React Email TSX (@react-email/components). Its current source:\n\`\`\`tsx\n${ctx.editing.source}\n\`\`\``,
     );
   }
-  parts.push(`The API's operations (method, path, [access levels]: summary):\n${apiSummaryLines().join("\n")}`);
+  parts.push(`The API's operations (method, path, [access levels]: summary):\n${ctx.apiOperations.join("\n")}`);
   return parts.join("\n\n");
 }
