@@ -24,7 +24,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const renderDir = join(root, "worker", "email-render");
 const generatedDir = join(renderDir, "generated");
 const outFile = join(generatedDir, "built-in-emails.js");
-const defaultsFile = join(root, "worker", "services", "email-defaults.ts");
+const defaultsFile = join(root, "worker", "services", "email", "defaults.ts");
 /** worker/email-render's modules that the build-time render runs (an edit to any of them renders anew). */
 const RENDERER_FILES = ["render.ts", "sandbox.ts", "compile.ts", "output.ts", "cache.ts"];
 

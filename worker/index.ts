@@ -28,7 +28,7 @@ export default {
     const deps = makeDeps(env, { origin: "https://queue.invalid" });
     const handle = async (message: Message<WebhookMessage | OutboxMessage>) => {
       try {
-        // Two queues, one consumer: the email outbox (email-outbox-consumer.ts) and webhook deliveries.
+        // Two queues, one consumer: the email outbox (services/email/outbox-consumer.ts) and webhook deliveries.
         if (isOutboxMessage(message.body)) await processOutboxEmail(deps, message.body.id);
         else await handleWebhookMessage(deps, message.body);
         message.ack();

@@ -2,7 +2,7 @@
  * The development-leftover checks of production mode (issue 25): webhook endpoints that are not
  * public https, an SMTP server on loopback or a private network, payments in test mode. The
  * messages and fix-it pages are shared with the console (sdk/src/shared/domain-rules.ts); the
- * worker judges hosts with the webhook URL rule (webhook-urls.ts).
+ * worker judges hosts with the webhook URL rule (webhooks/urls.ts).
  */
 import { type LeftoverConfig, leftoverChecks, type ProductionCheck } from "../../sdk/src/shared/domain-rules";
 import { listWebhookEndpointRows } from "../db/queries/webhooks";

@@ -1,7 +1,7 @@
 /**
  * Putting emails in the outbox (issue 24): every email Doorman sends is first an `email_outbox` row,
  * written with its cause (the caller puts the statement in its own D1 batch), then a message on the
- * EMAIL_QUEUE names it; the consumer (email-outbox-consumer.ts) renders and sends it. The request that
+ * EMAIL_QUEUE names it; the consumer (outbox-consumer.ts) renders and sends it. The request that
  * caused it answers at once: no end-user request renders or talks to a mail server.
  * If the enqueue is lost (a crash after the commit), the cron sweep finds the row (sweepOutbox).
  */

@@ -1,6 +1,6 @@
 /**
  * Purchases (issue 15): an offer bought through the test checkout or Stripe, or granted by a
- * server. A purchase is a row; what it grants is computed by time (payments-grants.ts), so ending,
+ * server. A purchase is a row; what it grants is computed by time (grants.ts), so ending,
  * canceling or refunding it changes the customer's quantities with no other write.
  */
 import type { CustomerType } from "../../../sdk/src/shared/wire-payments";

@@ -1,6 +1,6 @@
 /**
  * Item quantities (issue 15): the ledger (db/queries/payments.ts) plus the grants by time
- * (payments-grants.ts). A strict decrease never takes a quantity below zero, under any
+ * (grants.ts). A strict decrease never takes a quantity below zero, under any
  * concurrency: it inserts only over the ledger it read, and re-reads when another change won.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Webhook endpoints of a project: create (the signing secret is generated, sealed at rest and
  * shown once), list, read, update (URL, description, event types, disabled by the owner), delete.
- * Every URL passes the checks of webhook-urls.ts.
+ * Every URL passes the checks of urls.ts.
  */
 import { encodeBase64 } from "@oslojs/encoding";
 import { encryptAtRest, openSealed } from "../../crypto/at-rest";
