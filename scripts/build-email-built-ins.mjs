@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Precompiles the built-in emails (worker/services/email-defaults.ts: every built-in template in every
+// Precompiles the built-in emails (worker/services/email/defaults.ts: every built-in template in every
 // built-in theme) so that sending one costs milliseconds instead of a sandbox render (~200 ms of CPU,
 // most of it Tailwind). Each is rendered here, in Node, by the worker's own renderer
 // (worker/email-render/render.ts: the same sucrase, QuickJS and library bundle), with a placeholder in
@@ -24,7 +24,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const renderDir = join(root, "worker", "email-render");
 const generatedDir = join(renderDir, "generated");
 const outFile = join(generatedDir, "built-in-emails.js");
-const defaultsFile = join(root, "worker", "services", "email-defaults.ts");
+const defaultsFile = join(root, "worker", "services", "email", "defaults.ts");
 /** worker/email-render's modules that the build-time render runs (an edit to any of them renders anew). */
 const RENDERER_FILES = ["render.ts", "sandbox.ts", "compile.ts", "output.ts", "cache.ts"];
 
@@ -53,7 +53,7 @@ async function loadRenderer() {
       contents: [
         'export { renderEmailSources } from "./worker/email-render/render.ts";',
         'export { DEFAULT_LIMITS } from "./worker/email-render/sandbox.ts";',
-        'export { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./worker/services/email-defaults.ts";',
+        'export { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./worker/services/email/defaults.ts";',
       ].join("\n"),
       resolveDir: root,
       loader: "ts",

@@ -4,11 +4,12 @@
 //   2. typecheck:       tsc -p . (worker, SDK, tests) and tsc -p web
 //   3. lint:            biome check worker sdk web/app test scripts
 //   4. cycles:          madge --circular over worker/ and sdk/src (must find none)
-//   5. generated docs:  docs/errors.md, docs/api.md and worker/crypto/common-passwords.generated.ts are up to date
-//   6. bundles:         wrangler deploy --dry-run (worker, and the email renderer worker/email-render/wrangler.toml)
+//   5. layers:          no import points up worker/'s layer order (scripts/check-layers.mjs over madge's graph)
+//   6. generated docs:  docs/errors.md, docs/api.md and worker/crypto/common-passwords.generated.ts are up to date
+//   7. bundles:         wrangler deploy --dry-run (worker, and the email renderer worker/email-render/wrangler.toml)
 //                       and npm run build (web); prints gzip sizes and fails when a worker bundle passes the
 //                       Workers free-plan limit (3 MiB gzip)
-//   7. SDK size:        Doorman's SDK client core and React bundles (esbuild, gzip) within the ratchet limits
+//   8. SDK size:        Doorman's SDK client core and React bundles (esbuild, gzip) within the ratchet limits
 //                       of test/bench/sdk-size/limits.json (no network; `npm run size` compares with Stack's)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -99,7 +100,10 @@ step("import cycles (madge --circular worker sdk/src)", () => {
   return { ok: worker.ok && sdk.ok };
 });
 
-// 5. Generated docs match their sources.
+// 5. The folder rule: imports point down the layer order (CONTRIBUTING.md, Layers); offending imports are named.
+step("layers (scripts/check-layers.mjs)", () => sh(process.execPath, ["scripts/check-layers.mjs"]));
+
+// 6. Generated files match their sources.
 step("generated files up to date (docs/errors.md, docs/api.md, common passwords)", () => {
   const errors = sh(process.execPath, ["scripts/gen-errors-doc.mjs", "--check"]);
   let api = { ok: true };
@@ -110,7 +114,7 @@ step("generated files up to date (docs/errors.md, docs/api.md, common passwords)
   return { ok: errors.ok && api.ok && passwords.ok };
 });
 
-// 6a. The worker bundles as `wrangler deploy` would upload them (nothing is uploaded): the API worker and
+// 7a. The worker bundles as `wrangler deploy` would upload them (nothing is uploaded): the API worker and
 // the email renderer Worker (worker/email-render/wrangler.toml), each within the 3 MiB gzip limit.
 function workerBundle(label, configArgs) {
   const out = mkdtempSync(join(tmpdir(), "doorman-bundle-"));
@@ -144,7 +148,7 @@ step("email renderer bundle (wrangler deploy --dry-run -c worker/email-render/wr
   workerBundle("email renderer", ["-c", "worker/email-render/wrangler.toml"]),
 );
 
-// 6b. The Pages build of the web app.
+// 7b. The Pages build of the web app.
 step("web bundle (npm run build)", () => {
   const r = sh(npm, ["run", "build", "--silent"], { capture: true });
   if (!r.ok) {
@@ -163,7 +167,7 @@ step("web bundle (npm run build)", () => {
   return { ok: true, note: `server gzip ${kib(serverGz)}, client gzip ${kib(clientGz)}` };
 });
 
-// 7. SDK size: builds only Doorman's two bundles; fails when one grows past its ratchet limit.
+// 8. SDK size: builds only Doorman's two bundles; fails when one grows past its ratchet limit.
 step("SDK size (test/bench/sdk-size/guard.mjs)", () => sh(process.execPath, ["test/bench/sdk-size/guard.mjs"]));
 
 console.log("\n\x1b[1m━━ check: summary ━━\x1b[0m");

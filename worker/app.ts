@@ -6,11 +6,10 @@ import { Hono } from "hono";
 import { KnownError } from "../sdk/src/shared/known-errors";
 import { ConfigError } from "./config";
 import { CachedRouter } from "./http/cached-router";
+import type { AppEnv } from "./http/hono-env";
 import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
 import { routeGroup } from "./http/route";
-import type { Deps } from "./lib/context";
 import { renderKnownError, renderStatusError, StatusError } from "./lib/errors";
-import type { AppEnv } from "./lib/hono-env";
 import { authenticate } from "./middleware/auth";
 import { cors } from "./middleware/cors";
 import { requestContext } from "./middleware/request-context";
@@ -28,27 +27,28 @@ import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
 import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
-import { emailsRoutes } from "./routes/emails";
-import { emailsOutboxRoutes } from "./routes/emails-outbox";
-import { emailsUnsubscribeRoutes } from "./routes/emails-unsubscribe";
+import { emailsRoutes } from "./routes/emails/emails";
+import { emailsOutboxRoutes } from "./routes/emails/outbox";
+import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
 import { healthRoutes } from "./routes/health";
 import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
-import { internalEmailDraftsRoutes } from "./routes/internal/email-drafts";
-import { internalEmailTemplatesRoutes } from "./routes/internal/email-templates";
-import { internalEmailThemesRoutes } from "./routes/internal/email-themes";
-import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails";
+import { internalEmailDraftsRoutes } from "./routes/internal/emails/drafts";
+import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails/emails";
+import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates";
+import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
-import { internalPaymentsRoutes } from "./routes/internal/payments";
-import { internalPaymentsStripeRoutes } from "./routes/internal/payments-stripe";
+import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
+import { internalPaymentsStripeRoutes } from "./routes/internal/payments/stripe";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
-import { paymentsRoutes } from "./routes/payments";
-import { paymentsCheckoutRoutes } from "./routes/payments-checkout";
+import { paymentsCheckoutRoutes } from "./routes/payments/checkout";
+import { paymentsRoutes } from "./routes/payments/payments";
+import { stripeWebhookRoutes, stripeWidgetsRoutes } from "./routes/payments/stripe";
 import {
   projectPermissionDefinitionsRoutes,
   projectPermissionsRoutes,
@@ -56,13 +56,13 @@ import {
   teamPermissionsRoutes,
 } from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
-import { stripeWebhookRoutes, stripeWidgetsRoutes } from "./routes/stripe";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
 import { teamMembershipsRoutes } from "./routes/team-memberships";
 import { teamsRoutes } from "./routes/teams";
 import { userActivityRoutes } from "./routes/user-activity";
 import { usersRoutes } from "./routes/users";
+import type { Deps } from "./services/deps";
 
 const api = routeGroup()
   .route("/", healthRoutes)

@@ -5,11 +5,11 @@
  */
 import { app } from "./app";
 import type { Env } from "./env";
-import { makeDeps } from "./lib/context";
 import { DEV_SCHEDULED_PATH, devScheduled, runScheduled } from "./scheduled";
-import { isOutboxMessage, type OutboxMessage } from "./services/email-outbox";
-import { processOutboxEmail } from "./services/email-outbox-consumer";
-import { handleWebhookMessage, type WebhookMessage } from "./services/webhook-queue";
+import { makeDeps } from "./services/deps";
+import { isOutboxMessage, type OutboxMessage } from "./services/email/outbox";
+import { processOutboxEmail } from "./services/email/outbox-consumer";
+import { handleWebhookMessage, type WebhookMessage } from "./services/webhooks/queue";
 
 export { SessionDO } from "./durable/session-do";
 
@@ -28,7 +28,7 @@ export default {
     const deps = makeDeps(env, { origin: "https://queue.invalid" });
     const handle = async (message: Message<WebhookMessage | OutboxMessage>) => {
       try {
-        // Two queues, one consumer: the email outbox (email-outbox-consumer.ts) and webhook deliveries.
+        // Two queues, one consumer: the email outbox (services/email/outbox-consumer.ts) and webhook deliveries.
         if (isOutboxMessage(message.body)) await processOutboxEmail(deps, message.body.id);
         else await handleWebhookMessage(deps, message.body);
         message.ack();

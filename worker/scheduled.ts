@@ -5,10 +5,10 @@
  */
 import { readConfig } from "./config";
 import type { Env } from "./env";
-import { makeDeps } from "./lib/context";
-import { sweepOutbox } from "./services/email-outbox-consumer";
+import { makeDeps } from "./services/deps";
+import { sweepOutbox } from "./services/email/outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
-import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhook-queue";
+import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhooks/queue";
 
 /** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs. */
 const WEBHOOK_SWEEP_CRON = "*/10 * * * *";

@@ -18,7 +18,7 @@ import {
   DEFAULT_EMAIL_TEMPLATES,
   DEFAULT_EMAIL_THEME_ID,
   DEFAULT_EMAIL_THEMES,
-} from "../../worker/services/email-defaults";
+} from "../../worker/services/email/defaults";
 
 const COLD = Number(globalThis.process?.env?.BENCH_EMAIL_COLD || 3);
 const WARM = Number(globalThis.process?.env?.BENCH_EMAIL_WARM || 30);
@@ -55,7 +55,7 @@ const input = (themeSource) => ({
   project: { displayName: "Acme" },
   unsubscribeLink: "https://app.example/unsubscribe",
 });
-/** The built-in verification email in the default theme, as email-built-in.ts renders it. */
+/** The built-in verification email in the default theme, as worker/services/email/built-in.ts renders it. */
 const verification = () => ({
   themeSource: DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID].tsxSource,
   templateSource: DEFAULT_EMAIL_TEMPLATES[BUILT_IN_TEMPLATE_IDS.email_verification].tsxSource,

@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { readServerSentEvents } from "../../sdk/src/apps/admin-ai-chat";
 import { AI_CHAT_MAX_MESSAGE_CHARS } from "../../sdk/src/shared/wire-ai-chat";
-import { chatProvider } from "../../worker/services/ai-provider";
+import { chatProvider } from "../../worker/services/ai/provider";
 import { type CallOptions, call, createProjectWithKeys } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 

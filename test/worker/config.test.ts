@@ -5,7 +5,7 @@ import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADM
 import { ConfigError, DEV_SERVER_SECRET, readConfig } from "../../worker/config";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";
-import { serverSecret } from "../../worker/lib/context";
+import { serverSecret } from "../../worker/services/deps";
 
 describe("SERVER_SECRET", () => {
   const base = {} as Env;

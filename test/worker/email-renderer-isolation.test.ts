@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { CPU_LIMIT_ERROR, type EmailRendererBinding, renderThroughRenderer } from "../../worker/email-render/renderer-client";
-import { renderSourcesWith } from "../../worker/services/email-rendering";
+import { renderSourcesWith } from "../../worker/services/email/rendering";
 import { call, createProjectWithKeys } from "../helpers/api";
 import { withHealthPolls } from "../helpers/health";
 

@@ -19,7 +19,7 @@ import {
   DEFAULT_EMAIL_TEMPLATES,
   DEFAULT_EMAIL_THEME_ID,
   DEFAULT_EMAIL_THEMES,
-} from "../../worker/services/email-defaults";
+} from "../../worker/services/email/defaults";
 
 const LIGHT = DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!.tsxSource;
 const VERIFY = DEFAULT_EMAIL_TEMPLATES[BUILT_IN_TEMPLATE_IDS.email_verification]!.tsxSource;

@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { getSigningKey } from "../../worker/crypto/signing-keys";
-import { serverSecret } from "../../worker/lib/context";
+import { serverSecret } from "../../worker/services/deps";
 import { JWKS_RECHECK_MS } from "../../worker/services/jwks";
 import { call, createProjectWithKeys, signUp } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";

@@ -6,8 +6,8 @@
  */
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { APPLE } from "../../worker/oauth/catalogue";
-import { forgetKeySets } from "../../worker/oauth/id-token";
+import { APPLE } from "../../worker/services/oauth/catalogue";
+import { forgetKeySets } from "../../worker/services/oauth/id-token";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { authorizeUrl, CookieJar, exchangeCode, fetchWorker, randomVerifier, s256 } from "../helpers/oauth";
 

@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 import { decryptAtRest } from "../../worker/crypto/at-rest";
 import { forgetAuthRows } from "../../worker/db/auth-row-cache";
 import { findProjectById } from "../../worker/db/queries/projects";
-import { makeDeps, serverSecret } from "../../worker/lib/context";
-import { resolveOAuthUser } from "../../worker/oauth/account-resolution";
-import { isSharedProvider, refreshProviderAccessToken } from "../../worker/oauth/providers";
-import { openProviderToken } from "../../worker/oauth/tokens";
+import { makeDeps, serverSecret } from "../../worker/services/deps";
+import { resolveOAuthUser } from "../../worker/services/oauth/account-resolution";
+import { isSharedProvider, refreshProviderAccessToken } from "../../worker/services/oauth/providers";
+import { openProviderToken } from "../../worker/services/oauth/tokens";
 import { call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
 import {
   APP_CALLBACK,

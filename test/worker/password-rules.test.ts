@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { errorsFromResult } from "../../sdk/src/react/components/credential-errors";
 import { KnownError, PASSWORD_RULE_MESSAGES } from "../../sdk/src/shared/known-errors";
 import { COMMON_PASSWORD_COUNT } from "../../worker/crypto/common-passwords.generated";
-import { contextWords, isCommonPassword } from "../../worker/services/password-rules";
+import { contextWords, isCommonPassword } from "../../worker/services/auth/password-rules";
 import { type CallResult, call, createProjectWithKeys, internalClient, signUp, uniqueEmail } from "../helpers/api";
 import { codeFrom, sinkEmailConfig, waitForMail } from "../helpers/mail";
 

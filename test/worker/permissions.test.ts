@@ -376,7 +376,7 @@ describe("cross-project isolation", () => {
 
 describe("permission checks (the service other areas call)", () => {
   it("hasTeamPermission and hasProjectPermission follow containment, membership and project", async () => {
-    const { makeDeps } = await import("../../worker/lib/context");
+    const { makeDeps } = await import("../../worker/services/deps");
     const { hasProjectPermission, hasTeamPermission } = await import("../../worker/services/permissions");
     const deps = makeDeps(env as never, { origin: "http://localhost" });
     const p = await createProjectWithKeys({ create_team_on_sign_up: true });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { type SmtpLimits, type SmtpOutcome, type SmtpSettings, sendSmtp } from "../../worker/email/smtp";
+import { type SmtpLimits, type SmtpOutcome, type SmtpSettings, sendSmtp } from "../../worker/services/email/smtp";
 import { uniqueEmail } from "../helpers/api";
 import { pollHealth } from "../helpers/health";
 import { waitForMail } from "../helpers/mail";

@@ -1,10 +1,10 @@
 /**
- * The URL rule for webhooks and the assistant's provider (worker/services/webhook-urls.ts), as a
+ * The URL rule for webhooks and the assistant's provider (worker/services/webhooks/urls.ts), as a
  * table: IPv4 written inside IPv6 (compatible, mapped, translated, NAT64, 6to4) is judged as the IPv4
  * address it carries, and single-label and metadata names are refused.
  */
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, isInternalHost } from "../../worker/services/webhook-urls";
+import { checkWebhookUrl, isInternalHost } from "../../worker/services/webhooks/urls";
 
 describe("isInternalHost", () => {
   it.each([

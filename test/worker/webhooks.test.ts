@@ -5,9 +5,9 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { makeDeps } from "../../worker/lib/context";
-import { RETRY_DELAYS_SECONDS } from "../../worker/services/webhook-delivery";
-import { dispatchDelivery, dispatchEvent, sweepWebhooks } from "../../worker/services/webhook-queue";
+import { makeDeps } from "../../worker/services/deps";
+import { RETRY_DELAYS_SECONDS } from "../../worker/services/webhooks/delivery";
+import { dispatchDelivery, dispatchEvent, sweepWebhooks } from "../../worker/services/webhooks/queue";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
@@ -289,7 +289,7 @@ describe("webhooks", () => {
 
 describe("webhook endpoints API", () => {
   it("URLs are checked: https and no private address outside development, a SCHEMA_ERROR otherwise", async () => {
-    const { checkWebhookUrl } = await import("../../worker/services/webhook-urls");
+    const { checkWebhookUrl } = await import("../../worker/services/webhooks/urls");
     const prod = (url: string) => checkWebhookUrl(url, { development: false }).ok;
     for (const bad of [
       "http://example.com/hook",

@@ -5,7 +5,7 @@
 /** How many passwords COMMON_PASSWORDS holds. */
 export const COMMON_PASSWORD_COUNT = 10000;
 
-/** One password per line (split into a Set on first use by worker/services/password-rules.ts). */
+/** One password per line (split into a Set on first use by worker/services/auth/password-rules.ts). */
 export const COMMON_PASSWORDS = `!qaz2wsx
 %%passwo
 .adgjmptw

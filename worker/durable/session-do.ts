@@ -13,7 +13,7 @@
  * - concurrent refreshes of the same token share one queued step (they would all do the same
  *   thing), so the queue holds at most one entry per distinct token plus the revokes;
  * - a call never rejects from the queue's own bookkeeping, and nothing runs in blockConcurrencyWhile.
- * The gateway (services/session-gateway.ts) still retries, then falls back to D1 compare-and-set,
+ * The gateway (services/auth/session-gateway.ts) still retries, then falls back to D1 compare-and-set,
  * if the object is unavailable.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -21,8 +21,8 @@ import { sha256Hex } from "../crypto/hash";
 import type { NewEvent } from "../db/queries/events";
 import type { ProjectRow } from "../db/queries/projects";
 import type { Env } from "../env";
-import { type CallerAudit, makeDeps } from "../lib/context";
-import { type IpInfo, type RefreshStep, refreshSessionStep, revokeSession } from "../services/sessions";
+import { type IpInfo, type RefreshStep, refreshSessionStep, revokeSession } from "../services/auth/sessions";
+import { type CallerAudit, makeDeps } from "../services/deps";
 
 /** The caller's clock, origin and (for the event log) who acts from where. */
 export type SessionCall = { projectId: string; apiUrl: string; nowMs?: number; audit: CallerAudit };

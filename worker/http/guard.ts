@@ -1,8 +1,8 @@
 /** The access guard of a declared route: the access levels it allows, and a signed-in user where it needs one. */
 import type { MiddlewareHandler } from "hono";
 import { KnownError } from "../../sdk/src/shared/known-errors";
-import type { AppEnv } from "../lib/hono-env";
 import type { AccessType, RequestAuth } from "../services/request-auth";
+import type { AppEnv } from "./hono-env";
 import { requireUser } from "./request";
 import type { RouteSpec } from "./route-spec";
 

@@ -5,10 +5,10 @@
  */
 import type { Context } from "hono";
 import { StatusError } from "../lib/errors";
-import type { AppEnv } from "../lib/hono-env";
-import { notifyAccountLockout } from "../services/lockout-notice";
+import { notifyAccountLockout } from "../services/auth/lockout-notice";
 import { readProjectConfig } from "../services/project-config";
 import { hitRateLimit, type RateLimitProject, type RateLimitRule, type RateLimitTicket, refundRateLimit } from "../services/rate-limit";
+import type { AppEnv } from "./hono-env";
 
 export class RateLimitedError extends StatusError {
   constructor(readonly retryAfterSeconds: number) {

@@ -5,8 +5,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { z } from "zod";
-import type { AppEnv } from "../lib/hono-env";
 import { apiDocument, registerApiDocument } from "./api-document";
+import type { AppEnv } from "./hono-env";
 import { SECURITY_SCHEMES } from "./openapi-route";
 import { addRoute, defineRoute } from "./route";
 

@@ -5,9 +5,9 @@
 import type { Hook } from "@hono/zod-openapi";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import type { UserRecord } from "../db/queries/users";
-import type { AppEnv } from "../lib/hono-env";
 import type { RequestAuth } from "../services/request-auth";
 import type { TeamActor } from "../services/teams";
+import type { AppEnv } from "./hono-env";
 import { schemaError } from "./validate";
 
 export type AuthWithUser = RequestAuth & { user: UserRecord };

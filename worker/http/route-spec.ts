@@ -2,8 +2,8 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { KnownErrorCode } from "../../sdk/src/shared/known-errors";
-import type { AppEnv } from "../lib/hono-env";
 import type { AccessType, RequestAuth } from "../services/request-auth";
+import type { AppEnv } from "./hono-env";
 import type { RateLimitPolicy } from "./limit";
 import type { AuthWithUser } from "./request";
 

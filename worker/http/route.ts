@@ -15,8 +15,8 @@
  */
 import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../lib/hono-env";
 import { guardFor } from "./guard";
+import type { AppEnv } from "./hono-env";
 import { enforceRouteLimits } from "./limit";
 import { toOpenApiRoute } from "./openapi-route";
 import { schemaErrorHook } from "./request";

@@ -1,7 +1,7 @@
 /** Authenticates every API request (wire §1) and keeps last_active_at current. */
 import type { MiddlewareHandler } from "hono";
 import { touchUserActivity } from "../db/queries/users";
-import type { AppEnv } from "../lib/hono-env";
+import type { AppEnv } from "../http/hono-env";
 import { resolveRequestAuth } from "../services/request-auth";
 import { stackHeader } from "./headers";
 

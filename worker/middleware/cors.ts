@@ -1,6 +1,6 @@
 /** CORS: any origin may call (the API authenticates by headers, never cookies); preflights answer here. */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../lib/hono-env";
+import type { AppEnv } from "../http/hono-env";
 
 const ALLOWED_HEADERS = [
   "content-type",

@@ -2,8 +2,8 @@
 import type { MiddlewareHandler } from "hono";
 import { readConfig } from "../config";
 import { D1_BOOKMARK_HEADER, openD1Session } from "../db/d1-session";
-import { makeDeps } from "../lib/context";
-import type { AppEnv } from "../lib/hono-env";
+import type { AppEnv } from "../http/hono-env";
+import { makeDeps } from "../services/deps";
 
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = crypto.randomUUID();

@@ -4,8 +4,8 @@
  * nosniff and a JSON charset.
  */
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/hono-env";
 import { applyOverrideErrorStatus } from "../lib/errors";
-import type { AppEnv } from "../lib/hono-env";
 import { hasStackHeader } from "./headers";
 
 export const responseHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -1,11 +1,11 @@
 /**
  * After every response: the webhook-type events the request built statements for go to the
  * webhook queue (deps.defer, so the response never waits). Whether each batch committed is the
- * consumer's question: it drops an event whose row does not exist (services/webhook-queue.ts).
+ * consumer's question: it drops an event whose row does not exist (services/webhooks/queue.ts).
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../lib/hono-env";
-import { enqueueRecordedWebhookEvents } from "../services/webhook-queue";
+import type { AppEnv } from "../http/hono-env";
+import { enqueueRecordedWebhookEvents } from "../services/webhooks/queue";
 
 export const webhookDispatch: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();

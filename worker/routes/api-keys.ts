@@ -6,10 +6,10 @@ import { z } from "zod";
 import { listSchema, successSchema } from "../../sdk/src/shared/wire";
 import { teamApiKeySchema, userApiKeySchema } from "../../sdk/src/shared/wire-keys";
 import type { ApiKeyType } from "../crypto/api-key-format";
+import { unwrap } from "../http/problems";
 import { ownUserId, requireUser } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
-import { unwrap } from "../lib/problems";
 import {
   type ApiKeyActor,
   type ApiKeyOwner,

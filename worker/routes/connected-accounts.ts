@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { connectedAccountSchema, listSchema } from "../../sdk/src/shared/wire";
 import { providerAccessTokenSchema } from "../../sdk/src/shared/wire-misc";
+import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
-import { unwrap } from "../lib/problems";
-import { connectionAccessToken, listConnections } from "../services/connected-accounts";
+import { connectionAccessToken, listConnections } from "../services/oauth/connected-accounts";
 import { connectedAccountView } from "../views/oauth-accounts";
 
 const tokenBody = z.strictObject({ scope: z.string().max(2048).optional() });

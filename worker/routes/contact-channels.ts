@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { contactChannelSchema, listSchema, successSchema } from "../../sdk/src/shared/wire";
 import { codeCheckSchema } from "../../sdk/src/shared/wire-misc";
+import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
-import { unwrap } from "../lib/problems";
 import {
   createChannel,
   listChannels,
@@ -14,7 +14,7 @@ import {
   sendPrimaryEmailVerification,
   updateChannel,
 } from "../services/contact-channels";
-import { verifyEmailCode } from "../services/email-verification";
+import { verifyEmailCode } from "../services/email/verification";
 import { contactChannelView } from "../views/contact-channels";
 
 const emailValue = z.email().max(320);

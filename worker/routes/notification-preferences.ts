@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { listSchema } from "../../sdk/src/shared/wire";
 import { notificationPreferenceSchema } from "../../sdk/src/shared/wire-misc";
+import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
-import { unwrap } from "../lib/problems";
 import { listPreferences, setPreference } from "../services/notification-preferences";
 import { notificationPreferenceView } from "../views/notification-preferences";
 

@@ -2,17 +2,17 @@
 import { z } from "zod";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import { listSchema, oauthProviderSchema, successSchema } from "../../sdk/src/shared/wire";
+import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
-import { unwrap } from "../lib/problems";
 import {
   createLinkedAccount,
   getLinkedAccount,
   listLinkedAccounts,
   removeLinkedAccount,
   updateLinkedAccount,
-} from "../services/oauth-providers";
+} from "../services/oauth/linked-accounts";
 import type { RequestAuth } from "../services/request-auth";
 import { oauthProviderView } from "../views/oauth-accounts";
 

@@ -6,11 +6,11 @@ import { z } from "zod";
 import { listSchema, successSchema } from "../../sdk/src/shared/wire";
 import { permissionDefinitionSchema, projectPermissionSchema, teamPermissionSchema } from "../../sdk/src/shared/wire-teams";
 import type { PermissionScope } from "../db/queries/permissions";
+import { unwrap } from "../http/problems";
 import { ownUserId, requireUser } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { queryBool, userIdOrMe } from "../http/validate";
 import { StatusError } from "../lib/errors";
-import { unwrap } from "../lib/problems";
 import {
   createPermissionDefinition,
   deletePermissionDefinition,

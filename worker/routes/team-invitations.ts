@@ -8,13 +8,13 @@ import {
   invitationCodeDetailsSchema,
   invitationSentSchema,
 } from "../../sdk/src/shared/wire-teams";
+import type { AppEnv } from "../http/hono-env";
 import { enforceRateLimits } from "../http/limit";
+import { unwrap } from "../http/problems";
 import { ownUserId, requireUser, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
 import { StatusError } from "../lib/errors";
-import type { AppEnv } from "../lib/hono-env";
-import { unwrap } from "../lib/problems";
 import type { RequestAuth } from "../services/request-auth";
 import {
   acceptInvitationById,

@@ -1,10 +1,10 @@
 /** /team-member-profiles: a member's per-team profile (display name and image). */
 import { z } from "zod";
 import { listSchema, teamMemberProfileSchema } from "../../sdk/src/shared/wire";
+import { unwrap } from "../http/problems";
 import { meOr, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
-import { unwrap } from "../lib/problems";
 import { readProjectConfig } from "../services/project-config";
 import type { RequestAuth } from "../services/request-auth";
 import { getProfile, listProfiles, updateProfile } from "../services/team-memberships";

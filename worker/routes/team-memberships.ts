@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { successSchema } from "../../sdk/src/shared/wire";
 import { teamMembershipSchema } from "../../sdk/src/shared/wire-teams";
+import { unwrap } from "../http/problems";
 import { meOr, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
-import { unwrap } from "../lib/problems";
 import { addMember, removeMember } from "../services/team-memberships";
 
 const membershipParams = z.strictObject({ teamId: z.uuid(), userId: userIdOrMe });

@@ -1,14 +1,14 @@
 /** /teams: teams of a project (wire-protocol.md §2 "Team", §7 "Teams"). */
 import { z } from "zod";
 import { listSchema, successSchema, teamClientSchema, teamServerSchema } from "../../sdk/src/shared/wire";
+import { unwrap } from "../http/problems";
 import { meOr, requireUser, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { jsonValue, userIdOrMe } from "../http/validate";
 import { StatusError } from "../lib/errors";
-import { unwrap } from "../lib/problems";
 import type { RequestAuth } from "../services/request-auth";
+import { teamClientView, teamServerView } from "../services/team-view";
 import { createTeam, deleteTeam, getTeam, listTeams, updateTeam } from "../services/teams";
-import { teamClientView, teamServerView } from "../views/teams";
 
 const displayName = z.string().min(1).max(256);
 // Clients may set an http(s) URL or an inline image; back ends any string they trust.

@@ -3,14 +3,14 @@ import { z } from "zod";
 import { KnownError } from "../../sdk/src/shared/known-errors";
 import { listSchema, successSchema, userClientSchema, userServerSchema } from "../../sdk/src/shared/wire";
 import { findUserRecord } from "../db/queries/users";
+import { problemError, unwrap } from "../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { jsonValue, queryBool } from "../http/validate";
 import { StatusError } from "../lib/errors";
-import { problemError, unwrap } from "../lib/problems";
 import { readProjectConfig } from "../services/project-config";
 import type { RequestAuth } from "../services/request-auth";
+import { userClientView, userServerView } from "../services/user-view";
 import { createUserWithOAuthProviders, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
-import { userClientView, userServerView } from "../views/users";
 
 const meta = jsonValue.nullable().optional();
 const str = (max: number) => z.string().max(max).nullable().optional();

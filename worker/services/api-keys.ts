@@ -21,7 +21,7 @@ import {
 import type { ProjectRow } from "../db/queries/projects";
 import { findTeam, isTeamMember } from "../db/queries/teams";
 import { findUserRecord } from "../db/queries/users";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { eventFor } from "./events";
 import { hasTeamPermission } from "./permissions";
 import { readProjectConfig } from "./project-config";

@@ -9,8 +9,8 @@
 import { z } from "zod";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
 import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "../../sdk/src/shared/wire-ai-chat";
-import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email-defaults";
-import { defaultPaymentsConfig, PAYMENTS_RECORD_PATHS, paymentsConfigSchema } from "./payments-config";
+import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email/defaults";
+import { defaultPaymentsConfig, PAYMENTS_RECORD_PATHS, paymentsConfigSchema } from "./payments/config";
 import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate, SESSION_POLICY_MAX_MINUTES } from "./project-config";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
@@ -69,7 +69,7 @@ export const renderedConfigSchema = z.strictObject({
   }),
   emails: z.strictObject({
     selectedThemeId: z.string().max(256),
-    /** Email themes and templates by id: the built-ins (services/email-defaults.ts) plus the project's own. */
+    /** Email themes and templates by id: the built-ins (services/email/defaults.ts) plus the project's own. */
     themes: z.record(id, emailTheme),
     templates: z.record(id, emailTemplate),
     server: z.strictObject({
@@ -85,7 +85,7 @@ export const renderedConfigSchema = z.strictObject({
   rbac: z.strictObject({
     defaultPermissions: z.strictObject({ teamCreator: permissionSet, teamMember: permissionSet, signUp: permissionSet }),
   }),
-  /** Items, offers, groups and test mode (services/payments-config.ts). */
+  /** Items, offers, groups and test mode (services/payments/config.ts). */
   payments: paymentsConfigSchema,
   onboarding: z.strictObject({ requireEmailVerification: bool }),
   project: z.strictObject({ requirePublishableClientKey: bool }),

@@ -4,8 +4,8 @@
  * opened only where they are used (sending mail, talking to the provider), and never shown on reads.
  */
 import { decryptAtRest, encryptAtRest } from "../crypto/at-rest";
-import type { Deps } from "../lib/context";
 import type { ConfigOverride, ConfigOverrides, RenderedConfig } from "./config-override";
+import type { Deps } from "./deps";
 import type { ProjectConfig, ProjectConfigUpdate } from "./project-config";
 
 /** A sealed value in the stored config: `sealed:v1.<iv>.<data>`. */

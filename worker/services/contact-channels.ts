@@ -15,8 +15,8 @@ import {
 } from "../db/queries/contact-channels";
 import type { ProjectRow } from "../db/queries/projects";
 import { findUserRecord, isAuthEmailTaken, isUniqueViolation } from "../db/queries/users";
-import type { Deps } from "../lib/context";
-import { sendVerificationEmail } from "./email-verification";
+import type { Deps } from "./deps";
+import { sendVerificationEmail } from "./email/verification";
 import { fail, type Problem } from "./result";
 import { normaliseEmail } from "./users";
 

@@ -12,7 +12,7 @@ import {
   type NewEvent,
   pruneExpiredEventRows,
 } from "../db/queries/events";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 
 /**
  * Every event type and the one action that writes it. Names follow the reference's webhook events

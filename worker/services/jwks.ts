@@ -10,7 +10,7 @@
 import type { JwksJson } from "../../sdk/src/shared/wire-misc";
 import { sha256Hex } from "../crypto/hash";
 import { getSigningKey } from "../crypto/signing-keys";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { loadProject } from "./seed";
 
 /** Which tokens' keys to include besides the project's own: anonymous users' implies restricted users'. */

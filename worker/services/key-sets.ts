@@ -1,7 +1,7 @@
 /** Project key sets (pck_/ssk_/sak_): created once with full values, stored as SHA-256 only. */
 import { sha256Hex } from "../crypto/hash";
 import { findKeySet, insertKeySetStatement, type KeySetRow, listKeySets, updateKeySet } from "../db/queries/key-sets";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 
 export type NewKeySet = { row: KeySetRow; full: { publishable?: string; secret?: string; admin?: string } };
 

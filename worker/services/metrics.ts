@@ -17,7 +17,7 @@
 import { DAY_MS, findUserRecordsInOrder, type MethodCount, type MetricsWindow, readMetricsRows } from "../db/queries/metrics";
 import type { ProjectRow } from "../db/queries/projects";
 import type { UserRecord } from "../db/queries/users";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { readProjectConfig } from "./project-config";
 import { listUsers } from "./users";
 

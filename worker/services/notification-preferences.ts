@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { findUserRecord } from "../db/queries/users";
 import { notificationPreferences } from "../db/schema";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { fail, type Problem } from "./result";
 
 export type NotificationCategory = { id: string; name: string; canDisable: boolean; defaultEnabled: boolean };

@@ -13,7 +13,7 @@ import {
   rewriteDefinition,
 } from "../db/queries/permissions";
 import { isUniqueViolation } from "../db/queries/users";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import {
   containmentMap,
   isSystemTeamPermission,

@@ -21,7 +21,7 @@ import {
   userExistsInProject,
 } from "../db/queries/permissions";
 import type { ProjectRow } from "../db/queries/projects";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { eventIfChangedStatement } from "./events";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";

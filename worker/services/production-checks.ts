@@ -2,13 +2,13 @@
  * The development-leftover checks of production mode (issue 25): webhook endpoints that are not
  * public https, an SMTP server on loopback or a private network, payments in test mode. The
  * messages and fix-it pages are shared with the console (sdk/src/shared/domain-rules.ts); the
- * worker judges hosts with the webhook URL rule (webhook-urls.ts).
+ * worker judges hosts with the webhook URL rule (webhooks/urls.ts).
  */
 import { type LeftoverConfig, leftoverChecks, type ProductionCheck } from "../../sdk/src/shared/domain-rules";
 import { listWebhookEndpointRows } from "../db/queries/webhooks";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import type { ProjectConfig } from "./project-config";
-import { checkWebhookUrl, isInternalHost } from "./webhook-urls";
+import { checkWebhookUrl, isInternalHost } from "./webhooks/urls";
 
 const hostRules = {
   isPublicHttpsUrl: (url: string) => checkWebhookUrl(url, { development: false }).ok,

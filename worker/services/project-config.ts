@@ -11,7 +11,7 @@ import {
   productionModeErrors as sharedProductionModeErrors,
 } from "../../sdk/src/shared/domain-rules";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
-import { DEFAULT_EMAIL_THEME_ID } from "./email-defaults";
+import { DEFAULT_EMAIL_THEME_ID } from "./email/defaults";
 
 export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),

@@ -14,8 +14,6 @@ import {
   updateProjectAtConfigVersion,
 } from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
-import type { Deps } from "../lib/context";
-import { invalidProviderId } from "../oauth/providers";
 import {
   type ConfigLevel,
   type ConfigOverride,
@@ -27,7 +25,9 @@ import {
   toProjectConfig,
 } from "./config-override";
 import { dropSecretPaths, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./config-secrets";
+import type { Deps } from "./deps";
 import { eventFor } from "./events";
+import { invalidProviderId } from "./oauth/providers";
 import { defaultDefinitionStatements } from "./permissions";
 import { leftoversOf, projectLeftovers } from "./production-checks";
 import { domainErrors, type ProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";

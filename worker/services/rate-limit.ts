@@ -13,7 +13,7 @@ import { DEV_SERVER_SECRET, parseRateLimit, type RateLimit, readRateLimitOverrid
 import { toHex } from "../crypto/hash";
 import type { Env } from "../env";
 import { rateLimitBlockKey } from "../kv/keys";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 
 export { RATE_LIMIT_RULES, type RateLimitRule } from "../../sdk/src/shared/rate-limit-rules";
 

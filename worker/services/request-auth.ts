@@ -12,8 +12,8 @@ import type { KeyKind } from "../db/queries/key-sets";
 import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
 import { findLiveSession } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
-import type { Deps } from "../lib/context";
 import { StatusError } from "../lib/errors";
+import type { Deps } from "./deps";
 import { readProjectConfig } from "./project-config";
 import { loadProject } from "./seed";
 

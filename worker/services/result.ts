@@ -1,6 +1,6 @@
 /**
  * The typed failures services return (`{ok:false, reason, ...fields}`), one entry per reason.
- * worker/lib/problems.ts maps every reason to its wire error; a reason added here without a
+ * worker/http/problems.ts maps every reason to its wire error; a reason added here without a
  * mapping there, or a service failing with a reason not listed here, fails the typecheck.
  *
  * @example

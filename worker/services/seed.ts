@@ -14,7 +14,7 @@ import { sha256Hex } from "../crypto/hash";
 import { insertKeySetStatement } from "../db/queries/key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { defaultDefinitionStatements } from "./permissions";
 import { defaultProjectConfig, type ProjectConfig } from "./project-config";
 

@@ -17,8 +17,8 @@ import {
 import { findTeam } from "../db/queries/teams";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { markCodeUsed } from "../db/queries/verification-codes";
-import type { Deps } from "../lib/context";
-import { emailCarryingCode } from "./email-outbox";
+import type { Deps } from "./deps";
+import { emailCarryingCode } from "./email/outbox";
 import { eventFor } from "./events";
 import { isTrustedUrl, readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";

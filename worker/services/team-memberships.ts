@@ -17,7 +17,7 @@ import {
   updateMemberProfileRow,
 } from "../db/queries/teams";
 import { findUserRecord, isUniqueViolation } from "../db/queries/users";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement } from "./events";
 import { defaultTeamGrantStatements, revokeTeamGrantsStatements } from "./permissions";
 import { fail, type Problem } from "./result";

@@ -19,7 +19,7 @@ import {
   updateTeamRow,
 } from "../db/queries/teams";
 import { findUserRecord, type TeamRow, updateUserStatement } from "../db/queries/users";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement } from "./events";
 import { defaultTeamGrantStatements, hasTeamPermission, type SystemTeamPermission } from "./permissions";
 import { readProjectConfig } from "./project-config";

@@ -25,17 +25,17 @@ import {
   updateUserStatement,
 } from "../db/queries/users";
 import type { users } from "../db/schema";
-import type { Deps } from "../lib/context";
+import { sealTotpSecret } from "./auth/mfa";
+import { checkNewPassword, type PasswordContext, type PasswordProblem } from "./auth/password-rules";
+import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
-import { sealTotpSecret } from "./mfa";
-import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth-providers";
-import { checkNewPassword, type PasswordContext, type PasswordProblem } from "./password-rules";
+import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth/linked-accounts";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
 import { readProjectConfig } from "./project-config";
 import { fail, type Problem } from "./result";
 
 // The password rules live in password-rules.ts; re-exported for existing importers.
-export { checkPasswordLength, type PasswordProblem } from "./password-rules";
+export { checkPasswordLength, type PasswordProblem } from "./auth/password-rules";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();

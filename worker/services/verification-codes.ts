@@ -8,7 +8,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { sha256Hex } from "../crypto/hash";
 import { insertEventStatement, type NewEvent } from "../db/queries/events";
 import { countAttemptAndFind, insertCodeStatement, markCodeUsed, type VerificationCodeRow } from "../db/queries/verification-codes";
-import type { Deps } from "../lib/context";
+import type { Deps } from "./deps";
 import { fail, type Problem } from "./result";
 
 export type CodePurpose =

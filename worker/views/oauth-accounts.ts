@@ -1,7 +1,7 @@
 /** Wire views of linked provider accounts and connected accounts (wire-protocol.md §2). */
 import type { ConnectedAccountJson, OAuthProviderJson } from "../../sdk/src/shared/wire";
 import type { OAuthAccountRow } from "../db/queries/oauth-accounts";
-import type { LinkedAccount } from "../services/oauth-providers";
+import type { LinkedAccount } from "../services/oauth/linked-accounts";
 
 /** A linked provider account (/oauth-providers); `account_id` only for server and admin callers. */
 export function oauthProviderView(account: LinkedAccount, withAccountId: boolean): OAuthProviderJson {

@@ -1,7 +1,7 @@
 /** Payments rows as the wire carries them (issue 15). */
 import type { PurchaseWire } from "../../sdk/src/shared/wire-payments";
 import type { LedgerRow, PurchaseRow } from "../db/queries/payments";
-import { type OfferConfig, offerToWire } from "../services/payments-config";
+import { type OfferConfig, offerToWire } from "../services/payments/config";
 
 export function purchaseView(p: PurchaseRow): PurchaseWire {
   return {

@@ -3,7 +3,7 @@ import type { TeamInvitationJson, TeamMemberProfileJson } from "../../sdk/src/sh
 import type { InvitationRow } from "../db/queries/team-invitations";
 import type { MemberProfileRecord } from "../db/queries/teams";
 import type { ProjectConfig } from "../services/project-config";
-import { userServerView } from "./users";
+import { userServerView } from "../services/user-view";
 
 /** A member's per-team profile; unset fields fall back to the user's own. Back ends also get `user`. */
 export function memberProfileView(

@@ -63,7 +63,7 @@ export type ProductionCheck = { message: string; page: "domains" | "webhooks" | 
 /** What the development-leftover checks read: the webhook endpoints' URLs, the SMTP host (null: the shared server) and test mode. */
 export type LeftoverConfig = { webhookUrls: string[]; smtpHost: string | null; paymentsTestMode: boolean };
 
-/** The host tests the checks use; the worker passes its own stricter ones (services/webhook-urls.ts). */
+/** The host tests the checks use; the worker passes its own stricter ones (services/webhooks/urls.ts). */
 export type HostRules = { isPublicHttpsUrl: (url: string) => boolean; isInternalHost: (host: string) => boolean };
 
 function privateIpv4(host: string): boolean {

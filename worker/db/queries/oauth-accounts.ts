@@ -1,6 +1,6 @@
 /**
  * Data access for users' provider accounts (oauth_accounts). Provider tokens arrive here already
- * sealed (worker/oauth/tokens.ts); these verbs never see a plaintext token.
+ * sealed (worker/services/oauth/tokens.ts); these verbs never see a plaintext token.
  */
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../client";
@@ -194,7 +194,7 @@ export async function replaceRefreshedTokens(
 
 /**
  * Compare-and-set of the refresh token column (claiming or releasing a refresh lease, see
- * worker/services/connected-accounts.ts): false when another request changed it first.
+ * worker/services/oauth/connected-accounts.ts): false when another request changed it first.
  */
 export async function swapRefreshTokenSealed(db: Db, id: string, expected: string, next: string): Promise<boolean> {
   const rows = await db

@@ -9,7 +9,7 @@ import { type UserRecord, userRecordFrom, userRecordQueries } from "./users";
 export type SessionRow = typeof sessions.$inferSelect;
 
 /**
- * The project's session policy as times (services/session-policy.ts): a session is live only while
+ * The project's session policy as times (services/auth/session-policy.ts): a session is live only while
  * last used after `idleSince` and created after `bornAfter` (-1: no such limit).
  */
 export type SessionLimits = { idleSince: number; bornAfter: number };

@@ -1,10 +1,10 @@
 /** /auth/anonymous/sign-up: an anonymous (restricted) user with a session. */
 import { z } from "zod";
 import { tokensSchema } from "../../../sdk/src/shared/wire";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { signUpAnonymously } from "../../services/password-auth";
+import { signUpAnonymously } from "../../services/auth/password";
 
 const signUp = defineRoute({
   method: "post",

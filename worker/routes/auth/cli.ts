@@ -8,10 +8,10 @@ import {
   cliPollSuccessSchema,
   cliSessionStateSchema,
 } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { checkCliLogin, claimCliAnonymousSession, completeCliLogin, pollCliLogin, startCliLogin } from "../../services/cli-auth";
+import { checkCliLogin, claimCliAnonymousSession, completeCliLogin, pollCliLogin, startCliLogin } from "../../services/auth/cli";
 
 const access = ["client", "server", "admin"] as const;
 /** Codes are 45 characters; anything up to 256 is looked up (and simply not found) rather than rejected. */

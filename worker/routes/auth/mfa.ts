@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 import { signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { enrollTotpWithAttempt, signInWithTotp } from "../../services/mfa";
-import { generateRecoveryCodes, remainingRecoveryCodes } from "../../services/mfa-recovery";
+import { enrollTotpWithAttempt, signInWithTotp } from "../../services/auth/mfa";
+import { generateRecoveryCodes, remainingRecoveryCodes } from "../../services/auth/mfa-recovery";
 import { CODE_ERRORS, code45, signInJson } from "./common";
 
 const access = ["client", "server", "admin"] as const;

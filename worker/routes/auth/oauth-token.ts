@@ -6,12 +6,12 @@
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { oauthTokenSchema } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { exchangeAuthorizationCode } from "../../oauth/code-grant";
-import { checkOAuthClient } from "../../services/oauth-client";
-import { refreshThroughSession } from "../../services/session-gateway";
+import { refreshThroughSession } from "../../services/auth/session-gateway";
+import { checkOAuthClient } from "../../services/oauth/client-check";
+import { exchangeAuthorizationCode } from "../../services/oauth/code-grant";
 
 const client = { client_id: z.string().min(1).max(256), client_secret: z.string().max(512).optional() };
 const tokenBody = z.discriminatedUnion("grant_type", [

@@ -4,12 +4,12 @@ import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { oauthLocationSchema } from "../../../sdk/src/shared/wire-auth";
+import type { AppEnv } from "../../http/hono-env";
+import { problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { readBody } from "../../http/validate";
-import type { AppEnv } from "../../lib/hono-env";
-import { problemError, unwrap } from "../../lib/problems";
-import { OUTER_STATE_TTL_MS, startAuthorization } from "../../oauth/authorize";
-import { completeOAuthCallback } from "../../oauth/callback";
+import { OUTER_STATE_TTL_MS, startAuthorization } from "../../services/oauth/authorize";
+import { completeOAuthCallback } from "../../services/oauth/callback";
 
 const INNER_COOKIE_PREFIX = "stack-oauth-inner-";
 

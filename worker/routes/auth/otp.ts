@@ -1,10 +1,10 @@
 /** /auth/otp: send a sign-in code (magic link + OTP) and sign in with it. */
 import { z } from "zod";
 import { codeValidSchema, signInCodeSentSchema, signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { checkSignInCode, sendSignInCode, signInWithCode } from "../../services/otp-sign-in";
+import { checkSignInCode, sendSignInCode, signInWithCode } from "../../services/auth/otp-sign-in";
 import { botChallenge, CODE_ERRORS, code45, signInJson } from "./common";
 
 const access = ["client", "server", "admin"] as const;

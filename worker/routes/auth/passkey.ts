@@ -1,10 +1,15 @@
 /** /auth/passkey: WebAuthn registration (signed-in user) and sign-in, each as initiate + finish. */
 import { z } from "zod";
 import { passkeyOptionsSchema, passkeyRegisteredSchema, signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from "../../services/passkeys";
+import {
+  initiatePasskeyAuthentication,
+  initiatePasskeyRegistration,
+  registerPasskey,
+  signInWithPasskey,
+} from "../../services/auth/passkeys";
 import { CODE_ERRORS, code45 } from "./common";
 
 const access = ["client", "server", "admin"] as const;

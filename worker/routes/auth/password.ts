@@ -3,11 +3,11 @@ import { z } from "zod";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { successSchema, tokensSchema } from "../../../sdk/src/shared/wire";
 import { codeValidSchema, resetCodeSentSchema } from "../../../sdk/src/shared/wire-auth";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
-import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/password-auth";
-import { checkResetCode, resetPassword, sendResetCode } from "../../services/password-reset";
+import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
+import { checkResetCode, resetPassword, sendResetCode } from "../../services/auth/password-reset";
 import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
 import { botChallenge, CODE_ERRORS, code45 } from "./common";
 
@@ -15,7 +15,7 @@ const access = ["client", "server", "admin"] as const;
 const credentials = {
   email: z.email().max(320),
   // Bounds the input only; the service answers PASSWORD_TOO_SHORT/LONG for the 8-70 rule and
-  // PASSWORD_REQUIREMENTS_NOT_MET for the other password rules (worker/services/password-rules.ts).
+  // PASSWORD_REQUIREMENTS_NOT_MET for the other password rules (worker/services/auth/password-rules.ts).
   password: z.string().max(4096),
 };
 const LENGTH_ERRORS = ["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_REQUIREMENTS_NOT_MET"] as const;

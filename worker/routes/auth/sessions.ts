@@ -5,15 +5,15 @@ import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { listSchema, sessionSchema, successSchema, tokensSchema } from "../../../sdk/src/shared/wire";
 import { refreshedTokensSchema } from "../../../sdk/src/shared/wire-auth";
 import { findSession, listSessionsOfUser } from "../../db/queries/sessions";
+import { unwrap } from "../../http/problems";
 import { ownUserId, requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { userIdOrMe } from "../../http/validate";
 import { StatusError } from "../../lib/errors";
 import { ipInfoOf } from "../../lib/ip-info";
-import { unwrap } from "../../lib/problems";
 import { stackHeader } from "../../middleware/headers";
-import { refreshThroughSession, revokeThroughSession } from "../../services/session-gateway";
-import { createSessionForUser, revokeSessionsOfUser } from "../../services/sessions";
+import { refreshThroughSession, revokeThroughSession } from "../../services/auth/session-gateway";
+import { createSessionForUser, revokeSessionsOfUser } from "../../services/auth/sessions";
 import { sessionView } from "../../views/sessions";
 
 const access = ["client", "server", "admin"] as const;

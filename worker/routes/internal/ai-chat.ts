@@ -15,9 +15,10 @@ import {
   aiChatThreadIdSchema,
   aiChatThreadSchema,
 } from "../../../sdk/src/shared/wire-ai-chat";
+import { apiSummaryLines } from "../../http/api-document";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
-import { appendToThread, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai-chat";
-import type { ChatPiece } from "../../services/ai-provider";
+import { appendToThread, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai/chat";
+import type { ChatPiece } from "../../services/ai/provider";
 
 const params = z.strictObject({ thread_id: aiChatThreadIdSchema });
 const AI_ERRORS = ["AI_PROVIDER_NOT_CONFIGURED", "AI_PROVIDER_ERROR", "AI_PROVIDER_TIMEOUT"] as const;
@@ -131,6 +132,7 @@ addRoute(internalAiChatRoutes, postThread, async (c, { auth, params: p, body }) 
     contextType: body.context_type ?? "project",
     message: message ? { role: "user", content: message.content } : undefined,
     messages: body.messages,
+    apiOperations: apiSummaryLines(),
   });
   const wantsStream = body.stream ?? (c.req.header("accept") ?? "").includes("text/event-stream");
   if (wantsStream) return streamReply(chat, await chat.provider.stream(chat.turns));

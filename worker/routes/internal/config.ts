@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { successSchema } from "../../../sdk/src/shared/wire";
+import { problemError } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import { problemError } from "../../lib/problems";
 import { CONFIG_LEVELS, type ConfigLevel, parseOverrideString, withoutSecrets } from "../../services/config-override";
 import { storedOverrides, writeConfigOverride } from "../../services/projects";
 import { renderedConfigOf } from "../../services/rendered-config";

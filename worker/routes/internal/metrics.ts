@@ -5,7 +5,7 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { queryBool } from "../../http/validate";
 import { projectMetrics } from "../../services/metrics";
 import { readProjectConfig } from "../../services/project-config";
-import { userServerView } from "../../views/users";
+import { userServerView } from "../../services/user-view";
 
 const get = defineRoute({
   method: "get",

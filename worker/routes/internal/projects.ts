@@ -3,11 +3,12 @@ import { z } from "zod";
 import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
 import { KnownError } from "../../../sdk/src/shared/known-errors";
 import { listSchema, projectAdminSchema, successSchema } from "../../../sdk/src/shared/wire";
+import { problemError } from "../../http/problems";
 import { requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import { problemError } from "../../lib/problems";
-import { aiUsageLast30Days } from "../../services/ai-chat";
+import { aiUsageLast30Days } from "../../services/ai/chat";
+import { revokeAllSessionsOfProject } from "../../services/auth/sessions";
 import { projectConfigUpdateSchema } from "../../services/project-config";
 import {
   createProject,
@@ -19,7 +20,6 @@ import {
   updateProjectFields,
 } from "../../services/projects";
 import type { RequestAuth } from "../../services/request-auth";
-import { revokeAllSessionsOfProject } from "../../services/sessions";
 import { projectAdminView } from "../../views/projects";
 
 const projectFields = {

@@ -20,9 +20,9 @@ import {
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
 } from "../../../sdk/src/shared/wire-webhooks";
+import type { AppEnv } from "../../http/hono-env";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import type { AppEnv } from "../../lib/hono-env";
 import { stackHeader } from "../../middleware/headers";
 import { loadProject } from "../../services/seed";
 import {
@@ -32,10 +32,10 @@ import {
   getWebhookEndpoint,
   listWebhookEndpoints,
   updateWebhookEndpoint,
-} from "../../services/webhook-endpoints";
-import { getWebhookDelivery, listWebhookDeliveries, resendWebhookDelivery } from "../../services/webhook-log";
-import { sendTestWebhook } from "../../services/webhook-queue";
-import { issueWebhookToken, verifyWebhookToken } from "../../services/webhook-token";
+} from "../../services/webhooks/endpoints";
+import { getWebhookDelivery, listWebhookDeliveries, resendWebhookDelivery } from "../../services/webhooks/log";
+import { sendTestWebhook } from "../../services/webhooks/queue";
+import { issueWebhookToken, verifyWebhookToken } from "../../services/webhooks/token";
 import { webhookDeliveryView, webhookEndpointView } from "../../views/webhooks";
 
 const CREDENTIAL =

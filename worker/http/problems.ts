@@ -1,0 +1,195 @@
+/**
+ * Maps service outcomes (`{ok:false, reason}`, typed in worker/services/result.ts) to the wire's
+ * known errors. Routes call `unwrap` (or `problemError`); only typed problems are accepted.
+ */
+
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
+import { KnownError, PASSWORD_RULE_MESSAGES } from "../../sdk/src/shared/known-errors";
+import { StatusError } from "../lib/errors";
+import type { Problem, ProblemReason } from "../services/result";
+
+export type { Problem, ProblemReason } from "../services/result";
+
+/**
+ * Every problem reason's wire error. Exhaustive by type: a reason of ProblemFields with no entry
+ * here (or an entry for no reason) fails the typecheck, so there is no default case.
+ */
+const problemErrors = {
+  password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
+  password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
+  // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.
+  password_too_common: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.tooCommon }),
+  password_has_context_word: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.contextWord }),
+  email_taken: (problem) => new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: false }),
+  invalid_password_hash: () => new KnownError("SCHEMA_ERROR", { message: "password_hash must be a bcrypt hash ($2a$/$2b$/$2y$)." }),
+  not_found: () => new KnownError("USER_NOT_FOUND"),
+  user_not_found: () => new KnownError("USER_NOT_FOUND"),
+  team_not_member: (problem) => new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: problem.teamId, user_id: problem.userId ?? null }),
+  password_auth_disabled: () => new KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED"),
+  sign_up_disabled: () => new KnownError("SIGN_UP_NOT_ENABLED"),
+  anonymous_sign_up_disabled: () => new KnownError("ANONYMOUS_ACCOUNTS_NOT_ENABLED"),
+  mismatch: () => new KnownError("EMAIL_PASSWORD_MISMATCH"),
+  no_password: () => new KnownError("USER_DOES_NOT_HAVE_PASSWORD"),
+  old_password_mismatch: () => new KnownError("PASSWORD_CONFIRMATION_MISMATCH"),
+  already_has_password: () => new StatusError(400, "User already has a password set."),
+  code_not_found: () => new KnownError("VERIFICATION_CODE_NOT_FOUND"),
+  code_expired: () => new KnownError("VERIFICATION_CODE_EXPIRED"),
+  code_used: () => new KnownError("VERIFICATION_CODE_ALREADY_USED"),
+  code_max_attempts: () => new KnownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"),
+  untrusted_url: () => new KnownError("REDIRECT_URL_NOT_WHITELISTED"),
+  magic_link_disabled: () => new StatusError(403, "Magic link / OTP sign-in is not enabled for this project."),
+  email_unverified: (problem) =>
+    new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: true }),
+  channel_not_found: () => new StatusError(404, "Contact channel not found."),
+  channel_duplicate: () => new StatusError(409, "This user already has this contact channel."),
+  channel_used_for_auth: (problem) =>
+    new KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
+      type: "email",
+      contact_channel_value: problem.value,
+      would_work_if_email_was_verified: false,
+    }),
+  channel_gone: () => new StatusError(400, "The contact channel of this code no longer exists or has changed."),
+  already_verified: () => new KnownError("EMAIL_ALREADY_VERIFIED"),
+  no_primary_email: () => new StatusError(400, "User does not have a primary email"),
+  not_primary_email: (problem) => new KnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", { email: problem.email, primary_email: problem.primary }),
+  category_not_found: () => new StatusError(404, "Notification category not found."),
+  category_required: () => new StatusError(400, "This notification category cannot be disabled."),
+  // Doorman adds `enrollment_required` (required second factor, none yet): the mfa page then shows the TOTP set-up.
+  mfa_required: (problem) =>
+    new KnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", {
+      attempt_code: problem.attemptCode,
+      enrollment_required: problem.enrollmentRequired ?? false,
+      // Doorman: the user's second factor is a passkey; only a passkey sign-in completes (no TOTP, no enrolment).
+      passkey_required: problem.passkeyRequired ?? false,
+    }),
+  invalid_totp: () => new KnownError("INVALID_TOTP_CODE"),
+  totp_not_enabled: () => new StatusError(400, "Turn on two-factor authentication (TOTP) first."),
+  // --- oauth (sign-in flow) ---
+  invalid_oauth_client: (problem) => new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: problem.clientId }),
+  publishable_key_required: (problem) => new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: problem.projectId }),
+  oauth_invalid_scope: () => new KnownError("INVALID_SCOPE"),
+  oauth_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
+  oauth_extra_scope_shared: () => new KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"),
+  oauth_token_invalid: () => new KnownError("UNPARSABLE_ACCESS_TOKEN"),
+  oauth_token_expired: (problem) => new KnownError("ACCESS_TOKEN_EXPIRED", problem.details),
+  oauth_token_wrong_project: (problem) =>
+    new KnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN", {
+      expected_project_id: problem.expected,
+      actual_project_id: problem.actual,
+    }),
+  oauth_link_requires_token: () => new StatusError(400, "type=link requires the token of the user to link the account to."),
+  oauth_pkce_plain_refused: () =>
+    new StatusError(400, "Invalid request: `code_challenge_method` plain is not allowed for projects in production mode; use S256"),
+  oauth_state_invalid: () => new StatusError(400, "Invalid OAuth state. Please try signing in again."),
+  oauth_outer_timeout: () => new KnownError("OUTER_OAUTH_TIMEOUT"),
+  oauth_inner_cookie_missing: () =>
+    new StatusError(400, "The OAuth state cookie is missing: finish the sign-in in the browser that started it."),
+  oauth_provider_access_denied: () => new KnownError("OAUTH_PROVIDER_ACCESS_DENIED"),
+  oauth_provider_unavailable: () => new KnownError("OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"),
+  oauth_provider_rejected_code: () => new StatusError(400, "The OAuth provider did not accept the sign-in. Please try signing in again."),
+  oauth_connection_taken: () => new KnownError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"),
+  oauth_email_in_use: (problem) =>
+    new KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
+      type: "email",
+      contact_channel_value: problem.email,
+      would_work_if_email_was_verified: problem.wouldWorkIfVerified,
+    }),
+  invalid_authorization_code: () => new KnownError("INVALID_AUTHORIZATION_CODE"),
+  oauth_redirect_uri_mismatch: () => new StatusError(400, "Invalid request: `redirect_uri` is invalid"),
+  // --- oauth-providers and connected accounts ---
+  linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
+  linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
+  linked_account_id_used_for_sign_in: () => new KnownError("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"),
+  linked_sign_in_provider_exists: () => new StatusError(400, "The same provider type with sign-in enabled already exists for this user."),
+  linked_account_duplicate: () => new StatusError(400, "The same provider type with the same account ID already exists for this user."),
+  connection_not_connected: () => new KnownError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"),
+  connection_missing_scope: () => new KnownError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"),
+  connection_shared_extra_scope: () => new KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"),
+  // --- passkeys ---
+  passkey_disabled: () => new KnownError("PASSKEY_AUTHENTICATION_NOT_ENABLED"),
+  passkey_registration_failed: (problem) => new KnownError("PASSKEY_REGISTRATION_FAILED", undefined, problem.message),
+  passkey_authentication_failed: (problem) => new KnownError("PASSKEY_AUTHENTICATION_FAILED", undefined, problem.message),
+  // --- cli ---
+  cli_polling_code_invalid: () => new KnownError("INVALID_POLLING_CODE"),
+  cli_user_gone: () => new KnownError("CLI_AUTH_ERROR", undefined, "The user who confirmed this CLI login no longer exists."),
+  cli_anon_token_invalid: () => new StatusError(400, "anon_refresh_token is not a live session of an anonymous user of this project."),
+  cli_login_invalid: () => new StatusError(400, "The CLI login code is invalid."),
+  cli_login_expired: () => new StatusError(400, "This CLI login has expired. Start the login from the command line again."),
+  cli_login_used: () => new StatusError(400, "This CLI login has already been completed."),
+  cli_no_anonymous_session: () => new StatusError(400, "No anonymous session is associated with this CLI login."),
+  cli_refresh_token_invalid: () => new StatusError(400, "The refresh token is invalid or has expired."),
+  cli_refresh_token_mismatch: () => new StatusError(400, "The refresh token belongs to another user than the signed-in one."),
+  cli_user_required: () => new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER"),
+  cli_user_restricted: (problem) => new KnownError("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: problem.restrictedReason }),
+  // --- teams, memberships, invitations ---
+  team_not_found: (problem) => new KnownError("TEAM_NOT_FOUND", { team_id: problem.teamId }),
+  membership_exists: () => new KnownError("TEAM_MEMBERSHIP_ALREADY_EXISTS"),
+  user_id_not_found: (problem) => new KnownError("USER_ID_DOES_NOT_EXIST", { user_id: problem.userId }),
+  client_team_creation_disabled: () => new StatusError(403, "Client team creation is disabled for this project"),
+  creator_not_self: () =>
+    new StatusError(403, "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'."),
+  team_id_required: () => new StatusError(400, "team_id is required for access type client"),
+  profile_not_own: () => new StatusError(403, "Cannot update another user's profile"),
+  invitation_restricted_user: (problem) =>
+    new KnownError("TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: problem.restrictedReason }),
+  // --- permissions ---
+  team_permission_required: (problem) =>
+    new KnownError("TEAM_PERMISSION_REQUIRED", {
+      team_id: problem.teamId,
+      user_id: problem.userId,
+      permission_id: problem.permissionId,
+    }),
+  team_permission_not_found: (problem) =>
+    new KnownError("TEAM_PERMISSION_NOT_FOUND", {
+      team_id: problem.teamId,
+      user_id: problem.userId,
+      permission_id: problem.permissionId,
+    }),
+  permission_not_found: (problem) => new KnownError("PERMISSION_NOT_FOUND", { permission_id: problem.permissionId }),
+  wrong_permission_scope: (problem) =>
+    new KnownError("WRONG_PERMISSION_SCOPE", {
+      permission_id: problem.permissionId,
+      expected_scope: problem.expected,
+      actual_scope: problem.actual,
+    }),
+  contained_permission_not_found: (problem) => new KnownError("CONTAINED_PERMISSION_NOT_FOUND", { permission_id: problem.permissionId }),
+  permission_id_exists: (problem) => new KnownError("PERMISSION_ID_ALREADY_EXISTS", { permission_id: problem.permissionId }),
+  permission_cycle: (problem) =>
+    new KnownError("SCHEMA_ERROR", {
+      message: `Permission "${problem.permissionId}" cannot contain "${problem.containedId}": containment would form a cycle.`,
+    }),
+  // --- api keys ---
+  // The reference answers a plain 400 here; the wire has no known error for it.
+  api_keys_disabled: (problem) =>
+    new StatusError(400, `${problem.type === "team" ? "Team" : "User"} API keys are not enabled for this project.`),
+  api_key_not_found: () => new KnownError("API_KEY_NOT_FOUND"),
+  api_key_expired: () => new KnownError("API_KEY_EXPIRED"),
+  api_key_revoked: () => new KnownError("API_KEY_REVOKED"),
+  wrong_api_key_type: (problem) => new KnownError("WRONG_API_KEY_TYPE", { expected_type: problem.expected, actual_type: problem.actual }),
+  public_api_key_cannot_be_revoked: () => new KnownError("PUBLIC_API_KEY_CANNOT_BE_REVOKED"),
+  api_key_team_not_found: (problem) => new KnownError("TEAM_NOT_FOUND", { team_id: problem.teamId }),
+  // --- projects (internal API; worker/routes/internal/projects.ts answers the same) ---
+  invalid_config: (problem) => new StatusError(400, problem.message),
+  invalid_config_override: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
+  config_conflict: () => new StatusError(409, "The project's config kept changing during this update. Try again."),
+  invalid_oauth_provider_id: (problem) =>
+    new KnownError(problem.providerType === "shared" ? "INVALID_SHARED_OAUTH_PROVIDER_ID" : "INVALID_STANDARD_OAUTH_PROVIDER_ID", {
+      provider_id: problem.providerId,
+    }),
+  not_team_member: () =>
+    new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team."),
+  project_not_found: () => new KnownError("PROJECT_NOT_FOUND", { project_id: null }),
+  internal_project: () => new StatusError(400, "The internal project cannot be deleted."),
+} satisfies { [R in ProblemReason]: (problem: Problem<R>) => Error };
+
+/** The wire error of a service's failed outcome. */
+export function problemError(problem: Problem): Error {
+  const toError = problemErrors[problem.reason] as (problem: Problem) => Error;
+  return toError(problem);
+}
+
+/** Unwraps an ok result or throws the matching known error. */
+export function unwrap<R extends { ok: true } | Problem>(result: R): Extract<R, { ok: true }> {
+  if (!result.ok) throw problemError(result);
+  return result as Extract<R, { ok: true }>;
+}

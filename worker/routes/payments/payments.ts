@@ -1,0 +1,383 @@
+/**
+ * /payments (issue 15), wired as the reference: items and their quantities, the offers
+ * ("products") a customer owns, purchase URLs and codes, and the test-mode checkout. Clients read
+ * and buy only for their own user and their own teams; quantity changes and grants are server-only.
+ */
+import { z } from "zod";
+import { KnownError } from "../../../sdk/src/shared/known-errors";
+import {
+  createPurchaseUrlBodySchema,
+  customerTypeSchema,
+  grantOfferBodySchema,
+  itemSchema,
+  ownedProductsSchema,
+  purchaseListSchema,
+  purchaseUrlSchema,
+  TEST_CARD_NUMBER,
+  testModePurchaseBodySchema,
+  testModePurchaseSchema,
+  updateQuantityBodySchema,
+  updateQuantityQuerySchema,
+  validateCodeBodySchema,
+  validatedCodeSchema,
+} from "../../../sdk/src/shared/wire-payments";
+import { listPurchasesOf } from "../../db/queries/payments";
+import type { ProjectRow } from "../../db/queries/projects";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
+import type { Deps } from "../../services/deps";
+import { createPurchaseUrl, describePurchaseCode, readPurchaseCode, resolveOffer } from "../../services/payments/codes";
+import { offerToWire } from "../../services/payments/config";
+import { type Customer, clientMayAccess, customerSince, readPaymentsConfig } from "../../services/payments/customers";
+import { defaultOffers, isOwned } from "../../services/payments/grants";
+import { completePurchase } from "../../services/payments/purchases";
+import { changeItemQuantity, itemQuantity } from "../../services/payments/quantities";
+import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
+import type { RequestAuth } from "../../services/request-auth";
+import { purchaseView } from "../../views/payments";
+import { type PaymentsProblem, paymentsProblemError } from "./problems";
+
+const customerId = z.string().min(1).max(256);
+const itemId = z.string().min(1).max(128);
+const customerParams = z.strictObject({ customer_type: customerTypeSchema, customer_id: customerId });
+const itemParams = customerParams.extend({ item_id: itemId });
+const olderItemParams = z.strictObject({ customer_id: customerId, item_id: itemId });
+
+const ITEM_ERRORS = [
+  "USER_AUTHENTICATION_REQUIRED",
+  "ITEM_NOT_FOUND",
+  "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
+  "CUSTOMER_DOES_NOT_EXIST",
+] as const;
+const PRODUCT_ERRORS = [
+  "PRODUCT_DOES_NOT_EXIST",
+  "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+  "PRODUCT_ALREADY_GRANTED",
+  "CUSTOMER_DOES_NOT_EXIST",
+  "SCHEMA_ERROR",
+] as const;
+
+const fail = (problem: PaymentsProblem): never => {
+  throw paymentsProblemError(problem);
+};
+
+/** Refuses a client reading or buying for a customer that is not its own user or one of its teams. */
+async function guardClient(deps: Deps, auth: RequestAuth, c: Customer): Promise<void> {
+  if (auth.type !== "client") return;
+  if (!auth.user) throw new KnownError("USER_AUTHENTICATION_REQUIRED");
+  if (!(await clientMayAccess(deps, auth.user.user.id, c))) fail({ ok: false, reason: "client_forbidden" });
+}
+
+/** The item of the config, checked against the customer's type (the older path takes the item's type). */
+function itemOf(project: ProjectRow, id: string, customerType: Customer["customerType"] | undefined, customer: string) {
+  const payments = readPaymentsConfig(project);
+  const item = Object.hasOwn(payments.items, id) ? payments.items[id] : undefined;
+  if (!item) return fail({ ok: false, reason: "item_not_found", itemId: id });
+  const type = customerType ?? item.customerType;
+  if (type !== item.customerType)
+    fail({ ok: false, reason: "item_type_mismatch", itemId: id, customerId: customer, itemType: item.customerType, actualType: type });
+  return { payments, item, customerType: type };
+}
+
+async function readItem(deps: Deps, auth: RequestAuth, type: Customer["customerType"] | undefined, customer: string, id: string) {
+  const { payments, item, customerType } = itemOf(auth.project, id, type, customer);
+  const c: Customer = { projectId: auth.project.id, customerType, customerId: customer };
+  await guardClient(deps, auth, c);
+  const quantity = await itemQuantity(deps, auth.project, c, { itemId: id, item, payments });
+  if (quantity === null) return fail({ ok: false, reason: "customer_not_found", customerId: customer });
+  return { id, display_name: item.displayName, quantity };
+}
+
+const getItem = defineRoute({
+  method: "get",
+  path: "/items/{customer_type}/{customer_id}/{item_id}",
+  summary: "An item's quantity for a customer (user, team or custom id)",
+  description: "The quantity may be negative after a plain decrease. Clients read their own user's items and their teams' only.",
+  access: ["client", "server", "admin"],
+  params: itemParams,
+  response: itemSchema,
+  errors: ITEM_ERRORS,
+});
+const getItemOlder = defineRoute({
+  method: "get",
+  path: "/items/{customer_id}/{item_id}",
+  summary: "An item's quantity for a customer (the older path: the customer type is the item's)",
+  access: ["client", "server", "admin"],
+  params: olderItemParams,
+  response: itemSchema,
+  errors: ITEM_ERRORS,
+});
+
+const updateDescription =
+  "Adds `delta` to the quantity as a ledger change (optionally expiring at `expires_at`). With `allow_negative=false` a decrease that would take the quantity below zero is ITEM_QUANTITY_INSUFFICIENT_AMOUNT, and concurrent decreases never take it below zero; with `allow_negative=true` it may go negative.";
+const updateQuantity = defineRoute({
+  method: "post",
+  path: "/items/{customer_type}/{customer_id}/{item_id}/update-quantity",
+  summary: "Change an item's quantity (server)",
+  description: updateDescription,
+  access: ["server", "admin"],
+  params: itemParams,
+  query: updateQuantityQuerySchema,
+  body: updateQuantityBodySchema,
+  response: z.object({}),
+  errors: [...ITEM_ERRORS, "ITEM_QUANTITY_INSUFFICIENT_AMOUNT"],
+});
+const updateQuantityOlder = defineRoute({
+  method: "post",
+  path: "/items/{customer_id}/{item_id}/update-quantity",
+  summary: "Change an item's quantity (server; the older path)",
+  description: updateDescription,
+  access: ["server", "admin"],
+  params: olderItemParams,
+  query: updateQuantityQuerySchema,
+  body: updateQuantityBodySchema,
+  response: z.object({}),
+  errors: [...ITEM_ERRORS, "ITEM_QUANTITY_INSUFFICIENT_AMOUNT"],
+});
+
+const listProducts = defineRoute({
+  method: "get",
+  path: "/products/{customer_type}/{customer_id}",
+  summary: "The offers (products) a customer owns, oldest first",
+  description: "Purchases not ended or refunded, plus the include-by-default offers. Clients see their own, without server-only offers.",
+  access: ["client", "server", "admin"],
+  params: customerParams,
+  query: z.strictObject({ cursor: z.string().max(128).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }),
+  response: ownedProductsSchema,
+  errors: ["USER_AUTHENTICATION_REQUIRED", "CUSTOMER_DOES_NOT_EXIST", "SCHEMA_ERROR"],
+});
+const grantProduct = defineRoute({
+  method: "post",
+  path: "/products/{customer_type}/{customer_id}",
+  summary: "Grant an offer (product) to a customer, without payment (server)",
+  access: ["server", "admin"],
+  params: customerParams,
+  body: grantOfferBodySchema,
+  response: z.object({ success: z.literal(true) }),
+  errors: PRODUCT_ERRORS,
+});
+const listPurchases = defineRoute({
+  method: "get",
+  path: "/purchases/{customer_type}/{customer_id}",
+  summary: "A customer's purchases and subscriptions, newest first (Doorman extension)",
+  access: ["client", "server", "admin"],
+  params: customerParams,
+  response: purchaseListSchema,
+  errors: ["USER_AUTHENTICATION_REQUIRED", "CUSTOMER_DOES_NOT_EXIST"],
+});
+const createUrl = defineRoute({
+  method: "post",
+  path: "/purchases/create-purchase-url",
+  summary: "Create a purchase URL for a customer and an offer",
+  description:
+    "Answers the purchase page's URL (`/purchase/{full_code}` on the web app, valid 24 h, one purchase). `offer_id`/`product_id` name a configured offer; `inline_offer`/`product_inline` (server only) define one. `return_url` must be on a trusted domain.",
+  access: ["client", "server", "admin"],
+  body: createPurchaseUrlBodySchema,
+  response: purchaseUrlSchema,
+  errors: [...PRODUCT_ERRORS, "REDIRECT_URL_NOT_WHITELISTED"],
+});
+const validateCode = defineRoute({
+  method: "post",
+  path: "/purchases/validate-code",
+  summary: "What a purchase code buys (the purchase page reads it; no keys needed)",
+  access: "public",
+  body: validateCodeBodySchema,
+  response: validatedCodeSchema,
+  errors: ["VERIFICATION_CODE_NOT_FOUND", "VERIFICATION_CODE_EXPIRED", "VERIFICATION_CODE_ALREADY_USED", "REDIRECT_URL_NOT_WHITELISTED"],
+  // Public and keyless: code guesses are limited per address.
+  rateLimit: { ip: "PURCHASE_CODE_VALIDATE_PER_IP" },
+});
+const testModePurchase = defineRoute({
+  method: "post",
+  path: "/purchases/test-mode-purchase",
+  summary: "Pay a purchase code with the test card (test mode only; Doorman's test checkout)",
+  description: `Completes the purchase exactly as a paid checkout would: the offer's items are granted. Only the test card ${TEST_CARD_NUMBER} pays; the project must be in test mode and not in production mode (TEST_MODE_NOT_ALLOWED_IN_PRODUCTION).`,
+  access: "public",
+  body: testModePurchaseBodySchema,
+  response: testModePurchaseSchema,
+  errors: [
+    "VERIFICATION_CODE_NOT_FOUND",
+    "VERIFICATION_CODE_EXPIRED",
+    "VERIFICATION_CODE_ALREADY_USED",
+    "PRODUCT_ALREADY_GRANTED",
+    "TEST_MODE_NOT_ALLOWED_IN_PRODUCTION",
+  ],
+});
+
+export const paymentsRoutes = routeGroup();
+
+addRoute(paymentsRoutes, getItem, async (c, { auth, params }) =>
+  c.json(await readItem(c.get("deps"), auth, params.customer_type, params.customer_id, params.item_id)),
+);
+addRoute(paymentsRoutes, getItemOlder, async (c, { auth, params }) =>
+  c.json(await readItem(c.get("deps"), auth, undefined, params.customer_id, params.item_id)),
+);
+
+async function applyUpdate(
+  deps: Deps,
+  auth: RequestAuth,
+  type: Customer["customerType"] | undefined,
+  customer: string,
+  id: string,
+  query: z.infer<typeof updateQuantityQuerySchema>,
+  body: z.infer<typeof updateQuantityBodySchema>,
+) {
+  const { payments, item, customerType } = itemOf(auth.project, id, type, customer);
+  const c: Customer = { projectId: auth.project.id, customerType, customerId: customer };
+  const result = await changeItemQuantity(
+    deps,
+    auth.project,
+    c,
+    { itemId: id, item, payments },
+    {
+      delta: body.delta,
+      expiresAt: body.expires_at === undefined ? null : Date.parse(body.expires_at),
+      description: body.description ?? null,
+      allowNegative: query.allow_negative === "true",
+    },
+  );
+  if (result.ok) return;
+  if (result.reason === "insufficient") fail({ ok: false, reason: "insufficient", itemId: id, customerId: customer, quantity: body.delta });
+  if (result.reason === "customer_not_found") fail({ ok: false, reason: "customer_not_found", customerId: customer });
+  fail({ ok: false, reason: "busy" });
+}
+addRoute(paymentsRoutes, updateQuantity, async (c, { auth, params, query, body }) => {
+  await applyUpdate(c.get("deps"), auth, params.customer_type, params.customer_id, params.item_id, query, body);
+  return c.json({});
+});
+addRoute(paymentsRoutes, updateQuantityOlder, async (c, { auth, params, query, body }) => {
+  await applyUpdate(c.get("deps"), auth, undefined, params.customer_id, params.item_id, query, body);
+  return c.json({});
+});
+
+async function existingCustomer(deps: Deps, auth: RequestAuth, type: Customer["customerType"], id: string): Promise<Customer> {
+  const c: Customer = { projectId: auth.project.id, customerType: type, customerId: id };
+  await guardClient(deps, auth, c);
+  if ((await customerSince(deps, auth.project, c)) === null) fail({ ok: false, reason: "customer_not_found", customerId: id });
+  return c;
+}
+
+addRoute(paymentsRoutes, listProducts, async (c, { auth, params, query }) => {
+  const deps = c.get("deps");
+  const customer = await existingCustomer(deps, auth, params.customer_type, params.customer_id);
+  const now = deps.now();
+  const rows = await listPurchasesOf(deps.db, customer);
+  const payments = readPaymentsConfig(auth.project);
+  const owned = [
+    ...defaultOffers(payments, customer.customerType, rows, now).map(([id, offer]) => ({
+      cursor: `default:${id}`,
+      id,
+      quantity: 1,
+      offer,
+    })),
+    ...rows
+      .filter((p) => isOwned(p, now))
+      .reverse()
+      .map((p) => ({ cursor: p.id, id: p.offerId, quantity: p.quantity, offer: p.offer as (typeof payments.offers)[string] })),
+  ].filter((p) => auth.type !== "client" || !p.offer.serverOnly);
+  const start = query.cursor === undefined ? 0 : owned.findIndex((p) => p.cursor === query.cursor);
+  if (start < 0) throw new KnownError("SCHEMA_ERROR", { message: "cursor is not a cursor of this list." });
+  const limit = query.limit ?? 10;
+  const page = owned.slice(start, start + limit);
+  return c.json({
+    items: page.map((p) => ({ id: p.id, quantity: p.quantity, product: offerToWire(p.offer) })),
+    is_paginated: true as const,
+    pagination: { next_cursor: owned[start + limit]?.cursor ?? null },
+  });
+});
+
+addRoute(paymentsRoutes, grantProduct, async (c, { auth, params, body }) => {
+  const deps = c.get("deps");
+  const resolved = resolveOffer(
+    readPaymentsConfig(auth.project),
+    { offerId: body.offer_id ?? body.product_id, inlineOffer: body.inline_offer ?? body.product_inline },
+    false,
+  );
+  if (!resolved.ok) return fail(resolved);
+  if (resolved.offer.customerType !== params.customer_type)
+    fail({
+      ok: false,
+      reason: "customer_type_mismatch",
+      offerId: resolved.offerId,
+      customerId: params.customer_id,
+      offerType: resolved.offer.customerType,
+      actualType: params.customer_type,
+    });
+  await existingCustomer(deps, auth, params.customer_type, params.customer_id);
+  const result = await completePurchase(deps, {
+    project: auth.project,
+    customerType: params.customer_type,
+    customerId: params.customer_id,
+    offerId: resolved.offerId,
+    offer: resolved.offer,
+    priceId: null,
+    quantity: body.quantity ?? 1,
+    source: "api_grant",
+  });
+  if (!result.ok) return fail(result);
+  return c.json({ success: true as const });
+});
+
+addRoute(paymentsRoutes, listPurchases, async (c, { auth, params }) => {
+  const deps = c.get("deps");
+  const customer = await existingCustomer(deps, auth, params.customer_type, params.customer_id);
+  const rows = await listPurchasesOf(deps.db, customer);
+  return c.json({ items: rows.map(purchaseView), is_paginated: false as const });
+});
+
+addRoute(paymentsRoutes, createUrl, async (c, { auth, body }) => {
+  const deps = c.get("deps");
+  const choice = { offerId: body.offer_id ?? body.product_id, inlineOffer: body.inline_offer ?? body.product_inline };
+  // Which customer a client may buy for is checked before anything about the offer is revealed.
+  if (auth.type === "client") {
+    const payments = readPaymentsConfig(auth.project);
+    const offer =
+      choice.offerId !== undefined && Object.hasOwn(payments.offers, choice.offerId) ? payments.offers[choice.offerId] : undefined;
+    const type = body.customer_type ?? offer?.customerType ?? "user";
+    await guardClient(deps, auth, { projectId: auth.project.id, customerType: type, customerId: body.customer_id });
+  }
+  const result = await createPurchaseUrl(deps, auth.project, {
+    customerType: body.customer_type,
+    customerId: body.customer_id,
+    choice,
+    returnUrl: body.return_url,
+    isClient: auth.type === "client",
+    webOrigin: deps.apiUrl,
+  });
+  if (!result.ok) return fail(result);
+  return c.json({ url: result.url });
+});
+
+addRoute(paymentsRoutes, validateCode, async (c, { body }) => {
+  const deps = c.get("deps");
+  const read = await readPurchaseCode(deps, body.full_code);
+  if (!read.ok) return fail(read);
+  // The page links back to return_url after paying: a link someone edited must not point elsewhere.
+  if (body.return_url !== undefined && !isTrustedUrl(readProjectConfig(read.project.config), body.return_url))
+    fail({ ok: false, reason: "untrusted_url" });
+  return c.json(await describePurchaseCode(deps, read.code, read.project));
+});
+
+addRoute(paymentsRoutes, testModePurchase, async (c, { body }) => {
+  const deps = c.get("deps");
+  const read = await readPurchaseCode(deps, body.full_code);
+  if (!read.ok) return fail(read);
+  if (!readPaymentsConfig(read.project).testMode) fail({ ok: false, reason: "not_test_mode" });
+  // The test card is public: on a production project it would hand out whatever the offer includes.
+  if (read.project.isProductionMode) fail({ ok: false, reason: "test_mode_in_production" });
+  // Only Stripe's well-known test card pays: the test checkout must never look like it took a real card.
+  if (body.card_number.replace(/[\s-]/g, "") !== TEST_CARD_NUMBER) fail({ ok: false, reason: "card_declined" });
+  const { code } = read;
+  const result = await completePurchase(deps, {
+    project: read.project,
+    code,
+    customerType: code.customerType,
+    customerId: code.customerId,
+    offerId: code.offerId,
+    offer: code.offer,
+    priceId: body.price_id,
+    quantity: code.offer.stackable ? (body.quantity ?? 1) : 1,
+    source: "test_mode",
+  });
+  if (!result.ok) return fail(result);
+  return c.json({ success: true as const, purchase_id: result.purchaseId });
+});

@@ -1,0 +1,61 @@
+/**
+ * Stripe's side of payments (issue 15): the webhook endpoint Stripe calls
+ * (POST /integrations/stripe/webhooks: public, verified by its Stripe-Signature header over the
+ * raw body) and the embedded components' account session (POST /stripe-widgets/account-session).
+ */
+import { z } from "zod";
+import { accountSessionSchema } from "../../../sdk/src/shared/wire-payments";
+import { addRoute, defineRoute, routeGroup } from "../../http/route";
+import { stripeProviderOf } from "../../services/payments/stripe-client";
+import { createStripeAccountSession } from "../../services/payments/stripe-connect";
+import { handleStripeWebhook } from "../../services/payments/stripe-webhooks";
+import { stripeProblemError, webhookProblemError } from "./stripe-problems";
+
+/** Stripe's events are at most a few hundred KB; anything far larger is not one. */
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+const webhook = defineRoute({
+  method: "post",
+  path: "/webhooks",
+  summary: "Stripe's webhook endpoint (Connect events): paid checkouts, renewals, cancellations and refunds",
+  description:
+    "Called by Stripe, not by apps. The Stripe-Signature header must sign the raw body with STRIPE_WEBHOOK_SECRET. Idempotent per event id: a redelivered event changes nothing.",
+  access: "public",
+  response: [
+    z.object({ received: z.literal(true) }),
+    { status: 400, description: "Not configured, a bad signature, or not a Stripe event", schema: z.string(), contentType: "text/plain" },
+  ],
+});
+
+const accountSession = defineRoute({
+  method: "post",
+  path: "/account-session",
+  summary: "A client secret for Stripe's embedded components (the project's connected account)",
+  access: ["admin"],
+  response: accountSessionSchema,
+  errors: ["STRIPE_ACCOUNT_INFO_NOT_FOUND"],
+});
+
+export const stripeWebhookRoutes = routeGroup();
+addRoute(stripeWebhookRoutes, webhook, async (c) => {
+  const deps = c.get("deps");
+  // The signature covers the exact bytes Stripe sent: read the raw body, never a re-serialised one.
+  const payload = await c.req.text();
+  if (payload.length > MAX_WEBHOOK_BYTES) throw webhookProblemError({ ok: false, reason: "bad_payload" });
+  const outcome = await handleStripeWebhook(deps, stripeProviderOf(deps.config), {
+    payload,
+    signature: c.req.header("stripe-signature") ?? null,
+  });
+  if (!outcome.ok) throw webhookProblemError(outcome);
+  return c.json({ received: true as const });
+});
+
+export const stripeWidgetsRoutes = routeGroup();
+addRoute(stripeWidgetsRoutes, accountSession, async (c, { auth }) => {
+  const deps = c.get("deps");
+  const provider = stripeProviderOf(deps.config);
+  if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
+  const result = await createStripeAccountSession(deps, provider, auth.project.id);
+  if (!result.ok) throw stripeProblemError(result);
+  return c.json({ client_secret: result.clientSecret });
+});

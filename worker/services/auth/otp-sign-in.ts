@@ -1,0 +1,109 @@
+/**
+ * Sign-in by emailed code (magic link / OTP). The email carries the 6-character OTP and a link
+ * (callback URL + ?code=); the client keeps the nonce. A verified email signs its user in; an
+ * unknown email signs up (when sign-up is on), upgrading a current anonymous user in place.
+ */
+
+import type { EmailOutboxRecipient } from "../../../sdk/src/shared/wire-email-outbox";
+import type { ProjectRow } from "../../db/queries/projects";
+import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../../db/queries/users";
+import type { Deps } from "../deps";
+import { emailCarryingCode } from "../email/outbox";
+import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { fail, type Problem } from "../result";
+import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
+import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";
+import { finishFirstFactor } from "./mfa";
+import type { IpInfo } from "./sessions";
+import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
+
+export type SendCodeResult = { ok: true; nonce: string } | Problem<"magic_link_disabled" | "untrusted_url" | "sign_up_disabled">;
+
+export async function sendSignInCode(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; callbackUrl: string },
+): Promise<SendCodeResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.magic_link_enabled) return fail("magic_link_disabled");
+  // The link carries a sign-in code: it may only point at the project's own domains.
+  if (!isTrustedUrl(config, input.callbackUrl)) return fail("untrusted_url");
+  const email = normaliseEmail(input.email);
+  const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  // As the reference: no code is mailed for an account that could never be created.
+  if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
+  const recipient: EmailOutboxRecipient = existing
+    ? { type: "user-custom-emails", user_id: existing.user.id, emails: [email] }
+    : { type: "custom-emails", emails: [email] };
+  const mail = emailCarryingCode(deps, project, "magic_link", recipient, (issued) => ({
+    link: linkWithCode(input.callbackUrl, issued.code),
+    otp: issued.otp,
+    userDisplayName: existing?.user.displayName ?? null,
+  }));
+  const issued = await issueCode(deps, project.id, "sign_in_otp", { email }, undefined, undefined, mail.alongside);
+  await mail.enqueue();
+  return { ok: true, nonce: issued.nonce };
+}
+
+export type OtpSignInResult =
+  | SignInTokens
+  | MfaRequired
+  | CodeProblem
+  | Problem<"magic_link_disabled" | "sign_up_disabled" | "email_unverified">;
+
+export async function signInWithCode(
+  deps: Deps,
+  project: ProjectRow,
+  input: { code: string; currentUser: UserRecord | null; ipInfo: IpInfo },
+): Promise<OtpSignInResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.magic_link_enabled) return fail("magic_link_disabled");
+  const redeemed = await redeemCode(deps, project.id, "sign_in_otp", input.code, true);
+  if (!redeemed.ok) return redeemed;
+  const email = String(redeemed.row.data.email);
+
+  const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  let userId: string;
+  let isNewUser = false;
+  if (existing) {
+    // An unverified address could have been registered by someone else: signing in by code
+    // would hand its owner an account another person controls, so it is refused.
+    if (!existing.primaryEmail?.isVerified || existing.primaryEmail.value !== email) {
+      return fail("email_unverified", { email });
+    }
+    userId = existing.user.id;
+    if (!existing.user.otpAuthEnabled) await updateUserStatement(deps.db, project.id, userId, { otpAuthEnabled: true });
+  } else {
+    if (!config.sign_up_enabled) return fail("sign_up_disabled");
+    isNewUser = true;
+    if (input.currentUser?.user.isAnonymous) {
+      userId = input.currentUser.user.id;
+      const upgraded = await upgradeAnonymousUser(deps, project, userId, {
+        email,
+        emailVerified: true,
+        patch: { otpAuthEnabled: true },
+        method: "otp",
+      });
+      if (!upgraded.ok) return fail("email_unverified", { email });
+    } else {
+      // Receiving the code proves the address: the new user's email starts verified.
+      const created = await createUser(deps, project, {
+        primaryEmail: email,
+        primaryEmailVerified: true,
+        primaryEmailAuthEnabled: true,
+        otpAuthEnabled: true,
+        signUp: { method: "otp" },
+      });
+      if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");
+      userId = created.record.user.id;
+    }
+  }
+  const record = await findUserRecord(deps.db, project.id, userId);
+  if (!record) throw new Error("user vanished during OTP sign-in");
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser, ipInfo: input.ipInfo, method: "otp" });
+  return finished.ok ? finished.tokens : finished;
+}
+
+export function checkSignInCode(deps: Deps, project: ProjectRow, code: string) {
+  return redeemCode(deps, project.id, "sign_in_otp", code, false);
+}

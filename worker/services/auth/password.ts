@@ -1,0 +1,177 @@
+/** Password sign-up and sign-in, and anonymous sign-up (with in-place upgrade of anonymous users). */
+import { createHashQueue } from "../../crypto/hash-queue";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../../crypto/password";
+import type { ProjectRow } from "../../db/queries/projects";
+import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../../db/queries/users";
+import type { Deps } from "../deps";
+import { notifyPasswordChanged } from "../email/notices";
+import { sendVerificationEmail } from "../email/verification";
+import { eventStatement } from "../events";
+import { readProjectConfig } from "../project-config";
+import { fail, type Problem } from "../result";
+import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
+import { finishFirstFactor } from "./mfa";
+import { checkNewPassword } from "./password-rules";
+import { createSessionForUser, type IpInfo } from "./sessions";
+import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
+
+// Re-exported for existing importers; the types live in sign-in-tokens.ts (shared with mfa.ts).
+export type { MfaRequired, SignInTokens } from "./sign-in-tokens";
+
+export type SignUpResult =
+  | SignInTokens
+  | MfaRequired
+  | PasswordProblem
+  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken">;
+
+export async function signUpWithPassword(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo; verificationCallbackUrl?: string },
+): Promise<SignUpResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.credential_enabled) return fail("password_auth_disabled");
+  if (!config.sign_up_enabled) return fail("sign_up_disabled");
+  const email = normaliseEmail(input.email);
+  // Checked here too: the anonymous upgrade below hashes the password without createUser.
+  const rules = checkNewPassword(input.password, { project, email });
+  if (!rules.ok) return rules;
+
+  let userId: string;
+  if (input.currentUser?.user.isAnonymous) {
+    userId = input.currentUser.user.id;
+    const upgraded = await upgradeAnonymousUser(deps, project, userId, {
+      email,
+      emailVerified: false,
+      patch: { passwordHash: await hashPassword(input.password) },
+      method: "password",
+    });
+    if (!upgraded.ok) return upgraded;
+  } else {
+    const created = await createUser(deps, project, {
+      primaryEmail: email,
+      password: input.password,
+      primaryEmailAuthEnabled: true,
+      signUp: { method: "password" },
+    });
+    if (!created.ok) {
+      if (created.reason === "invalid_password_hash") throw new Error("unreachable: no hash given");
+      return created;
+    }
+    userId = created.record.user.id;
+  }
+  const record = await findUserRecord(deps.db, project.id, userId);
+  if (!record) throw new Error("user vanished during sign-up");
+  // The callback URL was checked against the trusted domains by the route already.
+  if (input.verificationCallbackUrl && record.primaryEmail)
+    await sendVerificationEmail(deps, project, record, record.primaryEmail, input.verificationCallbackUrl);
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser: true, ipInfo: input.ipInfo, method: "password" });
+  return finished.ok ? finished.tokens : finished;
+}
+
+export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "mismatch">;
+
+/**
+ * Password sign-ins of one isolate run two at a time, in arrival order. A hash is ~100 ms of CPU
+ * on the isolate thread; without a gate a burst interleaves every request's D1 reads and writes
+ * with everyone's hashes, so all of them finish together, at the end (issue 16's 32-request burst).
+ */
+const SIGN_IN_CONCURRENCY = 2;
+const signInGate = createHashQueue({ limit: SIGN_IN_CONCURRENCY });
+
+export function signInWithPassword(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; password: string; ipInfo: IpInfo },
+): Promise<SignInResult> {
+  return signInGate.run(() => signInWithPasswordNow(deps, project, input));
+}
+
+async function signInWithPasswordNow(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email: string; password: string; ipInfo: IpInfo },
+): Promise<SignInResult> {
+  const config = readProjectConfig(project.config);
+  if (!config.credential_enabled) return fail("password_auth_disabled");
+  const record = await findUserRecordByAuthEmail(deps.db, project.id, normaliseEmail(input.email));
+  if (!record?.user.passwordHash) {
+    // Same work as a real check: response time does not reveal whether the email exists.
+    await burnPasswordCheck(input.password);
+    await passwordFailure(deps, project.id, record?.user.id ?? null);
+    return fail("mismatch");
+  }
+  const check = await verifyPassword(input.password, record.user.passwordHash);
+  if (!check.ok) {
+    await passwordFailure(deps, project.id, record.user.id);
+    return fail("mismatch");
+  }
+  if (check.needsRehash) {
+    const userId = record.user.id;
+    deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
+  }
+  const finished = await finishFirstFactor(deps, project, record, { isNewUser: false, ipInfo: input.ipInfo, method: "password" });
+  return finished.ok ? finished.tokens : finished;
+}
+
+/** A failed password sign-in, for the owner's and the user's view (no email: an unknown address names no one). */
+async function passwordFailure(deps: Deps, projectId: string, userId: string | null): Promise<void> {
+  await eventStatement(deps, projectId, "sign_in.failed", { userId }, { method: "password", reason: "EMAIL_PASSWORD_MISMATCH" });
+}
+
+export async function signUpAnonymously(
+  deps: Deps,
+  project: ProjectRow,
+  ipInfo: IpInfo,
+): Promise<SignInTokens | Problem<"anonymous_sign_up_disabled">> {
+  // Its own switch, as in the reference: independent of sign_up_enabled (guest access with closed sign-up is common).
+  if (!readProjectConfig(project.config).anonymous_sign_up_enabled) return fail("anonymous_sign_up_disabled");
+  const created = await createUser(deps, project, { isAnonymous: true, signUp: { method: "anonymous" } });
+  if (!created.ok) throw new Error(`anonymous sign-up failed: ${created.reason}`);
+  const session = await createSessionForUser(deps, project, created.record.user.id, {
+    ipInfo,
+    origin: { signIn: { method: "anonymous" } },
+  });
+  if (!session.ok) throw new Error("user vanished during anonymous sign-up");
+  return {
+    ok: true,
+    accessToken: session.accessToken,
+    refreshToken: session.refreshToken,
+    userId: created.record.user.id,
+    isNewUser: true,
+  };
+}
+
+export type PasswordChangeResult =
+  | { ok: true }
+  | PasswordProblem
+  | Exclude<UpdateUserResult, { ok: true }>
+  | Problem<"no_password" | "old_password_mismatch" | "already_has_password">;
+
+/** Changes a password after checking the old one; every other session of the user ends. */
+export async function updatePassword(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  input: { oldPassword: string; newPassword: string; keepSessionId: string | null },
+): Promise<PasswordChangeResult> {
+  if (!user.user.passwordHash) return fail("no_password");
+  const check = await verifyPassword(input.oldPassword, user.user.passwordHash);
+  if (!check.ok) return fail("old_password_mismatch");
+  const result = await updateUser(deps, project, user.user.id, { password: input.newPassword }, { keepSessionId: input.keepSessionId });
+  if (!result.ok) return result;
+  deps.defer(notifyPasswordChanged(deps, project, user.user.id));
+  return { ok: true };
+}
+
+/** Sets the first password of a user who has none (e.g. signed up without one). */
+export async function setPassword(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  input: { password: string; keepSessionId: string | null },
+): Promise<PasswordChangeResult> {
+  if (user.user.passwordHash) return fail("already_has_password");
+  const result = await updateUser(deps, project, user.user.id, { password: input.password }, { keepSessionId: input.keepSessionId });
+  return result.ok ? { ok: true } : result;
+}

@@ -1,0 +1,84 @@
+/**
+ * The emails Doorman sends on its own (verification, reset, sign-in code, invitations, password
+ * changed, new sign-in): the project's template of the kind (edited, or the built-in), in its theme.
+ * A built-in template in a built-in theme comes from its precompiled form (email-render/built-in-fast.ts,
+ * a few ms); anything else renders in the sandbox. A project's broken template never stops a sign-in
+ * email: the built-in source in the default theme is the fallback.
+ */
+import type { ProjectRow } from "../../db/queries/projects";
+import { renderBuiltInFast } from "../../email-render/built-in-fast";
+import type { EmailRenderInput } from "../../email-render/render";
+import type { Deps } from "../deps";
+import { readEmailSettings } from "./config";
+import { BUILT_IN_TEMPLATE_IDS, DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEME_ID, DEFAULT_EMAIL_THEMES } from "./defaults";
+import { type Rendered, type RenderFailure, renderSources, themeSourceFor } from "./rendering";
+import { type RenderedEmail, secretValuesOf, type TemplateKind, type TemplateVars } from "./templates";
+
+/** The template's variables of a kind, under the reference's names. */
+function templateVariables(project: ProjectRow, kind: TemplateKind, v: TemplateVars): Record<string, unknown> {
+  const link = v.link ?? "";
+  switch (kind) {
+    case "email_verification":
+      return { emailVerificationLink: link };
+    case "password_reset":
+      return { passwordResetLink: link };
+    case "magic_link":
+      return { magicLink: link, otp: v.otp ?? "" };
+    case "team_invitation":
+      return { teamDisplayName: v.teamDisplayName ?? "", teamInvitationLink: link };
+    case "sign_in_invitation":
+      return { signInInvitationLink: link, teamDisplayName: v.teamDisplayName ?? project.displayName };
+    case "password_changed":
+      return {};
+    case "new_sign_in":
+      return { signInDevice: v.device ?? "Unknown device", signInLocation: v.location ?? "Unknown location", signInTime: v.time ?? "" };
+    case "sign_in_locked":
+      return { lockedUntil: v.time ?? "" };
+  }
+}
+
+function usable(result: Rendered | RenderFailure): result is Rendered {
+  return result.ok && result.subject.length > 0;
+}
+
+/** The precompiled form when there is one for these sources and values, else the sandbox. */
+async function render(deps: Deps, input: EmailRenderInput): Promise<Rendered | RenderFailure> {
+  const fast = renderBuiltInFast(input);
+  if (fast?.ok) return fast;
+  return renderSources(deps, input);
+}
+
+/**
+ * Renders a built-in email of a kind for a project, with `secrets` marking what the log must
+ * redact, and `fallbackError` when the project's template failed and the built-in one was used.
+ * Throws only if even the built-in template cannot render (a bug, not an owner's edit).
+ */
+export async function renderBuiltInEmail(deps: Deps, project: ProjectRow, kind: TemplateKind, vars: TemplateVars): Promise<RenderedEmail> {
+  const id = BUILT_IN_TEMPLATE_IDS[kind];
+  const settings = readEmailSettings(project);
+  const template = settings.templates[id] ?? DEFAULT_EMAIL_TEMPLATES[id]!;
+  const input = {
+    variables: templateVariables(project, kind, vars),
+    user: { displayName: vars.userDisplayName ?? null },
+    project: { displayName: project.displayName },
+  };
+  let result = await render(deps, {
+    ...input,
+    themeSource: themeSourceFor(settings, template.themeId),
+    templateSource: template.tsxSource,
+  });
+  let fallbackError: string | undefined;
+  if (!usable(result)) {
+    fallbackError = result.ok ? "The template rendered no subject." : result.error;
+    console.error(`project ${project.id}: the ${kind} template failed to render; sending the built-in one`, fallbackError);
+    result = await render(deps, {
+      ...input,
+      themeSource: DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!.tsxSource,
+      templateSource: DEFAULT_EMAIL_TEMPLATES[id]!.tsxSource,
+    });
+    if (!usable(result)) throw new Error(`the built-in ${kind} email does not render: ${result.ok ? "no subject" : result.error}`);
+  }
+  // A sign-in invitation links to the app's own page and grants nothing: the log keeps it readable.
+  const secrets = kind === "sign_in_invitation" ? [] : secretValuesOf(vars);
+  return { subject: result.subject, html: result.html, text: result.text, secrets, ...(fallbackError ? { fallbackError } : {}) };
+}

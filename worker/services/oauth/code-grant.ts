@@ -1,0 +1,86 @@
+/**
+ * The authorization-code grant of POST /auth/oauth/token: a single-use outer code, bound to
+ * its redirect URI and PKCE challenge. A replayed code revokes the session it granted
+ * (ASVS 10.4.2: a code seen twice was intercepted, so whatever it bought is not trusted).
+ */
+import { sha256Hex } from "../../crypto/hash";
+import type { ProjectRow } from "../../db/queries/projects";
+import { deleteSession } from "../../db/queries/sessions";
+import { findUserRecord } from "../../db/queries/users";
+import { setCodeDataKey } from "../../db/queries/verification-codes";
+import { finishFirstFactor } from "../auth/mfa";
+import type { IpInfo } from "../auth/sessions";
+import type { SignInTokens } from "../auth/sign-in-tokens";
+import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
+import { CODE_LENGTH, redeemCode, spendCheckedCode } from "../verification-codes";
+import { type CodeChallengeMethod, verifyPkce } from "./pkce";
+
+const PURPOSE = "oauth_authorization_code";
+
+type CodeData = {
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  code_challenge_method: CodeChallengeMethod;
+  is_new_user: boolean;
+  /** The provider config id (for the sign-in event); absent in codes issued before it was recorded. */
+  provider?: string;
+  after_callback_redirect_url: string | null;
+  granted_session_id?: string;
+  replayed?: boolean;
+};
+
+export type CodeGrantResult =
+  | { ok: true; tokens: SignInTokens; afterCallbackRedirectUrl: string | null }
+  | Problem<"invalid_authorization_code" | "oauth_redirect_uri_mismatch" | "mfa_required">;
+
+const invalid = fail("invalid_authorization_code");
+
+export async function exchangeAuthorizationCode(
+  deps: Deps,
+  project: ProjectRow,
+  input: { code: string; redirectUri: string; codeVerifier: string; ipInfo: IpInfo },
+): Promise<CodeGrantResult> {
+  if (input.code.length !== CODE_LENGTH) return invalid;
+  const codeHash = await sha256Hex(input.code.toLowerCase());
+  const peek = await redeemCode(deps, project.id, PURPOSE, input.code, false);
+  if (!peek.ok) {
+    // A used code seen again was intercepted (an expired one may be, too): revoke what it bought.
+    if (peek.reason === "code_used" || peek.reason === "code_expired") await revokeReplayedGrant(deps, project.id, codeHash);
+    return invalid;
+  }
+  const data = peek.row.data as CodeData;
+  if (data.redirect_uri !== input.redirectUri) return fail("oauth_redirect_uri_mismatch");
+  // Wrong verifiers do not use the code up, but each counts against its 20 attempts.
+  if (!(await verifyPkce(input.codeVerifier, data.code_challenge, data.code_challenge_method))) return invalid;
+
+  const used = await spendCheckedCode(deps, peek.row);
+  if (!used.ok) {
+    if (used.reason === "code_used") await revokeReplayedGrant(deps, project.id, codeHash);
+    return invalid;
+  }
+  const user = await findUserRecord(deps.db, project.id, data.user_id);
+  if (!user) return invalid;
+  const finished = await finishFirstFactor(deps, project, user, {
+    isNewUser: data.is_new_user,
+    ipInfo: input.ipInfo,
+    method: "oauth",
+    provider: data.provider,
+  });
+  if (!finished.ok) return finished;
+  // Record the grant, then look for a replay that happened meanwhile. Both writes are single
+  // statements on the same row, so either the replay sees this session or we see the replay.
+  const after = await setCodeDataKey(deps.db, project.id, PURPOSE, codeHash, "granted_session_id", finished.sessionId);
+  if (after?.replayed === true) {
+    await deleteSession(deps.db, project.id, finished.sessionId);
+    return invalid;
+  }
+  return { ok: true, tokens: finished.tokens, afterCallbackRedirectUrl: data.after_callback_redirect_url };
+}
+
+/** Marks the code replayed and revokes whatever session it already granted. */
+async function revokeReplayedGrant(deps: Deps, projectId: string, codeHash: string): Promise<void> {
+  const data = (await setCodeDataKey(deps.db, projectId, PURPOSE, codeHash, "replayed", true)) as CodeData | null;
+  if (data?.granted_session_id) await deleteSession(deps.db, projectId, data.granted_session_id);
+}

@@ -1,0 +1,140 @@
+/**
+ * The `payments` section of the config (issue 15), the reference's keys: items, offers and groups,
+ * and test mode. It lives only in the config overrides (read through renderConfig where payments
+ * need it), like the email themes; the per-request flat config stays small.
+ */
+import { z } from "zod";
+import {
+  CURRENCY_CODES,
+  type Currency,
+  customerTypeSchema,
+  type InlineOffer,
+  intervalSchema,
+  moneyAmountSchema,
+  repeatSchema,
+  userIdSchema,
+} from "../../../sdk/src/shared/wire-payments";
+
+const includedItem = z.strictObject({
+  quantity: z.number().int().min(0).max(1_000_000_000),
+  repeat: repeatSchema.optional(),
+  expires: z.enum(["never", "when-purchase-expires", "when-repeated"]).optional(),
+});
+
+export type PriceConfig = {
+  interval?: z.infer<typeof intervalSchema>;
+  serverOnly?: boolean;
+  freeTrial?: z.infer<typeof intervalSchema>;
+} & Partial<Record<Currency, string>>;
+
+const price: z.ZodType<PriceConfig> = z
+  .object({
+    interval: intervalSchema.optional(),
+    serverOnly: z.boolean().optional(),
+    freeTrial: intervalSchema.optional(),
+    ...Object.fromEntries(CURRENCY_CODES.map((c) => [c, moneyAmountSchema.optional()])),
+  })
+  .strict()
+  .refine((p) => CURRENCY_CODES.some((c) => (p as Record<string, unknown>)[c] !== undefined), "a price needs at least one currency");
+
+export const offerConfigSchema = z.strictObject({
+  displayName: z.string().min(1).max(256),
+  customerType: customerTypeSchema,
+  /** Offers of one group are exclusive: buying one replaces the customer's other subscription in it. */
+  groupId: userIdSchema.optional(),
+  /** false, or the offers this one is an add-on of (buyable only by owners of one of them). */
+  isAddOnTo: z.union([z.literal(false), z.record(userIdSchema, z.literal(true))]).optional(),
+  serverOnly: z.boolean(),
+  stackable: z.boolean(),
+  freeTrial: intervalSchema.optional(),
+  /** "include-by-default": the group's free default, owned by every customer of the type without buying. */
+  prices: z.union([z.literal("include-by-default"), z.record(userIdSchema, price)]),
+  includedItems: z.record(userIdSchema, includedItem),
+});
+export type OfferConfig = z.infer<typeof offerConfigSchema>;
+export type IncludedItem = z.infer<typeof includedItem>;
+
+export const itemConfigSchema = z.strictObject({
+  displayName: z.string().min(1).max(256),
+  customerType: customerTypeSchema,
+  /** What every customer of the type holds without buying: a quantity, optionally granted again each interval. */
+  default: z
+    .strictObject({
+      quantity: z.number().int().min(0).max(1_000_000_000),
+      repeat: repeatSchema.optional(),
+      expires: z.enum(["never", "when-repeated"]).optional(),
+    })
+    .optional(),
+});
+export type ItemConfig = z.infer<typeof itemConfigSchema>;
+
+export const paymentsConfigSchema = z.strictObject({
+  /** Test mode: the built-in test checkout completes purchases; no money moves. */
+  testMode: z.boolean(),
+  groups: z.record(userIdSchema, z.strictObject({ displayName: z.string().max(256).optional() })),
+  items: z.record(userIdSchema, itemConfigSchema),
+  offers: z.record(userIdSchema, offerConfigSchema),
+});
+export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
+
+export const defaultPaymentsConfig = (): PaymentsConfig => ({ testMode: true, groups: {}, items: {}, offers: {} });
+
+/** Record paths: a set record replaces the default's entries instead of adding to them. */
+export const PAYMENTS_RECORD_PATHS = ["payments.groups", "payments.items", "payments.offers"];
+
+/** The wire's inline offer of a config offer. */
+export function offerToWire(o: OfferConfig): InlineOffer {
+  const prices = o.prices === "include-by-default" ? {} : o.prices;
+  return {
+    display_name: o.displayName,
+    customer_type: o.customerType,
+    server_only: o.serverOnly,
+    stackable: o.stackable,
+    ...(o.freeTrial ? { free_trial: o.freeTrial } : {}),
+    prices: Object.fromEntries(
+      Object.entries(prices).map(([id, p]) => {
+        const amounts = Object.fromEntries(CURRENCY_CODES.filter((c) => p[c] !== undefined).map((c) => [c, p[c]]));
+        return [
+          id,
+          {
+            ...amounts,
+            ...(p.interval ? { interval: p.interval } : {}),
+            ...(p.freeTrial ? { free_trial: p.freeTrial } : {}),
+            ...(p.serverOnly !== undefined ? { server_only: p.serverOnly } : {}),
+          },
+        ];
+      }),
+    ),
+    included_items: o.includedItems,
+  };
+}
+
+/** The config offer of a wire inline offer (server calls only). */
+export function offerFromWire(w: InlineOffer): OfferConfig {
+  return {
+    displayName: w.display_name,
+    customerType: w.customer_type,
+    serverOnly: w.server_only ?? false,
+    stackable: w.stackable ?? false,
+    ...(w.free_trial ? { freeTrial: w.free_trial } : {}),
+    prices: Object.fromEntries(
+      Object.entries(w.prices).map(([id, p]) => {
+        const { interval, free_trial, server_only, ...amounts } = p as Record<string, unknown> & {
+          interval?: PriceConfig["interval"];
+          free_trial?: PriceConfig["freeTrial"];
+          server_only?: boolean;
+        };
+        return [
+          id,
+          {
+            ...(amounts as Partial<Record<Currency, string>>),
+            ...(interval ? { interval } : {}),
+            ...(free_trial ? { freeTrial: free_trial } : {}),
+            ...(server_only !== undefined ? { serverOnly: server_only } : {}),
+          } as PriceConfig,
+        ];
+      }),
+    ),
+    includedItems: w.included_items,
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * PaymentsProvider on the official `stripe` package, built to run on Workers: requests go through
+ * `fetch` (Stripe.createFetchHttpClient) and webhook signatures are checked with WebCrypto
+ * (Stripe.createSubtleCryptoProvider + constructEventAsync). STRIPE_API_URL (development only)
+ * points the client at a local mock instead of api.stripe.com. Every call is bounded
+ * (config.outbound.stripe: time to first byte, total time including the body, body bytes; no retries,
+ * no redirect followed), so a slow or broken Stripe ends a request with an error instead of holding it.
+ */
+import Stripe from "stripe";
+import { type Config, DEFAULT_OUTBOUND_LIMITS } from "../../config";
+import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
+import {
+  type CheckoutRequest,
+  type PaymentsProvider,
+  type ProviderAccount,
+  type ProviderEvent,
+  ProviderRefusedError,
+  type WebhookVerification,
+} from "./stripe-provider";
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+/** Stripe's own default signature tolerance: an event signed more than 5 minutes before it arrives is refused (replays). */
+const SIGNATURE_TOLERANCE_S = 300;
+
+type StripeClient = InstanceType<typeof Stripe>;
+
+function toAccount(a: { id: string; charges_enabled?: boolean; details_submitted?: boolean; payouts_enabled?: boolean }): ProviderAccount {
+  return {
+    id: a.id,
+    chargesEnabled: a.charges_enabled === true,
+    detailsSubmitted: a.details_submitted === true,
+    payoutsEnabled: a.payouts_enabled === true,
+  };
+}
+
+/**
+ * Client options: fetch-based and bounded, no retries inside a request (Stripe's idempotency keys make a caller's retry safe).
+ */
+function clientOptions(apiUrl: string | null, bounds: OutboundBounds, fetchFn?: typeof fetch): ConstructorParameters<typeof Stripe>[1] {
+  const options: NonNullable<ConstructorParameters<typeof Stripe>[1]> = {
+    httpClient: Stripe.createFetchHttpClient(boundedFetchFn(bounds, fetchFn)),
+    maxNetworkRetries: 0,
+    // The backstop: the bounded fetch's own limit fires first, with a message that says which.
+    timeout: bounds.timeoutMs + 1_000,
+    telemetry: false,
+  };
+  if (apiUrl) {
+    const url = new URL(apiUrl);
+    options.host = url.hostname;
+    options.port = url.port || (url.protocol === "https:" ? 443 : 80);
+    options.protocol = url.protocol === "https:" ? "https" : "http";
+  }
+  return options;
+}
+
+function buildCheckoutParams(input: CheckoutRequest) {
+  const { line, metadata } = input;
+  const stringMetadata = {
+    project_id: metadata.projectId,
+    customer_type: metadata.customerType,
+    customer_id: metadata.customerId,
+    offer_id: metadata.offerId,
+    price_id: metadata.priceId,
+    quantity: String(metadata.quantity),
+    purchase_code_hash: metadata.purchaseCodeHash,
+  };
+  const priceData = {
+    currency: line.currency,
+    unit_amount: line.unitAmount,
+    product_data: { name: line.productName },
+    ...(line.recurring ? { recurring: { interval: line.recurring.interval, interval_count: line.recurring.intervalCount } } : {}),
+  };
+  return {
+    mode: line.recurring ? ("subscription" as const) : ("payment" as const),
+    line_items: [{ price_data: priceData, quantity: line.quantity }],
+    metadata: stringMetadata,
+    // The same metadata on the subscription / payment intent, so their later events name the purchase too.
+    ...(line.recurring
+      ? { subscription_data: { metadata: stringMetadata, ...(input.trialPeriodDays ? { trial_period_days: input.trialPeriodDays } : {}) } }
+      : { payment_intent_data: { metadata: stringMetadata } }),
+    success_url: input.successUrl,
+    cancel_url: input.cancelUrl,
+  };
+}
+
+/**
+ * The Stripe implementation. `fetchFn` replaces the global fetch (tests); `apiUrl` another host;
+ * `bounds` each call's limits (default: DEFAULT_OUTBOUND_LIMITS.stripe).
+ * @example
+ * const stripe = createStripeProvider({ secretKey: "sk_test_…", apiUrl: null });
+ * const { url } = await stripe.createOnboardingLink({ accountId, refreshUrl, returnUrl });
+ */
+export function createStripeProvider(
+  settings: { secretKey: string; apiUrl: string | null; bounds?: OutboundBounds },
+  fetchFn?: typeof fetch,
+): PaymentsProvider {
+  const bounds = settings.bounds ?? DEFAULT_OUTBOUND_LIMITS.stripe;
+  const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, bounds, fetchFn));
+  return {
+    async createAccount({ projectId, idempotencyKey }) {
+      const account = await stripe.accounts.create(
+        {
+          // No Stripe dashboard for the seller: the console's embedded components are their dashboard (as the reference).
+          controller: { stripe_dashboard: { type: "none" } },
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          metadata: { project_id: projectId },
+        },
+        { idempotencyKey },
+      );
+      return toAccount(account);
+    },
+    async createOnboardingLink({ accountId, refreshUrl, returnUrl }) {
+      const link = await stripe.accountLinks.create({
+        account: accountId,
+        type: "account_onboarding",
+        refresh_url: refreshUrl,
+        return_url: returnUrl,
+      });
+      return { url: link.url };
+    },
+    async createAccountSession({ accountId }) {
+      const session = await stripe.accountSessions.create({
+        account: accountId,
+        components: {
+          account_onboarding: { enabled: true },
+          payments: { enabled: true, features: { refund_management: true, dispute_management: true } },
+          payouts: { enabled: true, features: { standard_payouts: true, edit_payout_schedule: true, external_account_collection: true } },
+          notification_banner: { enabled: true },
+        },
+      });
+      return { clientSecret: session.client_secret };
+    },
+    async readAccount(accountId) {
+      try {
+        return toAccount(await stripe.accounts.retrieve(accountId));
+      } catch (err) {
+        // An account Stripe does not know (deleted, or another platform's) is "no account", not a failure.
+        if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing")) return null;
+        if (err instanceof Stripe.errors.StripePermissionError) return null;
+        throw err;
+      }
+    },
+    async readSubscription({ accountId, subscriptionId }) {
+      try {
+        const sub = await stripe.subscriptions.retrieve(subscriptionId, {}, { stripeAccount: accountId });
+        return sub as unknown as Record<string, unknown>;
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing")) return null;
+        throw err;
+      }
+    },
+    async createCheckoutSession(input) {
+      // No idempotency key: a second session for the same code is harmless (each payment is recorded once, by its session id).
+      const session = await stripe.checkout.sessions
+        .create(buildCheckoutParams(input), { stripeAccount: input.accountId })
+        .catch((err: unknown) => {
+          if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripePermissionError)
+            throw new ProviderRefusedError(err.message, err.code ?? null);
+          throw err;
+        });
+      if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
+      return { id: session.id, url: session.url, clientSecret: session.client_secret ?? null };
+    },
+    verifyWebhook: verifyStripeWebhook,
+  };
+}
+
+/**
+ * Verifies a Stripe webhook (the Stripe-Signature header over the raw body, HMAC-SHA256 with the
+ * endpoint secret, within the tolerance) and parses its event. Needs no API key.
+ */
+export async function verifyStripeWebhook(input: {
+  payload: string;
+  signature: string;
+  secret: string;
+  nowMs: number;
+}): Promise<WebhookVerification> {
+  let event: { id: string; type: string; account?: string | null; data: { object: unknown } };
+  try {
+    event = await Stripe.webhooks.constructEventAsync(
+      input.payload,
+      input.signature,
+      input.secret,
+      SIGNATURE_TOLERANCE_S,
+      cryptoProvider,
+      input.nowMs,
+    );
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) return { ok: false, reason: "bad_signature" };
+    // A signed body that is not an event (constructEvent parses after verifying).
+    if (err instanceof SyntaxError) return { ok: false, reason: "bad_payload" };
+    throw err;
+  }
+  const object = event.data?.object;
+  if (typeof event.id !== "string" || typeof event.type !== "string" || !object || typeof object !== "object")
+    return { ok: false, reason: "bad_payload" };
+  const parsed: ProviderEvent = {
+    id: event.id,
+    type: event.type,
+    account: typeof event.account === "string" ? event.account : null,
+    object: object as Record<string, unknown>,
+  };
+  return { ok: true, event: parsed };
+}
+
+/** The provider of this worker's settings and bounds; null when no secret key is configured (test mode only). */
+export function stripeProviderOf(config: Pick<Config, "stripe" | "outbound">): PaymentsProvider | null {
+  const { secretKey, apiUrl } = config.stripe;
+  return secretKey ? createStripeProvider({ secretKey, apiUrl, bounds: config.outbound.stripe }) : null;
+}

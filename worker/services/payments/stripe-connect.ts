@@ -1,0 +1,57 @@
+/**
+ * A project's connected Stripe account (Connect, issue 15): onboarding (create the account once,
+ * then a hosted onboarding link), its state for the console, and account sessions for Stripe's
+ * embedded components. The account id lives on the project (projects.stripe_account_id).
+ */
+import { findProjectById } from "../../db/queries/projects";
+import { setStripeAccountIfUnset } from "../../db/queries/stripe";
+import type { Deps } from "../deps";
+import type { PaymentsProvider, ProviderAccount } from "./stripe-provider";
+
+export type ConnectProblem = { ok: false; reason: "no_account" | "project_not_found" };
+
+/**
+ * Creates the project's connected account if it has none (one per project, even when two setups
+ * race: the idempotency key and the compare-and-set keep the first), and answers an onboarding URL.
+ */
+export async function startStripeOnboarding(
+  deps: Deps,
+  provider: PaymentsProvider,
+  input: { projectId: string; returnUrl: string },
+): Promise<{ ok: true; url: string; accountId: string } | ConnectProblem> {
+  const project = await findProjectById(deps.db, input.projectId);
+  if (!project) return { ok: false, reason: "project_not_found" };
+  let accountId = project.stripeAccountId;
+  if (!accountId) {
+    const created = await provider.createAccount({ projectId: project.id, idempotencyKey: `doorman-connect-account-${project.id}` });
+    accountId = (await setStripeAccountIfUnset(deps.db, project.id, created.id)) ?? created.id;
+  }
+  const link = await provider.createOnboardingLink({ accountId, refreshUrl: input.returnUrl, returnUrl: input.returnUrl });
+  return { ok: true, url: link.url, accountId };
+}
+
+/** The connected account's state; no_account before onboarding started (or when Stripe no longer knows it). */
+export async function readStripeAccountInfo(
+  deps: Deps,
+  provider: PaymentsProvider | null,
+  projectId: string,
+): Promise<{ ok: true; account: ProviderAccount } | ConnectProblem> {
+  const project = await findProjectById(deps.db, projectId);
+  if (!project) return { ok: false, reason: "project_not_found" };
+  if (!project.stripeAccountId || !provider) return { ok: false, reason: "no_account" };
+  const account = await provider.readAccount(project.stripeAccountId);
+  return account ? { ok: true, account } : { ok: false, reason: "no_account" };
+}
+
+/** A client secret for the embedded components of the project's connected account. */
+export async function createStripeAccountSession(
+  deps: Deps,
+  provider: PaymentsProvider,
+  projectId: string,
+): Promise<{ ok: true; clientSecret: string } | ConnectProblem> {
+  const project = await findProjectById(deps.db, projectId);
+  if (!project) return { ok: false, reason: "project_not_found" };
+  if (!project.stripeAccountId) return { ok: false, reason: "no_account" };
+  const session = await provider.createAccountSession({ accountId: project.stripeAccountId });
+  return { ok: true, clientSecret: session.clientSecret };
+}

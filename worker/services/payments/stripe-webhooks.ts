@@ -1,0 +1,229 @@
+/**
+ * Stripe webhook events (issue 15) turned into purchases: a paid checkout grants the offer, a
+ * renewal moves the subscription's period on, a cancellation or end changes its status, a full
+ * refund revokes it. Grants are computed from purchases, so each of these is one purchase update.
+ *
+ * Idempotent per event id: the event is recorded first (stripe_events) and a redelivered id
+ * changes nothing; if handling fails, the record is dropped so Stripe's retry handles it again.
+ */
+import { z } from "zod";
+import { customerTypeSchema } from "../../../sdk/src/shared/wire-payments";
+import { findPurchaseCode, spendCodeStatement, updatePurchaseWhere } from "../../db/queries/payments";
+import { findProjectById } from "../../db/queries/projects";
+import { forgetStripeEvent, recordStripeEvent } from "../../db/queries/stripe";
+import type { Deps } from "../deps";
+import type { OfferConfig } from "./config";
+import { completePurchase, refundPurchaseByPaymentIntent, type SubscriptionPatch, updateSubscriptionByStripeId } from "./purchases";
+import { verifyStripeWebhook } from "./stripe-client";
+import type { PaymentsProvider, ProviderEvent } from "./stripe-provider";
+
+export type StripeWebhookOutcome =
+  | { ok: true; duplicate: boolean; handled: boolean }
+  | { ok: false; reason: "not_configured" | "bad_signature" | "bad_payload" };
+
+/** What Doorman put on the Checkout Session (stripe-client.ts buildCheckoutParams). */
+const checkoutMetadataSchema = z.object({
+  project_id: z.string().min(1),
+  customer_type: customerTypeSchema,
+  customer_id: z.string().min(1),
+  offer_id: z.string(),
+  price_id: z.string().min(1),
+  quantity: z.string().regex(/^[1-9]\d{0,3}$/),
+  purchase_code_hash: z.string().min(1),
+});
+
+type Obj = Record<string, unknown>;
+const asObj = (v: unknown): Obj | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : null);
+/** An id field that Stripe sends as a string, or as the expanded object. */
+const idOf = (v: unknown): string | null =>
+  typeof v === "string" ? v : typeof asObj(v)?.id === "string" ? (asObj(v)!.id as string) : null;
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const listData = (v: unknown): Obj[] => {
+  const data = asObj(v)?.data;
+  return Array.isArray(data) ? (data.map(asObj).filter(Boolean) as Obj[]) : [];
+};
+
+/** The latest period end (ms) of a subscription: per item in current API versions, top level in older ones. */
+function subscriptionPeriodEnd(sub: Obj): number | null {
+  const ends = listData(sub.items)
+    .map((item) => num(item.current_period_end))
+    .filter((v): v is number => v !== null);
+  const top = num(sub.current_period_end);
+  if (top !== null) ends.push(top);
+  return ends.length ? Math.max(...ends) * 1000 : null;
+}
+
+/**
+ * A Stripe subscription's state as a purchase patch; null for states that change nothing yet
+ * ("incomplete": the first payment is still pending, the checkout has not completed).
+ */
+export function subscriptionPatchOf(sub: Obj, nowMs: number): SubscriptionPatch | null {
+  const status = typeof sub.status === "string" ? sub.status : "";
+  const currentPeriodEnd = subscriptionPeriodEnd(sub);
+  const cancelAtPeriodEnd = sub.cancel_at_period_end === true;
+  const endedAt = (num(sub.ended_at) ?? Math.floor(nowMs / 1000)) * 1000;
+  switch (status) {
+    case "active":
+    // Stripe is still retrying the payment: the customer keeps the items until Stripe gives up.
+    case "past_due":
+      return { status: "active", currentPeriodEnd, cancelAtPeriodEnd, endedAt: null };
+    case "trialing":
+      return { status: "trialing", currentPeriodEnd, cancelAtPeriodEnd, endedAt: null };
+    case "canceled":
+    case "incomplete_expired":
+      return { status: "canceled", currentPeriodEnd, cancelAtPeriodEnd, endedAt };
+    // Unpaid or paused: no access now; a later payment or resume makes it active again.
+    case "unpaid":
+    case "paused":
+      return { status: "ended", currentPeriodEnd, cancelAtPeriodEnd, endedAt: nowMs };
+    default:
+      return null;
+  }
+}
+
+/** checkout.session.completed / async_payment_succeeded: the paid checkout becomes a purchase (once). */
+async function onCheckoutPaid(deps: Deps, provider: PaymentsProvider | null, event: ProviderEvent): Promise<boolean> {
+  const session = event.object;
+  // "no_payment_required": a subscription starting with a free trial.
+  if (session.payment_status !== "paid" && session.payment_status !== "no_payment_required") return false;
+  const meta = checkoutMetadataSchema.safeParse(session.metadata);
+  // A checkout Doorman did not create (the connected account's own sales): not ours to grant.
+  if (!meta.success) return false;
+  const m = meta.data;
+  const project = await findProjectById(deps.db, m.project_id);
+  // Why: a connected account's owner can create sessions with any metadata on their own account;
+  // only events from the project's own connected account may grant in that project.
+  if (!project?.stripeAccountId || project.stripeAccountId !== event.account) {
+    console.warn(`stripe event ${event.id}: checkout for project ${m.project_id} from account ${event.account ?? "(platform)"} ignored`);
+    return false;
+  }
+  const code = await findPurchaseCode(deps.db, m.purchase_code_hash);
+  if (!code || code.projectId !== project.id || code.customerType !== m.customer_type || code.customerId !== m.customer_id) {
+    console.warn(`stripe event ${event.id}: checkout without its purchase code ignored`);
+    return false;
+  }
+  const sessionId = typeof session.id === "string" ? session.id : null;
+  if (!sessionId) return false;
+  const subscriptionId = idOf(session.subscription);
+  const subscription =
+    subscriptionId && provider
+      ? await provider.readSubscription({ accountId: event.account!, subscriptionId }).catch(logNull(event))
+      : null;
+  const result = await completePurchase(deps, {
+    project,
+    customerType: m.customer_type,
+    customerId: m.customer_id,
+    offerId: code.offerId,
+    // The offer as the customer saw it when the code was made: what they paid for.
+    offer: code.offer as OfferConfig,
+    priceId: m.price_id,
+    quantity: Number(m.quantity),
+    source: "stripe",
+    externalId: sessionId,
+    stripeSubscriptionId: subscriptionId,
+    stripePaymentIntentId: idOf(session.payment_intent),
+    currentPeriodEnd: subscription ? subscriptionPeriodEnd(subscription) : null,
+  });
+  if (!result.ok) {
+    console.error(`stripe event ${event.id}: paid checkout ${sessionId} not recorded (${result.reason})`);
+    return false;
+  }
+  if (result.created) {
+    // The code buys once; it was not spent when the checkout began (an abandoned checkout may be retried).
+    await spendCodeStatement(deps.db, code.codeHash, result.purchaseId, deps.now()).run();
+    const patch = subscription ? subscriptionPatchOf(subscription, deps.now()) : null;
+    if (subscriptionId && patch) await updateSubscriptionByStripeId(deps, subscriptionId, patch);
+  }
+  return result.created;
+}
+
+const logNull = (event: ProviderEvent) => (err: unknown) => {
+  console.warn(`stripe event ${event.id}: subscription read failed; the period comes from the price`, err);
+  return null;
+};
+
+/** invoice.paid / invoice.payment_succeeded of a renewal: the subscription runs until the new period's end. */
+async function onInvoicePaid(deps: Deps, event: ProviderEvent): Promise<boolean> {
+  const invoice = event.object;
+  if (invoice.billing_reason !== "subscription_cycle") return false;
+  const parent = asObj(asObj(invoice.parent)?.subscription_details);
+  // Current API versions name the subscription under parent.subscription_details; older ones at the top.
+  const subscriptionId = idOf(parent?.subscription) ?? idOf(invoice.subscription);
+  if (!subscriptionId) return false;
+  const ends = listData(invoice.lines)
+    .map((line) => num(asObj(line.period)?.end))
+    .filter((v): v is number => v !== null);
+  if (!ends.length) return false;
+  // Only the renewal's facts: a cancellation scheduled meanwhile (cancel_at_period_end) stays as it is.
+  const changed = await updatePurchaseWhere(
+    deps.db,
+    { stripeSubscriptionId: subscriptionId },
+    { status: "active", currentPeriodEnd: Math.max(...ends) * 1000, endedAt: null },
+  );
+  return changed > 0;
+}
+
+async function onSubscriptionChanged(deps: Deps, event: ProviderEvent): Promise<boolean> {
+  const sub = event.object;
+  const id = idOf(sub.id);
+  const patch = subscriptionPatchOf(sub, deps.now());
+  if (!id || !patch) return false;
+  return updateSubscriptionByStripeId(deps, id, patch);
+}
+
+/** charge.refunded: a fully refunded payment revokes its purchase; a partial refund keeps the items. */
+async function onChargeRefunded(deps: Deps, event: ProviderEvent): Promise<boolean> {
+  const charge = event.object;
+  if (charge.refunded !== true) return false;
+  const paymentIntentId = idOf(charge.payment_intent);
+  return paymentIntentId ? refundPurchaseByPaymentIntent(deps, paymentIntentId) : false;
+}
+
+async function dispatch(deps: Deps, provider: PaymentsProvider | null, event: ProviderEvent): Promise<boolean> {
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      return onCheckoutPaid(deps, provider, event);
+    case "invoice.paid":
+    case "invoice.payment_succeeded":
+      return onInvoicePaid(deps, event);
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return onSubscriptionChanged(deps, event);
+    case "charge.refunded":
+      return onChargeRefunded(deps, event);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Verifies and handles one webhook delivery. `provider` (null without a secret key) reads a new
+ * subscription's period; the signature check needs only the webhook secret.
+ */
+export async function handleStripeWebhook(
+  deps: Deps,
+  provider: PaymentsProvider | null,
+  input: { payload: string; signature: string | null },
+): Promise<StripeWebhookOutcome> {
+  const secret = deps.config.stripe.webhookSecret;
+  if (!secret) return { ok: false, reason: "not_configured" };
+  if (!input.signature) return { ok: false, reason: "bad_signature" };
+  const verified = await verifyStripeWebhook({ payload: input.payload, signature: input.signature, secret, nowMs: deps.now() });
+  if (!verified.ok) return verified;
+  const { event } = verified;
+  const projectId = asObj(event.object.metadata)?.project_id;
+  const fresh = await recordStripeEvent(deps.db, {
+    eventId: event.id,
+    projectId: typeof projectId === "string" ? projectId.slice(0, 256) : null,
+    type: event.type.slice(0, 128),
+    receivedAt: deps.now(),
+  });
+  if (!fresh) return { ok: true, duplicate: true, handled: false };
+  try {
+    return { ok: true, duplicate: false, handled: await dispatch(deps, provider, event) };
+  } catch (err) {
+    await forgetStripeEvent(deps.db, event.id);
+    throw err;
+  }
+}
