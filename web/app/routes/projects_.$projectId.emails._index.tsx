@@ -10,6 +10,7 @@ import { EmailServerForm } from "../components/emails/email-server-form";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { SignInInvitationForm } from "../components/emails/sign-in-invitation-form";
 import { RouteError } from "../components/route-error";
+import { formatTimestamp } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Emails · Doorman" }];
@@ -79,7 +80,7 @@ function ProjectEmails() {
               <tbody>
                 {emails.map((e) => (
                   <tr key={e.id}>
-                    <td>{e.sentAt.toLocaleString()}</td>
+                    <td>{formatTimestamp(e.sentAt)}</td>
                     <td>{e.to.join(", ")}</td>
                     <td>
                       <Link to={`/projects/${project.id}/emails/${e.id}`}>{e.subject}</Link>

@@ -17,8 +17,9 @@ import { ServerNotice } from "../components/emails/server-notice";
 import { SourceField } from "../components/emails/source-field";
 import { ThemePicker } from "../components/emails/theme-picker";
 import { RouteError } from "../components/route-error";
-import { formatDate, useLoad } from "../components/users/use-load";
+import { formatDateTime } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email draft · Doorman" }];
 
@@ -111,7 +112,7 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
   return (
     <>
       <PageHeading title={`Draft: ${saved.name}`}>
-        <p className="muted">{sentAt ? `Last sent ${formatDate(sentAt)}.` : "Not sent yet."}</p>
+        <p className="muted">{sentAt ? `Last sent ${formatDateTime(sentAt)}.` : "Not sent yet."}</p>
       </PageHeading>
       <EmailsNav projectId={project.id} />
       <div className="email-workbench">

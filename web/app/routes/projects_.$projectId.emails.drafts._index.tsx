@@ -9,8 +9,9 @@ import { ConfirmButton, Loaded } from "../components/console-ui";
 import { CreateByNameForm } from "../components/emails/create-by-name";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
-import { formatDate, useLoad } from "../components/users/use-load";
+import { formatDateTime } from "../lib/format";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email drafts · Doorman" }];
 
@@ -57,7 +58,7 @@ export default function EmailDraftsRoute() {
                         <td>
                           <Link to={`/projects/${project.id}/emails/drafts/${d.id}`}>{d.displayName}</Link>
                         </td>
-                        <td>{d.sentAt ? formatDate(d.sentAt) : <span className="muted">Not sent</span>}</td>
+                        <td>{d.sentAt ? formatDateTime(d.sentAt) : <span className="muted">Not sent</span>}</td>
                         <td>
                           <ConfirmButton
                             small

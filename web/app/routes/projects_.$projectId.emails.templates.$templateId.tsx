@@ -17,8 +17,8 @@ import { SourceField } from "../components/emails/source-field";
 import { ThemePicker } from "../components/emails/theme-picker";
 import { parseVariables, previewVariablesOf, VariablesField } from "../components/emails/variables-field";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { errorMessage, useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email template · Doorman" }];
 

@@ -10,8 +10,8 @@ import { CreateByNameForm } from "../components/emails/create-by-name";
 import { templateName, templateWhen, themeChoiceName } from "../components/emails/email-names";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email templates · Doorman" }];
 

@@ -14,8 +14,8 @@ import { type RenderProblem, renderProblem } from "../components/emails/render-e
 import { SaveBar } from "../components/emails/save-bar";
 import { SourceField } from "../components/emails/source-field";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { errorMessage, useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email theme · Doorman" }];
 

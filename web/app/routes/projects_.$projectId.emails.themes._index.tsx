@@ -11,8 +11,8 @@ import { CreateByNameForm } from "../components/emails/create-by-name";
 import { activeThemeId, BUILT_IN_THEME_IDS } from "../components/emails/email-names";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email themes · Doorman" }];
 

@@ -11,6 +11,7 @@ import { NewKeySetPanel } from "../components/config/new-key-set-panel";
 import { ConfirmButton, Loaded, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import type { FirstViewKeys } from "../lib/dashboard-types";
+import { formatShortDay } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Keys · Doorman" }];
@@ -106,8 +107,8 @@ function KeySetRow({ keySet: k, onRevoke }: { keySet: InternalApiKey; onRevoke: 
           ))}
         </ul>
       </td>
-      <td>{k.createdAt.toLocaleDateString()}</td>
-      <td>{k.expiresAt.toLocaleDateString()}</td>
+      <td>{formatShortDay(k.createdAt)}</td>
+      <td>{formatShortDay(k.expiresAt)}</td>
       <td>
         <span className={`badge key-status-${status}`}>{status}</span>
       </td>

@@ -13,6 +13,7 @@ import { SessionPolicyForm } from "../components/config/session-policy-form";
 import { TransferPanel } from "../components/config/transfer-panel";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
+import { formatShortDay } from "../lib/format";
 import { useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Doorman" }];
@@ -24,7 +25,7 @@ export default function SettingsRoute() {
     <>
       <PageHeading title={`Settings · ${project.displayName}`}>
         <p className="muted">
-          Project id <code>{project.id}</code>, created {project.createdAt.toLocaleDateString()}.
+          Project id <code>{project.id}</code>, created {formatShortDay(project.createdAt)}.
         </p>
       </PageHeading>
       <ProjectDetailsForm displayName={project.displayName} description={project.description} />

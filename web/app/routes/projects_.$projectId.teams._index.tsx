@@ -9,7 +9,7 @@ import type { ServerTeam } from "../../../sdk/src";
 import { PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { CreateTeamForm } from "../components/teams/create-team-form";
-import { formatDate } from "../components/teams/team-fields";
+import { formatDay } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Teams · Doorman" }];
@@ -109,7 +109,7 @@ function TeamTable({ projectId, teams }: { projectId: string; teams: ServerTeam[
                       <td>
                         <code>{team.id}</code>
                       </td>
-                      <td>{formatDate(team.createdAt)}</td>
+                      <td>{formatDay(team.createdAt)}</td>
                     </tr>
                   ))}
                 </tbody>

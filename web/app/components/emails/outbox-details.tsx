@@ -7,8 +7,9 @@
 import type { RefObject } from "react";
 import type { AdminEmailOutbox } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatTimestamp } from "../../lib/format";
 import { ConfirmButton, useAction } from "../console-ui";
-import { canEdit, canRetry, OutboxStatus, Recipient, SKIPPED_REASONS, when } from "./outbox-status";
+import { canEdit, canRetry, OutboxStatus, Recipient, SKIPPED_REASONS } from "./outbox-status";
 
 type Props = {
   project: OwnedProject;
@@ -51,15 +52,15 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
           <Recipient to={email.to} projectId={project.id} userEmail={userEmail} />
         </dd>
         <dt>Created</dt>
-        <dd>{when(email.createdAt)}</dd>
+        <dd>{formatTimestamp(email.createdAt)}</dd>
         <dt>Source</dt>
         <dd>{SOURCES[email.createdWith]}</dd>
         <dt>Scheduled for</dt>
-        <dd>{when(email.scheduledAt)}</dd>
+        <dd>{formatTimestamp(email.scheduledAt)}</dd>
         {email.deliveredAt ? (
           <>
             <dt>Sent</dt>
-            <dd>{when(email.deliveredAt)}</dd>
+            <dd>{formatTimestamp(email.deliveredAt)}</dd>
           </>
         ) : null}
         <dt>Retries</dt>
@@ -67,7 +68,7 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
         {email.nextSendRetryAt ? (
           <>
             <dt>Next retry</dt>
-            <dd>{when(email.nextSendRetryAt)}</dd>
+            <dd>{formatTimestamp(email.nextSendRetryAt)}</dd>
           </>
         ) : null}
         <dt>Id</dt>
@@ -117,7 +118,7 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
               {attempts.map((a) => (
                 <tr key={a.timestamp}>
                   <td>{a.attemptNumber}</td>
-                  <td>{when(new Date(a.timestamp))}</td>
+                  <td>{formatTimestamp(new Date(a.timestamp))}</td>
                   <td>
                     {a.externalMessage}
                     {a.internalMessage && a.internalMessage !== a.externalMessage ? <div className="muted">{a.internalMessage}</div> : null}

@@ -3,7 +3,8 @@
  * status, created time and retries; "Load more" continues on the API's cursor.
  */
 import type { AdminEmailOutbox } from "../../../../sdk/src";
-import { OutboxStatus, Recipient, when } from "./outbox-status";
+import { formatTimestamp } from "../../lib/format";
+import { OutboxStatus, Recipient } from "./outbox-status";
 
 export function OutboxTable(props: {
   projectId: string;
@@ -51,10 +52,10 @@ export function OutboxTable(props: {
                 <td>
                   <OutboxStatus status={e.status} />
                 </td>
-                <td>{when(e.createdAt)}</td>
+                <td>{formatTimestamp(e.createdAt)}</td>
                 <td>
                   {e.sendRetries}
-                  {e.nextSendRetryAt ? <div className="muted">next {when(e.nextSendRetryAt)}</div> : null}
+                  {e.nextSendRetryAt ? <div className="muted">next {formatTimestamp(e.nextSendRetryAt)}</div> : null}
                 </td>
               </tr>
             ))}

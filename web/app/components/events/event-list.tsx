@@ -6,6 +6,7 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { ProjectEvent } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatTimestamp } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";
 
 export type EventFilter = { type?: string; userId?: string; since?: Date; until?: Date };
@@ -75,7 +76,7 @@ export function EventList(props: { project: OwnedProject; filter: EventFilter; p
           <tbody>
             {items.map((e) => (
               <tr key={e.id}>
-                <td>{e.createdAt.toLocaleString()}</td>
+                <td>{formatTimestamp(e.createdAt)}</td>
                 <td>
                   <code>{e.type}</code>
                   {e.data && Array.isArray(e.data.fields) ? <div className="muted">{(e.data.fields as string[]).join(", ")}</div> : null}

@@ -1,4 +1,6 @@
 /** The "world table": users by the country of their latest located activity, largest first, with shares. */
+
+import { formatCount } from "../../lib/format";
 import type { ChartState } from "./chart-panel";
 
 function countryName(code: string): string {
@@ -49,7 +51,7 @@ export function CountryTable(props: { state: ChartState<Record<string, number>> 
                     <th scope="row">
                       {countryName(code)} <span className="muted">({code})</span>
                     </th>
-                    <td className="num">{count.toLocaleString("en")}</td>
+                    <td className="num">{formatCount(count)}</td>
                     <td className="num">
                       <span className="share-bar" aria-hidden="true" style={{ width: `${Math.max(2, share)}%` }} />
                       {share.toFixed(share < 10 ? 1 : 0)} %

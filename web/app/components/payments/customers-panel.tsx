@@ -6,9 +6,9 @@
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import type { PaymentsCustomerView } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatCount, formatDateTime } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";
 import { CustomerPicker, type PickedCustomer } from "./customer-picker";
-import { formatDateTime } from "./format";
 import { GrantForm } from "./grant-form";
 import type { PaymentsConfig } from "./payments-config";
 
@@ -96,7 +96,7 @@ export function CustomersPanel(props: { project: OwnedProject; config: PaymentsC
                           <th scope="row">
                             {i.displayName} <code className="muted">{i.id}</code>
                           </th>
-                          <td data-testid={`quantity-${i.id}`}>{i.quantity.toLocaleString("en-US")}</td>
+                          <td data-testid={`quantity-${i.id}`}>{formatCount(i.quantity)}</td>
                         </tr>
                       ))}
                     </tbody>
@@ -131,12 +131,12 @@ export function CustomersPanel(props: { project: OwnedProject; config: PaymentsC
                             {p.status}
                             {p.cancelAtPeriodEnd ? <span className="muted payments-sub">ends at period end</span> : null}
                             {p.currentPeriodEnd ? (
-                              <span className="muted payments-sub">until {formatDateTime(p.currentPeriodEnd.getTime())}</span>
+                              <span className="muted payments-sub">until {formatDateTime(p.currentPeriodEnd, "en-US")}</span>
                             ) : null}
                           </td>
                           <td>{p.quantity}</td>
                           <td>{SOURCES[p.source]}</td>
-                          <td>{formatDateTime(p.createdAt.getTime())}</td>
+                          <td>{formatDateTime(p.createdAt, "en-US")}</td>
                         </tr>
                       ))}
                     </tbody>
@@ -161,13 +161,13 @@ export function CustomersPanel(props: { project: OwnedProject; config: PaymentsC
                     <tbody>
                       {view.changes.map((c) => (
                         <tr key={c.id}>
-                          <td>{formatDateTime(c.createdAt.getTime())}</td>
+                          <td>{formatDateTime(c.createdAt, "en-US")}</td>
                           <td>
                             <code>{c.itemId}</code>
                           </td>
                           <td>{c.delta > 0 ? `+${c.delta}` : c.delta}</td>
                           <td>{c.description ?? ""}</td>
-                          <td>{c.expiresAt ? formatDateTime(c.expiresAt.getTime()) : "Never"}</td>
+                          <td>{c.expiresAt ? formatDateTime(c.expiresAt, "en-US") : "Never"}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatCount } from "../../lib/format";
 import { TextField, useAction } from "../console-ui";
 import type { PickedCustomer } from "./customer-picker";
 import { FailureAlert, type FieldErrors, focusFirstError, SelectField } from "./fields";
@@ -52,7 +53,7 @@ export function GrantForm(props: {
       setDescription("");
       setExpiresAt("");
       await props.onDone(
-        `${n > 0 ? "Added" : "Removed"} ${Math.abs(n).toLocaleString("en-US")} ${itemId} ${n > 0 ? "to" : "from"} ${props.customer.label}.`,
+        `${n > 0 ? "Added" : "Removed"} ${formatCount(Math.abs(n))} ${itemId} ${n > 0 ? "to" : "from"} ${props.customer.label}.`,
       );
     }, "Could not change the quantity.");
   };

@@ -4,8 +4,8 @@
  * still include the item).
  */
 import { useState } from "react";
+import { formatCount, formatRepeat } from "../../lib/format";
 import { ConfirmButton } from "../console-ui";
-import { formatRepeat } from "./format";
 import { ItemForm } from "./item-form";
 import { CUSTOMER_TYPE_LABELS, type ItemConfig, type PaymentsConfig } from "./payments-config";
 
@@ -13,7 +13,7 @@ function describeDefault(item: ItemConfig): string {
   const d = item.default;
   if (!d) return "0";
   const repeat = formatRepeat(d.repeat);
-  return `${d.quantity.toLocaleString("en-US")}${repeat ? ` ${repeat}` : ""}${repeat && d.expires === "when-repeated" ? " (resets)" : ""}`;
+  return `${formatCount(d.quantity)}${repeat ? ` ${repeat}` : ""}${repeat && d.expires === "when-repeated" ? " (resets)" : ""}`;
 }
 
 export function ItemsPanel(props: {

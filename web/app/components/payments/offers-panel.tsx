@@ -3,8 +3,8 @@
  * items, and the editor to create, edit and delete one (deleting asks first).
  */
 import { useState } from "react";
+import { describePrice, formatCount, formatFreeTrial, formatRepeat } from "../../lib/format";
 import { ConfirmButton } from "../console-ui";
-import { describePrice, formatFreeTrial, formatRepeat } from "./format";
 import { OfferForm } from "./offer-form";
 import { CUSTOMER_TYPE_LABELS, type OfferConfig, type PaymentsConfig } from "./payments-config";
 
@@ -20,7 +20,7 @@ function describeIncluded(offer: OfferConfig): string {
   return entries
     .map(([id, i]) => {
       const repeat = formatRepeat(i.repeat);
-      return `${i.quantity.toLocaleString("en-US")} ${id}${repeat ? ` ${repeat}` : ""}`;
+      return `${formatCount(i.quantity)} ${id}${repeat ? ` ${repeat}` : ""}`;
     })
     .join(", ");
 }

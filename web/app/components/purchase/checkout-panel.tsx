@@ -5,8 +5,8 @@
  * non-stackable offer the customer owns.
  */
 import { useRef, useState } from "react";
+import { formatMoney, multiplyAmount } from "../../lib/format";
 import { payInTestMode, startPurchaseSession, type ValidatedCode } from "../../lib/purchase-api";
-import { formatMoney, multiplyAmount } from "../payments/format";
 import { IncludedItems, mainAmount, PricePicker, TotalLine } from "./offer-details";
 import { PurchaseSuccess } from "./purchase-notices";
 import { TestCardForm } from "./test-card-form";

@@ -5,8 +5,9 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type TeamInvitation } from "../../../../sdk/src";
+import { formatDateTime } from "../../lib/format";
 import { ConfirmButton, TextField, useAction } from "../console-ui";
-import { emailProblem, formatDateTime, urlProblem } from "./team-fields";
+import { emailProblem, urlProblem } from "./team-fields";
 
 type Props = {
   teamName: string;

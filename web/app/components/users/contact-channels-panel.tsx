@@ -4,8 +4,9 @@
  */
 import { type FormEvent, useCallback, useId, useRef, useState } from "react";
 import { KnownError, type ServerContactChannel, type ServerUser } from "../../../../sdk/src";
+import { focusFirstError } from "../../lib/focus-first-error";
+import { useLoad } from "../../lib/use-load";
 import { ConfirmButton } from "../console-ui";
-import { focusFirstError, useLoad } from "./use-load";
 
 type Props = { user: ServerUser; toast: (m: string) => void; onChange: () => Promise<void> };
 

@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError } from "../../../../sdk/src";
-import { focusFirstError } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
 
 export type NewUser = { email: string; password: string | null; displayName: string | null; emailVerified: boolean };
 

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { ServerUser } from "../../../../sdk/src";
-import { focusFirstError } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
 
 type Kind = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetadata";
 

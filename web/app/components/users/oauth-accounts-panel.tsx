@@ -1,8 +1,8 @@
 /** The provider accounts (OAuth) linked to the user, each unlinkable after a confirmation. */
 import { useCallback, useId } from "react";
 import type { ServerUser } from "../../../../sdk/src";
+import { useLoad } from "../../lib/use-load";
 import { ConfirmButton } from "../console-ui";
-import { useLoad } from "./use-load";
 
 type Props = { user: ServerUser; label: string; toast: (m: string) => void; onChange: () => Promise<void> };
 

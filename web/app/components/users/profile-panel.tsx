@@ -4,7 +4,8 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type ServerUser, type ServerUserUpdateOptions } from "../../../../sdk/src";
-import { focusFirstError, formatDate } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
+import { formatDateTime } from "../../lib/format";
 
 type Errors = { email?: string; form?: string };
 
@@ -61,9 +62,9 @@ export function ProfilePanel({ user, onSave }: { user: ServerUser; onSave: (upda
           <code className="user-id">{user.id}</code>
         </dd>
         <dt>Signed up</dt>
-        <dd>{formatDate(user.signedUpAt)}</dd>
+        <dd>{formatDateTime(user.signedUpAt)}</dd>
         <dt>Last active</dt>
-        <dd>{formatDate(user.lastActiveAt)}</dd>
+        <dd>{formatDateTime(user.lastActiveAt)}</dd>
         <dt>Sign-in methods</dt>
         <dd>{methods.length ? methods.join(", ") : "none"}</dd>
         <dt>Restricted</dt>

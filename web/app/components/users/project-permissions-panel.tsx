@@ -5,8 +5,8 @@
 import { Link } from "@remix-run/react";
 import { type FormEvent, useCallback, useId, useState } from "react";
 import type { ServerUser, StackAdminApp } from "../../../../sdk/src";
+import { useLoad } from "../../lib/use-load";
 import { ConfirmButton } from "../console-ui";
-import { useLoad } from "./use-load";
 
 type Props = { app: StackAdminApp; projectId: string; user: ServerUser; label: string; toast: (m: string) => void };
 

@@ -5,8 +5,8 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import type { ServerUser, ServerUserUpdateOptions } from "../../../../sdk/src";
+import { focusFirstError } from "../../lib/focus-first-error";
 import { ConfirmButton } from "../console-ui";
-import { focusFirstError } from "./use-load";
 
 type Props = {
   user: ServerUser;

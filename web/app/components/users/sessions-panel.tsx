@@ -6,8 +6,9 @@
  */
 import { useCallback, useId, useState } from "react";
 import type { ActiveSession, ServerUser } from "../../../../sdk/src";
+import { formatDateTime } from "../../lib/format";
+import { useLoad } from "../../lib/use-load";
 import { ConfirmButton } from "../console-ui";
-import { formatDate, useLoad } from "./use-load";
 
 /** Impersonation sessions are short: an owner looks around, then ends it (or it runs out). */
 const IMPERSONATION_MS = 60 * 60 * 1000;
@@ -131,8 +132,8 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
             <tbody>
               {sessions.value.map((s) => (
                 <tr key={s.id}>
-                  <td>{formatDate(s.createdAt)}</td>
-                  <td>{formatDate(s.lastUsedAt)}</td>
+                  <td>{formatDateTime(s.createdAt)}</td>
+                  <td>{formatDateTime(s.lastUsedAt)}</td>
                   <td>{sessionAddress(s) ? <code>{sessionAddress(s)}</code> : <span className="muted">unknown</span>}</td>
                   <td>{sessionPlace(s) ?? <span className="muted">unknown</span>}</td>
                   <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
@@ -140,7 +141,7 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
                     <ConfirmButton
                       small
                       label="Revoke"
-                      ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDate(s.createdAt)}`}
+                      ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDateTime(s.createdAt)}`}
                       title="Revoke this session?"
                       consequence={`The device or tab using it is signed out of ${props.label}'s account at its next refresh (within minutes). The user can sign in again.`}
                       confirmLabel="Revoke session"

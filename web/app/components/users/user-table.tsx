@@ -1,7 +1,7 @@
 /** One page of the users list: each row links to the user's detail page. */
 import { Link } from "@remix-run/react";
 import type { ServerUser } from "../../../../sdk/src";
-import { formatDate } from "./use-load";
+import { formatDateTime } from "../../lib/format";
 
 /** What a user is called in the console: the display name, else the email, else the kind of user. */
 export function userLabel(user: Pick<ServerUser, "displayName" | "primaryEmail" | "isAnonymous">): string {
@@ -46,7 +46,7 @@ export function UserTable({ projectId, users }: { projectId: string; users: Serv
               <td>
                 <UserBadges user={user} />
               </td>
-              <td>{formatDate(user.signedUpAt)}</td>
+              <td>{formatDateTime(user.signedUpAt)}</td>
               <td>
                 <code className="user-id">{user.id}</code>
               </td>

@@ -5,9 +5,8 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import type { WebhookDelivery, WebhookEndpoint } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatTimestamp } from "../../lib/format";
 import { Loaded } from "../console-ui";
-
-const when = (d: Date) => d.toLocaleString();
 
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   if (delivery.attempts.length === 0) return <p className="muted">No attempt yet.</p>;
@@ -26,7 +25,7 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
         <tbody>
           {delivery.attempts.map((a) => (
             <tr key={a.id}>
-              <td>{when(a.attemptedAt)}</td>
+              <td>{formatTimestamp(a.attemptedAt)}</td>
               <td>{a.statusCode ?? "—"}</td>
               <td>{a.latencyMs} ms</td>
               <td>
@@ -106,10 +105,10 @@ export function DeliveryLog(props: {
                   <details>
                     <summary>
                       <code>{d.type}</code> · <span className={`status status-${d.status}`}>{d.status}</span> · {d.attemptCount}{" "}
-                      {d.attemptCount === 1 ? "attempt" : "attempts"} · {when(d.createdAt)} ·{" "}
+                      {d.attemptCount === 1 ? "attempt" : "attempts"} · {formatTimestamp(d.createdAt)} ·{" "}
                       <span className="muted">{urlOf(d.endpointId)}</span>
                     </summary>
-                    {d.nextAttemptAt ? <p className="muted">Next attempt: {when(d.nextAttemptAt)}</p> : null}
+                    {d.nextAttemptAt ? <p className="muted">Next attempt: {formatTimestamp(d.nextAttemptAt)}</p> : null}
                     <h3>Attempts</h3>
                     <Attempts delivery={d} />
                     <h3>Payload</h3>
