@@ -6,7 +6,7 @@
 import { Link } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
 import type { SendEmailResult } from "../../../../sdk/src";
-import { errorMessage } from "../../lib/project-context";
+import { useAction } from "../console-ui";
 import type { ResolvedRecipients } from "./recipient-picker";
 
 const users = (n: number) => `${n} ${n === 1 ? "user" : "users"}`;
@@ -20,38 +20,26 @@ export function SendButton(props: {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [resolved, setResolved] = useState<ResolvedRecipients | null>(null);
-  const [counting, setCounting] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [outerError, setOuterError] = useState<string | null>(null);
+  const count = useAction();
+  const sendAction = useAction();
+  const { busy: counting, error: outerError } = count;
+  const { busy: sending, error } = sendAction;
 
   const open = async () => {
-    setOuterError(null);
-    setError(null);
-    setCounting(true);
-    try {
+    sendAction.setError(null);
+    await count.run(async () => {
       const r = await props.prepare();
       if (!r) return;
       setResolved(r);
       dialog.current?.showModal();
-    } catch (e) {
-      setOuterError(errorMessage(e, "Could not count the recipients."));
-    } finally {
-      setCounting(false);
-    }
+    }, "Could not count the recipients.");
   };
   const confirm = async () => {
     if (!resolved) return;
-    setSending(true);
-    setError(null);
-    try {
+    await sendAction.run(async () => {
       await props.send(resolved);
       dialog.current?.close();
-    } catch (e) {
-      setError(errorMessage(e, "The email could not be sent."));
-    } finally {
-      setSending(false);
-    }
+    }, "The email could not be sent.");
   };
 
   return (

@@ -51,8 +51,7 @@ export function ModePanel(props: { testMode: boolean; onChange: (testMode: boole
 export function StripePanel({ project }: { project: OwnedProject }) {
   const [info, setInfo] = useState<StripeInfo | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, run } = useAction();
 
   useEffect(() => {
     let live = true;
@@ -65,17 +64,13 @@ export function StripePanel({ project }: { project: OwnedProject }) {
     };
   }, [project]);
 
-  const setUp = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const setUp = () =>
+    run(async () => {
       const { url } = await project.app.setupPayments();
       window.location.assign(url);
-    } catch (e) {
-      setFailure(errorMessage(e, "Could not start the Stripe setup."));
-      setBusy(false);
-    }
-  };
+      // The browser is leaving for Stripe: the button stays busy until the page goes.
+      await new Promise<never>(() => {});
+    }, "Could not start the Stripe setup.");
 
   const state = (on: boolean) => (on ? <span className="check-done">Enabled</span> : <span className="check-todo">Not yet</span>);
 

@@ -7,6 +7,7 @@
 import { useRef, useState } from "react";
 import { formatMoney, multiplyAmount } from "../../lib/format";
 import { payInTestMode, startPurchaseSession, type ValidatedCode } from "../../lib/purchase-api";
+import { useAction } from "../console-ui";
 import { IncludedItems, mainAmount, PricePicker, TotalLine } from "./offer-details";
 import { PurchaseSuccess } from "./purchase-notices";
 import { TestCardForm } from "./test-card-form";
@@ -19,8 +20,7 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
   const [priceId, setPriceId] = useState(prices[0]?.[0] ?? "");
   const [quantityText, setQuantityText] = useState("1");
   const [paid, setPaid] = useState(false);
-  const [liveBusy, setLiveBusy] = useState(false);
-  const [liveError, setLiveError] = useState<string | null>(null);
+  const { busy: liveBusy, error: liveError, run } = useAction();
   const quantityRef = useRef<HTMLInputElement>(null);
   const liveErrorRef = useRef<HTMLParagraphElement>(null);
 
@@ -54,16 +54,13 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
   const payLive = async () => {
     const q = checkedQuantity();
     if (q === null) return;
-    setLiveBusy(true);
-    setLiveError(null);
-    try {
+    const ok = await run(async () => {
       const session = await startPurchaseSession({ origin, fullCode, priceId, quantity: q });
       window.location.assign(session.url);
-    } catch (e) {
-      setLiveBusy(false);
-      setLiveError(e instanceof Error && e.message ? e.message : "Could not start the payment. Try again.");
-      setTimeout(() => liveErrorRef.current?.focus());
-    }
+      // The browser is leaving for Stripe's checkout: the button stays busy until the page goes.
+      await new Promise<never>(() => {});
+    }, "Could not start the payment. Try again.");
+    if (!ok) setTimeout(() => liveErrorRef.current?.focus());
   };
 
   const main = price ? mainAmount(price) : null;

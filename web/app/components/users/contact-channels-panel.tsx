@@ -5,8 +5,9 @@
 import { type FormEvent, useCallback, useId, useRef, useState } from "react";
 import { KnownError, type ServerContactChannel, type ServerUser } from "../../../../sdk/src";
 import { focusFirstError } from "../../lib/focus-first-error";
+import { errorMessage } from "../../lib/project-context";
 import { useLoad } from "../../lib/use-load";
-import { ConfirmButton } from "../console-ui";
+import { ConfirmButton, useAction } from "../console-ui";
 
 type Props = { user: ServerUser; toast: (m: string) => void; onChange: () => Promise<void> };
 
@@ -14,17 +15,14 @@ export function ContactChannelsPanel({ user, toast, onChange }: Props) {
   const id = useId();
   const load = useCallback(() => user.listContactChannels(), [user]);
   const channels = useLoad(load, "the contact channels");
-  const [error, setError] = useState<string | null>(null);
+  const { error, run } = useAction();
 
   const act = async (action: () => Promise<void>, message: string) => {
-    setError(null);
-    try {
+    await run(async () => {
       await action();
       toast(message);
       await Promise.all([channels.reload(), onChange()]);
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : "That did not work.");
-    }
+    }, "That did not work.");
   };
 
   return (
@@ -138,8 +136,7 @@ function AddChannelForm({ onAdd }: { onAdd: (value: string, isVerified: boolean,
   const [value, setValue] = useState("");
   const [verified, setVerified] = useState(false);
   const [usedForAuth, setUsedForAuth] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error, setError, run } = useAction();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -148,24 +145,22 @@ function AddChannelForm({ onAdd }: { onAdd: (value: string, isVerified: boolean,
       setError(email ? "This is not an email address." : "Please enter an email address.");
       return focusFirstError(form.current);
     }
-    setPending(true);
-    setError(null);
-    try {
-      await onAdd(email, verified, usedForAuth);
-      setValue("");
-      setVerified(false);
-      setUsedForAuth(false);
-    } catch (e) {
-      setError(
-        e instanceof KnownError && e.code === "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"
-          ? "Another user already signs in with this email."
-          : e instanceof Error && e.message
-            ? e.message
-            : "Could not add the email.",
-      );
-      focusFirstError(form.current);
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await onAdd(email, verified, usedForAuth);
+        setValue("");
+        setVerified(false);
+        setUsedForAuth(false);
+      },
+      {
+        fallback: "Could not add the email.",
+        message: (e, fallback) =>
+          e instanceof KnownError && e.code === "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"
+            ? "Another user already signs in with this email."
+            : errorMessage(e, fallback),
+        focus: form.current,
+      },
+    );
   };
 
   return (

@@ -8,7 +8,7 @@ import { useCallback, useId, useState } from "react";
 import type { ActiveSession, ServerUser } from "../../../../sdk/src";
 import { formatDateTime } from "../../lib/format";
 import { useLoad } from "../../lib/use-load";
-import { ConfirmButton } from "../console-ui";
+import { ConfirmButton, useAction } from "../console-ui";
 
 /** Impersonation sessions are short: an owner looks around, then ends it (or it runs out). */
 const IMPERSONATION_MS = 60 * 60 * 1000;
@@ -48,18 +48,15 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
   const id = useId();
   const load = useCallback(() => user.listSessions(), [user]);
   const sessions = useLoad(load, "the sessions");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: pending, error, run } = useAction();
   // When the browser blocks the new tab, the link to open it by hand.
   const [fallbackUrl, setFallbackUrl] = useState<string | null>(null);
 
   const impersonate = async () => {
-    setError(null);
     setFallbackUrl(null);
     // Opened during the click (before any await) so popup blockers let it through.
     const tab = window.open("", "_blank");
-    setPending(true);
-    try {
+    const ok = await run(async () => {
       const tokens = await user.createSession({ isImpersonation: true, expiresInMillis: IMPERSONATION_MS });
       const url = impersonationUrl(props.projectId, user.id, tokens);
       if (tab) {
@@ -68,11 +65,8 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
       } else setFallbackUrl(url);
       toast(`Impersonation session for ${props.label} started.`);
       await sessions.reload();
-    } catch (e) {
-      tab?.close();
-      setError(e instanceof Error && e.message ? e.message : "Could not start the impersonation.");
-    }
-    setPending(false);
+    }, "Could not start the impersonation.");
+    if (!ok) tab?.close();
   };
 
   return (
