@@ -9,6 +9,7 @@ import type { AdminEmailOutbox } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
 import { ConfirmButton, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 import { canEdit, canRetry, OutboxStatus, Recipient, SKIPPED_REASONS } from "./outbox-status";
 
 type Props = {
@@ -102,32 +103,34 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
       {attempts.length === 0 ? (
         <p className="muted">None.</p>
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (the table holds no control).
-        <section className="table-scroll outbox-attempts" tabIndex={0} aria-label="Failed send attempts, scrollable">
-          <table className="email-table">
-            <caption className="visually-hidden">Failed send attempts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Attempt</th>
-                <th scope="col">When</th>
-                <th scope="col">Error</th>
+        <DataTable
+          className="email-table"
+          caption="Failed send attempts"
+          captionClassName="visually-hidden"
+          scrollLabel="Failed send attempts, scrollable"
+          boxClassName="outbox-attempts"
+        >
+          <thead>
+            <tr>
+              <th scope="col">Attempt</th>
+              <th scope="col">When</th>
+              <th scope="col">Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {/* Keyed by time: a retried email numbers its attempts afresh. */}
+            {attempts.map((a) => (
+              <tr key={a.timestamp}>
+                <td>{a.attemptNumber}</td>
+                <td>{formatTimestamp(new Date(a.timestamp))}</td>
+                <td>
+                  {a.externalMessage}
+                  {a.internalMessage && a.internalMessage !== a.externalMessage ? <div className="muted">{a.internalMessage}</div> : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {/* Keyed by time: a retried email numbers its attempts afresh. */}
-              {attempts.map((a) => (
-                <tr key={a.timestamp}>
-                  <td>{a.attemptNumber}</td>
-                  <td>{formatTimestamp(new Date(a.timestamp))}</td>
-                  <td>
-                    {a.externalMessage}
-                    {a.internalMessage && a.internalMessage !== a.externalMessage ? <div className="muted">{a.internalMessage}</div> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+            ))}
+          </tbody>
+        </DataTable>
       )}
 
       {canEdit(email) ? (

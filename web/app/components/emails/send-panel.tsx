@@ -7,6 +7,7 @@ import { Link } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
 import type { SendEmailResult } from "../../../../sdk/src";
 import { useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 import type { ResolvedRecipients } from "./recipient-picker";
 
 const users = (n: number) => `${n} ${n === 1 ? "user" : "users"}`;
@@ -98,44 +99,38 @@ export function SendResults(props: { projectId: string; results: SendEmailResult
     <section className="panel" aria-labelledby="send-results-title">
       <h2 id="send-results-title">Results</h2>
       <p role="status">{summary}.</p>
-      {props.results.length === 0 ? (
-        <p className="empty">Nobody to send to.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="email-table">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Email</th>
-                <th scope="col">Result</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.results.map((r) => (
-                <tr key={r.userId}>
-                  <td>
-                    <Link to={`/projects/${props.projectId}/users/${r.userId}`}>{props.names?.get(r.userId) ?? r.userId}</Link>
-                  </td>
-                  <td>{r.userEmail ?? "—"}</td>
-                  <td>
-                    <span className={`status status-${r.status}`}>{r.status}</span>
-                  </td>
-                  <td>
-                    {r.error ? <span className="email-error">{REASONS[r.error] ?? r.error}</span> : null}
-                    {r.emailId ? (
-                      <>
-                        {r.error ? " · " : null}
-                        <Link to={`/projects/${props.projectId}/emails/${r.emailId}`}>In the sent log</Link>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable isEmpty={props.results.length === 0} empty="Nobody to send to." className="email-table">
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Email</th>
+            <th scope="col">Result</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.results.map((r) => (
+            <tr key={r.userId}>
+              <td>
+                <Link to={`/projects/${props.projectId}/users/${r.userId}`}>{props.names?.get(r.userId) ?? r.userId}</Link>
+              </td>
+              <td>{r.userEmail ?? "—"}</td>
+              <td>
+                <span className={`status status-${r.status}`}>{r.status}</span>
+              </td>
+              <td>
+                {r.error ? <span className="email-error">{REASONS[r.error] ?? r.error}</span> : null}
+                {r.emailId ? (
+                  <>
+                    {r.error ? " · " : null}
+                    <Link to={`/projects/${props.projectId}/emails/${r.emailId}`}>In the sent log</Link>
+                  </>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }

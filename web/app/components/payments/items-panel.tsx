@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { formatCount, formatRepeat } from "../../lib/format";
 import { ConfirmButton } from "../console-ui";
+import { DataTable } from "../data-table";
 import { ItemForm } from "./item-form";
 import { CUSTOMER_TYPE_LABELS, type ItemConfig, type PaymentsConfig } from "./payments-config";
 
@@ -39,63 +40,57 @@ export function ItemsPanel(props: {
         ) : null}
       </div>
       <p className="muted">What customers hold and spend: credits, seats, API calls. Offers include items.</p>
-      {items.length === 0 ? (
-        <p className="empty">No item yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="payments-table">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Display name</th>
-                <th scope="col">Held by</th>
-                <th scope="col">Default</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+      <DataTable isEmpty={items.length === 0} empty="No item yet." className="payments-table">
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            <th scope="col">Display name</th>
+            <th scope="col">Held by</th>
+            <th scope="col">Default</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map(([id, item]) => {
+            const offers = includedBy(id);
+            return (
+              <tr key={id}>
+                <td>
+                  <code>{id}</code>
+                </td>
+                <td>{item.displayName}</td>
+                <td>{CUSTOMER_TYPE_LABELS[item.customerType]}</td>
+                <td>{describeDefault(item)}</td>
+                <td>
+                  <div className="payments-actions">
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-small"
+                      aria-label={`Edit item ${id}`}
+                      onClick={() => setEditing(id)}
+                    >
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      small
+                      label="Delete"
+                      ariaLabel={`Delete item ${id}`}
+                      title={`Delete item ${id}?`}
+                      consequence={`Customers stop seeing ${item.displayName} and its quantities.${
+                        offers.length ? ` Offers that include it (${offers.join(", ")}) will no longer grant it.` : ""
+                      } The quantity changes already recorded are kept.`}
+                      confirmLabel="Delete item"
+                      onConfirm={() => props.onDelete(id)}
+                    />
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map(([id, item]) => {
-                const offers = includedBy(id);
-                return (
-                  <tr key={id}>
-                    <td>
-                      <code>{id}</code>
-                    </td>
-                    <td>{item.displayName}</td>
-                    <td>{CUSTOMER_TYPE_LABELS[item.customerType]}</td>
-                    <td>{describeDefault(item)}</td>
-                    <td>
-                      <div className="payments-actions">
-                        <button
-                          type="button"
-                          className="btn btn-secondary btn-small"
-                          aria-label={`Edit item ${id}`}
-                          onClick={() => setEditing(id)}
-                        >
-                          Edit
-                        </button>
-                        <ConfirmButton
-                          small
-                          label="Delete"
-                          ariaLabel={`Delete item ${id}`}
-                          title={`Delete item ${id}?`}
-                          consequence={`Customers stop seeing ${item.displayName} and its quantities.${
-                            offers.length ? ` Offers that include it (${offers.join(", ")}) will no longer grant it.` : ""
-                          } The quantity changes already recorded are kept.`}
-                          confirmLabel="Delete item"
-                          onConfirm={() => props.onDelete(id)}
-                        />
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+            );
+          })}
+        </tbody>
+      </DataTable>
       {editing !== null ? (
         <ItemForm
           key={editing}

@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { describePrice, formatCount, formatFreeTrial, formatRepeat } from "../../lib/format";
 import { ConfirmButton } from "../console-ui";
+import { DataTable } from "../data-table";
 import { OfferForm } from "./offer-form";
 import { CUSTOMER_TYPE_LABELS, type OfferConfig, type PaymentsConfig } from "./payments-config";
 
@@ -44,68 +45,62 @@ export function OffersPanel(props: {
         ) : null}
       </div>
       <p className="muted">What customers buy: plans and packs, with their prices and the items they include.</p>
-      {offers.length === 0 ? (
-        <p className="empty">No offer yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="payments-table">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Name</th>
-                <th scope="col">Sold to</th>
-                <th scope="col">Prices</th>
-                <th scope="col">Includes</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {offers.map(([id, offer]) => (
-                <tr key={id}>
-                  <td>
-                    <code>{id}</code>
-                    {offer.groupId ? <span className="muted payments-sub">group {offer.groupId}</span> : null}
-                  </td>
-                  <td>
-                    {offer.displayName}
-                    <span className="payments-flags">
-                      {offer.stackable ? <span className="badge">stackable</span> : null}
-                      {offer.serverOnly ? <span className="badge badge-dev">server only</span> : null}
-                      {offer.freeTrial ? <span className="badge">{formatFreeTrial(offer.freeTrial)}</span> : null}
-                    </span>
-                  </td>
-                  <td>{CUSTOMER_TYPE_LABELS[offer.customerType]}</td>
-                  <td>{describePrices(offer)}</td>
-                  <td>{describeIncluded(offer)}</td>
-                  <td>
-                    <div className="payments-actions">
-                      <button
-                        type="button"
-                        className="btn btn-secondary btn-small"
-                        aria-label={`Edit offer ${id}`}
-                        onClick={() => setEditing(id)}
-                      >
-                        Edit
-                      </button>
-                      <ConfirmButton
-                        small
-                        label="Delete"
-                        ariaLabel={`Delete offer ${id}`}
-                        title={`Delete offer ${id}?`}
-                        consequence={`${offer.displayName} can no longer be offered through new purchase links. Customers who bought it keep their purchases.`}
-                        confirmLabel="Delete offer"
-                        onConfirm={() => props.onDelete(id)}
-                      />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable isEmpty={offers.length === 0} empty="No offer yet." className="payments-table">
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            <th scope="col">Name</th>
+            <th scope="col">Sold to</th>
+            <th scope="col">Prices</th>
+            <th scope="col">Includes</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {offers.map(([id, offer]) => (
+            <tr key={id}>
+              <td>
+                <code>{id}</code>
+                {offer.groupId ? <span className="muted payments-sub">group {offer.groupId}</span> : null}
+              </td>
+              <td>
+                {offer.displayName}
+                <span className="payments-flags">
+                  {offer.stackable ? <span className="badge">stackable</span> : null}
+                  {offer.serverOnly ? <span className="badge badge-dev">server only</span> : null}
+                  {offer.freeTrial ? <span className="badge">{formatFreeTrial(offer.freeTrial)}</span> : null}
+                </span>
+              </td>
+              <td>{CUSTOMER_TYPE_LABELS[offer.customerType]}</td>
+              <td>{describePrices(offer)}</td>
+              <td>{describeIncluded(offer)}</td>
+              <td>
+                <div className="payments-actions">
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small"
+                    aria-label={`Edit offer ${id}`}
+                    onClick={() => setEditing(id)}
+                  >
+                    Edit
+                  </button>
+                  <ConfirmButton
+                    small
+                    label="Delete"
+                    ariaLabel={`Delete offer ${id}`}
+                    title={`Delete offer ${id}?`}
+                    consequence={`${offer.displayName} can no longer be offered through new purchase links. Customers who bought it keep their purchases.`}
+                    confirmLabel="Delete offer"
+                    onConfirm={() => props.onDelete(id)}
+                  />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
       {editing !== null ? (
         <OfferForm
           key={editing}

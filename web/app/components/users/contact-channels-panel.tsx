@@ -8,6 +8,7 @@ import { focusFirstError } from "../../lib/focus-first-error";
 import { errorMessage } from "../../lib/project-context";
 import { useLoad } from "../../lib/use-load";
 import { ConfirmButton, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 
 type Props = { user: ServerUser; toast: (m: string) => void; onChange: () => Promise<void> };
 
@@ -39,27 +40,23 @@ export function ContactChannelsPanel({ user, toast, onChange }: Props) {
             Loading contact channels…
           </p>
         )
-      ) : channels.value.length === 0 ? (
-        <p className="empty">No emails.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="user-table" aria-label="Emails">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {channels.value.map((c) => (
-                <ChannelRow key={c.id} channel={c} act={act} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable isEmpty={channels.value.length === 0} empty="No emails." className="user-table" label="Emails">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {channels.value.map((c) => (
+              <ChannelRow key={c.id} channel={c} act={act} />
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <AddChannelForm
         onAdd={async (value, isVerified, usedForAuth) => {

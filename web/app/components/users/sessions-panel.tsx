@@ -9,6 +9,7 @@ import type { ActiveSession, ServerUser } from "../../../../sdk/src";
 import { formatDateTime } from "../../lib/format";
 import { useLoad } from "../../lib/use-load";
 import { ConfirmButton, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 
 /** Impersonation sessions are short: an owner looks around, then ends it (or it runs out). */
 const IMPERSONATION_MS = 60 * 60 * 1000;
@@ -106,51 +107,47 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
         <p className="muted" role="status">
           Loading sessions…
         </p>
-      ) : sessions.value.length === 0 ? (
-        <p className="empty">No active sessions.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="user-table" aria-label="Active sessions">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Last address</th>
-                <th scope="col">Place</th>
-                <th scope="col">Kind</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        <DataTable isEmpty={sessions.value.length === 0} empty="No active sessions." className="user-table" label="Active sessions">
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Last address</th>
+              <th scope="col">Place</th>
+              <th scope="col">Kind</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.value.map((s) => (
+              <tr key={s.id}>
+                <td>{formatDateTime(s.createdAt)}</td>
+                <td>{formatDateTime(s.lastUsedAt)}</td>
+                <td>{sessionAddress(s) ? <code>{sessionAddress(s)}</code> : <span className="muted">unknown</span>}</td>
+                <td>{sessionPlace(s) ?? <span className="muted">unknown</span>}</td>
+                <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
+                <td>
+                  <ConfirmButton
+                    small
+                    label="Revoke"
+                    ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDateTime(s.createdAt)}`}
+                    title="Revoke this session?"
+                    consequence={`The device or tab using it is signed out of ${props.label}'s account at its next refresh (within minutes). The user can sign in again.`}
+                    confirmLabel="Revoke session"
+                    onConfirm={async () => {
+                      await user.revokeSession(s.id);
+                      toast("Session revoked.");
+                      await sessions.reload();
+                    }}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {sessions.value.map((s) => (
-                <tr key={s.id}>
-                  <td>{formatDateTime(s.createdAt)}</td>
-                  <td>{formatDateTime(s.lastUsedAt)}</td>
-                  <td>{sessionAddress(s) ? <code>{sessionAddress(s)}</code> : <span className="muted">unknown</span>}</td>
-                  <td>{sessionPlace(s) ?? <span className="muted">unknown</span>}</td>
-                  <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
-                  <td>
-                    <ConfirmButton
-                      small
-                      label="Revoke"
-                      ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDateTime(s.createdAt)}`}
-                      title="Revoke this session?"
-                      consequence={`The device or tab using it is signed out of ${props.label}'s account at its next refresh (within minutes). The user can sign in again.`}
-                      confirmLabel="Revoke session"
-                      onConfirm={async () => {
-                        await user.revokeSession(s.id);
-                        toast("Session revoked.");
-                        await sessions.reload();
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

@@ -7,35 +7,33 @@ import type { WebhookDelivery, WebhookEndpoint } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
 import { Loaded } from "../console-ui";
+import { DataTable } from "../data-table";
 
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   if (delivery.attempts.length === 0) return <p className="muted">No attempt yet.</p>;
   return (
-    <div className="table-scroll">
-      <table className="webhook-attempts">
-        <caption className="visually-hidden">Attempts</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Status</th>
-            <th scope="col">Latency</th>
-            <th scope="col">Response</th>
+    <DataTable className="webhook-attempts" caption="Attempts" captionClassName="visually-hidden">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Status</th>
+          <th scope="col">Latency</th>
+          <th scope="col">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        {delivery.attempts.map((a) => (
+          <tr key={a.id}>
+            <td>{formatTimestamp(a.attemptedAt)}</td>
+            <td>{a.statusCode ?? "—"}</td>
+            <td>{a.latencyMs} ms</td>
+            <td>
+              <code className="webhook-excerpt">{a.error ?? a.responseExcerpt ?? ""}</code>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {delivery.attempts.map((a) => (
-            <tr key={a.id}>
-              <td>{formatTimestamp(a.attemptedAt)}</td>
-              <td>{a.statusCode ?? "—"}</td>
-              <td>{a.latencyMs} ms</td>
-              <td>
-                <code className="webhook-excerpt">{a.error ?? a.responseExcerpt ?? ""}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
