@@ -5,10 +5,11 @@
  */
 import { type FormEvent, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { type FieldErrors, focusFirstError } from "../../lib/focus-first-error";
 import { formatCount } from "../../lib/format";
 import { TextField, useAction } from "../console-ui";
 import type { PickedCustomer } from "./customer-picker";
-import { FailureAlert, type FieldErrors, focusFirstError, SelectField } from "./fields";
+import { FailureAlert, SelectField } from "./fields";
 
 const selectorOf = (c: PickedCustomer) =>
   c.customerType === "user"

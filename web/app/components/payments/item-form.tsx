@@ -6,7 +6,8 @@
 import { type FormEvent, useState } from "react";
 import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
 import { TextField, useAction } from "../console-ui";
-import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem, SelectField } from "./fields";
+import { type FieldErrors, focusFirstError } from "../../lib/focus-first-error";
+import { FailureAlert, IntervalField, intervalProblem, SelectField } from "./fields";
 import { IdentityFields } from "./identity-fields";
 import { type ItemConfig, idProblem } from "./payments-config";
 
