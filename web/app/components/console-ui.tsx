@@ -170,6 +170,16 @@ export function useAction() {
   return { busy: running !== null, running, error, setError, run };
 }
 
+/** An error that assistive tech announces as it appears (nothing when there is none). */
+export function Alert({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="alert" role="alert">
+      {message}
+    </p>
+  );
+}
+
 /** "Loading…" while null, the error if any, else the children. */
 export function Loaded<T>(props: { value: T | null; error?: string | null; children: (value: T) => ReactNode; what?: string }) {
   if (props.error)

@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import type { CreatedProject, FirstViewKeys, OwnerUser } from "../lib/dashboard-types";
-import { useAction } from "./console-ui";
+import { Alert, useAction } from "./console-ui";
 
 const NAME_MAX = 256;
 const KEY_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000; // effectively "never expires"
@@ -46,11 +46,7 @@ export function CreateProjectForm({ user, onCreated }: { user: OwnerUser; onCrea
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Create a project</h2>
-      {formError ? (
-        <p className="alert" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} />
       <div className="field">
         <label htmlFor={`${id}-name`}>Project name</label>
         <div className="inline">

@@ -6,7 +6,7 @@ import { type FormEvent, useId, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
 import { KnownError } from "../../../sdk/src";
 import { errorMessage } from "../lib/project-context";
-import { useAction } from "./console-ui";
+import { Alert, useAction } from "./console-ui";
 
 export type Scope = "team" | "project";
 
@@ -69,11 +69,7 @@ export function PermissionDefinitionForm({ existing, onCreate }: Props) {
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h2 id={`${formId}-heading`}>Create a permission</h2>
-      {formError ? (
-        <p className="alert" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} />
       <div className="field">
         <label htmlFor={`${formId}-scope`}>Scope</label>
         <select

@@ -6,7 +6,7 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import { ConfirmButton, Loaded, useAction } from "../components/console-ui";
+import { Alert, ConfirmButton, Loaded, useAction } from "../components/console-ui";
 import { DataTable } from "../components/data-table";
 import { CreateByNameForm } from "../components/emails/create-by-name";
 import { activeThemeId, BUILT_IN_THEME_IDS } from "../components/emails/email-names";
@@ -108,11 +108,7 @@ export default function EmailThemesRoute() {
                   </select>
                   <p className="muted">Templates set to a theme of their own, or to no theme, keep theirs.</p>
                 </div>
-                {pick.error ? (
-                  <p className="alert" role="alert">
-                    {pick.error}
-                  </p>
-                ) : null}
+                <Alert message={pick.error} />
                 <div>
                   <button type="submit" className="btn" disabled={pick.busy || chosen === active}>
                     {pick.busy ? "Saving…" : "Use this theme"}

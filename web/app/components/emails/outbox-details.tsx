@@ -8,7 +8,7 @@ import type { RefObject } from "react";
 import type { AdminEmailOutbox } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
-import { ConfirmButton, useAction } from "../console-ui";
+import { Alert, ConfirmButton, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
 import { canEdit, canRetry, OutboxStatus, Recipient, SKIPPED_REASONS } from "./outbox-status";
 
@@ -181,11 +181,7 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
           Working…
         </p>
       ) : null}
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
 
       {email.html ? (
         <details className="outbox-rendered">

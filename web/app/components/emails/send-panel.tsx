@@ -6,7 +6,7 @@
 import { Link } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
 import type { SendEmailResult } from "../../../../sdk/src";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
 import type { ResolvedRecipients } from "./recipient-picker";
 
@@ -50,11 +50,7 @@ export function SendButton(props: {
           {counting ? "Counting recipients…" : (props.label ?? "Send…")}
         </button>
       </div>
-      {outerError ? (
-        <p className="alert" role="alert">
-          {outerError}
-        </p>
-      ) : null}
+      <Alert message={outerError} />
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId}>
         <h2 id={titleId}>{resolved ? `Send to ${users(resolved.count)}?` : "Send?"}</h2>
         <p>
@@ -62,11 +58,7 @@ export function SendButton(props: {
             ? `This email goes to ${resolved.what} (${users(resolved.count)}) now. Users without a primary email, or whose notification settings leave out this kind of email, are skipped. A sent email cannot be called back.`
             : null}
         </p>
-        {error ? (
-          <p className="alert" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <Alert message={error} />
         <div className="dialog-actions">
           <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()} disabled={sending}>
             Cancel

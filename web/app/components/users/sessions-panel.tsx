@@ -8,7 +8,7 @@ import { useCallback, useId, useState } from "react";
 import type { ActiveSession, ServerUser } from "../../../../sdk/src";
 import { formatDateTime } from "../../lib/format";
 import { useLoad } from "../../lib/use-load";
-import { ConfirmButton, useAction } from "../console-ui";
+import { Alert, ConfirmButton, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
 
 /** Impersonation sessions are short: an owner looks around, then ends it (or it runs out). */
@@ -86,11 +86,7 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
       <p className="muted">
         Impersonate opens a new tab signed in as this user; the session is listed here as an impersonation and lasts at most an hour.
       </p>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       {fallbackUrl ? (
         <p className="warning">
           Your browser blocked the new tab.{" "}
