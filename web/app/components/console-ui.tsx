@@ -170,11 +170,18 @@ export function useAction() {
   return { busy: running !== null, running, error, setError, run };
 }
 
-/** An error that assistive tech announces as it appears (nothing when there is none). */
-export function Alert({ message }: { message: string | null | undefined }) {
+/**
+ * An error that assistive tech announces as it appears (nothing when there is none). With `focus`,
+ * it also takes focus when it appears (a failed save), so the person hears and reads it first.
+ */
+export function Alert({ message, focus = false }: { message: string | null | undefined; focus?: boolean }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focus && message) ref.current?.focus();
+  }, [focus, message]);
   if (!message) return null;
   return (
-    <p className="alert" role="alert">
+    <p className="alert" role="alert" tabIndex={focus ? -1 : undefined} ref={ref}>
       {message}
     </p>
   );

@@ -7,7 +7,7 @@
 
 import { type FormEvent, useId, useRef, useState } from "react";
 import { domainError, productionModeErrors } from "../../../../sdk/src/shared/domain-rules";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type DomainEntry = { domain: string; handlerPath: string };
@@ -27,7 +27,6 @@ export function DomainForm(props: {
   const { busy: pending, error: formError, setError: setFormError, run } = useAction();
   const domainRef = useRef<HTMLInputElement>(null);
   const pathRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const check = (value: string, path: string) => {
     const found: typeof errors = {};
@@ -53,7 +52,7 @@ export function DomainForm(props: {
     setFormError(null);
     if (found.domain) return domainRef.current?.focus();
     if (found.handlerPath) return pathRef.current?.focus();
-    const ok = await run(
+    await run(
       async () => {
         await props.onSubmit({ domain: value, handlerPath: path });
         if (!props.editing) {
@@ -63,17 +62,12 @@ export function DomainForm(props: {
       },
       { fallback: "Could not save the domain.", message: configErrorMessage },
     );
-    if (!ok) requestAnimationFrame(() => errorRef.current?.focus());
   };
 
   return (
     <form className="form domain-form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h3 id={`${formId}-heading`}>{props.editing ? `Edit ${props.editing.domain}` : "Add a trusted domain"}</h3>
-      {formError ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} focus />
       <TextField
         id={`${formId}-domain`}
         label="Domain URL"

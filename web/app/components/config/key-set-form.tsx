@@ -4,7 +4,7 @@
  */
 
 import { type FormEvent, useId, useRef, useState } from "react";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type NewKeySet = {
@@ -40,7 +40,6 @@ export function KeySetForm({ onCreate }: { onCreate: (keySet: NewKeySet) => Prom
   const { busy: pending, error: formError, setError: setFormError, run } = useAction();
   const descriptionRef = useRef<HTMLInputElement>(null);
   const keysRef = useRef<HTMLFieldSetElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -52,24 +51,19 @@ export function KeySetForm({ onCreate }: { onCreate: (keySet: NewKeySet) => Prom
     setFormError(null);
     if (found.description) return descriptionRef.current?.focus();
     if (found.keys) return keysRef.current?.querySelector("input")?.focus();
-    const ok = await run(
+    await run(
       async () => {
         await onCreate({ description: description.trim(), expiresAt: new Date(Date.now() + days * DAY), ...keys });
         setDescription("");
       },
       { fallback: "Could not create the key set.", message: configErrorMessage },
     );
-    if (!ok) requestAnimationFrame(() => errorRef.current?.focus());
   };
 
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h2 id={`${formId}-heading`}>Create a key set</h2>
-      {formError ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} focus />
       <TextField
         id={`${formId}-description`}
         label="Description"

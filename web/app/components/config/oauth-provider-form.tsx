@@ -7,7 +7,7 @@
  */
 
 import { type FormEvent, type ReactNode, type RefObject, useId, useRef, useState } from "react";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 import { OAUTH_PROVIDERS, providerName } from "./oauth-provider-ids";
 
@@ -79,7 +79,6 @@ export function OAuthProviderForm(props: {
     facebookConfigId: useRef<HTMLInputElement>(null),
     bundleIds: useRef<HTMLTextAreaElement>(null),
   };
-  const errorRef = useRef<HTMLParagraphElement>(null);
   // Secrets are kept per id and type: a stored one exists only for an own-keys provider being edited.
   const secretStored = props.editing?.type === "standard" && type === "standard" && props.editing.hasClientSecret === true;
   const name = providerName(providerId);
@@ -100,7 +99,7 @@ export function OAuthProviderForm(props: {
     setFieldErrors(errors);
     const first = (["clientId", "clientSecret", "tenantId", "facebookConfigId", "bundleIds"] as const).find((f) => errors[f]);
     if (first) return refs[first].current?.focus();
-    const ok = await run(
+    await run(
       async () => {
         await props.onSubmit(
           type === "shared"
@@ -117,18 +116,13 @@ export function OAuthProviderForm(props: {
       },
       { fallback: "Could not save the provider.", message: configErrorMessage },
     );
-    if (!ok) requestAnimationFrame(() => errorRef.current?.focus());
   };
 
   const heading = props.editing ? `Edit ${name}` : "Add a provider";
   return (
     <form className="form provider-form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h3 id={`${formId}-heading`}>{heading}</h3>
-      {formError ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} focus />
       {props.editing ? null : (
         <div className="field">
           <label htmlFor={`${formId}-provider`}>Provider</label>

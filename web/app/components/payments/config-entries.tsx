@@ -6,9 +6,8 @@
  */
 import { type FormEvent, type ReactNode, useState } from "react";
 import { type FieldErrors, focusFirstError } from "../../lib/focus-first-error";
-import { ConfirmButton, useAction } from "../console-ui";
+import { Alert, ConfirmButton, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
-import { FailureAlert } from "./fields";
 
 /** What the panel hands its editor: the entry being edited (null ids for a new one) and how to finish. */
 export type EntryEditor<T> = {
@@ -159,7 +158,7 @@ export function ConfigEntryForm(props: {
     <form className="form payments-editor" onSubmit={submit} noValidate aria-label={title}>
       <h3>{title}</h3>
       {props.children}
-      <FailureAlert message={props.failure} />
+      <Alert message={props.failure} focus />
       <div className="form-actions">
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
           {busy ? "Saving…" : props.entryId !== null ? `Save ${noun}` : `Create ${noun}`}

@@ -3,22 +3,8 @@
  * 3 months", or a "none" choice such as "Never" or "One-time"); focusing the first field in error
  * after a failed save is lib/focus-first-error.ts.
  */
-import { type ReactNode, type SelectHTMLAttributes, useEffect, useRef } from "react";
+import type { ReactNode, SelectHTMLAttributes } from "react";
 import { INTERVAL_UNITS, type Interval, type IntervalUnit } from "../../../../sdk/src/shared/wire-payments";
-
-/** A failed save's message; it takes focus when it appears, so the person hears what went wrong. */
-export function FailureAlert({ message }: { message: string | null }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (message) ref.current?.focus();
-  }, [message]);
-  if (!message) return null;
-  return (
-    <p className="alert" role="alert" tabIndex={-1} ref={ref}>
-      {message}
-    </p>
-  );
-}
 
 export function SelectField({
   id,

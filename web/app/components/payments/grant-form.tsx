@@ -7,9 +7,9 @@ import { type FormEvent, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { type FieldErrors, focusFirstError } from "../../lib/focus-first-error";
 import { formatCount } from "../../lib/format";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 import type { PickedCustomer } from "./customer-picker";
-import { FailureAlert, SelectField } from "./fields";
+import { SelectField } from "./fields";
 
 const selectorOf = (c: PickedCustomer) =>
   c.customerType === "user"
@@ -100,7 +100,7 @@ export function GrantForm(props: {
           hint="Kept in the ledger, e.g. “Goodwill credit”."
         />
       </div>
-      <FailureAlert message={failure} />
+      <Alert message={failure} focus />
       <div className="form-actions">
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
           {busy ? "Applying…" : "Apply change"}

@@ -6,8 +6,7 @@
 import { useEffect, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
-import { useAction } from "../console-ui";
-import { FailureAlert } from "./fields";
+import { Alert, useAction } from "../console-ui";
 
 type StripeInfo = Awaited<ReturnType<OwnedProject["app"]["getStripeAccountInfo"]>>;
 
@@ -43,7 +42,7 @@ export function ModePanel(props: { testMode: boolean; onChange: (testMode: boole
           Saving…
         </p>
       ) : null}
-      <FailureAlert message={failure} />
+      <Alert message={failure} focus />
     </section>
   );
 }
@@ -90,7 +89,7 @@ export function StripePanel({ project }: { project: OwnedProject }) {
           <p>
             <strong>Not connected.</strong> <span className="muted">Live mode needs a Stripe account to take payments.</span>
           </p>
-          <FailureAlert message={failure} />
+          <Alert message={failure} focus />
           <div className="form-actions">
             <button type="button" className="btn" onClick={setUp} disabled={busy} aria-busy={busy}>
               {busy ? "Opening Stripe…" : "Set up payments"}
@@ -113,7 +112,7 @@ export function StripePanel({ project }: { project: OwnedProject }) {
           </dl>
           {info.chargesEnabled && info.payoutsEnabled ? null : (
             <>
-              <FailureAlert message={failure} />
+              <Alert message={failure} focus />
               <div className="form-actions">
                 <button type="button" className="btn btn-secondary" onClick={setUp} disabled={busy} aria-busy={busy}>
                   {busy ? "Opening Stripe…" : "Continue the Stripe setup"}
