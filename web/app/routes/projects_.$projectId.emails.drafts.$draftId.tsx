@@ -62,7 +62,6 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
   const [sentAt, setSentAt] = useState(draft.sentAt);
   const save = useAction();
   const nameRef = useRef<HTMLInputElement>(null);
-  const alertRef = useRef<HTMLParagraphElement>(null);
   const [recipients, setRecipients] = useState<Recipients>({ kind: "users", users: [] });
   const [recipientError, setRecipientError] = useState<string | null>(null);
   const recipientRef = useRef<HTMLInputElement | HTMLSelectElement | null>(null);
@@ -89,7 +88,6 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
       }
     }, "Could not save the draft.");
     if (ok) setSaved({ name: name.trim(), theme, source });
-    else setTimeout(() => alertRef.current?.focus(), 0);
     return ok;
   };
 
@@ -137,7 +135,7 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
               problem={problem}
               file="template"
             />
-            <SaveBar noun="draft" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} onSave={onSave} />
+            <SaveBar noun="draft" error={save.error} busy={save.busy} dirty={dirty} onSave={onSave} />
           </div>
         </section>
         <section className="panel email-workbench-preview" aria-label="Draft preview">
