@@ -7,7 +7,7 @@
 import { useRef, useState } from "react";
 import { formatMoney, multiplyAmount } from "../../lib/format";
 import { payInTestMode, startPurchaseSession, type ValidatedCode } from "../../lib/purchase-api";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 import { IncludedItems, mainAmount, PricePicker, TotalLine } from "./offer-details";
 import { PurchaseSuccess } from "./purchase-notices";
 import { TestCardForm } from "./test-card-form";
@@ -22,7 +22,6 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
   const [paid, setPaid] = useState(false);
   const { busy: liveBusy, error: liveError, run } = useAction();
   const quantityRef = useRef<HTMLInputElement>(null);
-  const liveErrorRef = useRef<HTMLParagraphElement>(null);
 
   const quantity = Number(quantityText);
   const quantityOk = Number.isInteger(quantity) && quantity >= 1 && quantity <= MAX_QUANTITY;
@@ -54,13 +53,12 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
   const payLive = async () => {
     const q = checkedQuantity();
     if (q === null) return;
-    const ok = await run(async () => {
+    await run(async () => {
       const session = await startPurchaseSession({ origin, fullCode, priceId, quantity: q });
       window.location.assign(session.url);
       // The browser is leaving for Stripe's checkout: the button stays busy until the page goes.
       await new Promise<never>(() => {});
     }, "Could not start the payment. Try again.");
-    if (!ok) setTimeout(() => liveErrorRef.current?.focus());
   };
 
   const main = price ? mainAmount(price) : null;
@@ -122,11 +120,7 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
                   {code.project_display_name} cannot take payments yet. Try again later.
                 </p>
               )}
-              {liveError ? (
-                <p className="alert" role="alert" tabIndex={-1} ref={liveErrorRef}>
-                  {liveError}
-                </p>
-              ) : null}
+              <Alert message={liveError} focus />
               <button
                 type="button"
                 className="btn purchase-pay"

@@ -6,7 +6,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { errorMessage } from "../../lib/project-context";
 import { isCardDeclined } from "../../lib/purchase-api";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 
 export type CardFields = { cardNumber: string; expiry: string; cvc: string };
 type Errors = Partial<Record<keyof CardFields, string>>;
@@ -38,7 +38,6 @@ export function TestCardForm(props: {
   const [errors, setErrors] = useState<Errors>({});
   const { busy, error: failure, setError: setFailure, run } = useAction();
   const refs = { cardNumber: useRef<HTMLInputElement>(null), expiry: useRef<HTMLInputElement>(null), cvc: useRef<HTMLInputElement>(null) };
-  const alertRef = useRef<HTMLParagraphElement>(null);
 
   const set = (key: keyof CardFields) => (e: { target: { value: string } }) => setCard((c) => ({ ...c, [key]: e.target.value }));
 
@@ -64,7 +63,6 @@ export function TestCardForm(props: {
           setTimeout(() => refs.cardNumber.current?.focus());
           return null;
         }
-        setTimeout(() => alertRef.current?.focus());
         return message;
       },
     });
@@ -112,11 +110,7 @@ export function TestCardForm(props: {
         />
       </div>
       <p className="muted purchase-hint">Any future expiry date and any three digits work in test mode. No money moves.</p>
-      {failure ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={alertRef}>
-          {failure}
-        </p>
-      ) : null}
+      <Alert message={failure} focus />
       <button type="submit" className="btn purchase-pay" disabled={busy} aria-busy={busy}>
         {busy ? "Paying…" : props.payLabel}
       </button>
