@@ -2,9 +2,10 @@
 // `npm test`: the whole suite, in order, with output streamed.
 //   0. make sure Chromium is at /usr/bin/chromium (apt-get it when root; else say how)
 //   1. worker + SDK tests inside workerd:        vitest run
-//   2. the OpenAPI document is valid:           node --test test/contract/openapi.test.mjs
-//   3. the published Stack Auth SDK vs Doorman:  node --test test/compat/*.test.mjs (own node_modules)
-//   4. browser end-to-end:                       node test/e2e/run.mjs
+//   2. the console's pure helpers, in Node:      vitest run --config web/vitest.config.ts
+//   3. the OpenAPI document is valid:           node --test test/contract/openapi.test.mjs
+//   4. the published Stack Auth SDK vs Doorman:  node --test test/compat/*.test.mjs (own node_modules)
+//   5. browser end-to-end:                       node test/e2e/run.mjs
 // Ends with one line "N passed, N failed" (tests summed over the parts) and a non-zero exit
 // code if any part failed.
 import { spawn, spawnSync } from "node:child_process";
@@ -123,6 +124,8 @@ async function part(name, cmd, args, parse) {
 ensureChromium();
 
 await part("worker + SDK tests (vitest, workerd)", bin("vitest"), ["run"], vitestCounts);
+
+await part("console helpers (vitest, node)", bin("vitest"), ["run", "--config", join("web", "vitest.config.ts")], vitestCounts);
 
 await part(
   "API contract: the OpenAPI document (node --test)",

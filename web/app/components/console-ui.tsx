@@ -4,6 +4,8 @@
  */
 import { useLocation } from "@remix-run/react";
 import { type InputHTMLAttributes, type ReactNode, type Ref, useCallback, useEffect, useId, useRef, useState } from "react";
+import { focusFirstError } from "../lib/focus-first-error";
+import { errorMessage } from "../lib/project-context";
 
 /** The navigation whose heading already took focus: a heading re-mounted by a reload of the page's data must not steal it again. */
 let focusedFor: string | null = null;
@@ -48,8 +50,7 @@ export function ConfirmButton(props: {
   dismissLabel?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [typed, setTyped] = useState("");
   const titleId = useId();
   const inputId = useId();
@@ -58,18 +59,11 @@ export function ConfirmButton(props: {
     setTyped("");
     dialog.current?.showModal();
   };
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const confirm = () =>
+    run(async () => {
       await props.onConfirm();
       dialog.current?.close();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : "That did not work. Try again.");
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const blocked = props.typeToConfirm !== undefined && typed !== props.typeToConfirm;
   return (
     <>
@@ -132,27 +126,65 @@ export function useToasts(): { toasts: ReactNode; toast: (message: string) => vo
   return { toasts, toast };
 }
 
+/** How `useAction().run` reports a failure. */
+export type ActionOptions = {
+  /** The message when the error has none (default "That did not work. Try again."). */
+  fallback?: string;
+  /** The message shown for an error (default: its message, else the fallback); null shows none (e.g. the caller set field errors). */
+  message?: (error: unknown, fallback: string) => string | null;
+  /** After a failure, focus this form's first invalid field or its alert (focusFirstError). */
+  focus?: HTMLFormElement | null;
+  /** Which of the caller's actions runs (`running` names it while it runs), when one form has several. */
+  name?: string;
+};
+
 /**
- * Runs an async action with busy and error state; the first invalid field or the error gets focus
- * (the caller renders `error` with role="alert").
+ * The console's one submit-state hook: runs an async action with busy and error state. `run`
+ * clears the error, sets `busy` (and `running` to the action's name) until the action settles, and
+ * answers whether it succeeded; a failure's message goes to `error` (the caller renders it with
+ * role="alert"). Pass a fallback message, or options to map errors or focus the form's first error.
  */
 export function useAction() {
-  const [busy, setBusy] = useState(false);
+  const [running, setRunning] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = useCallback(async (action: () => Promise<void>, fallback = "That did not work. Try again."): Promise<boolean> => {
-    setBusy(true);
+  const run = useCallback(async (action: () => Promise<void>, options: string | ActionOptions = {}): Promise<boolean> => {
+    const {
+      fallback = "That did not work. Try again.",
+      message,
+      focus,
+      name = "action",
+    } = typeof options === "string" ? { fallback: options } : options;
+    setRunning(name);
     setError(null);
     try {
       await action();
       return true;
     } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : fallback);
+      setError(message ? message(e, fallback) : errorMessage(e, fallback));
+      if (focus !== undefined) focusFirstError(focus);
       return false;
     } finally {
-      setBusy(false);
+      setRunning(null);
     }
   }, []);
-  return { busy, error, setError, run };
+  return { busy: running !== null, running, error, setError, run };
+}
+
+/**
+ * An error that assistive tech announces as it appears (nothing when there is none). With `focus`,
+ * it also takes focus when it appears (a failed save), so the person hears and reads it first.
+ */
+export function Alert({ message, focus = false }: { message: string | null | undefined; focus?: boolean }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focus && message) ref.current?.focus();
+  }, [focus, message]);
+  if (!message) return null;
+  return (
+    <p className="alert" role="alert" tabIndex={focus ? -1 : undefined} ref={ref}>
+      {message}
+    </p>
+  );
 }
 
 /** "Loading…" while null, the error if any, else the children. */

@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import type { CreatedProject, FirstViewKeys, OwnerUser } from "../lib/dashboard-types";
+import { Alert, useAction } from "./console-ui";
 
 const NAME_MAX = 256;
 const KEY_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000; // effectively "never expires"
@@ -14,8 +15,7 @@ export function CreateProjectForm({ user, onCreated }: { user: OwnerUser; onCrea
   const id = useId();
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error: formError, setError: setFormError, run } = useAction();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -29,8 +29,7 @@ export function CreateProjectForm({ user, onCreated }: { user: OwnerUser; onCrea
     setNameError(problem);
     setFormError(null);
     if (problem) return;
-    setPending(true);
-    try {
+    await run(async () => {
       const project = await user.createProject({ displayName });
       const keys = await project.app.createInternalApiKey({
         description: "Default key set (created with the project)",
@@ -41,20 +40,13 @@ export function CreateProjectForm({ user, onCreated }: { user: OwnerUser; onCrea
       });
       setName("");
       onCreated({ project, keys });
-    } catch (error) {
-      setFormError(error instanceof Error ? error.message : "Could not create the project.");
-    }
-    setPending(false);
+    }, "Could not create the project.");
   };
 
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Create a project</h2>
-      {formError ? (
-        <p className="alert" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} />
       <div className="field">
         <label htmlFor={`${id}-name`}>Project name</label>
         <div className="inline">

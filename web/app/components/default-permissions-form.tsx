@@ -5,7 +5,7 @@
 import { useId, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
 import type { OwnedProject } from "../lib/dashboard-types";
-import { useAction } from "./console-ui";
+import { Alert, useAction } from "./console-ui";
 
 type SetKey = "teamCreatorDefaultPermissions" | "teamMemberDefaultPermissions" | "userDefaultPermissions";
 
@@ -56,11 +56,7 @@ export function DefaultPermissionsForm(props: {
           )}
         </fieldset>
       ))}
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       <button type="submit" className="btn" disabled={busy}>
         {busy ? "Saving…" : "Save default permissions"}
       </button>

@@ -5,6 +5,8 @@
 import { type FormEvent, useId, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
 import { KnownError } from "../../../sdk/src";
+import { errorMessage } from "../lib/project-context";
+import { Alert, useAction } from "./console-ui";
 
 export type Scope = "team" | "project";
 
@@ -34,8 +36,7 @@ export function PermissionDefinitionForm({ existing, onCreate }: Props) {
   const [description, setDescription] = useState("");
   const [contained, setContained] = useState<string[]>([]);
   const [idError, setIdError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error: formError, setError: setFormError, run } = useAction();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -45,18 +46,22 @@ export function PermissionDefinitionForm({ existing, onCreate }: Props) {
     setIdError(problem);
     setFormError(null);
     if (problem) return;
-    setPending(true);
-    try {
-      await onCreate({ scope, id: trimmed, description: description.trim() || undefined, containedPermissionIds: contained });
-      setId("");
-      setDescription("");
-      setContained([]);
-    } catch (error) {
-      if (error instanceof KnownError && error.code === "PERMISSION_ID_ALREADY_EXISTS")
-        setIdError("This id is already taken (ids are unique across both scopes).");
-      else setFormError(error instanceof Error ? error.message : "Could not create the permission.");
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await onCreate({ scope, id: trimmed, description: description.trim() || undefined, containedPermissionIds: contained });
+        setId("");
+        setDescription("");
+        setContained([]);
+      },
+      {
+        fallback: "Could not create the permission.",
+        message: (error, fallback) => {
+          if (!(error instanceof KnownError && error.code === "PERMISSION_ID_ALREADY_EXISTS")) return errorMessage(error, fallback);
+          setIdError("This id is already taken (ids are unique across both scopes).");
+          return null;
+        },
+      },
+    );
   };
 
   const toggle = (value: string, on: boolean) => setContained((list) => (on ? [...list, value] : list.filter((v) => v !== value)));
@@ -64,11 +69,7 @@ export function PermissionDefinitionForm({ existing, onCreate }: Props) {
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h2 id={`${formId}-heading`}>Create a permission</h2>
-      {formError ? (
-        <p className="alert" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} />
       <div className="field">
         <label htmlFor={`${formId}-scope`}>Scope</label>
         <select

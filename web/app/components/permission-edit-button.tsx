@@ -1,7 +1,7 @@
 /** "Edit" on a permission definition: its description and the permissions it contains, in a dialog. */
 import { useId, useRef, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
-import { useAction } from "./console-ui";
+import { Alert, useAction } from "./console-ui";
 
 export function PermissionEditButton(props: {
   definition: PermissionDefinition;
@@ -56,11 +56,7 @@ export function PermissionEditButton(props: {
               </label>
             ))}
           </fieldset>
-          {error ? (
-            <p className="alert" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <Alert message={error} />
           <div className="dialog-actions">
             <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()} disabled={busy}>
               Cancel

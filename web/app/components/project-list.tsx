@@ -2,6 +2,7 @@
  * The owner's projects (id, name, creation date), or a friendly empty state.
  */
 import type { OwnedProject } from "../lib/dashboard-types";
+import { formatShortDay } from "../lib/format";
 
 export function ProjectList({ projects }: { projects: OwnedProject[] | null }) {
   if (projects === null) {
@@ -22,7 +23,7 @@ export function ProjectList({ projects }: { projects: OwnedProject[] | null }) {
             {p.displayName}
           </a>
           <code className="muted project-id">{p.id}</code>
-          {p.createdAt ? <span className="muted">Created {p.createdAt.toLocaleDateString()}</span> : null}
+          {p.createdAt ? <span className="muted">Created {formatShortDay(p.createdAt)}</span> : null}
           <a href={`/projects/${p.id}/emails`}>Emails</a>
           <a href={`/projects/${p.id}/permissions`}>Permissions</a>
         </li>

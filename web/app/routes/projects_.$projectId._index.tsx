@@ -13,6 +13,7 @@ import { CountryTable } from "../components/metrics/country-table";
 import { DailyChart } from "../components/metrics/daily-chart";
 import { MethodsChart } from "../components/metrics/methods-chart";
 import { RouteError } from "../components/route-error";
+import { formatCount } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 import { PROJECT_PAGES } from "../lib/project-pages";
 
@@ -157,7 +158,7 @@ function Stat(props: { label: string; value: number; detail?: string }) {
   return (
     <div className="stat">
       <dt className="muted">{props.label}</dt>
-      <dd className="stat-value">{props.value.toLocaleString("en")}</dd>
+      <dd className="stat-value">{formatCount(props.value)}</dd>
       {props.detail ? <dd className="muted">{props.detail}</dd> : null}
     </div>
   );

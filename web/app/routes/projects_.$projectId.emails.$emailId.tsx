@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import type { SentEmail } from "../../../sdk/src";
 import { Loaded, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
+import { formatTimestamp } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Email · Doorman" }];
@@ -39,7 +40,7 @@ export default function EmailDetailRoute() {
           <>
             <PageHeading title={e.subject}>
               <p className="muted">
-                To {e.to.join(", ")} · {e.sentAt.toLocaleString()} · <span className={`status status-${e.status}`}>{e.status}</span>
+                To {e.to.join(", ")} · {formatTimestamp(e.sentAt)} · <span className={`status status-${e.status}`}>{e.status}</span>
               </p>
               {e.error ? <p className="alert">{e.error}</p> : null}
             </PageHeading>

@@ -6,10 +6,12 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { SentEmail } from "../../../sdk/src";
+import { DataTable } from "../components/data-table";
 import { EmailServerForm } from "../components/emails/email-server-form";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { SignInInvitationForm } from "../components/emails/sign-in-invitation-form";
 import { RouteError } from "../components/route-error";
+import { formatTimestamp } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Emails · Doorman" }];
@@ -63,36 +65,32 @@ function ProjectEmails() {
           <p className="muted" role="status">
             Loading…
           </p>
-        ) : emails.length === 0 ? (
-          <p className="empty">No emails yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="email-table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">To</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Status</th>
+          <DataTable isEmpty={emails.length === 0} empty="No emails yet." className="email-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">To</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {emails.map((e) => (
+                <tr key={e.id}>
+                  <td>{formatTimestamp(e.sentAt)}</td>
+                  <td>{e.to.join(", ")}</td>
+                  <td>
+                    <Link to={`/projects/${project.id}/emails/${e.id}`}>{e.subject}</Link>
+                  </td>
+                  <td>
+                    <span className={`status status-${e.status}`}>{e.status}</span>
+                    {e.error ? <div className="muted email-error">{e.error}</div> : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {emails.map((e) => (
-                  <tr key={e.id}>
-                    <td>{e.sentAt.toLocaleString()}</td>
-                    <td>{e.to.join(", ")}</td>
-                    <td>
-                      <Link to={`/projects/${project.id}/emails/${e.id}`}>{e.subject}</Link>
-                    </td>
-                    <td>
-                      <span className={`status status-${e.status}`}>{e.status}</span>
-                      {e.error ? <div className="muted email-error">{e.error}</div> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         )}
       </section>
     </>

@@ -17,8 +17,8 @@ import { ServerNotice } from "../components/emails/server-notice";
 import { ThemePicker } from "../components/emails/theme-picker";
 import { parseVariables, previewVariablesOf, VariablesField } from "../components/emails/variables-field";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Compose an email · Doorman" }];
 

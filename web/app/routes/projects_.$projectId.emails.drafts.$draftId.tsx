@@ -17,8 +17,9 @@ import { ServerNotice } from "../components/emails/server-notice";
 import { SourceField } from "../components/emails/source-field";
 import { ThemePicker } from "../components/emails/theme-picker";
 import { RouteError } from "../components/route-error";
-import { formatDate, useLoad } from "../components/users/use-load";
+import { formatDateTime } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email draft · Doorman" }];
 
@@ -61,7 +62,6 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
   const [sentAt, setSentAt] = useState(draft.sentAt);
   const save = useAction();
   const nameRef = useRef<HTMLInputElement>(null);
-  const alertRef = useRef<HTMLParagraphElement>(null);
   const [recipients, setRecipients] = useState<Recipients>({ kind: "users", users: [] });
   const [recipientError, setRecipientError] = useState<string | null>(null);
   const recipientRef = useRef<HTMLInputElement | HTMLSelectElement | null>(null);
@@ -88,7 +88,6 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
       }
     }, "Could not save the draft.");
     if (ok) setSaved({ name: name.trim(), theme, source });
-    else setTimeout(() => alertRef.current?.focus(), 0);
     return ok;
   };
 
@@ -111,7 +110,7 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
   return (
     <>
       <PageHeading title={`Draft: ${saved.name}`}>
-        <p className="muted">{sentAt ? `Last sent ${formatDate(sentAt)}.` : "Not sent yet."}</p>
+        <p className="muted">{sentAt ? `Last sent ${formatDateTime(sentAt)}.` : "Not sent yet."}</p>
       </PageHeading>
       <EmailsNav projectId={project.id} />
       <div className="email-workbench">
@@ -136,7 +135,7 @@ function DraftEditor(props: { draft: EmailDraft; themes: { id: string; displayNa
               problem={problem}
               file="template"
             />
-            <SaveBar noun="draft" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} onSave={onSave} />
+            <SaveBar noun="draft" error={save.error} busy={save.busy} dirty={dirty} onSave={onSave} />
           </div>
         </section>
         <section className="panel email-workbench-preview" aria-label="Draft preview">

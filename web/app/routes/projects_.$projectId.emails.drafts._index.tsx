@@ -6,11 +6,13 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useId } from "react";
 import { ConfirmButton, Loaded } from "../components/console-ui";
+import { DataTable } from "../components/data-table";
 import { CreateByNameForm } from "../components/emails/create-by-name";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
-import { formatDate, useLoad } from "../components/users/use-load";
+import { formatDateTime } from "../lib/format";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email drafts · Doorman" }];
 
@@ -36,50 +38,44 @@ export default function EmailDraftsRoute() {
       <section className="panel" aria-labelledby={`${id}-list`}>
         <h2 id={`${id}-list`}>Drafts</h2>
         <Loaded value={drafts.value} error={drafts.error} what="the drafts">
-          {(list) =>
-            list.length === 0 ? (
-              <p className="empty">No drafts yet.</p>
-            ) : (
-              <div className="table-scroll">
-                <table className="email-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Draft</th>
-                      <th scope="col">Sent</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((d) => (
-                      <tr key={d.id}>
-                        <td>
-                          <Link to={`/projects/${project.id}/emails/drafts/${d.id}`}>{d.displayName}</Link>
-                        </td>
-                        <td>{d.sentAt ? formatDate(d.sentAt) : <span className="muted">Not sent</span>}</td>
-                        <td>
-                          <ConfirmButton
-                            small
-                            label="Delete"
-                            ariaLabel={`Delete draft ${d.displayName}`}
-                            title={`Delete ${d.displayName}?`}
-                            consequence="The draft is deleted. Emails already sent from it stay in the sent log. This cannot be undone."
-                            confirmLabel="Delete draft"
-                            onConfirm={async () => {
-                              await app.deleteEmailDraft(d.id);
-                              toast(`Draft ${d.displayName} deleted.`);
-                              await drafts.reload();
-                            }}
-                          />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
+          {(list) => (
+            <DataTable isEmpty={list.length === 0} empty="No drafts yet." className="email-table">
+              <thead>
+                <tr>
+                  <th scope="col">Draft</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((d) => (
+                  <tr key={d.id}>
+                    <td>
+                      <Link to={`/projects/${project.id}/emails/drafts/${d.id}`}>{d.displayName}</Link>
+                    </td>
+                    <td>{d.sentAt ? formatDateTime(d.sentAt) : <span className="muted">Not sent</span>}</td>
+                    <td>
+                      <ConfirmButton
+                        small
+                        label="Delete"
+                        ariaLabel={`Delete draft ${d.displayName}`}
+                        title={`Delete ${d.displayName}?`}
+                        consequence="The draft is deleted. Emails already sent from it stay in the sent log. This cannot be undone."
+                        confirmLabel="Delete draft"
+                        onConfirm={async () => {
+                          await app.deleteEmailDraft(d.id);
+                          toast(`Draft ${d.displayName} deleted.`);
+                          await drafts.reload();
+                        }}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </DataTable>
+          )}
         </Loaded>
       </section>
       <CreateByNameForm noun="draft" hint="Only you see it; the subject is written in the draft." onCreate={onCreate} />

@@ -5,7 +5,7 @@
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate, useParams } from "@remix-run/react";
-import { useCallback, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useId, useMemo, useState } from "react";
 import type { EmailThemeChoice } from "../../../sdk/src";
 import { ConfirmButton, Loaded, PageHeading, useAction } from "../components/console-ui";
 import { isBuiltInTemplate, templateName, templateWhen } from "../components/emails/email-names";
@@ -17,8 +17,8 @@ import { SourceField } from "../components/emails/source-field";
 import { ThemePicker } from "../components/emails/theme-picker";
 import { parseVariables, previewVariablesOf, VariablesField } from "../components/emails/variables-field";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { errorMessage, useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email template · Doorman" }];
 
@@ -68,7 +68,6 @@ function TemplateEditor(props: {
     theme: template.themeId ?? null,
   });
   const save = useAction();
-  const alertRef = useRef<HTMLParagraphElement>(null);
 
   const parsed = parseVariables(variables);
   const options = useMemo(
@@ -89,7 +88,7 @@ function TemplateEditor(props: {
     if (ok) {
       setSaved({ source, theme });
       toast("Template saved.");
-    } else setTimeout(() => alertRef.current?.focus(), 0);
+    }
   };
 
   const name = templateName(template);
@@ -114,7 +113,7 @@ function TemplateEditor(props: {
               file="template"
             />
             <VariablesField id={`${id}-vars`} label="Preview variables (JSON)" value={variables} onChange={setVariables} />
-            <SaveBar noun="template" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} onSave={onSave} />
+            <SaveBar noun="template" error={save.error} busy={save.busy} dirty={dirty} onSave={onSave} />
           </div>
         </section>
         <section className="panel email-workbench-preview" aria-label="Template preview">

@@ -6,12 +6,13 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useId } from "react";
 import { Loaded } from "../components/console-ui";
+import { DataTable } from "../components/data-table";
 import { CreateByNameForm } from "../components/emails/create-by-name";
 import { templateName, templateWhen, themeChoiceName } from "../components/emails/email-names";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email templates · Doorman" }];
 
@@ -41,28 +42,26 @@ export default function EmailTemplatesRoute() {
         <h2 id={`${id}-list`}>Templates</h2>
         <Loaded value={library.value} error={library.error} what="the templates">
           {({ templates, themes }) => (
-            <div className="table-scroll">
-              <table className="email-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Template</th>
-                    <th scope="col">When it is sent</th>
-                    <th scope="col">Theme</th>
+            <DataTable className="email-table">
+              <thead>
+                <tr>
+                  <th scope="col">Template</th>
+                  <th scope="col">When it is sent</th>
+                  <th scope="col">Theme</th>
+                </tr>
+              </thead>
+              <tbody>
+                {templates.map((t) => (
+                  <tr key={t.id}>
+                    <td>
+                      <Link to={`/projects/${project.id}/emails/templates/${t.id}`}>{templateName(t)}</Link>
+                    </td>
+                    <td>{templateWhen(t.id) ?? <span className="muted">Your own template: send it from Compose.</span>}</td>
+                    <td>{themeChoiceName(t.themeId, themes)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {templates.map((t) => (
-                    <tr key={t.id}>
-                      <td>
-                        <Link to={`/projects/${project.id}/emails/templates/${t.id}`}>{templateName(t)}</Link>
-                      </td>
-                      <td>{templateWhen(t.id) ?? <span className="muted">Your own template: send it from Compose.</span>}</td>
-                      <td>{themeChoiceName(t.themeId, themes)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
           )}
         </Loaded>
       </section>

@@ -14,8 +14,8 @@ import { type RenderProblem, renderProblem } from "../components/emails/render-e
 import { SaveBar } from "../components/emails/save-bar";
 import { SourceField } from "../components/emails/source-field";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { errorMessage, useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email theme · Doorman" }];
 
@@ -53,7 +53,6 @@ function ThemeEditor(props: { theme: EmailTheme; templates: EmailTemplate[] }) {
   const [saved, setSaved] = useState({ name: theme.displayName, source: theme.tsxSource });
   const save = useAction();
   const nameRef = useRef<HTMLInputElement>(null);
-  const alertRef = useRef<HTMLParagraphElement>(null);
 
   const options = useMemo(() => (sample ? { themeTsxSource: source, templateId: sample } : null), [source, sample]);
   const dirty = name !== saved.name || source !== saved.source;
@@ -78,7 +77,7 @@ function ThemeEditor(props: { theme: EmailTheme; templates: EmailTemplate[] }) {
     if (ok) {
       setSaved({ name: name.trim(), source });
       toast("Theme saved.");
-    } else setTimeout(() => alertRef.current?.focus(), 0);
+    }
   };
 
   return (
@@ -111,7 +110,7 @@ function ThemeEditor(props: { theme: EmailTheme; templates: EmailTemplate[] }) {
               problem={problem}
               file="theme"
             />
-            <SaveBar noun="theme" error={save.error} alertRef={alertRef} busy={save.busy} dirty={dirty} />
+            <SaveBar noun="theme" error={save.error} busy={save.busy} dirty={dirty} />
           </form>
         </section>
         <section className="panel email-workbench-preview" aria-label="Theme preview">

@@ -6,13 +6,14 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import { ConfirmButton, Loaded, useAction } from "../components/console-ui";
+import { Alert, ConfirmButton, Loaded, useAction } from "../components/console-ui";
+import { DataTable } from "../components/data-table";
 import { CreateByNameForm } from "../components/emails/create-by-name";
 import { activeThemeId, BUILT_IN_THEME_IDS } from "../components/emails/email-names";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { RouteError } from "../components/route-error";
-import { useLoad } from "../components/users/use-load";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Email themes · Doorman" }];
 
@@ -53,47 +54,45 @@ export default function EmailThemesRoute() {
           <>
             <section className="panel" aria-labelledby={`${id}-list`}>
               <h2 id={`${id}-list`}>Themes</h2>
-              <div className="table-scroll">
-                <table className="email-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Theme</th>
-                      <th scope="col">Used</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
+              <DataTable className="email-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Theme</th>
+                    <th scope="col">Used</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((t) => (
+                    <tr key={t.id}>
+                      <td>
+                        <Link to={`/projects/${project.id}/emails/themes/${t.id}`}>{t.displayName}</Link>
+                        {BUILT_IN_THEME_IDS.has(t.id) ? <span className="muted"> (built in)</span> : null}
+                      </td>
+                      <td>{t.id === active ? <span className="status status-sent">Active</span> : null}</td>
+                      <td>
+                        {BUILT_IN_THEME_IDS.has(t.id) || t.id === active ? null : (
+                          <ConfirmButton
+                            small
+                            label="Delete"
+                            ariaLabel={`Delete theme ${t.displayName}`}
+                            title={`Delete ${t.displayName}?`}
+                            consequence="The theme is deleted. Templates and drafts that use it fall back to the active theme. This cannot be undone."
+                            confirmLabel="Delete theme"
+                            onConfirm={async () => {
+                              await app.deleteEmailTheme(t.id);
+                              toast(`Theme ${t.displayName} deleted.`);
+                              await themes.reload();
+                            }}
+                          />
+                        )}
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((t) => (
-                      <tr key={t.id}>
-                        <td>
-                          <Link to={`/projects/${project.id}/emails/themes/${t.id}`}>{t.displayName}</Link>
-                          {BUILT_IN_THEME_IDS.has(t.id) ? <span className="muted"> (built in)</span> : null}
-                        </td>
-                        <td>{t.id === active ? <span className="status status-sent">Active</span> : null}</td>
-                        <td>
-                          {BUILT_IN_THEME_IDS.has(t.id) || t.id === active ? null : (
-                            <ConfirmButton
-                              small
-                              label="Delete"
-                              ariaLabel={`Delete theme ${t.displayName}`}
-                              title={`Delete ${t.displayName}?`}
-                              consequence="The theme is deleted. Templates and drafts that use it fall back to the active theme. This cannot be undone."
-                              confirmLabel="Delete theme"
-                              onConfirm={async () => {
-                                await app.deleteEmailTheme(t.id);
-                                toast(`Theme ${t.displayName} deleted.`);
-                                await themes.reload();
-                              }}
-                            />
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                  ))}
+                </tbody>
+              </DataTable>
             </section>
             <section className="panel">
               <form className="form" onSubmit={onPick} aria-labelledby={`${id}-active`}>
@@ -109,11 +108,7 @@ export default function EmailThemesRoute() {
                   </select>
                   <p className="muted">Templates set to a theme of their own, or to no theme, keep theirs.</p>
                 </div>
-                {pick.error ? (
-                  <p className="alert" role="alert">
-                    {pick.error}
-                  </p>
-                ) : null}
+                <Alert message={pick.error} />
                 <div>
                   <button type="submit" className="btn" disabled={pick.busy || chosen === active}>
                     {pick.busy ? "Saving…" : "Use this theme"}

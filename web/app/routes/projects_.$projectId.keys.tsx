@@ -9,8 +9,10 @@ import type { InternalApiKey } from "../../../sdk/src";
 import { KeySetForm, type NewKeySet } from "../components/config/key-set-form";
 import { NewKeySetPanel } from "../components/config/new-key-set-panel";
 import { ConfirmButton, Loaded, PageHeading } from "../components/console-ui";
+import { DataTable } from "../components/data-table";
 import { RouteError } from "../components/route-error";
 import type { FirstViewKeys } from "../lib/dashboard-types";
+import { formatShortDay } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Keys · Doorman" }];
@@ -52,33 +54,27 @@ export default function KeysRoute() {
       <section className="panel" aria-labelledby="key-sets-heading">
         <h2 id="key-sets-heading">Key sets</h2>
         <Loaded value={keySets} error={error} what="the key sets">
-          {(list) =>
-            list.length === 0 ? (
-              <p className="empty">No key set yet.</p>
-            ) : (
-              <div className="table-scroll">
-                <table className="key-set-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Description</th>
-                      <th scope="col">Keys</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((k) => (
-                      <KeySetRow key={k.id} keySet={k} onRevoke={onRevoke} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
+          {(list) => (
+            <DataTable isEmpty={list.length === 0} empty="No key set yet." className="key-set-table">
+              <thead>
+                <tr>
+                  <th scope="col">Description</th>
+                  <th scope="col">Keys</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((k) => (
+                  <KeySetRow key={k.id} keySet={k} onRevoke={onRevoke} />
+                ))}
+              </tbody>
+            </DataTable>
+          )}
         </Loaded>
       </section>
       <KeySetForm onCreate={onCreate} />
@@ -106,8 +102,8 @@ function KeySetRow({ keySet: k, onRevoke }: { keySet: InternalApiKey; onRevoke: 
           ))}
         </ul>
       </td>
-      <td>{k.createdAt.toLocaleDateString()}</td>
-      <td>{k.expiresAt.toLocaleDateString()}</td>
+      <td>{formatShortDay(k.createdAt)}</td>
+      <td>{formatShortDay(k.expiresAt)}</td>
       <td>
         <span className={`badge key-status-${status}`}>{status}</span>
       </td>

@@ -6,6 +6,7 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
 import type { PermissionDefinition } from "../../../sdk/src";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
+import { DataTable } from "../components/data-table";
 import { DefaultPermissionsForm } from "../components/default-permissions-form";
 import { type NewDefinition, PermissionDefinitionForm, type Scope } from "../components/permission-definition-form";
 import { PermissionEditButton } from "../components/permission-edit-button";
@@ -125,57 +126,51 @@ function DefinitionTable(props: {
   return (
     <section className="panel" aria-label={props.title}>
       <h2>{props.title}</h2>
-      {props.items.length === 0 ? (
-        <p className="empty">None yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="permission-table">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Description</th>
-                <th scope="col">Contains</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.items.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <code>{d.id}</code>
-                  </td>
-                  <td>{d.description ?? ""}</td>
-                  <td>{d.containedPermissionIds.length ? d.containedPermissionIds.join(", ") : <span className="muted">—</span>}</td>
-                  <td>
-                    {d.id.startsWith("$") ? (
-                      <span className="muted">built in</span>
-                    ) : (
-                      <span className="inline">
-                        <PermissionEditButton
-                          definition={d}
-                          candidates={props.items.filter((other) => other.id !== d.id)}
-                          onSave={(update) => props.onEdit(props.scope, d.id, update)}
-                        />
-                        <ConfirmButton
-                          small
-                          label="Delete"
-                          ariaLabel={`Delete ${d.id}`}
-                          title={`Delete the permission ${d.id}?`}
-                          consequence="Every grant of it is removed, and other permissions stop containing it. This cannot be undone."
-                          confirmLabel="Delete permission"
-                          onConfirm={() => props.onDelete(props.scope, d.id)}
-                        />
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable isEmpty={props.items.length === 0} empty="None yet." className="permission-table">
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            <th scope="col">Description</th>
+            <th scope="col">Contains</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.items.map((d) => (
+            <tr key={d.id}>
+              <td>
+                <code>{d.id}</code>
+              </td>
+              <td>{d.description ?? ""}</td>
+              <td>{d.containedPermissionIds.length ? d.containedPermissionIds.join(", ") : <span className="muted">—</span>}</td>
+              <td>
+                {d.id.startsWith("$") ? (
+                  <span className="muted">built in</span>
+                ) : (
+                  <span className="inline">
+                    <PermissionEditButton
+                      definition={d}
+                      candidates={props.items.filter((other) => other.id !== d.id)}
+                      onSave={(update) => props.onEdit(props.scope, d.id, update)}
+                    />
+                    <ConfirmButton
+                      small
+                      label="Delete"
+                      ariaLabel={`Delete ${d.id}`}
+                      title={`Delete the permission ${d.id}?`}
+                      consequence="Every grant of it is removed, and other permissions stop containing it. This cannot be undone."
+                      confirmLabel="Delete permission"
+                      onConfirm={() => props.onDelete(props.scope, d.id)}
+                    />
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }

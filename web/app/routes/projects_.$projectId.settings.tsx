@@ -14,6 +14,7 @@ import { SignOutAllPanel } from "../components/config/sign-out-all-panel";
 import { TransferPanel } from "../components/config/transfer-panel";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
+import { formatShortDay } from "../lib/format";
 import { useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Doorman" }];
@@ -25,7 +26,7 @@ export default function SettingsRoute() {
     <>
       <PageHeading title={`Settings · ${project.displayName}`}>
         <p className="muted">
-          Project id <code>{project.id}</code>, created {project.createdAt.toLocaleDateString()}.
+          Project id <code>{project.id}</code>, created {formatShortDay(project.createdAt)}.
         </p>
       </PageHeading>
       <ProjectDetailsForm displayName={project.displayName} description={project.description} />

@@ -11,11 +11,12 @@ import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { AddMemberForm } from "../components/teams/add-member-form";
 import { RenameTeamForm } from "../components/teams/rename-team-form";
-import { defaultInvitationUrl, formatDate } from "../components/teams/team-fields";
+import { defaultInvitationUrl } from "../components/teams/team-fields";
 import { TeamInvitations } from "../components/teams/team-invitations";
 import { memberName, TeamMembers } from "../components/teams/team-members";
 import { type Metadata, TeamMetadata } from "../components/teams/team-metadata";
 import { type TeamData, useTeam } from "../components/teams/use-team";
+import { formatDay } from "../lib/format";
 import { useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Team · Doorman" }];
@@ -73,7 +74,7 @@ function TeamPage({ data, reload, back }: { data: TeamData; reload: ReturnType<t
       {back}
       <PageHeading title={`Team · ${team.displayName}`}>
         <p className="muted">
-          Id <code>{team.id}</code> · created {formatDate(team.createdAt)} · {members.length} {members.length === 1 ? "member" : "members"}
+          Id <code>{team.id}</code> · created {formatDay(team.createdAt)} · {members.length} {members.length === 1 ? "member" : "members"}
         </p>
       </PageHeading>
       <RenameTeamForm

@@ -7,9 +7,10 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { ServerTeam } from "../../../sdk/src";
 import { PageHeading } from "../components/console-ui";
+import { DataTable, IdText } from "../components/data-table";
 import { RouteError } from "../components/route-error";
 import { CreateTeamForm } from "../components/teams/create-team-form";
-import { formatDate } from "../components/teams/team-fields";
+import { formatDay } from "../lib/format";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Teams · Doorman" }];
@@ -88,34 +89,28 @@ function TeamTable({ projectId, teams }: { projectId: string; teams: ServerTeam[
               ? `${teams.length} ${teams.length === 1 ? "team" : "teams"}`
               : `${matches.length} of ${teams.length} teams`}
           </p>
-          {matches.length === 0 ? (
-            <p className="empty">No team matches “{query.trim()}”.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="team-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Id</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {matches.slice(0, shown).map((team) => (
-                    <tr key={team.id}>
-                      <td>
-                        <Link to={`/projects/${projectId}/teams/${team.id}`}>{team.displayName}</Link>
-                      </td>
-                      <td>
-                        <code>{team.id}</code>
-                      </td>
-                      <td>{formatDate(team.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable isEmpty={matches.length === 0} empty={<>No team matches “{query.trim()}”.</>} className="team-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {matches.slice(0, shown).map((team) => (
+                <tr key={team.id}>
+                  <td>
+                    <Link to={`/projects/${projectId}/teams/${team.id}`}>{team.displayName}</Link>
+                  </td>
+                  <td>
+                    <IdText id={team.id} />
+                  </td>
+                  <td>{formatDay(team.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </DataTable>
           {matches.length > shown ? (
             <button type="button" className="btn btn-secondary" onClick={() => setShown((n) => n + PAGE_SIZE)}>
               Show {Math.min(PAGE_SIZE, matches.length - shown)} more

@@ -10,9 +10,9 @@ import type { ListUsersOptions } from "../../../sdk/src";
 import { PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { CreateUserForm, type NewUser } from "../components/users/create-user-form";
-import { useLoad } from "../components/users/use-load";
 import { UserTable } from "../components/users/user-table";
 import { useProject } from "../lib/project-context";
+import { useLoad } from "../lib/use-load";
 
 export const meta: MetaFunction = () => [{ title: "Users · Doorman" }];
 

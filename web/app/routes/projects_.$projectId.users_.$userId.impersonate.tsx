@@ -14,7 +14,7 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useParams } from "@remix-run/react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { type CurrentUser, StackClientApp } from "../../../sdk/src";
-import { PageHeading } from "../components/console-ui";
+import { PageHeading, useAction } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { userLabel } from "../components/users/user-table";
 import { errorMessage, useProject } from "../lib/project-context";
@@ -127,7 +127,7 @@ function Impersonation() {
 
 /** The user as their session sees them: the client view, which is what the project's app gets. */
 function SessionView({ user, onEnd }: { user: CurrentUser; onEnd: () => Promise<void> }) {
-  const [pending, setPending] = useState(false);
+  const { busy: pending, run } = useAction();
   const json = (value: unknown) => JSON.stringify(value ?? null, null, 2);
   return (
     <section className="panel impersonation" aria-label="The user as this session sees them">
@@ -159,17 +159,7 @@ function SessionView({ user, onEnd }: { user: CurrentUser; onEnd: () => Promise<
           <pre className="code-block">{json(user.clientReadOnlyMetadata)}</pre>
         </dd>
       </dl>
-      <button
-        type="button"
-        className="btn btn-danger"
-        disabled={pending}
-        aria-busy={pending}
-        onClick={async () => {
-          setPending(true);
-          await onEnd();
-          setPending(false);
-        }}
-      >
+      <button type="button" className="btn btn-danger" disabled={pending} aria-busy={pending} onClick={() => run(onEnd)}>
         {pending ? "Ending…" : "End impersonation"}
       </button>
     </section>

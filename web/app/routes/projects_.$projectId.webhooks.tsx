@@ -6,7 +6,7 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
 import type { WebhookDelivery, WebhookEndpoint } from "../../../sdk/src";
-import { Loaded, PageHeading } from "../components/console-ui";
+import { Loaded, PageHeading, useAction } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { DeliveryLog } from "../components/webhooks/delivery-log";
 import { EndpointForm, type NewEndpoint } from "../components/webhooks/endpoint-form";
@@ -22,7 +22,7 @@ export default function WebhooksRoute() {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
-  const [busyId, setBusyId] = useState<string | null>(null);
+  const test = useAction();
   const [logVersion, setLogVersion] = useState(0);
 
   const load = useCallback(async () => setEndpoints(await app.listWebhookEndpoints()), [app]);
@@ -50,18 +50,24 @@ export default function WebhooksRoute() {
   };
 
   const actions = {
-    busyId,
-    onTest: (e: WebhookEndpoint) =>
-      guard("send the test event", async () => {
-        setBusyId(e.id);
-        try {
+    /** The endpoint whose test event is on its way. */
+    busyId: test.running,
+    onTest: async (e: WebhookEndpoint) => {
+      await test.run(
+        async () => {
           const result = await app.sendTestWebhook({ endpointId: e.id });
           toast(result.success ? `Test event delivered to ${e.url}.` : `Test event not delivered: ${result.errorMessage}`);
-        } finally {
-          setBusyId(null);
-          setLogVersion((v) => v + 1);
-        }
-      }),
+        },
+        {
+          name: e.id,
+          message: (error) => {
+            toast(errorMessage(error, "Could not send the test event."));
+            return null;
+          },
+        },
+      );
+      setLogVersion((v) => v + 1);
+    },
     onToggle: (e: WebhookEndpoint) =>
       guard(e.disabled ? "enable the endpoint" : "disable the endpoint", async () => {
         await app.updateWebhookEndpoint(e.id, { disabled: !e.disabled });

@@ -5,6 +5,7 @@
  * used in the last 30 days.
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { formatCount } from "../../lib/format";
 import { errorMessage, useProject } from "../../lib/project-context";
 import { configErrorMessage } from "../config/api-error";
 import { TextField, useAction } from "../console-ui";
@@ -193,7 +194,7 @@ export function AssistantSettings() {
 /** The usage, or why it could not be read. */
 function AssistantUsage({ usage }: { usage: AiUsage | string | null }) {
   if (usage === null) return null;
-  const n = (value: number) => value.toLocaleString("en");
+  const n = (value: number) => formatCount(value);
   return (
     <div className="assistant-usage">
       <h3 className="assistant-usage-title">Tokens used in the last 30 days</h3>

@@ -7,7 +7,7 @@
 
 import { type FormEvent, useId, useRef, useState } from "react";
 import { domainError, productionModeErrors } from "../../../../sdk/src/shared/domain-rules";
-import { TextField } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type DomainEntry = { domain: string; handlerPath: string };
@@ -24,11 +24,9 @@ export function DomainForm(props: {
   const [domain, setDomain] = useState(props.editing?.domain ?? "");
   const [handlerPath, setHandlerPath] = useState(props.editing?.handlerPath ?? "/handler");
   const [errors, setErrors] = useState<{ domain?: string; handlerPath?: string }>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error: formError, setError: setFormError, run } = useAction();
   const domainRef = useRef<HTMLInputElement>(null);
   const pathRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const check = (value: string, path: string) => {
     const found: typeof errors = {};
@@ -54,28 +52,22 @@ export function DomainForm(props: {
     setFormError(null);
     if (found.domain) return domainRef.current?.focus();
     if (found.handlerPath) return pathRef.current?.focus();
-    setPending(true);
-    try {
-      await props.onSubmit({ domain: value, handlerPath: path });
-      if (!props.editing) {
-        setDomain("");
-        setHandlerPath("/handler");
-      }
-    } catch (e) {
-      setFormError(configErrorMessage(e, "Could not save the domain."));
-      requestAnimationFrame(() => errorRef.current?.focus());
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await props.onSubmit({ domain: value, handlerPath: path });
+        if (!props.editing) {
+          setDomain("");
+          setHandlerPath("/handler");
+        }
+      },
+      { fallback: "Could not save the domain.", message: configErrorMessage },
+    );
   };
 
   return (
     <form className="form domain-form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h3 id={`${formId}-heading`}>{props.editing ? `Edit ${props.editing.domain}` : "Add a trusted domain"}</h3>
-      {formError ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} focus />
       <TextField
         id={`${formId}-domain`}
         label="Domain URL"

@@ -4,7 +4,7 @@
  */
 
 import { type FormEvent, useId, useRef, useState } from "react";
-import { TextField } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type NewKeySet = {
@@ -37,11 +37,9 @@ export function KeySetForm({ onCreate }: { onCreate: (keySet: NewKeySet) => Prom
   const [days, setDays] = useState(365);
   const [keys, setKeys] = useState({ hasPublishableClientKey: true, hasSecretServerKey: true, hasSuperSecretAdminKey: false });
   const [errors, setErrors] = useState<{ description?: string; keys?: string }>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error: formError, setError: setFormError, run } = useAction();
   const descriptionRef = useRef<HTMLInputElement>(null);
   const keysRef = useRef<HTMLFieldSetElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -53,25 +51,19 @@ export function KeySetForm({ onCreate }: { onCreate: (keySet: NewKeySet) => Prom
     setFormError(null);
     if (found.description) return descriptionRef.current?.focus();
     if (found.keys) return keysRef.current?.querySelector("input")?.focus();
-    setPending(true);
-    try {
-      await onCreate({ description: description.trim(), expiresAt: new Date(Date.now() + days * DAY), ...keys });
-      setDescription("");
-    } catch (e) {
-      setFormError(configErrorMessage(e, "Could not create the key set."));
-      requestAnimationFrame(() => errorRef.current?.focus());
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await onCreate({ description: description.trim(), expiresAt: new Date(Date.now() + days * DAY), ...keys });
+        setDescription("");
+      },
+      { fallback: "Could not create the key set.", message: configErrorMessage },
+    );
   };
 
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h2 id={`${formId}-heading`}>Create a key set</h2>
-      {formError ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} focus />
       <TextField
         id={`${formId}-description`}
         label="Description"

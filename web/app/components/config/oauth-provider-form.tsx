@@ -7,6 +7,7 @@
  */
 
 import { type FormEvent, type ReactNode, type RefObject, useId, useRef, useState } from "react";
+import { Alert, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 import { OAUTH_PROVIDERS, providerName } from "./oauth-provider-ids";
 
@@ -70,8 +71,7 @@ export function OAuthProviderForm(props: {
   const [facebookConfigId, setFacebookConfigId] = useState(props.editing?.facebookConfigId ?? "");
   const [bundleIds, setBundleIds] = useState((props.editing?.appleBundleIds ?? []).join("\n"));
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error: formError, setError: setFormError, run } = useAction();
   const refs: Record<FieldName, RefObject<HTMLInputElement | HTMLTextAreaElement | null>> = {
     clientId: useRef<HTMLInputElement>(null),
     clientSecret: useRef<HTMLInputElement>(null),
@@ -79,7 +79,6 @@ export function OAuthProviderForm(props: {
     facebookConfigId: useRef<HTMLInputElement>(null),
     bundleIds: useRef<HTMLTextAreaElement>(null),
   };
-  const errorRef = useRef<HTMLParagraphElement>(null);
   // Secrets are kept per id and type: a stored one exists only for an own-keys provider being edited.
   const secretStored = props.editing?.type === "standard" && type === "standard" && props.editing.hasClientSecret === true;
   const name = providerName(providerId);
@@ -100,38 +99,30 @@ export function OAuthProviderForm(props: {
     setFieldErrors(errors);
     const first = (["clientId", "clientSecret", "tenantId", "facebookConfigId", "bundleIds"] as const).find((f) => errors[f]);
     if (first) return refs[first].current?.focus();
-    setPending(true);
-    try {
-      await props.onSubmit(
-        type === "shared"
-          ? { id: providerId, type }
-          : {
-              id: providerId,
-              type,
-              clientId: clientId.trim(),
-              ...(clientSecret ? { clientSecret } : {}),
-              ...extrasFor(providerId, extras),
-            },
-      );
-      setClientSecret("");
-    } catch (e) {
-      setFormError(configErrorMessage(e, "Could not save the provider."));
-      setPending(false);
-      requestAnimationFrame(() => errorRef.current?.focus());
-      return;
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await props.onSubmit(
+          type === "shared"
+            ? { id: providerId, type }
+            : {
+                id: providerId,
+                type,
+                clientId: clientId.trim(),
+                ...(clientSecret ? { clientSecret } : {}),
+                ...extrasFor(providerId, extras),
+              },
+        );
+        setClientSecret("");
+      },
+      { fallback: "Could not save the provider.", message: configErrorMessage },
+    );
   };
 
   const heading = props.editing ? `Edit ${name}` : "Add a provider";
   return (
     <form className="form provider-form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h3 id={`${formId}-heading`}>{heading}</h3>
-      {formError ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {formError}
-        </p>
-      ) : null}
+      <Alert message={formError} focus />
       {props.editing ? null : (
         <div className="field">
           <label htmlFor={`${formId}-provider`}>Provider</label>

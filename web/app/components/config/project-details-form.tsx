@@ -1,5 +1,6 @@
 /** The project's display name and description (Settings page). */
 import { type FormEvent, useId, useRef, useState } from "react";
+import { Alert } from "../console-ui";
 import { useConfigSave } from "./use-config-save";
 
 export function ProjectDetailsForm({ displayName, description }: { displayName: string; description: string }) {
@@ -9,7 +10,6 @@ export function ProjectDetailsForm({ displayName, description }: { displayName: 
   const [text, setText] = useState(description);
   const [nameError, setNameError] = useState<string | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -17,18 +17,13 @@ export function ProjectDetailsForm({ displayName, description }: { displayName: 
     const trimmed = name.trim();
     setNameError(trimmed ? null : "Enter a name for the project.");
     if (!trimmed) return nameRef.current?.focus();
-    const ok = await save("details", { displayName: trimmed, description: text.trim() }, "Project details saved.");
-    if (!ok) requestAnimationFrame(() => errorRef.current?.focus());
+    await save("details", { displayName: trimmed, description: text.trim() }, "Project details saved.");
   };
 
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${formId}-heading`}>
       <h2 id={`${formId}-heading`}>Project details</h2>
-      {errors.details ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {errors.details}
-        </p>
-      ) : null}
+      <Alert message={errors.details} focus />
       <div className="field">
         <label htmlFor={`${formId}-name`}>Display name</label>
         <input

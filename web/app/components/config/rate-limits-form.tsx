@@ -5,6 +5,7 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_RULES, RATE_LIMIT_VALUE, type RateLimitRule } from "../../../../sdk/src/shared/rate-limit-rules";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { Alert } from "../console-ui";
 import { useConfigSave } from "./use-config-save";
 
 const WORDS: Record<string, string> = { ip: "IP", otp: "OTP", cli: "CLI", oauth: "OAuth" };
@@ -26,7 +27,6 @@ export function RateLimitsForm({ project }: { project: OwnedProject }) {
   const [values, setValues] = useState<Partial<Record<RateLimitRule, string>>>(stored);
   const [invalid, setInvalid] = useState<RateLimitRule[]>([]);
   const formRef = useRef<HTMLFormElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -40,8 +40,7 @@ export function RateLimitsForm({ project }: { project: OwnedProject }) {
     setInvalid(bad);
     if (bad.length) return formRef.current?.querySelector<HTMLInputElement>(`#${CSS.escape(`${formId}-${bad[0]}`)}`)?.focus();
     // Sent in wire form: the SDK's camelCase→snake_case key mapping would mangle the upper-case rule names.
-    const ok = await save("rateLimits", () => project.update({ config: { rateLimits } }), "Rate limits saved.");
-    if (!ok) requestAnimationFrame(() => errorRef.current?.focus());
+    await save("rateLimits", () => project.update({ config: { rateLimits } }), "Rate limits saved.");
   };
 
   return (
@@ -51,11 +50,7 @@ export function RateLimitsForm({ project }: { project: OwnedProject }) {
         Requests allowed per window, as <code>count/seconds</code> (e.g. <code>30/60</code>); <code>0</code> turns a rule off; empty uses
         the default.
       </p>
-      {errors.rateLimits ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {errors.rateLimits}
-        </p>
-      ) : null}
+      <Alert message={errors.rateLimits} focus />
       <div className="rate-limit-grid">
         {RATE_LIMIT_RULE_NAMES.map((rule) => {
           const id = `${formId}-${rule}`;

@@ -7,6 +7,7 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import type { ProjectConfig } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { Alert } from "../console-ui";
 import { useConfigSave } from "./use-config-save";
 
 type Field = "sessionIdleTimeoutMinutes" | "sessionMaxLifetimeMinutes" | "maxSessionsPerUser";
@@ -46,7 +47,6 @@ export function SessionPolicyForm({ project }: { project: OwnedProject }) {
   }));
   const [invalid, setInvalid] = useState<Field[]>([]);
   const formRef = useRef<HTMLFormElement>(null);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   const parse = (f: (typeof FIELDS)[number]): number | null => {
     const text = values[f.key].trim();
@@ -63,8 +63,7 @@ export function SessionPolicyForm({ project }: { project: OwnedProject }) {
     setInvalid(bad);
     if (bad.length) return formRef.current?.querySelector<HTMLInputElement>(`#${CSS.escape(`${formId}-${bad[0]}`)}`)?.focus();
     const update = Object.fromEntries(FIELDS.map((f) => [f.key, parse(f)])) as Pick<ProjectConfig, Field>;
-    const ok = await save("sessions", { config: update }, "Session policy saved.");
-    if (!ok) requestAnimationFrame(() => errorRef.current?.focus());
+    await save("sessions", { config: update }, "Session policy saved.");
   };
 
   return (
@@ -74,11 +73,7 @@ export function SessionPolicyForm({ project }: { project: OwnedProject }) {
         How long people stay signed in. Each limit ends sessions for good (the user signs in again); 0 means no limit. Users can also sign
         out of all other devices from their account settings.
       </p>
-      {errors.sessions ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={errorRef}>
-          {errors.sessions}
-        </p>
-      ) : null}
+      <Alert message={errors.sessions} focus />
       {FIELDS.map((f) => {
         const id = `${formId}-${f.key}`;
         const bad = invalid.includes(f.key);

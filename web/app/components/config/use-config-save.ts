@@ -6,6 +6,7 @@
 import { useCallback, useState } from "react";
 import type { ProjectUpdate } from "../../../../sdk/src";
 import { useProject } from "../../lib/project-context";
+import { useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 
 export type ConfigSave = {
@@ -20,7 +21,7 @@ export type ConfigSave = {
 
 export function useConfigSave(): ConfigSave {
   const { project, reloadProject, toast } = useProject();
-  const [saving, setSaving] = useState<string | null>(null);
+  const { running: saving, run } = useAction();
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const clearError = useCallback((key: string) => {
@@ -28,23 +29,26 @@ export function useConfigSave(): ConfigSave {
   }, []);
 
   const save = useCallback(
-    async (key: string, update: ProjectUpdate | (() => Promise<void>), success: string) => {
-      setSaving(key);
+    (key: string, update: ProjectUpdate | (() => Promise<void>), success: string) => {
       clearError(key);
-      try {
-        if (typeof update === "function") await update();
-        else await project.update(update);
-        await reloadProject();
-        toast(success);
-        return true;
-      } catch (e) {
-        setErrors((all) => ({ ...all, [key]: configErrorMessage(e, "Could not save. Try again.") }));
-        return false;
-      } finally {
-        setSaving(null);
-      }
+      return run(
+        async () => {
+          if (typeof update === "function") await update();
+          else await project.update(update);
+          await reloadProject();
+          toast(success);
+        },
+        {
+          name: key,
+          fallback: "Could not save. Try again.",
+          message: (e, fallback) => {
+            setErrors((all) => ({ ...all, [key]: configErrorMessage(e, fallback) }));
+            return null;
+          },
+        },
+      );
     },
-    [project, reloadProject, toast, clearError],
+    [project, reloadProject, toast, clearError, run],
   );
 
   return { saving, errors, save, clearError };

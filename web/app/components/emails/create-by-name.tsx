@@ -4,7 +4,7 @@
  * `onCreate` creates the item and moves on (a toast, the editor page).
  */
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 
 export function CreateByNameForm({
   noun,
@@ -47,11 +47,7 @@ export function CreateByNameForm({
           inputRef={nameRef}
           maxLength={256}
         />
-        {create.error ? (
-          <p className="alert" role="alert">
-            {create.error}
-          </p>
-        ) : null}
+        <Alert message={create.error} />
         <div>
           <button type="submit" className="btn" disabled={create.busy}>
             {create.busy ? "Creating…" : `Create ${noun}`}

@@ -6,7 +6,7 @@
 import { useId, useState } from "react";
 import type { ProjectConfig } from "../../../../sdk/src/apps/admin-project";
 import type { OwnedProject } from "../../lib/dashboard-types";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 
 type Smtp = { host: string; port: string; username: string; password: string; senderName: string; senderEmail: string };
 
@@ -155,19 +155,11 @@ export function EmailServerForm(props: { project: OwnedProject; onSaved: (messag
               </button>
             </div>
             {testResult ? <p role="status">{testResult}</p> : null}
-            {test.error ? (
-              <p className="alert" role="alert">
-                {test.error}
-              </p>
-            ) : null}
+            <Alert message={test.error} />
           </div>
         </>
       )}
-      {save.error ? (
-        <p className="alert" role="alert">
-          {save.error}
-        </p>
-      ) : null}
+      <Alert message={save.error} />
       <button type="submit" className="btn" disabled={save.busy}>
         {save.busy ? "Saving…" : "Save email server"}
       </button>

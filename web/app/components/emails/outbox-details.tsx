@@ -7,8 +7,10 @@
 import type { RefObject } from "react";
 import type { AdminEmailOutbox } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
-import { ConfirmButton, useAction } from "../console-ui";
-import { canEdit, canRetry, OutboxStatus, Recipient, SKIPPED_REASONS, when } from "./outbox-status";
+import { formatTimestamp } from "../../lib/format";
+import { Alert, ConfirmButton, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
+import { canEdit, canRetry, OutboxStatus, Recipient, SKIPPED_REASONS } from "./outbox-status";
 
 type Props = {
   project: OwnedProject;
@@ -51,15 +53,15 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
           <Recipient to={email.to} projectId={project.id} userEmail={userEmail} />
         </dd>
         <dt>Created</dt>
-        <dd>{when(email.createdAt)}</dd>
+        <dd>{formatTimestamp(email.createdAt)}</dd>
         <dt>Source</dt>
         <dd>{SOURCES[email.createdWith]}</dd>
         <dt>Scheduled for</dt>
-        <dd>{when(email.scheduledAt)}</dd>
+        <dd>{formatTimestamp(email.scheduledAt)}</dd>
         {email.deliveredAt ? (
           <>
             <dt>Sent</dt>
-            <dd>{when(email.deliveredAt)}</dd>
+            <dd>{formatTimestamp(email.deliveredAt)}</dd>
           </>
         ) : null}
         <dt>Retries</dt>
@@ -67,7 +69,7 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
         {email.nextSendRetryAt ? (
           <>
             <dt>Next retry</dt>
-            <dd>{when(email.nextSendRetryAt)}</dd>
+            <dd>{formatTimestamp(email.nextSendRetryAt)}</dd>
           </>
         ) : null}
         <dt>Id</dt>
@@ -101,32 +103,34 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
       {attempts.length === 0 ? (
         <p className="muted">None.</p>
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (the table holds no control).
-        <section className="table-scroll outbox-attempts" tabIndex={0} aria-label="Failed send attempts, scrollable">
-          <table className="email-table">
-            <caption className="visually-hidden">Failed send attempts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Attempt</th>
-                <th scope="col">When</th>
-                <th scope="col">Error</th>
+        <DataTable
+          className="email-table"
+          caption="Failed send attempts"
+          captionClassName="visually-hidden"
+          scrollLabel="Failed send attempts, scrollable"
+          boxClassName="outbox-attempts"
+        >
+          <thead>
+            <tr>
+              <th scope="col">Attempt</th>
+              <th scope="col">When</th>
+              <th scope="col">Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {/* Keyed by time: a retried email numbers its attempts afresh. */}
+            {attempts.map((a) => (
+              <tr key={a.timestamp}>
+                <td>{a.attemptNumber}</td>
+                <td>{formatTimestamp(new Date(a.timestamp))}</td>
+                <td>
+                  {a.externalMessage}
+                  {a.internalMessage && a.internalMessage !== a.externalMessage ? <div className="muted">{a.internalMessage}</div> : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {/* Keyed by time: a retried email numbers its attempts afresh. */}
-              {attempts.map((a) => (
-                <tr key={a.timestamp}>
-                  <td>{a.attemptNumber}</td>
-                  <td>{when(new Date(a.timestamp))}</td>
-                  <td>
-                    {a.externalMessage}
-                    {a.internalMessage && a.internalMessage !== a.externalMessage ? <div className="muted">{a.internalMessage}</div> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+            ))}
+          </tbody>
+        </DataTable>
       )}
 
       {canEdit(email) ? (
@@ -177,11 +181,7 @@ export function OutboxDetails({ project, email, userEmail, id, headingRef, onCha
           Working…
         </p>
       ) : null}
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
 
       {email.html ? (
         <details className="outbox-rendered">

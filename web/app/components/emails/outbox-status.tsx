@@ -84,5 +84,3 @@ export const SKIPPED_REASONS: Record<string, string> = {
   USER_UNSUBSCRIBED: "the user unsubscribed from this kind of email",
   NO_EMAIL_PROVIDED: "no address to send to",
 };
-
-export const when = (d: Date | null | undefined) => (d ? d.toLocaleString() : "—");

@@ -3,7 +3,9 @@
  * status, created time and retries; "Load more" continues on the API's cursor.
  */
 import type { AdminEmailOutbox } from "../../../../sdk/src";
-import { OutboxStatus, Recipient, when } from "./outbox-status";
+import { formatTimestamp } from "../../lib/format";
+import { DataTable } from "../data-table";
+import { OutboxStatus, Recipient } from "./outbox-status";
 
 export function OutboxTable(props: {
   projectId: string;
@@ -18,49 +20,47 @@ export function OutboxTable(props: {
   if (props.items.length === 0) return <p className="empty">No emails match.</p>;
   return (
     <>
-      <div className="table-scroll">
-        <table className="email-table outbox-table" aria-label="Outbox">
-          <thead>
-            <tr>
-              <th scope="col">To</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Retries</th>
+      <DataTable className="email-table outbox-table" label="Outbox">
+        <thead>
+          <tr>
+            <th scope="col">To</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Status</th>
+            <th scope="col">Created</th>
+            <th scope="col">Retries</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.items.map((e) => (
+            <tr key={e.id} className={props.openId === e.id ? "outbox-open" : undefined}>
+              <td>
+                <Recipient to={e.to} projectId={props.projectId} />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="link-button"
+                  data-outbox-id={e.id}
+                  aria-expanded={props.openId === e.id}
+                  aria-controls={props.openId === e.id ? props.detailsId : undefined}
+                  aria-label={`${e.subject ?? "Not rendered yet"}: details`}
+                  onClick={() => props.onOpen(e)}
+                >
+                  {e.subject ?? "Not rendered yet"}
+                </button>
+              </td>
+              <td>
+                <OutboxStatus status={e.status} />
+              </td>
+              <td>{formatTimestamp(e.createdAt)}</td>
+              <td>
+                {e.sendRetries}
+                {e.nextSendRetryAt ? <div className="muted">next {formatTimestamp(e.nextSendRetryAt)}</div> : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.items.map((e) => (
-              <tr key={e.id} className={props.openId === e.id ? "outbox-open" : undefined}>
-                <td>
-                  <Recipient to={e.to} projectId={props.projectId} />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="link-button"
-                    data-outbox-id={e.id}
-                    aria-expanded={props.openId === e.id}
-                    aria-controls={props.openId === e.id ? props.detailsId : undefined}
-                    aria-label={`${e.subject ?? "Not rendered yet"}: details`}
-                    onClick={() => props.onOpen(e)}
-                  >
-                    {e.subject ?? "Not rendered yet"}
-                  </button>
-                </td>
-                <td>
-                  <OutboxStatus status={e.status} />
-                </td>
-                <td>{when(e.createdAt)}</td>
-                <td>
-                  {e.sendRetries}
-                  {e.nextSendRetryAt ? <div className="muted">next {when(e.nextSendRetryAt)}</div> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
       {props.nextCursor ? (
         <button type="button" className="btn btn-secondary" onClick={props.onLoadMore} disabled={props.loading}>
           {props.loading ? "Loading…" : "Load more"}

@@ -7,6 +7,7 @@ import { type RefObject, useEffect, useState } from "react";
 import type { ServerTeam } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
+import { Alert } from "../console-ui";
 
 type App = OwnedProject["app"];
 export type PickedUser = { id: string; label: string };
@@ -187,11 +188,7 @@ export function RecipientPicker(props: {
       ) : (
         <p className="muted">Every user of the project with a primary email whose notification settings allow this kind of email.</p>
       )}
-      {searchError ? (
-        <p className="alert" role="alert">
-          {searchError}
-        </p>
-      ) : null}
+      <Alert message={searchError} />
       {props.error ? (
         <p className="field-error" id={errorId}>
           {props.error}

@@ -1,13 +1,12 @@
 /**
- * The save row of the template, theme and draft editors: the failure (an alert the editor focuses),
+ * The save row of the template, theme and draft editors: the failure (an alert that takes focus),
  * the Save button with progress, and whether there are unsaved changes.
  */
-import type { Ref } from "react";
+import { Alert } from "../console-ui";
 
 export function SaveBar(props: {
   noun: "template" | "theme" | "draft";
   error: string | null;
-  alertRef: Ref<HTMLParagraphElement>;
   busy: boolean;
   dirty: boolean;
   /** Without it the button submits its form (the theme editor saves on submit). */
@@ -15,11 +14,7 @@ export function SaveBar(props: {
 }) {
   return (
     <>
-      {props.error ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={props.alertRef}>
-          Not saved: {props.error}
-        </p>
-      ) : null}
+      <Alert message={props.error ? `Not saved: ${props.error}` : null} focus />
       <div className="inline">
         <button type={props.onSave ? "button" : "submit"} className="btn" onClick={props.onSave} disabled={props.busy}>
           {props.busy ? "Saving…" : `Save ${props.noun}`}

@@ -6,7 +6,8 @@
 import { Link } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
 import type { SendEmailResult } from "../../../../sdk/src";
-import { errorMessage } from "../../lib/project-context";
+import { Alert, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 import type { ResolvedRecipients } from "./recipient-picker";
 
 const users = (n: number) => `${n} ${n === 1 ? "user" : "users"}`;
@@ -20,38 +21,26 @@ export function SendButton(props: {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [resolved, setResolved] = useState<ResolvedRecipients | null>(null);
-  const [counting, setCounting] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [outerError, setOuterError] = useState<string | null>(null);
+  const count = useAction();
+  const sendAction = useAction();
+  const { busy: counting, error: outerError } = count;
+  const { busy: sending, error } = sendAction;
 
   const open = async () => {
-    setOuterError(null);
-    setError(null);
-    setCounting(true);
-    try {
+    sendAction.setError(null);
+    await count.run(async () => {
       const r = await props.prepare();
       if (!r) return;
       setResolved(r);
       dialog.current?.showModal();
-    } catch (e) {
-      setOuterError(errorMessage(e, "Could not count the recipients."));
-    } finally {
-      setCounting(false);
-    }
+    }, "Could not count the recipients.");
   };
   const confirm = async () => {
     if (!resolved) return;
-    setSending(true);
-    setError(null);
-    try {
+    await sendAction.run(async () => {
       await props.send(resolved);
       dialog.current?.close();
-    } catch (e) {
-      setError(errorMessage(e, "The email could not be sent."));
-    } finally {
-      setSending(false);
-    }
+    }, "The email could not be sent.");
   };
 
   return (
@@ -61,11 +50,7 @@ export function SendButton(props: {
           {counting ? "Counting recipients…" : (props.label ?? "Send…")}
         </button>
       </div>
-      {outerError ? (
-        <p className="alert" role="alert">
-          {outerError}
-        </p>
-      ) : null}
+      <Alert message={outerError} />
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId}>
         <h2 id={titleId}>{resolved ? `Send to ${users(resolved.count)}?` : "Send?"}</h2>
         <p>
@@ -73,11 +58,7 @@ export function SendButton(props: {
             ? `This email goes to ${resolved.what} (${users(resolved.count)}) now. Users without a primary email, or whose notification settings leave out this kind of email, are skipped. A sent email cannot be called back.`
             : null}
         </p>
-        {error ? (
-          <p className="alert" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <Alert message={error} />
         <div className="dialog-actions">
           <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()} disabled={sending}>
             Cancel
@@ -110,44 +91,38 @@ export function SendResults(props: { projectId: string; results: SendEmailResult
     <section className="panel" aria-labelledby="send-results-title">
       <h2 id="send-results-title">Results</h2>
       <p role="status">{summary}.</p>
-      {props.results.length === 0 ? (
-        <p className="empty">Nobody to send to.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="email-table">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Email</th>
-                <th scope="col">Result</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.results.map((r) => (
-                <tr key={r.userId}>
-                  <td>
-                    <Link to={`/projects/${props.projectId}/users/${r.userId}`}>{props.names?.get(r.userId) ?? r.userId}</Link>
-                  </td>
-                  <td>{r.userEmail ?? "—"}</td>
-                  <td>
-                    <span className={`status status-${r.status}`}>{r.status}</span>
-                  </td>
-                  <td>
-                    {r.error ? <span className="email-error">{REASONS[r.error] ?? r.error}</span> : null}
-                    {r.emailId ? (
-                      <>
-                        {r.error ? " · " : null}
-                        <Link to={`/projects/${props.projectId}/emails/${r.emailId}`}>In the sent log</Link>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable isEmpty={props.results.length === 0} empty="Nobody to send to." className="email-table">
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Email</th>
+            <th scope="col">Result</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.results.map((r) => (
+            <tr key={r.userId}>
+              <td>
+                <Link to={`/projects/${props.projectId}/users/${r.userId}`}>{props.names?.get(r.userId) ?? r.userId}</Link>
+              </td>
+              <td>{r.userEmail ?? "—"}</td>
+              <td>
+                <span className={`status status-${r.status}`}>{r.status}</span>
+              </td>
+              <td>
+                {r.error ? <span className="email-error">{REASONS[r.error] ?? r.error}</span> : null}
+                {r.emailId ? (
+                  <>
+                    {r.error ? " · " : null}
+                    <Link to={`/projects/${props.projectId}/emails/${r.emailId}`}>In the sent log</Link>
+                  </>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }

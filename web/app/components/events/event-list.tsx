@@ -6,7 +6,9 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { ProjectEvent } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatTimestamp } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";
+import { DataTable } from "../data-table";
 
 export type EventFilter = { type?: string; userId?: string; since?: Date; until?: Date };
 
@@ -61,40 +63,38 @@ export function EventList(props: { project: OwnedProject; filter: EventFilter; p
   if (items.length === 0) return <p className="empty">No events match.</p>;
   return (
     <>
-      <div className="table-scroll">
-        <table className="email-table" aria-label={props.label}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Subject</th>
-              <th scope="col">By</th>
-              <th scope="col">From</th>
+      <DataTable className="email-table" label={props.label}>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Event</th>
+            <th scope="col">Subject</th>
+            <th scope="col">By</th>
+            <th scope="col">From</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((e) => (
+            <tr key={e.id}>
+              <td>{formatTimestamp(e.createdAt)}</td>
+              <td>
+                <code>{e.type}</code>
+                {e.data && Array.isArray(e.data.fields) ? <div className="muted">{(e.data.fields as string[]).join(", ")}</div> : null}
+              </td>
+              <td>
+                {e.userId ? <Link to={`/projects/${project.id}/users/${e.userId}`}>user {e.userId.slice(0, 8)}</Link> : null}
+                {e.userId && e.teamId ? " · " : null}
+                {e.teamId ? <Link to={`/projects/${project.id}/teams/${e.teamId}`}>team {e.teamId.slice(0, 8)}</Link> : null}
+              </td>
+              <td>{actorLabel(e)}</td>
+              <td>
+                {[e.ip, e.countryCode].filter(Boolean).join(" · ") || <span className="muted">—</span>}
+                {e.userAgent ? <div className="muted event-agent">{e.userAgent}</div> : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((e) => (
-              <tr key={e.id}>
-                <td>{e.createdAt.toLocaleString()}</td>
-                <td>
-                  <code>{e.type}</code>
-                  {e.data && Array.isArray(e.data.fields) ? <div className="muted">{(e.data.fields as string[]).join(", ")}</div> : null}
-                </td>
-                <td>
-                  {e.userId ? <Link to={`/projects/${project.id}/users/${e.userId}`}>user {e.userId.slice(0, 8)}</Link> : null}
-                  {e.userId && e.teamId ? " · " : null}
-                  {e.teamId ? <Link to={`/projects/${project.id}/teams/${e.teamId}`}>team {e.teamId.slice(0, 8)}</Link> : null}
-                </td>
-                <td>{actorLabel(e)}</td>
-                <td>
-                  {[e.ip, e.countryCode].filter(Boolean).join(" · ") || <span className="muted">—</span>}
-                  {e.userAgent ? <div className="muted event-agent">{e.userAgent}</div> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
       {cursor ? (
         <button type="button" className="btn btn-secondary" onClick={() => load(cursor)} disabled={busy}>
           {busy ? "Loading…" : "Load more"}

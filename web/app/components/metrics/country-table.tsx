@@ -1,4 +1,7 @@
 /** The "world table": users by the country of their latest located activity, largest first, with shares. */
+
+import { formatCount } from "../../lib/format";
+import { DataTable } from "../data-table";
 import type { ChartState } from "./chart-panel";
 
 function countryName(code: string): string {
@@ -27,39 +30,40 @@ export function CountryTable(props: { state: ChartState<Record<string, number>> 
       ) : rows.length === 0 ? (
         <p className="muted metric-placeholder metric-empty">No located activity yet: countries appear once users sign in.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table country-table">
-            <caption className="muted">Each user counts once, in the country of their latest sign-in or session refresh.</caption>
-            <thead>
-              <tr>
-                <th scope="col">Country</th>
-                <th scope="col" className="num">
-                  Users
-                </th>
-                <th scope="col" className="num">
-                  Share
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(([code, count]) => {
-                const share = total ? (count / total) * 100 : 0;
-                return (
-                  <tr key={code}>
-                    <th scope="row">
-                      {countryName(code)} <span className="muted">({code})</span>
-                    </th>
-                    <td className="num">{count.toLocaleString("en")}</td>
-                    <td className="num">
-                      <span className="share-bar" aria-hidden="true" style={{ width: `${Math.max(2, share)}%` }} />
-                      {share.toFixed(share < 10 ? 1 : 0)} %
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="country-table"
+          caption="Each user counts once, in the country of their latest sign-in or session refresh."
+          captionClassName="muted"
+        >
+          <thead>
+            <tr>
+              <th scope="col">Country</th>
+              <th scope="col" className="num">
+                Users
+              </th>
+              <th scope="col" className="num">
+                Share
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([code, count]) => {
+              const share = total ? (count / total) * 100 : 0;
+              return (
+                <tr key={code}>
+                  <th scope="row">
+                    {countryName(code)} <span className="muted">({code})</span>
+                  </th>
+                  <td className="num">{formatCount(count)}</td>
+                  <td className="num">
+                    <span className="share-bar" aria-hidden="true" style={{ width: `${Math.max(2, share)}%` }} />
+                    {share.toFixed(share < 10 ? 1 : 0)} %
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

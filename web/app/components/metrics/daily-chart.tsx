@@ -1,16 +1,14 @@
 /** A per-day series (sign-ups, daily active users) as a bar chart over the window's UTC days. */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { MetricsDataPoint } from "../../../../sdk/src";
+import { formatCount, formatUtcDay } from "../../lib/format";
 import { ChartPanel, type ChartState } from "./chart-panel";
 import { ClientOnly } from "./client-only";
-
-const shortDate = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
 function summary(points: MetricsDataPoint[], noun: string): string {
   const total = points.reduce((sum, p) => sum + p.activity, 0);
   const peak = points.reduce((best, p) => (p.activity > best.activity ? p : best), points[0] ?? { date: "", activity: 0 });
-  return `${total.toLocaleString("en")} ${noun} over ${points.length} days; busiest day ${shortDate(peak.date)} (${peak.activity.toLocaleString("en")}). Days are UTC.`;
+  return `${formatCount(total)} ${noun} over ${points.length} days; busiest day ${formatUtcDay(peak.date)} (${formatCount(peak.activity)}). Days are UTC.`;
 }
 
 export function DailyChart(props: {
@@ -36,9 +34,9 @@ export function DailyChart(props: {
             <ResponsiveContainer width="100%" height={220}>
               <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis dataKey="date" tickFormatter={shortDate} minTickGap={24} fontSize={12} />
+                <XAxis dataKey="date" tickFormatter={formatUtcDay} minTickGap={24} fontSize={12} />
                 <YAxis allowDecimals={false} fontSize={12} />
-                <Tooltip labelFormatter={(d) => shortDate(String(d))} formatter={(v) => [Number(v).toLocaleString("en"), props.title]} />
+                <Tooltip labelFormatter={(d) => formatUtcDay(String(d))} formatter={(v) => [formatCount(Number(v)), props.title]} />
                 <Bar dataKey="activity" fill={props.color} isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>

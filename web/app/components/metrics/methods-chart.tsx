@@ -1,5 +1,6 @@
 /** Sign-ins by method over the window, as horizontal bars (one per method). */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatCount } from "../../lib/format";
 import { ChartPanel, type ChartState } from "./chart-panel";
 import { ClientOnly } from "./client-only";
 
@@ -23,7 +24,7 @@ export function MethodsChart(props: { state: ChartState<MethodCount[]>; color: s
       state={props.state}
       emptyText="No sign-ins in the last 30 days."
       isEmpty={(rows) => rows.length === 0}
-      summary={(rows) => `${rows.reduce((n, r) => n + r.count, 0).toLocaleString("en")} successful sign-ins over the same days.`}
+      summary={(rows) => `${formatCount(rows.reduce((n, r) => n + r.count, 0))} successful sign-ins over the same days.`}
       chart={(rows) => (
         <ClientOnly fallback={<div className="metric-chart-fallback" />}>
           {() => (
@@ -36,7 +37,7 @@ export function MethodsChart(props: { state: ChartState<MethodCount[]>; color: s
                 <CartesianGrid strokeDasharray="3 3" horizontal={false} />
                 <XAxis type="number" allowDecimals={false} fontSize={12} />
                 <YAxis type="category" dataKey="label" width={120} fontSize={12} />
-                <Tooltip formatter={(v) => [Number(v).toLocaleString("en"), "Sign-ins"]} />
+                <Tooltip formatter={(v) => [formatCount(Number(v)), "Sign-ins"]} />
                 <Bar dataKey="count" fill={props.color} isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>

@@ -3,12 +3,13 @@
  * and quantities, its purchases and subscriptions, the recent ledger changes, and change a
  * quantity by hand (admin: getPaymentsCustomer; the server item's increase/decreaseQuantity).
  */
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { PaymentsCustomerView } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatCount, formatDateTime } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";
+import { DataTable } from "../data-table";
 import { CustomerPicker, type PickedCustomer } from "./customer-picker";
-import { formatDateTime } from "./format";
 import { GrantForm } from "./grant-form";
 import type { PaymentsConfig } from "./payments-config";
 
@@ -18,15 +19,6 @@ const SOURCES = { test_mode: "Test checkout", stripe: "Stripe", api_grant: "Gran
  * A table box that scrolls sideways on small screens. Its tables hold no link or button, so the
  * box itself takes keyboard focus: keyboard users can scroll it too (WCAG 2.1.1).
  */
-function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
-    <section className="table-scroll" tabIndex={0} aria-label={label}>
-      {children}
-    </section>
-  );
-}
-
 export function CustomersPanel(props: { project: OwnedProject; config: PaymentsConfig; toast: (m: string) => void }) {
   const app = props.project.app;
   const [customer, setCustomer] = useState<PickedCustomer | null>(null);
@@ -79,101 +71,101 @@ export function CustomersPanel(props: { project: OwnedProject; config: PaymentsC
           ) : (
             <>
               <h4>Items</h4>
-              {view.items.length === 0 ? (
-                <p className="empty">No item for this kind of customer.</p>
-              ) : (
-                <ScrollBox label={`Items of ${customer.label}`}>
-                  <table className="payments-table" aria-label={`Items of ${customer.label}`}>
-                    <thead>
-                      <tr>
-                        <th scope="col">Item</th>
-                        <th scope="col">Quantity</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {view.items.map((i) => (
-                        <tr key={i.id}>
-                          <th scope="row">
-                            {i.displayName} <code className="muted">{i.id}</code>
-                          </th>
-                          <td data-testid={`quantity-${i.id}`}>{i.quantity.toLocaleString("en-US")}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </ScrollBox>
-              )}
+              <DataTable
+                isEmpty={view.items.length === 0}
+                empty="No item for this kind of customer."
+                className="payments-table"
+                label={`Items of ${customer.label}`}
+                scrollLabel={`Items of ${customer.label}`}
+              >
+                <thead>
+                  <tr>
+                    <th scope="col">Item</th>
+                    <th scope="col">Quantity</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.items.map((i) => (
+                    <tr key={i.id}>
+                      <th scope="row">
+                        {i.displayName} <code className="muted">{i.id}</code>
+                      </th>
+                      <td data-testid={`quantity-${i.id}`}>{formatCount(i.quantity)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </DataTable>
               <h4>Purchases and subscriptions</h4>
-              {view.purchases.length === 0 ? (
-                <p className="empty">No purchase yet.</p>
-              ) : (
-                <ScrollBox label={`Purchases of ${customer.label}`}>
-                  <table className="payments-table" aria-label={`Purchases of ${customer.label}`}>
-                    <thead>
-                      <tr>
-                        <th scope="col">Offer</th>
-                        <th scope="col">Kind</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Quantity</th>
-                        <th scope="col">From</th>
-                        <th scope="col">Bought</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {view.purchases.map((p) => (
-                        <tr key={p.id}>
-                          <td>
-                            {p.offer.displayName}{" "}
-                            {p.offerId ? <code className="muted">{p.offerId}</code> : <span className="muted">(inline)</span>}
-                          </td>
-                          <td>{p.kind === "subscription" ? "Subscription" : "One-time"}</td>
-                          <td>
-                            {p.status}
-                            {p.cancelAtPeriodEnd ? <span className="muted payments-sub">ends at period end</span> : null}
-                            {p.currentPeriodEnd ? (
-                              <span className="muted payments-sub">until {formatDateTime(p.currentPeriodEnd.getTime())}</span>
-                            ) : null}
-                          </td>
-                          <td>{p.quantity}</td>
-                          <td>{SOURCES[p.source]}</td>
-                          <td>{formatDateTime(p.createdAt.getTime())}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </ScrollBox>
-              )}
+              <DataTable
+                isEmpty={view.purchases.length === 0}
+                empty="No purchase yet."
+                className="payments-table"
+                label={`Purchases of ${customer.label}`}
+                scrollLabel={`Purchases of ${customer.label}`}
+              >
+                <thead>
+                  <tr>
+                    <th scope="col">Offer</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Quantity</th>
+                    <th scope="col">From</th>
+                    <th scope="col">Bought</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.purchases.map((p) => (
+                    <tr key={p.id}>
+                      <td>
+                        {p.offer.displayName}{" "}
+                        {p.offerId ? <code className="muted">{p.offerId}</code> : <span className="muted">(inline)</span>}
+                      </td>
+                      <td>{p.kind === "subscription" ? "Subscription" : "One-time"}</td>
+                      <td>
+                        {p.status}
+                        {p.cancelAtPeriodEnd ? <span className="muted payments-sub">ends at period end</span> : null}
+                        {p.currentPeriodEnd ? (
+                          <span className="muted payments-sub">until {formatDateTime(p.currentPeriodEnd, "en-US")}</span>
+                        ) : null}
+                      </td>
+                      <td>{p.quantity}</td>
+                      <td>{SOURCES[p.source]}</td>
+                      <td>{formatDateTime(p.createdAt, "en-US")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </DataTable>
               <h4>Recent changes</h4>
-              {view.changes.length === 0 ? (
-                <p className="empty">No manual change yet.</p>
-              ) : (
-                <ScrollBox label={`Quantity changes of ${customer.label}`}>
-                  <table className="payments-table" aria-label={`Quantity changes of ${customer.label}`}>
-                    <thead>
-                      <tr>
-                        <th scope="col">When</th>
-                        <th scope="col">Item</th>
-                        <th scope="col">Change</th>
-                        <th scope="col">Description</th>
-                        <th scope="col">Expires</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {view.changes.map((c) => (
-                        <tr key={c.id}>
-                          <td>{formatDateTime(c.createdAt.getTime())}</td>
-                          <td>
-                            <code>{c.itemId}</code>
-                          </td>
-                          <td>{c.delta > 0 ? `+${c.delta}` : c.delta}</td>
-                          <td>{c.description ?? ""}</td>
-                          <td>{c.expiresAt ? formatDateTime(c.expiresAt.getTime()) : "Never"}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </ScrollBox>
-              )}
+              <DataTable
+                isEmpty={view.changes.length === 0}
+                empty="No manual change yet."
+                className="payments-table"
+                label={`Quantity changes of ${customer.label}`}
+                scrollLabel={`Quantity changes of ${customer.label}`}
+              >
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Item</th>
+                    <th scope="col">Change</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Expires</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.changes.map((c) => (
+                    <tr key={c.id}>
+                      <td>{formatDateTime(c.createdAt, "en-US")}</td>
+                      <td>
+                        <code>{c.itemId}</code>
+                      </td>
+                      <td>{c.delta > 0 ? `+${c.delta}` : c.delta}</td>
+                      <td>{c.description ?? ""}</td>
+                      <td>{c.expiresAt ? formatDateTime(c.expiresAt, "en-US") : "Never"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </DataTable>
               <GrantForm
                 key={`${customer.customerType}:${customer.customerId}`}
                 app={app}

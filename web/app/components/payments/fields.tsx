@@ -1,33 +1,10 @@
 /**
  * Form pieces of the Payments page: a labelled select with its error, an interval field ("every
- * 3 months", or a "none" choice such as "Never" or "One-time"), and focusing the first field in
- * error after a failed save.
+ * 3 months", or a "none" choice such as "Never" or "One-time"); focusing the first field in error
+ * after a failed save is lib/focus-first-error.ts.
  */
-import { type ReactNode, type SelectHTMLAttributes, useEffect, useRef } from "react";
+import type { ReactNode, SelectHTMLAttributes } from "react";
 import { INTERVAL_UNITS, type Interval, type IntervalUnit } from "../../../../sdk/src/shared/wire-payments";
-
-/** Field errors by the id of the control in error, in page order. */
-export type FieldErrors = Record<string, string>;
-
-/** Focuses the first control in error, one task later (once its error is rendered and described). */
-export function focusFirstError(errors: FieldErrors): void {
-  const first = Object.keys(errors)[0];
-  if (first) setTimeout(() => document.getElementById(first)?.focus());
-}
-
-/** A failed save's message; it takes focus when it appears, so the person hears what went wrong. */
-export function FailureAlert({ message }: { message: string | null }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (message) ref.current?.focus();
-  }, [message]);
-  if (!message) return null;
-  return (
-    <p className="alert" role="alert" tabIndex={-1} ref={ref}>
-      {message}
-    </p>
-  );
-}
 
 export function SelectField({
   id,

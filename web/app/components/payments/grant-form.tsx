@@ -5,9 +5,11 @@
  */
 import { type FormEvent, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
-import { TextField, useAction } from "../console-ui";
+import { type FieldErrors, focusFirstError } from "../../lib/focus-first-error";
+import { formatCount } from "../../lib/format";
+import { Alert, TextField, useAction } from "../console-ui";
 import type { PickedCustomer } from "./customer-picker";
-import { FailureAlert, type FieldErrors, focusFirstError, SelectField } from "./fields";
+import { SelectField } from "./fields";
 
 const selectorOf = (c: PickedCustomer) =>
   c.customerType === "user"
@@ -52,7 +54,7 @@ export function GrantForm(props: {
       setDescription("");
       setExpiresAt("");
       await props.onDone(
-        `${n > 0 ? "Added" : "Removed"} ${Math.abs(n).toLocaleString("en-US")} ${itemId} ${n > 0 ? "to" : "from"} ${props.customer.label}.`,
+        `${n > 0 ? "Added" : "Removed"} ${formatCount(Math.abs(n))} ${itemId} ${n > 0 ? "to" : "from"} ${props.customer.label}.`,
       );
     }, "Could not change the quantity.");
   };
@@ -98,7 +100,7 @@ export function GrantForm(props: {
           hint="Kept in the ledger, e.g. “Goodwill credit”."
         />
       </div>
-      <FailureAlert message={failure} />
+      <Alert message={failure} focus />
       <div className="form-actions">
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
           {busy ? "Applying…" : "Apply change"}

@@ -3,8 +3,9 @@
  * the display name and the customer type.
  */
 import { CUSTOMER_TYPES, type CustomerType } from "../../../../sdk/src/shared/wire-payments";
+import type { FieldErrors } from "../../lib/focus-first-error";
 import { TextField } from "../console-ui";
-import { type FieldErrors, SelectField } from "./fields";
+import { SelectField } from "./fields";
 import { CUSTOMER_TYPE_LABELS, ID_HINT } from "./payments-config";
 
 export function IdentityFields(props: {

@@ -3,10 +3,12 @@
  * type, and the default quantity every customer of the type holds, optionally granted again
  * every N days/weeks/months/years and expiring when repeated.
  */
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
-import { TextField, useAction } from "../console-ui";
-import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem, SelectField } from "./fields";
+import type { FieldErrors } from "../../lib/focus-first-error";
+import { TextField } from "../console-ui";
+import { ConfigEntryForm, useEntryForm } from "./config-entries";
+import { IntervalField, intervalProblem, SelectField } from "./fields";
 import { IdentityFields } from "./identity-fields";
 import { type ItemConfig, idProblem } from "./payments-config";
 
@@ -26,13 +28,11 @@ export function ItemForm(props: {
   const initialRepeat = init?.default?.repeat;
   const [repeat, setRepeat] = useState<Interval | null>(initialRepeat && initialRepeat !== "never" ? initialRepeat : null);
   const [expires, setExpires] = useState<"never" | "when-repeated">(init?.default?.expires ?? "never");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { busy, error: failure, setError: setFailure, run } = useAction();
+  const { errors, busy, failure, submit: save } = useEntryForm();
   const editing = props.itemId !== null;
   const f = "item-form";
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const found: FieldErrors = {};
     const badId = editing ? null : idProblem(id.trim(), props.takenIds, "item");
     if (badId) found[`${f}-id`] = badId;
@@ -42,20 +42,16 @@ export function ItemForm(props: {
       found[`${f}-quantity`] = "Enter a whole number, 0 or more.";
     const badRepeat = intervalProblem(repeat);
     if (badRepeat) found[`${f}-repeat-count`] = badRepeat;
-    setErrors(found);
-    setFailure(null);
-    if (Object.keys(found).length > 0) return focusFirstError(found);
     const item: ItemConfig = {
       displayName: displayName.trim(),
       customerType,
       default: { quantity: q, ...(repeat ? { repeat, expires } : {}) },
     };
-    await run(() => props.onSave(editing ? (props.itemId as string) : id.trim(), item), "Could not save the item.");
+    return save(found, () => props.onSave(editing ? (props.itemId as string) : id.trim(), item), "Could not save the item.");
   };
 
   return (
-    <form className="form payments-editor" onSubmit={submit} noValidate aria-label={editing ? `Edit item ${props.itemId}` : "New item"}>
-      <h3>{editing ? `Edit item ${props.itemId}` : "New item"}</h3>
+    <ConfigEntryForm noun="item" entryId={props.itemId} busy={busy} failure={failure} onSubmit={submit} onCancel={props.onCancel}>
       <div className="payments-grid">
         <IdentityFields
           f={f}
@@ -100,15 +96,6 @@ export function ItemForm(props: {
           </SelectField>
         ) : null}
       </div>
-      <FailureAlert message={failure} />
-      <div className="form-actions">
-        <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
-          {busy ? "Saving…" : editing ? "Save item" : "Create item"}
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={props.onCancel} disabled={busy}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ConfigEntryForm>
   );
 }

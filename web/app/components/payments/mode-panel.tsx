@@ -6,8 +6,7 @@
 import { useEffect, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
-import { useAction } from "../console-ui";
-import { FailureAlert } from "./fields";
+import { Alert, useAction } from "../console-ui";
 
 type StripeInfo = Awaited<ReturnType<OwnedProject["app"]["getStripeAccountInfo"]>>;
 
@@ -43,7 +42,7 @@ export function ModePanel(props: { testMode: boolean; onChange: (testMode: boole
           Saving…
         </p>
       ) : null}
-      <FailureAlert message={failure} />
+      <Alert message={failure} focus />
     </section>
   );
 }
@@ -51,8 +50,7 @@ export function ModePanel(props: { testMode: boolean; onChange: (testMode: boole
 export function StripePanel({ project }: { project: OwnedProject }) {
   const [info, setInfo] = useState<StripeInfo | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, run } = useAction();
 
   useEffect(() => {
     let live = true;
@@ -65,17 +63,13 @@ export function StripePanel({ project }: { project: OwnedProject }) {
     };
   }, [project]);
 
-  const setUp = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const setUp = () =>
+    run(async () => {
       const { url } = await project.app.setupPayments();
       window.location.assign(url);
-    } catch (e) {
-      setFailure(errorMessage(e, "Could not start the Stripe setup."));
-      setBusy(false);
-    }
-  };
+      // The browser is leaving for Stripe: the button stays busy until the page goes.
+      await new Promise<never>(() => {});
+    }, "Could not start the Stripe setup.");
 
   const state = (on: boolean) => (on ? <span className="check-done">Enabled</span> : <span className="check-todo">Not yet</span>);
 
@@ -95,7 +89,7 @@ export function StripePanel({ project }: { project: OwnedProject }) {
           <p>
             <strong>Not connected.</strong> <span className="muted">Live mode needs a Stripe account to take payments.</span>
           </p>
-          <FailureAlert message={failure} />
+          <Alert message={failure} focus />
           <div className="form-actions">
             <button type="button" className="btn" onClick={setUp} disabled={busy} aria-busy={busy}>
               {busy ? "Opening Stripe…" : "Set up payments"}
@@ -118,7 +112,7 @@ export function StripePanel({ project }: { project: OwnedProject }) {
           </dl>
           {info.chargesEnabled && info.payoutsEnabled ? null : (
             <>
-              <FailureAlert message={failure} />
+              <Alert message={failure} focus />
               <div className="form-actions">
                 <button type="button" className="btn btn-secondary" onClick={setUp} disabled={busy} aria-busy={busy}>
                   {busy ? "Opening Stripe…" : "Continue the Stripe setup"}

@@ -2,10 +2,12 @@
  * Create or edit an offer of the payments config: id (new offers only), name, customer type,
  * group, server only, stackable, free trial, its prices and the items it includes.
  */
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
-import { TextField, useAction } from "../console-ui";
-import { FailureAlert, type FieldErrors, focusFirstError, IntervalField, intervalProblem } from "./fields";
+import type { FieldErrors } from "../../lib/focus-first-error";
+import { TextField } from "../console-ui";
+import { ConfigEntryForm, useEntryForm } from "./config-entries";
+import { IntervalField, intervalProblem } from "./fields";
 import { IdentityFields } from "./identity-fields";
 import {
   checkIncludedRows,
@@ -56,13 +58,11 @@ export function OfferForm(props: {
     init && init.prices !== "include-by-default" ? priceRowsOf(init.prices) : [newPrice(true)],
   );
   const [included, setIncluded] = useState<IncludedRow[]>(() => (init ? includedRowsOf(init.includedItems) : []));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const { busy, error: failure, setError: setFailure, run } = useAction();
+  const { errors, busy, failure, submit: save } = useEntryForm();
   const f = "offer-form";
   const itemChoices = Object.entries(props.items).filter(([, item]) => item.customerType === customerType);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const found: FieldErrors = {};
     const badId = editing ? null : idProblem(id.trim(), props.takenIds, "offer");
     if (badId) found[`${f}-id`] = badId;
@@ -76,9 +76,6 @@ export function OfferForm(props: {
       checkPriceRows(prices, found);
     }
     checkIncludedRows(included, found);
-    setErrors(found);
-    setFailure(null);
-    if (Object.keys(found).length > 0) return focusFirstError(found);
     const offer: OfferConfig = {
       displayName: displayName.trim(),
       customerType,
@@ -90,15 +87,15 @@ export function OfferForm(props: {
       prices: byDefault ? "include-by-default" : pricesOfRows(prices),
       includedItems: includedOfRows(included),
     };
-    await run(
+    return save(
+      found,
       () => props.onSave(editing ? (props.offerId as string) : id.trim(), offer, group && !props.groups.includes(group) ? group : null),
       "Could not save the offer.",
     );
   };
 
   return (
-    <form className="form payments-editor" onSubmit={submit} noValidate aria-label={editing ? `Edit offer ${props.offerId}` : "New offer"}>
-      <h3>{editing ? `Edit offer ${props.offerId}` : "New offer"}</h3>
+    <ConfigEntryForm noun="offer" entryId={props.offerId} busy={busy} failure={failure} onSubmit={submit} onCancel={props.onCancel}>
       <div className="payments-grid">
         <IdentityFields
           f={f}
@@ -198,15 +195,6 @@ export function OfferForm(props: {
           Include an item
         </button>
       </section>
-      <FailureAlert message={failure} />
-      <div className="form-actions">
-        <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
-          {busy ? "Saving…" : editing ? "Save offer" : "Create offer"}
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={props.onCancel} disabled={busy}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ConfigEntryForm>
   );
 }

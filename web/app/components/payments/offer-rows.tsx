@@ -4,9 +4,10 @@
  * the config.
  */
 import { CURRENCIES, CURRENCY_CODES, type Currency, type Interval } from "../../../../sdk/src/shared/wire-payments";
+import type { FieldErrors } from "../../lib/focus-first-error";
+import { formatMoney } from "../../lib/format";
 import { TextField } from "../console-ui";
-import { type FieldErrors, IntervalField, intervalProblem, SelectField } from "./fields";
-import { formatMoney } from "./format";
+import { IntervalField, intervalProblem, SelectField } from "./fields";
 import { CONFIG_ID, type IncludedItemConfig, type ItemConfig, type PriceConfig } from "./payments-config";
 
 export type PriceRow = {

@@ -5,8 +5,9 @@
  * non-stackable offer the customer owns.
  */
 import { useRef, useState } from "react";
+import { formatMoney, multiplyAmount } from "../../lib/format";
 import { payInTestMode, startPurchaseSession, type ValidatedCode } from "../../lib/purchase-api";
-import { formatMoney, multiplyAmount } from "../payments/format";
+import { Alert, useAction } from "../console-ui";
 import { IncludedItems, mainAmount, PricePicker, TotalLine } from "./offer-details";
 import { PurchaseSuccess } from "./purchase-notices";
 import { TestCardForm } from "./test-card-form";
@@ -19,10 +20,8 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
   const [priceId, setPriceId] = useState(prices[0]?.[0] ?? "");
   const [quantityText, setQuantityText] = useState("1");
   const [paid, setPaid] = useState(false);
-  const [liveBusy, setLiveBusy] = useState(false);
-  const [liveError, setLiveError] = useState<string | null>(null);
+  const { busy: liveBusy, error: liveError, run } = useAction();
   const quantityRef = useRef<HTMLInputElement>(null);
-  const liveErrorRef = useRef<HTMLParagraphElement>(null);
 
   const quantity = Number(quantityText);
   const quantityOk = Number.isInteger(quantity) && quantity >= 1 && quantity <= MAX_QUANTITY;
@@ -54,16 +53,12 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
   const payLive = async () => {
     const q = checkedQuantity();
     if (q === null) return;
-    setLiveBusy(true);
-    setLiveError(null);
-    try {
+    await run(async () => {
       const session = await startPurchaseSession({ origin, fullCode, priceId, quantity: q });
       window.location.assign(session.url);
-    } catch (e) {
-      setLiveBusy(false);
-      setLiveError(e instanceof Error && e.message ? e.message : "Could not start the payment. Try again.");
-      setTimeout(() => liveErrorRef.current?.focus());
-    }
+      // The browser is leaving for Stripe's checkout: the button stays busy until the page goes.
+      await new Promise<never>(() => {});
+    }, "Could not start the payment. Try again.");
   };
 
   const main = price ? mainAmount(price) : null;
@@ -125,11 +120,7 @@ export function CheckoutPanel({ code, fullCode, returnUrl }: { code: ValidatedCo
                   {code.project_display_name} cannot take payments yet. Try again later.
                 </p>
               )}
-              {liveError ? (
-                <p className="alert" role="alert" tabIndex={-1} ref={liveErrorRef}>
-                  {liveError}
-                </p>
-              ) : null}
+              <Alert message={liveError} focus />
               <button
                 type="button"
                 className="btn purchase-pay"

@@ -3,7 +3,7 @@
  * quantity of a stackable offer, what it includes, and the total to pay.
  */
 import type { InlineOffer, Interval } from "../../../../sdk/src/shared/wire-payments";
-import { formatFreeTrial, formatInterval, formatMoney, formatRepeat, multiplyAmount, priceAmounts } from "../payments/format";
+import { formatCount, formatFreeTrial, formatInterval, formatMoney, formatRepeat, multiplyAmount, priceAmounts } from "../../lib/format";
 
 export type WirePrice = InlineOffer["prices"][string];
 
@@ -73,7 +73,7 @@ export function IncludedItems({ items, quantity }: { items: InlineOffer["include
           const repeat = formatRepeat(item.repeat);
           return (
             <li key={id}>
-              <strong>{(item.quantity * quantity).toLocaleString("en-US")}</strong> {id.replace(/[_-]+/g, " ")}
+              <strong>{formatCount(item.quantity * quantity)}</strong> {id.replace(/[_-]+/g, " ")}
               {repeat ? <span className="muted"> {repeat}</span> : null}
             </li>
           );

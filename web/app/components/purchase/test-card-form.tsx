@@ -4,8 +4,9 @@
  * the server accepts only the test card.
  */
 import { type FormEvent, useRef, useState } from "react";
+import { errorMessage } from "../../lib/project-context";
 import { isCardDeclined } from "../../lib/purchase-api";
-import { TextField } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 
 export type CardFields = { cardNumber: string; expiry: string; cvc: string };
 type Errors = Partial<Record<keyof CardFields, string>>;
@@ -35,10 +36,8 @@ export function TestCardForm(props: {
 }) {
   const [card, setCard] = useState<CardFields>({ cardNumber: "", expiry: "", cvc: "" });
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error: failure, setError: setFailure, run } = useAction();
   const refs = { cardNumber: useRef<HTMLInputElement>(null), expiry: useRef<HTMLInputElement>(null), cvc: useRef<HTMLInputElement>(null) };
-  const alertRef = useRef<HTMLParagraphElement>(null);
 
   const set = (key: keyof CardFields) => (e: { target: { value: string } }) => setCard((c) => ({ ...c, [key]: e.target.value }));
 
@@ -54,22 +53,19 @@ export function TestCardForm(props: {
       return;
     }
     if (!props.canPay()) return;
-    setBusy(true);
-    try {
-      await props.onPay(digits(card.cardNumber));
-      setBusy(false);
-    } catch (e) {
-      setBusy(false);
-      const message = e instanceof Error && e.message ? e.message : "The payment did not go through. Try again.";
-      if (isCardDeclined(e)) {
-        setErrors({ cardNumber: message });
-        // After the re-render that enables the field again.
-        setTimeout(() => refs.cardNumber.current?.focus());
-      } else {
-        setFailure(message);
-        setTimeout(() => alertRef.current?.focus());
-      }
-    }
+    await run(() => props.onPay(digits(card.cardNumber)), {
+      fallback: "The payment did not go through. Try again.",
+      message: (e, fallback) => {
+        const message = errorMessage(e, fallback);
+        if (isCardDeclined(e)) {
+          setErrors({ cardNumber: message });
+          // After the re-render that enables the field again.
+          setTimeout(() => refs.cardNumber.current?.focus());
+          return null;
+        }
+        return message;
+      },
+    });
   };
 
   return (
@@ -114,11 +110,7 @@ export function TestCardForm(props: {
         />
       </div>
       <p className="muted purchase-hint">Any future expiry date and any three digits work in test mode. No money moves.</p>
-      {failure ? (
-        <p className="alert" role="alert" tabIndex={-1} ref={alertRef}>
-          {failure}
-        </p>
-      ) : null}
+      <Alert message={failure} focus />
       <button type="submit" className="btn purchase-pay" disabled={busy} aria-busy={busy}>
         {busy ? "Paying…" : props.payLabel}
       </button>

@@ -6,7 +6,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type ServerUser } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 import { userIdProblem } from "./team-fields";
 
 type Props = {
@@ -135,11 +135,7 @@ export function AddMemberForm({ project, memberIds, onAdd }: Props) {
           })}
         </ul>
       )}
-      {addError ? (
-        <p className="alert" role="alert">
-          {addError}
-        </p>
-      ) : null}
+      <Alert message={addError} />
       <form className="form add-by-id" noValidate onSubmit={onAddById}>
         <div className="field">
           <label htmlFor={`${id}-user-id`}>Or add by user id</label>

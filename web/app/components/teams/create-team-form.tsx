@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type ServerTeam } from "../../../../sdk/src";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 import { teamNameProblem, userIdProblem } from "./team-fields";
 
 export function CreateTeamForm({
@@ -51,11 +51,7 @@ export function CreateTeamForm({
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Create a team</h2>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       <TextField
         id={`${id}-name`}
         label="Display name"

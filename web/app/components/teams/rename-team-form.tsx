@@ -1,6 +1,6 @@
 /** The "Team name" form of a team's detail page. */
 import { type FormEvent, useId, useRef, useState } from "react";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 import { teamNameProblem } from "./team-fields";
 
 export function RenameTeamForm({ name, onRename }: { name: string; onRename(name: string): Promise<void> }) {
@@ -23,11 +23,7 @@ export function RenameTeamForm({ name, onRename }: { name: string; onRename(name
   return (
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Name</h2>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       <div className="field">
         <label htmlFor={`${id}-name`}>Team name</label>
         <div className="team-inline">

@@ -39,11 +39,3 @@ export function defaultInvitationUrl(project: OwnedProject): string {
   const path = (first.handlerPath || "/handler").replace(/\/+$/, "");
   return `${first.domain.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}/team-invitation`;
 }
-
-export function formatDate(date: Date): string {
-  return date.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
-}
-
-export function formatDateTime(date: Date): string {
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}

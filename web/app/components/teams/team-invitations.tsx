@@ -5,8 +5,9 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type TeamInvitation } from "../../../../sdk/src";
-import { ConfirmButton, TextField, useAction } from "../console-ui";
-import { emailProblem, formatDateTime, urlProblem } from "./team-fields";
+import { formatDateTime } from "../../lib/format";
+import { Alert, ConfirmButton, TextField, useAction } from "../console-ui";
+import { emailProblem, urlProblem } from "./team-fields";
 
 type Props = {
   teamName: string;
@@ -85,11 +86,7 @@ function InviteForm({ defaultCallbackUrl, onSend }: Props) {
   return (
     <form className="form invite-form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Send an invitation</h3>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       <TextField
         id={`${id}-email`}
         label="Email to invite"

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import type { PermissionDefinition, ServerTeamUser, TeamMemberPermission } from "../../../../sdk/src";
-import { ConfirmButton, useAction } from "../console-ui";
+import { Alert, ConfirmButton, useAction } from "../console-ui";
 
 type Props = {
   teamName: string;
@@ -105,11 +105,7 @@ function MemberItem(props: Props & { member: ServerTeamUser; held: string[] }) {
             ))}
           </ul>
         )}
-        {error ? (
-          <p className="alert" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <Alert message={error} />
         {grantable.length ? (
           <form className="team-inline grant-form" noValidate onSubmit={onGrant}>
             <label htmlFor={`${id}-grant`} className="visually-hidden">

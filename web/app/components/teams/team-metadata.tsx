@@ -3,7 +3,7 @@
  * saving: an invalid one is a field error and takes focus. An empty editor saves null.
  */
 import { type FormEvent, useId, useRef, useState } from "react";
-import { useAction } from "../console-ui";
+import { Alert, useAction } from "../console-ui";
 
 export type Metadata = { clientMetadata: unknown; clientReadOnlyMetadata: unknown; serverMetadata: unknown };
 type Key = keyof Metadata;
@@ -56,11 +56,7 @@ export function TeamMetadata({ value, onSave }: { value: Metadata; onSave(metada
     <form className="panel form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Metadata</h2>
       <p className="muted team-hint">JSON values. Leave an editor empty for none.</p>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       {FIELDS.map(({ key, label, hint }) => (
         <div className="field" key={key}>
           <label htmlFor={`${id}-${key}`}>{label}</label>

@@ -4,8 +4,11 @@
  */
 import { type FormEvent, useCallback, useId, useRef, useState } from "react";
 import { KnownError, type ServerContactChannel, type ServerUser } from "../../../../sdk/src";
-import { ConfirmButton } from "../console-ui";
-import { focusFirstError, useLoad } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
+import { errorMessage } from "../../lib/project-context";
+import { useLoad } from "../../lib/use-load";
+import { ConfirmButton, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 
 type Props = { user: ServerUser; toast: (m: string) => void; onChange: () => Promise<void> };
 
@@ -13,17 +16,14 @@ export function ContactChannelsPanel({ user, toast, onChange }: Props) {
   const id = useId();
   const load = useCallback(() => user.listContactChannels(), [user]);
   const channels = useLoad(load, "the contact channels");
-  const [error, setError] = useState<string | null>(null);
+  const { error, run } = useAction();
 
   const act = async (action: () => Promise<void>, message: string) => {
-    setError(null);
-    try {
+    await run(async () => {
       await action();
       toast(message);
       await Promise.all([channels.reload(), onChange()]);
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : "That did not work.");
-    }
+    }, "That did not work.");
   };
 
   return (
@@ -40,27 +40,23 @@ export function ContactChannelsPanel({ user, toast, onChange }: Props) {
             Loading contact channels…
           </p>
         )
-      ) : channels.value.length === 0 ? (
-        <p className="empty">No emails.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="user-table" aria-label="Emails">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {channels.value.map((c) => (
-                <ChannelRow key={c.id} channel={c} act={act} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable isEmpty={channels.value.length === 0} empty="No emails." className="user-table" label="Emails">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {channels.value.map((c) => (
+              <ChannelRow key={c.id} channel={c} act={act} />
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <AddChannelForm
         onAdd={async (value, isVerified, usedForAuth) => {
@@ -137,8 +133,7 @@ function AddChannelForm({ onAdd }: { onAdd: (value: string, isVerified: boolean,
   const [value, setValue] = useState("");
   const [verified, setVerified] = useState(false);
   const [usedForAuth, setUsedForAuth] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error, setError, run } = useAction();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -147,24 +142,22 @@ function AddChannelForm({ onAdd }: { onAdd: (value: string, isVerified: boolean,
       setError(email ? "This is not an email address." : "Please enter an email address.");
       return focusFirstError(form.current);
     }
-    setPending(true);
-    setError(null);
-    try {
-      await onAdd(email, verified, usedForAuth);
-      setValue("");
-      setVerified(false);
-      setUsedForAuth(false);
-    } catch (e) {
-      setError(
-        e instanceof KnownError && e.code === "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"
-          ? "Another user already signs in with this email."
-          : e instanceof Error && e.message
-            ? e.message
-            : "Could not add the email.",
-      );
-      focusFirstError(form.current);
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await onAdd(email, verified, usedForAuth);
+        setValue("");
+        setVerified(false);
+        setUsedForAuth(false);
+      },
+      {
+        fallback: "Could not add the email.",
+        message: (e, fallback) =>
+          e instanceof KnownError && e.code === "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"
+            ? "Another user already signs in with this email."
+            : errorMessage(e, fallback),
+        focus: form.current,
+      },
+    );
   };
 
   return (

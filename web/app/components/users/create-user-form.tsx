@@ -4,7 +4,8 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError } from "../../../../sdk/src";
-import { focusFirstError } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
+import { useAction } from "../console-ui";
 
 export type NewUser = { email: string; password: string | null; displayName: string | null; emailVerified: boolean };
 
@@ -43,7 +44,7 @@ export function CreateUserForm({ onCreate }: { onCreate: (user: NewUser) => Prom
   const [displayName, setDisplayName] = useState("");
   const [verified, setVerified] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const [pending, setPending] = useState(false);
+  const { busy: pending, run } = useAction();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -51,18 +52,27 @@ export function CreateUserForm({ onCreate }: { onCreate: (user: NewUser) => Prom
     const local = check(email.trim(), password);
     setErrors(local);
     if (Object.keys(local).length) return focusFirstError(form.current);
-    setPending(true);
-    try {
-      await onCreate({ email: email.trim(), password: password || null, displayName: displayName.trim() || null, emailVerified: verified });
-      setEmail("");
-      setPassword("");
-      setDisplayName("");
-      setVerified(false);
-    } catch (error) {
-      setErrors(fromServer(error));
-      focusFirstError(form.current);
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await onCreate({
+          email: email.trim(),
+          password: password || null,
+          displayName: displayName.trim() || null,
+          emailVerified: verified,
+        });
+        setEmail("");
+        setPassword("");
+        setDisplayName("");
+        setVerified(false);
+      },
+      {
+        message: (error) => {
+          setErrors(fromServer(error));
+          return null;
+        },
+        focus: form.current,
+      },
+    );
   };
 
   const field = (key: "email" | "password") => ({

@@ -5,7 +5,8 @@
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { ServerUser } from "../../../../sdk/src";
-import { focusFirstError } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
+import { useAction } from "../console-ui";
 
 type Kind = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetadata";
 
@@ -57,8 +58,7 @@ function JsonEditor(props: { label: string; hint: string; value: unknown; onSave
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const [text, setText] = useState(() => pretty(props.value));
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error, setError, run } = useAction();
   const saved = pretty(props.value);
 
   // A reload of the user (after another save) shows the stored value unless this one is being edited.
@@ -77,16 +77,13 @@ function JsonEditor(props: { label: string; hint: string; value: unknown; onSave
       setError(parsed.error);
       return focusFirstError(form.current);
     }
-    setPending(true);
-    setError(null);
-    try {
-      await props.onSave(parsed.value);
-      setText(pretty(parsed.value));
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : "Could not save.");
-      focusFirstError(form.current);
-    }
-    setPending(false);
+    await run(
+      async () => {
+        await props.onSave(parsed.value);
+        setText(pretty(parsed.value));
+      },
+      { fallback: "Could not save.", focus: form.current },
+    );
   };
 
   return (

@@ -1,8 +1,9 @@
 /** The provider accounts (OAuth) linked to the user, each unlinkable after a confirmation. */
 import { useCallback, useId } from "react";
 import type { ServerUser } from "../../../../sdk/src";
+import { useLoad } from "../../lib/use-load";
 import { ConfirmButton } from "../console-ui";
-import { useLoad } from "./use-load";
+import { DataTable, IdText } from "../data-table";
 
 type Props = { user: ServerUser; label: string; toast: (m: string) => void; onChange: () => Promise<void> };
 
@@ -21,50 +22,51 @@ export function OAuthAccountsPanel({ user, label, toast, onChange }: Props) {
         <p className="muted" role="status">
           Loading OAuth accounts…
         </p>
-      ) : accounts.value.length === 0 ? (
-        <p className="empty">No linked provider accounts.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="user-table" aria-label="Linked provider accounts">
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Account</th>
-                <th scope="col">Used for</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        <DataTable
+          isEmpty={accounts.value.length === 0}
+          empty="No linked provider accounts."
+          className="user-table"
+          label="Linked provider accounts"
+        >
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col">Account</th>
+              <th scope="col">Used for</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.value.map((a) => (
+              <tr key={a.id}>
+                <td>{a.providerConfigId}</td>
+                <td>
+                  <IdText id={a.accountId} />
+                  {a.email ? <div className="muted">{a.email}</div> : null}
+                </td>
+                <td>{[a.allowSignIn && "sign-in", a.allowConnectedAccounts && "connected account"].filter(Boolean).join(", ") || "—"}</td>
+                <td>
+                  <ConfirmButton
+                    small
+                    label="Unlink"
+                    ariaLabel={`Unlink ${a.providerConfigId} account ${a.accountId}`}
+                    title={`Unlink this ${a.providerConfigId} account?`}
+                    consequence={`${label} can no longer sign in with it, and your app loses access to the provider through it.`}
+                    confirmLabel="Unlink account"
+                    onConfirm={async () => {
+                      await a.delete();
+                      toast(`${a.providerConfigId} account unlinked.`);
+                      await Promise.all([accounts.reload(), onChange()]);
+                    }}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {accounts.value.map((a) => (
-                <tr key={a.id}>
-                  <td>{a.providerConfigId}</td>
-                  <td>
-                    <code>{a.accountId}</code>
-                    {a.email ? <div className="muted">{a.email}</div> : null}
-                  </td>
-                  <td>{[a.allowSignIn && "sign-in", a.allowConnectedAccounts && "connected account"].filter(Boolean).join(", ") || "—"}</td>
-                  <td>
-                    <ConfirmButton
-                      small
-                      label="Unlink"
-                      ariaLabel={`Unlink ${a.providerConfigId} account ${a.accountId}`}
-                      title={`Unlink this ${a.providerConfigId} account?`}
-                      consequence={`${label} can no longer sign in with it, and your app loses access to the provider through it.`}
-                      confirmLabel="Unlink account"
-                      onConfirm={async () => {
-                        await a.delete();
-                        toast(`${a.providerConfigId} account unlinked.`);
-                        await Promise.all([accounts.reload(), onChange()]);
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

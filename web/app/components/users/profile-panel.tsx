@@ -4,7 +4,10 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { KnownError, type ServerUser, type ServerUserUpdateOptions } from "../../../../sdk/src";
-import { focusFirstError, formatDate } from "./use-load";
+import { focusFirstError } from "../../lib/focus-first-error";
+import { formatDateTime } from "../../lib/format";
+import { errorMessage } from "../../lib/project-context";
+import { useAction } from "../console-ui";
 
 type Errors = { email?: string; form?: string };
 
@@ -15,7 +18,7 @@ export function ProfilePanel({ user, onSave }: { user: ServerUser; onSave: (upda
   const [email, setEmail] = useState(user.primaryEmail ?? "");
   const [verified, setVerified] = useState(user.primaryEmailVerified);
   const [errors, setErrors] = useState<Errors>({});
-  const [pending, setPending] = useState(false);
+  const { busy: pending, run } = useAction();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -31,18 +34,18 @@ export function ProfilePanel({ user, onSave }: { user: ServerUser; onSave: (upda
     // A new address is as verified as the box says (the owner vouches for it, or not).
     if (trimmed && (emailChanged || verified !== user.primaryEmailVerified)) update.primaryEmailVerified = verified;
     setErrors({});
-    setPending(true);
-    try {
-      await onSave(update);
-    } catch (e) {
-      setErrors(
-        e instanceof KnownError && e.code === "USER_EMAIL_ALREADY_EXISTS"
-          ? { email: "Another user already signs in with this email." }
-          : { form: e instanceof Error && e.message ? e.message : "Could not save the profile." },
-      );
-      focusFirstError(form.current);
-    }
-    setPending(false);
+    await run(() => onSave(update), {
+      fallback: "Could not save the profile.",
+      message: (e, fallback) => {
+        setErrors(
+          e instanceof KnownError && e.code === "USER_EMAIL_ALREADY_EXISTS"
+            ? { email: "Another user already signs in with this email." }
+            : { form: errorMessage(e, fallback) },
+        );
+        return null;
+      },
+      focus: form.current,
+    });
   };
 
   const methods = [
@@ -61,9 +64,9 @@ export function ProfilePanel({ user, onSave }: { user: ServerUser; onSave: (upda
           <code className="user-id">{user.id}</code>
         </dd>
         <dt>Signed up</dt>
-        <dd>{formatDate(user.signedUpAt)}</dd>
+        <dd>{formatDateTime(user.signedUpAt)}</dd>
         <dt>Last active</dt>
-        <dd>{formatDate(user.lastActiveAt)}</dd>
+        <dd>{formatDateTime(user.lastActiveAt)}</dd>
         <dt>Sign-in methods</dt>
         <dd>{methods.length ? methods.join(", ") : "none"}</dd>
         <dt>Restricted</dt>

@@ -5,8 +5,8 @@
 import { Link } from "@remix-run/react";
 import { type FormEvent, useCallback, useId, useState } from "react";
 import type { ServerUser, StackAdminApp } from "../../../../sdk/src";
-import { ConfirmButton } from "../console-ui";
-import { useLoad } from "./use-load";
+import { useLoad } from "../../lib/use-load";
+import { ConfirmButton, useAction } from "../console-ui";
 
 type Props = { app: StackAdminApp; projectId: string; user: ServerUser; label: string; toast: (m: string) => void };
 
@@ -23,8 +23,7 @@ export function ProjectPermissionsPanel({ app, projectId, user, label, toast }: 
   }, [app, user]);
   const state = useLoad(load, "the permissions");
   const [choice, setChoice] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error, run } = useAction();
 
   const grantable = state.value?.definitions.filter((d) => !state.value?.directIds.includes(d.id)) ?? [];
   const selected = grantable.some((d) => d.id === choice) ? choice : (grantable[0]?.id ?? "");
@@ -32,16 +31,11 @@ export function ProjectPermissionsPanel({ app, projectId, user, label, toast }: 
   const onGrant = async (event: FormEvent) => {
     event.preventDefault();
     if (!selected) return;
-    setPending(true);
-    setError(null);
-    try {
+    await run(async () => {
       await user.grantPermission(selected);
       toast(`Granted ${selected}.`);
       await state.reload();
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : "Could not grant the permission.");
-    }
-    setPending(false);
+    }, "Could not grant the permission.");
   };
 
   return (

@@ -5,8 +5,7 @@
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import type { ServerUser, ServerUserUpdateOptions } from "../../../../sdk/src";
-import { ConfirmButton } from "../console-ui";
-import { focusFirstError } from "./use-load";
+import { ConfirmButton, useAction } from "../console-ui";
 
 type Props = {
   user: ServerUser;
@@ -28,22 +27,14 @@ export function RestrictionPanel({ user, label, onSave }: Props) {
   const form = useRef<HTMLFormElement>(null);
   const [reason, setReason] = useState(user.restrictedByAdminReason ?? "");
   const [details, setDetails] = useState(user.restrictedByAdminPrivateDetails ?? "");
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState<"save" | "lift" | null>(null);
+  const action = useAction();
+  const { error } = action;
+  const pending = action.running as "save" | "lift" | null;
 
   const texts = () => ({ restrictedByAdminReason: reason.trim() || null, restrictedByAdminPrivateDetails: details.trim() || null });
 
-  const run = async (kind: "save" | "lift", update: ServerUserUpdateOptions, message: string) => {
-    setError(null);
-    setPending(kind);
-    try {
-      await onSave(update, message);
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : "Could not change the restriction.");
-      focusFirstError(form.current);
-    }
-    setPending(null);
-  };
+  const run = (kind: "save" | "lift", update: ServerUserUpdateOptions, message: string) =>
+    action.run(() => onSave(update, message), { name: kind, fallback: "Could not change the restriction.", focus: form.current });
 
   // Submitting (Enter in a field) saves the texts of a restricted user; restricting goes through the confirmation.
   const onSubmit = (event: FormEvent) => {

@@ -7,8 +7,10 @@
  */
 import { useCallback, useId, useState } from "react";
 import type { ActiveSession, ServerUser } from "../../../../sdk/src";
-import { ConfirmButton } from "../console-ui";
-import { formatDate, useLoad } from "./use-load";
+import { formatDateTime } from "../../lib/format";
+import { useLoad } from "../../lib/use-load";
+import { Alert, ConfirmButton, useAction } from "../console-ui";
+import { DataTable } from "../data-table";
 
 /** Impersonation sessions are short: an owner looks around, then ends it (or it runs out). */
 const IMPERSONATION_MS = 60 * 60 * 1000;
@@ -48,18 +50,15 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
   const id = useId();
   const load = useCallback(() => user.listSessions(), [user]);
   const sessions = useLoad(load, "the sessions");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: pending, error, run } = useAction();
   // When the browser blocks the new tab, the link to open it by hand.
   const [fallbackUrl, setFallbackUrl] = useState<string | null>(null);
 
   const impersonate = async () => {
-    setError(null);
     setFallbackUrl(null);
     // Opened during the click (before any await) so popup blockers let it through.
     const tab = window.open("", "_blank");
-    setPending(true);
-    try {
+    const ok = await run(async () => {
       const tokens = await user.createSession({ isImpersonation: true, expiresInMillis: IMPERSONATION_MS });
       const url = impersonationUrl(props.projectId, user.id, tokens);
       if (tab) {
@@ -68,11 +67,8 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
       } else setFallbackUrl(url);
       toast(`Impersonation session for ${props.label} started.`);
       await sessions.reload();
-    } catch (e) {
-      tab?.close();
-      setError(e instanceof Error && e.message ? e.message : "Could not start the impersonation.");
-    }
-    setPending(false);
+    }, "Could not start the impersonation.");
+    if (!ok) tab?.close();
   };
 
   return (
@@ -104,11 +100,7 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
       <p className="muted">
         Impersonate opens a new tab signed in as this user; the session is listed here as an impersonation and lasts at most an hour.
       </p>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       {fallbackUrl ? (
         <p className="warning">
           Your browser blocked the new tab.{" "}
@@ -125,51 +117,47 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
         <p className="muted" role="status">
           Loading sessions…
         </p>
-      ) : sessions.value.length === 0 ? (
-        <p className="empty">No active sessions.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="user-table" aria-label="Active sessions">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Last address</th>
-                <th scope="col">Place</th>
-                <th scope="col">Kind</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        <DataTable isEmpty={sessions.value.length === 0} empty="No active sessions." className="user-table" label="Active sessions">
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Last address</th>
+              <th scope="col">Place</th>
+              <th scope="col">Kind</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.value.map((s) => (
+              <tr key={s.id}>
+                <td>{formatDateTime(s.createdAt)}</td>
+                <td>{formatDateTime(s.lastUsedAt)}</td>
+                <td>{sessionAddress(s) ? <code>{sessionAddress(s)}</code> : <span className="muted">unknown</span>}</td>
+                <td>{sessionPlace(s) ?? <span className="muted">unknown</span>}</td>
+                <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
+                <td>
+                  <ConfirmButton
+                    small
+                    label="Revoke"
+                    ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDateTime(s.createdAt)}`}
+                    title="Revoke this session?"
+                    consequence={`The device or tab using it is signed out of ${props.label}'s account at its next refresh (within minutes). The user can sign in again.`}
+                    confirmLabel="Revoke session"
+                    onConfirm={async () => {
+                      await user.revokeSession(s.id);
+                      toast("Session revoked.");
+                      await sessions.reload();
+                    }}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {sessions.value.map((s) => (
-                <tr key={s.id}>
-                  <td>{formatDate(s.createdAt)}</td>
-                  <td>{formatDate(s.lastUsedAt)}</td>
-                  <td>{sessionAddress(s) ? <code>{sessionAddress(s)}</code> : <span className="muted">unknown</span>}</td>
-                  <td>{sessionPlace(s) ?? <span className="muted">unknown</span>}</td>
-                  <td>{s.isImpersonation ? <span className="badge badge-warn">impersonation</span> : "sign-in"}</td>
-                  <td>
-                    <ConfirmButton
-                      small
-                      label="Revoke"
-                      ariaLabel={`Revoke the ${s.isImpersonation ? "impersonation " : ""}session started ${formatDate(s.createdAt)}`}
-                      title="Revoke this session?"
-                      consequence={`The device or tab using it is signed out of ${props.label}'s account at its next refresh (within minutes). The user can sign in again.`}
-                      confirmLabel="Revoke session"
-                      onConfirm={async () => {
-                        await user.revokeSession(s.id);
-                        toast("Session revoked.");
-                        await sessions.reload();
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

@@ -1,7 +1,8 @@
 /** One page of the users list: each row links to the user's detail page. */
 import { Link } from "@remix-run/react";
 import type { ServerUser } from "../../../../sdk/src";
-import { formatDate } from "./use-load";
+import { formatDateTime } from "../../lib/format";
+import { DataTable, IdText } from "../data-table";
 
 /** What a user is called in the console: the display name, else the email, else the kind of user. */
 export function userLabel(user: Pick<ServerUser, "displayName" | "primaryEmail" | "isAnonymous">): string {
@@ -26,34 +27,32 @@ export function UserBadges({ user }: { user: ServerUser }) {
 
 export function UserTable({ projectId, users }: { projectId: string; users: ServerUser[] }) {
   return (
-    <div className="table-scroll">
-      <table className="user-table">
-        <thead>
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Status</th>
-            <th scope="col">Signed up</th>
-            <th scope="col">Id</th>
+    <DataTable className="user-table">
+      <thead>
+        <tr>
+          <th scope="col">User</th>
+          <th scope="col">Status</th>
+          <th scope="col">Signed up</th>
+          <th scope="col">Id</th>
+        </tr>
+      </thead>
+      <tbody>
+        {users.map((user) => (
+          <tr key={user.id}>
+            <td>
+              <Link to={`/projects/${projectId}/users/${user.id}`}>{userLabel(user)}</Link>
+              {user.displayName && user.primaryEmail ? <div className="muted">{user.primaryEmail}</div> : null}
+            </td>
+            <td>
+              <UserBadges user={user} />
+            </td>
+            <td>{formatDateTime(user.signedUpAt)}</td>
+            <td>
+              <IdText id={user.id} className="user-id" />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.id}>
-              <td>
-                <Link to={`/projects/${projectId}/users/${user.id}`}>{userLabel(user)}</Link>
-                {user.displayName && user.primaryEmail ? <div className="muted">{user.primaryEmail}</div> : null}
-              </td>
-              <td>
-                <UserBadges user={user} />
-              </td>
-              <td>{formatDate(user.signedUpAt)}</td>
-              <td>
-                <code className="user-id">{user.id}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

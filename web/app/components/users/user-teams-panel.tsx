@@ -2,7 +2,7 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useId } from "react";
 import type { ServerUser, StackAdminApp } from "../../../../sdk/src";
-import { useLoad } from "./use-load";
+import { useLoad } from "../../lib/use-load";
 
 export function UserTeamsPanel({ app, projectId, user }: { app: StackAdminApp; projectId: string; user: ServerUser }) {
   const id = useId();

@@ -5,38 +5,35 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import type { WebhookDelivery, WebhookEndpoint } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { formatTimestamp } from "../../lib/format";
 import { Loaded } from "../console-ui";
-
-const when = (d: Date) => d.toLocaleString();
+import { DataTable } from "../data-table";
 
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   if (delivery.attempts.length === 0) return <p className="muted">No attempt yet.</p>;
   return (
-    <div className="table-scroll">
-      <table className="webhook-attempts">
-        <caption className="visually-hidden">Attempts</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Status</th>
-            <th scope="col">Latency</th>
-            <th scope="col">Response</th>
+    <DataTable className="webhook-attempts" caption="Attempts" captionClassName="visually-hidden">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Status</th>
+          <th scope="col">Latency</th>
+          <th scope="col">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        {delivery.attempts.map((a) => (
+          <tr key={a.id}>
+            <td>{formatTimestamp(a.attemptedAt)}</td>
+            <td>{a.statusCode ?? "—"}</td>
+            <td>{a.latencyMs} ms</td>
+            <td>
+              <code className="webhook-excerpt">{a.error ?? a.responseExcerpt ?? ""}</code>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {delivery.attempts.map((a) => (
-            <tr key={a.id}>
-              <td>{when(a.attemptedAt)}</td>
-              <td>{a.statusCode ?? "—"}</td>
-              <td>{a.latencyMs} ms</td>
-              <td>
-                <code className="webhook-excerpt">{a.error ?? a.responseExcerpt ?? ""}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -106,10 +103,10 @@ export function DeliveryLog(props: {
                   <details>
                     <summary>
                       <code>{d.type}</code> · <span className={`status status-${d.status}`}>{d.status}</span> · {d.attemptCount}{" "}
-                      {d.attemptCount === 1 ? "attempt" : "attempts"} · {when(d.createdAt)} ·{" "}
+                      {d.attemptCount === 1 ? "attempt" : "attempts"} · {formatTimestamp(d.createdAt)} ·{" "}
                       <span className="muted">{urlOf(d.endpointId)}</span>
                     </summary>
-                    {d.nextAttemptAt ? <p className="muted">Next attempt: {when(d.nextAttemptAt)}</p> : null}
+                    {d.nextAttemptAt ? <p className="muted">Next attempt: {formatTimestamp(d.nextAttemptAt)}</p> : null}
                     <h3>Attempts</h3>
                     <Attempts delivery={d} />
                     <h3>Payload</h3>

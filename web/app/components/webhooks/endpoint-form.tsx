@@ -1,7 +1,7 @@
 /** The form that adds a webhook endpoint: URL, description, and the event types it takes (none ticked: every type). */
 import { useId, useRef, useState } from "react";
 import { WEBHOOK_EVENT_TYPES } from "../../../../sdk/src";
-import { TextField, useAction } from "../console-ui";
+import { Alert, TextField, useAction } from "../console-ui";
 
 export type NewEndpoint = { url: string; description: string; eventTypes: string[] };
 
@@ -82,11 +82,7 @@ export function EndpointForm({ onCreate }: { onCreate: (endpoint: NewEndpoint) =
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       <button type="submit" className="btn" disabled={busy}>
         {busy ? "Adding…" : "Add endpoint"}
       </button>

@@ -1,6 +1,7 @@
 /** The project's webhook endpoints: URL, event types, state (with a disabled endpoint's reason), and their actions. */
 import type { WebhookEndpoint } from "../../../../sdk/src";
 import { ConfirmButton } from "../console-ui";
+import { DataTable } from "../data-table";
 
 export type EndpointActions = {
   onTest: (endpoint: WebhookEndpoint) => Promise<void>;
@@ -12,78 +13,76 @@ export type EndpointActions = {
 export function EndpointList({ endpoints, actions }: { endpoints: WebhookEndpoint[]; actions: EndpointActions }) {
   if (endpoints.length === 0) return <p className="empty">No endpoint yet. Add one to receive events.</p>;
   return (
-    <div className="table-scroll">
-      <table className="webhook-endpoints">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Event types</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
+    <DataTable className="webhook-endpoints">
+      <thead>
+        <tr>
+          <th scope="col">URL</th>
+          <th scope="col">Event types</th>
+          <th scope="col">State</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {endpoints.map((e) => (
+          <tr key={e.id}>
+            <td>
+              <code className="webhook-url">{e.url}</code>
+              {e.description ? <div className="muted">{e.description}</div> : null}
+            </td>
+            <td>
+              {e.eventTypes.length === 0
+                ? "All types"
+                : e.eventTypes.map((t) => (
+                    <code key={t} className="tag">
+                      {t}
+                    </code>
+                  ))}
+            </td>
+            <td>
+              {e.disabled ? (
+                <>
+                  <span className="badge badge-muted">Disabled</span>
+                  <div className="muted" data-testid="disabled-reason">
+                    {e.disabledReason}
+                  </div>
+                </>
+              ) : (
+                <span className="badge">Enabled</span>
+              )}
+            </td>
+            <td>
+              <div className="row-actions">
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  disabled={e.disabled || actions.busyId === e.id}
+                  aria-label={`Send test event to ${e.url}`}
+                  onClick={() => void actions.onTest(e)}
+                >
+                  {actions.busyId === e.id ? "Sending…" : "Send test event"}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  aria-label={`${e.disabled ? "Enable" : "Disable"} ${e.url}`}
+                  onClick={() => void actions.onToggle(e)}
+                >
+                  {e.disabled ? "Enable" : "Disable"}
+                </button>
+                <ConfirmButton
+                  small
+                  label="Delete"
+                  ariaLabel={`Delete endpoint ${e.url}`}
+                  title="Delete this endpoint?"
+                  consequence={`Doorman stops sending events to ${e.url}, and its delivery log is deleted.`}
+                  confirmLabel="Delete endpoint"
+                  onConfirm={() => actions.onDelete(e)}
+                />
+              </div>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {endpoints.map((e) => (
-            <tr key={e.id}>
-              <td>
-                <code className="webhook-url">{e.url}</code>
-                {e.description ? <div className="muted">{e.description}</div> : null}
-              </td>
-              <td>
-                {e.eventTypes.length === 0
-                  ? "All types"
-                  : e.eventTypes.map((t) => (
-                      <code key={t} className="tag">
-                        {t}
-                      </code>
-                    ))}
-              </td>
-              <td>
-                {e.disabled ? (
-                  <>
-                    <span className="badge badge-muted">Disabled</span>
-                    <div className="muted" data-testid="disabled-reason">
-                      {e.disabledReason}
-                    </div>
-                  </>
-                ) : (
-                  <span className="badge">Enabled</span>
-                )}
-              </td>
-              <td>
-                <div className="row-actions">
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-small"
-                    disabled={e.disabled || actions.busyId === e.id}
-                    aria-label={`Send test event to ${e.url}`}
-                    onClick={() => void actions.onTest(e)}
-                  >
-                    {actions.busyId === e.id ? "Sending…" : "Send test event"}
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-small"
-                    aria-label={`${e.disabled ? "Enable" : "Disable"} ${e.url}`}
-                    onClick={() => void actions.onToggle(e)}
-                  >
-                    {e.disabled ? "Enable" : "Disable"}
-                  </button>
-                  <ConfirmButton
-                    small
-                    label="Delete"
-                    ariaLabel={`Delete endpoint ${e.url}`}
-                    title="Delete this endpoint?"
-                    consequence={`Doorman stops sending events to ${e.url}, and its delivery log is deleted.`}
-                    confirmLabel="Delete endpoint"
-                    onConfirm={() => actions.onDelete(e)}
-                  />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

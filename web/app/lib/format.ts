@@ -1,9 +1,46 @@
 /**
- * Words and numbers of payments, shared by the purchase page and the console's Payments page:
- * money in a currency ("$5.00"), intervals ("per month", "every 3 months"), free trials
- * ("7-day free trial"), item repeats, and a price's main currency.
+ * How the console and the purchase page write dates, times, counts and amounts: one place, so a
+ * date reads the same on every page. Dates and times follow the browser's locale unless a locale
+ * is given; counts and money are en-US.
+ *
+ * Payments words live here too: money in a currency ("$5.00"), intervals ("per month", "every 3
+ * months"), free trials ("7-day free trial"), item repeats, and a price's main currency.
  */
-import { CURRENCY_CODES, type Currency, type Interval } from "../../../../sdk/src/shared/wire-payments";
+import { CURRENCY_CODES, type Currency, type Interval } from "../../../sdk/src/shared/wire-payments";
+
+/** What a missing date shows. */
+export const NO_DATE = "—";
+
+/** "Jan 5, 2026, 10:04 AM" (medium date, short time); "—" when there is no date. */
+export function formatDateTime(date: Date | number | null | undefined, locale?: string): string {
+  if (date === null || date === undefined) return NO_DATE;
+  return new Date(date).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** "Jan 5, 2026" (a day, no time). */
+export function formatDay(date: Date, locale?: string): string {
+  return date.toLocaleDateString(locale, { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** The locale's plain date ("1/5/2026" in en-US). */
+export function formatShortDay(date: Date, locale?: string): string {
+  return date.toLocaleDateString(locale);
+}
+
+/** The locale's plain date and time, seconds included ("1/5/2026, 10:04:31 AM"); "—" when there is none. */
+export function formatTimestamp(date: Date | null | undefined, locale?: string): string {
+  return date ? date.toLocaleString(locale) : NO_DATE;
+}
+
+/** A UTC calendar day ("2026-01-05") as "Jan 5". */
+export function formatUtcDay(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+/** A count with thousands separators ("12,345"). */
+export function formatCount(count: number): string {
+  return count.toLocaleString("en-US");
+}
 
 /** "$5.00", "€4.50", "¥500" (amounts are decimal strings, as the wire carries them). */
 export function formatMoney(amount: string, currency: string, locale = "en-US"): string {
@@ -53,9 +90,4 @@ export function describePrice(price: Record<string, unknown> & { interval?: Inte
   const [main] = priceAmounts(price);
   const money = main ? formatMoney(main.amount, main.currency) : "No amount";
   return price.interval ? `${money} ${formatInterval(price.interval)}` : `${money} one-time`;
-}
-
-/** "Jan 5, 2026, 10:04 AM". */
-export function formatDateTime(millis: number): string {
-  return new Date(millis).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
 }

@@ -1,9 +1,9 @@
 /**
- * Loads one piece of a users page through the SDK: the value (null while loading), the error,
+ * Loads one piece of a console page through the SDK: the value (null while loading), the error,
  * and a reload that keeps the old value on screen until the new one arrives.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { errorMessage } from "../../lib/project-context";
+import { errorMessage } from "./project-context";
 
 export type Loaded<T> = { value: T | null; error: string | null; reload: () => Promise<void> };
 
@@ -32,20 +32,4 @@ export function useLoad<T>(load: () => Promise<T>, what: string): Loaded<T> {
     };
   }, [reload]);
   return { value, error, reload };
-}
-
-/**
- * After a failed submit: once React has rendered the errors, focus the form's first invalid
- * control, or else its alert (give alerts tabIndex={-1}).
- */
-export function focusFirstError(form: HTMLFormElement | null): void {
-  setTimeout(() => {
-    const first = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    (first ?? form?.querySelector<HTMLElement>('[role="alert"]'))?.focus();
-  }, 0);
-}
-
-/** A date as the console shows it (the browser's locale, minutes precision). */
-export function formatDate(date: Date | null): string {
-  return date ? date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";
 }
