@@ -4,10 +4,11 @@
  * Rendering validates the whole config (email templates included), and the payments hot path
  * (item reads, quantity changes) and the assistant read it on every call.
  */
-import type { ProjectRow } from "../db/queries/projects";
-import { type RenderedConfig, renderConfig, toRenderedConfig } from "./config-override";
-import { readProjectConfig } from "./project-config";
-import { storedOverrides } from "./projects";
+import type { ProjectRow } from "../../db/queries/projects";
+import { storedOverrides } from "../projects";
+import { readProjectConfig } from "./flat";
+import { renderConfig } from "./overrides";
+import { type RenderedConfig, toRenderedConfig } from "./rendered";
 
 const rendered = new Map<string, RenderedConfig>();
 // A rendered config holds the email templates' sources (tens of KiB): a small bound per isolate.
