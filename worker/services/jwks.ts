@@ -58,19 +58,16 @@ export async function projectJwksDocument(deps: Deps, projectId: string, options
   // Why a fingerprint: the cache key must change with the secrets, but must not hold them in clear.
   const fingerprint = await sha256Hex(secrets.map((s) => `${s.length}:${s}`).join("|"));
   const cacheKey = `${projectId}|${audiences.join(",")}|${fingerprint}`;
-  const now = deps.now();
-  const hit = cache.get(cacheKey, now);
-  if (hit) return hit;
-
-  const project = await loadProject(deps, projectId);
-  if (!project) {
-    cache.forget(cacheKey);
-    return null;
-  }
-  // The keys derive from the secrets alone (and are cached themselves): a re-check rebuilds the same bytes.
-  const doc = await serialise(await buildJwks(secrets, audiences));
-  cache.set(cacheKey, doc, now);
-  return doc;
+  // Concurrent requests for one document share one re-check.
+  const doc = await cache.getOrLoad(cacheKey, deps.now(), async () => {
+    if (!(await loadProject(deps, projectId))) {
+      cache.forget(cacheKey);
+      return undefined;
+    }
+    // The keys derive from the secrets alone (and are cached themselves): a re-check rebuilds the same bytes.
+    return serialise(await buildJwks(secrets, audiences));
+  });
+  return doc ?? null;
 }
 
 async function serialise(jwks: JwksJson): Promise<JwksDocument> {
