@@ -3,11 +3,13 @@
  * tokens): AES-256-GCM with a key derived from SERVER_SECRET by HKDF. Stored as "v1.<iv>.<data>".
  */
 import { base64url } from "jose";
+import { IsolateCache } from "../lib/isolate-cache";
 
-const keys = new Map<string, Promise<CryptoKey>>();
+// Derived from the secret alone (no TTL); the promise is kept, so concurrent callers share one derivation.
+const keys = new IsolateCache<Promise<CryptoKey>>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: 16 });
 
 function keyFor(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
+  let key = keys.get(secret, 0);
   if (!key) {
     key = (async () => {
       const ikm = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]);
@@ -19,7 +21,7 @@ function keyFor(secret: string): Promise<CryptoKey> {
         ["encrypt", "decrypt"],
       );
     })();
-    keys.set(secret, key);
+    keys.set(secret, key, 0);
   }
   return key;
 }

@@ -15,5 +15,10 @@ export function randomUuid(): string {
   return crypto.randomUUID();
 }
 
-export type RandomSource = { uuid: () => string; code: (length?: number) => string };
-export const systemRandom: RandomSource = { uuid: randomUuid, code: randomCode };
+/** A uniform number in [0, 1) for jitter (retry waits): not for secrets. */
+export function randomFraction(): number {
+  return Math.random();
+}
+
+export type RandomSource = { uuid: () => string; code: (length?: number) => string; fraction: () => number };
+export const systemRandom: RandomSource = { uuid: randomUuid, code: randomCode, fraction: randomFraction };

@@ -4,6 +4,7 @@
  * hand: a new secret gives new keys, and SERVER_SECRET_PREVIOUS keeps old tokens verifiable.
  */
 import { base64url } from "jose";
+import { IsolateCache } from "../lib/isolate-cache";
 import { toHex } from "./hash";
 import { bigintTo32Bytes, publicPointOf } from "./p256";
 
@@ -12,7 +13,9 @@ export type SigningKey = { kid: string; privateKey: CryptoKey; publicKey: Crypto
 // Order of the P-256 group; a derived scalar must lie in [1, n-1].
 const P256_N = BigInt("0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
 
-const cache = new Map<string, Promise<SigningKey>>();
+// The key derives from the secret and audience alone, so an entry never goes stale (no TTL); the
+// promise itself is kept, so concurrent callers share one derivation. Bounded: three audiences a project.
+const cache = new IsolateCache<Promise<SigningKey>>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: 10_000 });
 
 async function deriveScalar(secret: string, audience: string): Promise<Uint8Array> {
   const ikm = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveBits"]);
@@ -54,10 +57,11 @@ async function buildKey(secret: string, audience: string): Promise<SigningKey> {
 /** The signing key for an audience (cached per isolate). */
 export function getSigningKey(secret: string, audience: string): Promise<SigningKey> {
   const cacheKey = `${secret.length}:${secret}|${audience}`;
-  let key = cache.get(cacheKey);
+  // Time plays no part (no TTL), so no clock is asked for.
+  let key = cache.get(cacheKey, 0);
   if (!key) {
     key = buildKey(secret, audience);
-    cache.set(cacheKey, key);
+    cache.set(cacheKey, key, 0);
   }
   return key;
 }

@@ -12,57 +12,44 @@
  *   project) reaches this one within AUTH_ROW_TTL_MS; that is the staleness the cache buys its
  *   speed with (docs/security.md, "Isolate caches").
  */
+import { IsolateCache } from "../lib/isolate-cache";
 import type { projects } from "./schema";
 
 type ProjectRow = typeof projects.$inferSelect;
 
 export const AUTH_ROW_TTL_MS = 5_000;
-// Bounded: an isolate serving many projects starts over rather than grow.
+// Bounded: an isolate serving many projects drops its oldest entries rather than grow.
 const MAX_ENTRIES = 2_000;
 
-type Entry<T> = { value: T; storedAt: number };
-const projectRows = new Map<string, Entry<ProjectRow>>();
-const validKeys = new Map<string, Entry<true>>();
-/** Bumped by every forget: a read that began before a write must not store what it read. */
-let epoch = 0;
+// Forgotten only together (forgetAuthRows), so their epochs move together: authRowEpoch reads either.
+const projectRows = new IsolateCache<ProjectRow>({ ttlMs: AUTH_ROW_TTL_MS, maxEntries: MAX_ENTRIES });
+const validKeys = new IsolateCache<true>({ ttlMs: AUTH_ROW_TTL_MS, maxEntries: MAX_ENTRIES });
 
 /** Taken before a lookup reads D1, handed back when it remembers what it read. */
 export function authRowEpoch(): number {
-  return epoch;
-}
-
-/** Fresh while `now` is within the TTL after it was stored (a clock moved backwards is not fresh). */
-function fresh<T>(entry: Entry<T> | undefined, now: number): T | undefined {
-  if (!entry) return undefined;
-  return now >= entry.storedAt && now - entry.storedAt < AUTH_ROW_TTL_MS ? entry.value : undefined;
-}
-
-function remember<T>(map: Map<string, Entry<T>>, key: string, value: T, now: number): void {
-  if (map.size >= MAX_ENTRIES) map.clear();
-  map.set(key, { value, storedAt: now });
+  return projectRows.epoch;
 }
 
 const keyId = (projectId: string, kind: string, hash: string) => `${projectId}\n${kind}\n${hash}`;
 
 export function cachedProjectRow(projectId: string, now: number): ProjectRow | undefined {
-  return fresh(projectRows.get(projectId), now);
+  return projectRows.get(projectId, now);
 }
 
 export function rememberProjectRow(row: ProjectRow, now: number, readAt: number): void {
-  if (readAt === epoch) remember(projectRows, row.id, row, now);
+  projectRows.set(row.id, row, now, readAt);
 }
 
 export function cachedKeyIsValid(projectId: string, kind: string, hash: string, now: number): boolean {
-  return fresh(validKeys.get(keyId(projectId, kind, hash)), now) === true;
+  return validKeys.get(keyId(projectId, kind, hash), now) === true;
 }
 
 export function rememberValidKey(projectId: string, kind: string, hash: string, now: number, readAt: number): void {
-  if (readAt === epoch) remember(validKeys, keyId(projectId, kind, hash), true as const, now);
+  validKeys.set(keyId(projectId, kind, hash), true, now, readAt);
 }
 
 /** After any write to a project row or a key set: this isolate asks D1 again. */
 export function forgetAuthRows(): void {
-  epoch++;
-  projectRows.clear();
-  validKeys.clear();
+  projectRows.forgetAll();
+  validKeys.forgetAll();
 }

@@ -20,11 +20,11 @@ export const projects = sqliteTable("projects", {
   ownerTeamId: text("owner_team_id"),
   onboardingStatus: text("onboarding_status").notNull().default("completed"),
   /**
-   * The rendered project config (ProjectConfig in worker/services/project-config.ts), always
+   * The flat project config (FlatProjectConfig in worker/services/project-config/flat.ts), always
    * rebuilt from `configOverrides` in the same UPDATE: read per request without rendering.
    */
   config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
-  /** The config overrides by level (worker/services/config-override.ts); null: a project from before overrides. */
+  /** The config overrides by level (ConfigOverrides in worker/services/project-config/overrides.ts); null: a project from before overrides. */
   configOverrides: text("config_overrides", { mode: "json" }).$type<Record<string, Record<string, unknown>>>(),
   /** Bumped by every config write; a write applies only over the version it read (no lost updates). */
   configVersion: integer("config_version").notNull().default(0),

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { StatusError } from "../lib/errors";
 import { notifyAccountLockout } from "../services/auth/lockout-notice";
-import { readProjectConfig } from "../services/project-config";
+import { readProjectConfig } from "../services/project-config/flat";
 import { hitRateLimit, type RateLimitProject, type RateLimitRule, type RateLimitTicket, refundRateLimit } from "../services/rate-limit";
 import type { AppEnv } from "./hono-env";
 

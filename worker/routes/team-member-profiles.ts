@@ -5,7 +5,7 @@ import { unwrap } from "../http/problems";
 import { meOr, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { userIdOrMe } from "../http/validate";
-import { readProjectConfig } from "../services/project-config";
+import { readProjectConfig } from "../services/project-config/flat";
 import type { RequestAuth } from "../services/request-auth";
 import { getProfile, listProfiles, updateProfile } from "../services/team-memberships";
 import { memberProfileView } from "../views/team-members";

@@ -7,7 +7,7 @@ import { problemError, unwrap } from "../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { jsonValue, queryBool } from "../http/validate";
 import { StatusError } from "../lib/errors";
-import { readProjectConfig } from "../services/project-config";
+import { readProjectConfig } from "../services/project-config/flat";
 import type { RequestAuth } from "../services/request-auth";
 import { userClientView, userServerView } from "../services/user-view";
 import { createUserWithOAuthProviders, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";

@@ -24,7 +24,7 @@ import { findUserRecord } from "../db/queries/users";
 import type { Deps } from "./deps";
 import { eventFor } from "./events";
 import { hasTeamPermission } from "./permissions";
-import { readProjectConfig } from "./project-config";
+import { readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
 
 export type { ApiKeyOwner, ApiKeyRow };

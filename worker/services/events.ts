@@ -12,6 +12,7 @@ import {
   type NewEvent,
   pruneExpiredEventRows,
 } from "../db/queries/events";
+import { IsolateCache } from "../lib/isolate-cache";
 import type { Deps } from "./deps";
 
 /**
@@ -110,8 +111,8 @@ export function activityStatement(deps: Deps, projectId: string, userId: string)
 }
 
 /** Users this isolate has recorded as active, with the day (UTC start) they were recorded for. */
-const recordedActive = new Map<string, number>();
-const RECORDED_ACTIVE_MAX = 10_000;
+// No TTL: the value is the day, compared below.
+const recordedActive = new IsolateCache<number>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: 10_000 });
 
 /**
  * After a refresh: the day's user.active, unless this isolate already wrote it today. The memo
@@ -122,13 +123,12 @@ export function noteActivity(deps: Deps, projectId: string, userId: string): voi
   const now = deps.now();
   const day = now - (now % DAY_MS);
   const key = `${projectId}:${userId}`;
-  if (recordedActive.get(key) === day) return;
+  if (recordedActive.get(key, now) === day) return;
   deps.defer(
     activityStatement(deps, projectId, userId)
       .run()
       .then(() => {
-        if (recordedActive.size >= RECORDED_ACTIVE_MAX) recordedActive.clear();
-        recordedActive.set(key, day);
+        recordedActive.set(key, day, now);
       }),
   );
 }

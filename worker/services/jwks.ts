@@ -10,6 +10,7 @@
 import type { JwksJson } from "../../sdk/src/shared/wire-misc";
 import { sha256Hex } from "../crypto/hash";
 import { getSigningKey } from "../crypto/signing-keys";
+import { IsolateCache } from "../lib/isolate-cache";
 import type { Deps } from "./deps";
 import { loadProject } from "./seed";
 
@@ -24,8 +25,8 @@ export const JWKS_RECHECK_MS = 60_000;
 /** Entries per isolate (oldest first out): public keys only, a few hundred bytes each. */
 const MAX_ENTRIES = 1000;
 
-type Entry = { doc: JwksDocument; checkedAt: number };
-const cache = new Map<string, Entry>();
+/** Stored again at every re-check, so the TTL counts from the last time D1 confirmed the project. */
+const cache = new IsolateCache<JwksDocument>({ ttlMs: JWKS_RECHECK_MS, maxEntries: MAX_ENTRIES });
 
 function audiencesFor(projectId: string, options: JwksOptions): string[] {
   const audiences = [projectId];
@@ -57,20 +58,16 @@ export async function projectJwksDocument(deps: Deps, projectId: string, options
   // Why a fingerprint: the cache key must change with the secrets, but must not hold them in clear.
   const fingerprint = await sha256Hex(secrets.map((s) => `${s.length}:${s}`).join("|"));
   const cacheKey = `${projectId}|${audiences.join(",")}|${fingerprint}`;
-  const now = deps.now();
-  const hit = cache.get(cacheKey);
-  if (hit && now - hit.checkedAt >= 0 && now - hit.checkedAt < JWKS_RECHECK_MS) return hit.doc;
-
-  const project = await loadProject(deps, projectId);
-  if (!project) {
-    cache.delete(cacheKey);
-    return null;
-  }
-  const doc = hit?.doc ?? (await serialise(await buildJwks(secrets, audiences)));
-  cache.delete(cacheKey);
-  cache.set(cacheKey, { doc, checkedAt: now });
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-  return doc;
+  // Concurrent requests for one document share one re-check.
+  const doc = await cache.getOrLoad(cacheKey, deps.now(), async () => {
+    if (!(await loadProject(deps, projectId))) {
+      cache.forget(cacheKey);
+      return undefined;
+    }
+    // The keys derive from the secrets alone (and are cached themselves): a re-check rebuilds the same bytes.
+    return serialise(await buildJwks(secrets, audiences));
+  });
+  return doc ?? null;
 }
 
 async function serialise(jwks: JwksJson): Promise<JwksDocument> {

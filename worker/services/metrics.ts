@@ -18,7 +18,7 @@ import { DAY_MS, findUserRecordsInOrder, type MethodCount, type MetricsWindow, r
 import type { ProjectRow } from "../db/queries/projects";
 import type { UserRecord } from "../db/queries/users";
 import type { Deps } from "./deps";
-import { readProjectConfig } from "./project-config";
+import { readProjectConfig } from "./project-config/flat";
 import { listUsers } from "./users";
 
 /** Today and the 30 days before it: 31 points, as the reference's series. */

@@ -23,7 +23,7 @@ import {
 import type { ProjectRow } from "../db/queries/projects";
 import type { Deps } from "./deps";
 import { eventIfChangedStatement } from "./events";
-import { readProjectConfig } from "./project-config";
+import { readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
 
 /** One statement of a D1 batch (what `db.batch` accepts). */

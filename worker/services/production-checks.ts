@@ -7,7 +7,7 @@
 import { type LeftoverConfig, leftoverChecks, type ProductionCheck } from "../../sdk/src/shared/domain-rules";
 import { listWebhookEndpointRows } from "../db/queries/webhooks";
 import type { Deps } from "./deps";
-import type { ProjectConfig } from "./project-config";
+import type { FlatProjectConfig } from "./project-config/flat";
 import { checkWebhookUrl, isInternalHost } from "./webhooks/urls";
 
 const hostRules = {
@@ -17,7 +17,7 @@ const hostRules = {
 };
 
 /** The leftovers of a config (webhook URLs given, or none). */
-export function leftoversOf(config: ProjectConfig, paymentsTestMode: boolean, webhookUrls: string[] = []): ProductionCheck[] {
+export function leftoversOf(config: FlatProjectConfig, paymentsTestMode: boolean, webhookUrls: string[] = []): ProductionCheck[] {
   const input: LeftoverConfig = {
     webhookUrls,
     smtpHost: config.email_config.type === "standard" ? config.email_config.host : null,
@@ -27,7 +27,7 @@ export function leftoversOf(config: ProjectConfig, paymentsTestMode: boolean, we
 }
 
 /** Every leftover of the project, its webhook endpoints included (read from D1). */
-export async function projectLeftovers(deps: Deps, projectId: string, config: ProjectConfig, paymentsTestMode: boolean) {
+export async function projectLeftovers(deps: Deps, projectId: string, config: FlatProjectConfig, paymentsTestMode: boolean) {
   const endpoints = await listWebhookEndpointRows(deps.db, projectId);
   return leftoversOf(
     config,

@@ -14,23 +14,28 @@ import {
   updateProjectAtConfigVersion,
 } from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
-import {
-  type ConfigLevel,
-  type ConfigOverride,
-  type ConfigOverrides,
-  flatUpdateToOverride,
-  mapSecrets,
-  mergeOverride,
-  renderConfig,
-  toProjectConfig,
-} from "./config-override";
-import { dropSecretPaths, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./config-secrets";
 import type { Deps } from "./deps";
 import { eventFor } from "./events";
 import { invalidProviderId } from "./oauth/providers";
 import { defaultDefinitionStatements } from "./permissions";
 import { leftoversOf, projectLeftovers } from "./production-checks";
-import { domainErrors, type ProjectConfig, type ProjectConfigUpdate, productionModeErrors, readProjectConfig } from "./project-config";
+import {
+  domainErrors,
+  type FlatProjectConfig,
+  type FlatProjectConfigUpdate,
+  productionModeErrors,
+  readProjectConfig,
+} from "./project-config/flat";
+import {
+  type ConfigOverride,
+  type ConfigOverrides,
+  flatUpdateToOverride,
+  mergeOverride,
+  type OverrideLevel,
+  renderConfig,
+} from "./project-config/overrides";
+import { toFlatProjectConfig } from "./project-config/rendered";
+import { dropSecretPaths, mapSecrets, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./project-config/secrets";
 import { fail, type Problem } from "./result";
 
 export type ProjectFields = {
@@ -39,12 +44,12 @@ export type ProjectFields = {
   isProductionMode?: boolean;
   logoUrl?: string | null;
   fullLogoUrl?: string | null;
-  config?: ProjectConfigUpdate;
+  config?: FlatProjectConfigUpdate;
 };
 
 export type ProjectProblem = Problem<"invalid_config" | "invalid_config_override" | "not_team_member" | "invalid_oauth_provider_id">;
 
-function configProblem(config: ProjectConfig, productionMode: boolean): ProjectProblem | null {
+function configProblem(config: FlatProjectConfig, productionMode: boolean): ProjectProblem | null {
   // An unknown provider id could never sign anyone in: refuse it when the config is saved.
   const badProvider = invalidProviderId(config);
   if (badProvider) return fail("invalid_oauth_provider_id", { providerId: badProvider.id, providerType: badProvider.type });
@@ -67,7 +72,7 @@ export async function createProject(
   const configOverrides: ConfigOverrides = { environment };
   const rendered = renderConfig(configOverrides);
   if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
-  const config = toProjectConfig(rendered.config);
+  const config = toFlatProjectConfig(rendered.config);
   const leftover = fields.isProductionMode ? leftoversOf(config, rendered.config.payments.testMode)[0] : undefined;
   const problem =
     configProblem(config, fields.isProductionMode ?? false) ?? (leftover ? fail("invalid_config", { message: leftover.message }) : null);
@@ -106,7 +111,7 @@ export function storedOverrides(project: ProjectRow): ConfigOverrides {
  */
 export const MAX_PROJECT_CONFIG_BYTES = 1_900_000;
 
-function configSizeProblem(config: ProjectConfig, overrides: ConfigOverrides): ProjectProblem | null {
+function configSizeProblem(config: FlatProjectConfig, overrides: ConfigOverrides): ProjectProblem | null {
   const encoder = new TextEncoder();
   const bytes = encoder.encode(JSON.stringify(config)).length + encoder.encode(JSON.stringify(overrides)).length;
   if (bytes <= MAX_PROJECT_CONFIG_BYTES) return null;
@@ -125,7 +130,7 @@ async function leftoverProblem(
   deps: Deps,
   row: ProjectRow,
   setProduction: boolean | undefined,
-  config: ProjectConfig,
+  config: FlatProjectConfig,
   testMode: boolean,
 ): Promise<ProjectProblem | null> {
   if (setProduction === false || (setProduction === undefined && !row.isProductionMode)) return null;
@@ -141,7 +146,7 @@ async function leftoverProblem(
   return found[0] ? fail("invalid_config", { message: found[0].message }) : null;
 }
 
-type ConfigChange = (overrides: ConfigOverrides, current: ProjectConfig) => Promise<ConfigOverrides>;
+type ConfigChange = (overrides: ConfigOverrides, current: FlatProjectConfig) => Promise<ConfigOverrides>;
 type SaveResult = { ok: true; project: ProjectRow } | ProjectProblem | Problem<"config_conflict">;
 
 /**
@@ -169,7 +174,7 @@ async function saveProject(
       rendered = renderConfig(overrides);
       if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
     }
-    const config = toProjectConfig(rendered.config);
+    const config = toFlatProjectConfig(rendered.config);
     const tooLarge = configSizeProblem(config, overrides);
     if (tooLarge) return tooLarge;
     const problem =
@@ -235,7 +240,7 @@ export function updateProjectFields(deps: Deps, project: ProjectRow, fields: Pro
 export function writeConfigOverride(
   deps: Deps,
   project: ProjectRow,
-  level: ConfigLevel,
+  level: OverrideLevel,
   override: ConfigOverride,
   mode: "merge" | "replace",
 ): Promise<SaveResult> {
@@ -290,7 +295,7 @@ export async function pinDefaultPermissions(deps: Deps, projectId: string, scope
   const project = await findProjectById(deps.db, projectId);
   if (!project) return;
   const result = await saveProject(deps, project, {}, async (overrides, current) => {
-    const lists: ProjectConfigUpdate = Object.fromEntries(DEFAULT_PERMISSION_LISTS[scope].map((key) => [key, current[key]]));
+    const lists: FlatProjectConfigUpdate = Object.fromEntries(DEFAULT_PERMISSION_LISTS[scope].map((key) => [key, current[key]]));
     return { ...overrides, environment: mergeOverride(overrides.environment ?? {}, flatUpdateToOverride(lists)) };
   });
   if (!result.ok) throw new Error(`default permissions could not be written through the override: ${result.reason}`);

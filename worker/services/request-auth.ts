@@ -14,7 +14,7 @@ import { findLiveSession } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { StatusError } from "../lib/errors";
 import type { Deps } from "./deps";
-import { readProjectConfig } from "./project-config";
+import { readProjectConfig } from "./project-config/flat";
 import { loadProject } from "./seed";
 
 export type AccessType = "client" | "server" | "admin";

@@ -16,9 +16,9 @@ import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
 import type { Deps } from "./deps";
 import { defaultDefinitionStatements } from "./permissions";
-import { defaultProjectConfig, type ProjectConfig } from "./project-config";
+import { defaultProjectConfig, type FlatProjectConfig } from "./project-config/flat";
 
-export function internalProjectConfig(): ProjectConfig {
+export function internalProjectConfig(): FlatProjectConfig {
   return {
     ...defaultProjectConfig(),
     allow_localhost: true,

@@ -20,7 +20,7 @@ import { markCodeUsed } from "../db/queries/verification-codes";
 import type { Deps } from "./deps";
 import { emailCarryingCode } from "./email/outbox";
 import { eventFor } from "./events";
-import { isTrustedUrl, readProjectConfig } from "./project-config";
+import { isTrustedUrl, readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
 import { joinTeam } from "./team-memberships";
 import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams";

@@ -22,7 +22,7 @@ import { findUserRecord, type TeamRow, updateUserStatement } from "../db/queries
 import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement } from "./events";
 import { defaultTeamGrantStatements, hasTeamPermission, type SystemTeamPermission } from "./permissions";
-import { readProjectConfig } from "./project-config";
+import { readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
 
 /** Who acts: a client as its signed-in user (held to team permissions), or a back end. */

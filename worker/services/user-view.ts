@@ -1,11 +1,11 @@
 /** Wire views of users (wire-protocol.md §2). Outputs never carry secrets. */
 import type { UserClientJson, UserServerJson } from "../../sdk/src/shared/wire";
 import type { UserRecord } from "../db/queries/users";
-import type { ProjectConfig } from "./project-config";
+import type { FlatProjectConfig } from "./project-config/flat";
 import { teamClientView, teamServerView } from "./team-view";
 import { restrictedReasonOf } from "./user-restrictions";
 
-export function userServerView(record: UserRecord, config: ProjectConfig): UserServerJson {
+export function userServerView(record: UserRecord, config: FlatProjectConfig): UserServerJson {
   const { user, primaryEmail, selectedTeam } = record;
   const reason = restrictedReasonOf(record, config);
   return {
@@ -39,7 +39,7 @@ export function userServerView(record: UserRecord, config: ProjectConfig): UserS
   };
 }
 
-export function userClientView(record: UserRecord, config: ProjectConfig): UserClientJson {
+export function userClientView(record: UserRecord, config: FlatProjectConfig): UserClientJson {
   const s = userServerView(record, config);
   return {
     id: s.id,

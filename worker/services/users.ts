@@ -31,7 +31,7 @@ import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth/linked-accounts";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
-import { readProjectConfig } from "./project-config";
+import { readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
 
 // The password rules live in password-rules.ts; re-exported for existing importers.

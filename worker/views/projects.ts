@@ -2,8 +2,8 @@
 import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "../../sdk/src/shared/wire";
 import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
-import { withoutConfigSecrets } from "../services/config-secrets";
-import { readProjectConfig } from "../services/project-config";
+import { readProjectConfig } from "../services/project-config/flat";
+import { withoutConfigSecrets } from "../services/project-config/secrets";
 
 export function projectClientView(project: ProjectRow): ProjectClientJson {
   const config = readProjectConfig(project.config);

@@ -2,13 +2,13 @@
 import type { TeamInvitationJson, TeamMemberProfileJson } from "../../sdk/src/shared/wire";
 import type { InvitationRow } from "../db/queries/team-invitations";
 import type { MemberProfileRecord } from "../db/queries/teams";
-import type { ProjectConfig } from "../services/project-config";
+import type { FlatProjectConfig } from "../services/project-config/flat";
 import { userServerView } from "../services/user-view";
 
 /** A member's per-team profile; unset fields fall back to the user's own. Back ends also get `user`. */
 export function memberProfileView(
   { member, record }: MemberProfileRecord,
-  config: ProjectConfig,
+  config: FlatProjectConfig,
   withUser: boolean,
 ): TeamMemberProfileJson {
   const view = {

@@ -8,7 +8,7 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
 import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
 import { checkResetCode, resetPassword, sendResetCode } from "../../services/auth/password-reset";
-import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
+import { isTrustedUrl, readProjectConfig } from "../../services/project-config/flat";
 import { botChallenge, CODE_ERRORS, code45 } from "./common";
 
 const access = ["client", "server", "admin"] as const;

@@ -8,13 +8,14 @@ import { successSchema } from "../../../sdk/src/shared/wire";
 import { problemError } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import { CONFIG_LEVELS, type ConfigLevel, parseOverrideString, withoutSecrets } from "../../services/config-override";
+import { renderedConfigOf } from "../../services/project-config/cache";
+import { OVERRIDE_LEVELS, type OverrideLevel, parseOverrideString } from "../../services/project-config/overrides";
+import { withoutSecrets } from "../../services/project-config/secrets";
 import { storedOverrides, writeConfigOverride } from "../../services/projects";
-import { renderedConfigOf } from "../../services/rendered-config";
 import type { RequestAuth } from "../../services/request-auth";
 
 const configStringSchema = z.object({ config_string: z.string() });
-const levelParams = z.strictObject({ level: z.enum(CONFIG_LEVELS) });
+const levelParams = z.strictObject({ level: z.enum(OVERRIDE_LEVELS) });
 // Bounded: an override is a handful of keys; 256 KiB leaves room for many providers and domains.
 const overrideString = z.string().max(262_144);
 
@@ -68,7 +69,7 @@ const patchEnvironment = defineRoute({
 });
 
 /** The reference lets a back end (server key) change only the branch level; the rest is the owner's. */
-function checkLevelAccess(auth: RequestAuth, level: ConfigLevel): void {
+function checkLevelAccess(auth: RequestAuth, level: OverrideLevel): void {
   if (auth.type === "server" && level !== "branch") throw new StatusError(403, "Server access can only manage branch config overrides.");
 }
 
@@ -84,7 +85,7 @@ addRoute(internalConfigRoutes, getLevel, (c, { auth, params }) => {
 async function write(
   auth: RequestAuth,
   deps: Parameters<typeof writeConfigOverride>[0],
-  level: ConfigLevel,
+  level: OverrideLevel,
   text: string,
   mode: "merge" | "replace",
 ) {

@@ -4,7 +4,7 @@ import { metricsSchema } from "../../../sdk/src/shared/wire-metrics";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { queryBool } from "../../http/validate";
 import { projectMetrics } from "../../services/metrics";
-import { readProjectConfig } from "../../services/project-config";
+import { readProjectConfig } from "../../services/project-config/flat";
 import { userServerView } from "../../services/user-view";
 
 const get = defineRoute({

@@ -9,7 +9,7 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import { aiUsageLast30Days } from "../../services/ai/chat";
 import { revokeAllSessionsOfProject } from "../../services/auth/sessions";
-import { projectConfigUpdateSchema } from "../../services/project-config";
+import { flatProjectConfigUpdateSchema } from "../../services/project-config/flat";
 import {
   createProject,
   listOwnedProjects,
@@ -28,7 +28,7 @@ const projectFields = {
   is_production_mode: z.boolean().optional(),
   logo_url: z.url().max(4096).nullable().optional(),
   logo_full_url: z.url().max(4096).nullable().optional(),
-  config: projectConfigUpdateSchema.optional(),
+  config: flatProjectConfigUpdateSchema.optional(),
 };
 const updateSchema = z.strictObject(projectFields);
 const createSchema = z.strictObject({ ...projectFields, display_name: z.string().min(1).max(256), owner_team_id: z.uuid().optional() });

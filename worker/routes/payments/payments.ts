@@ -31,7 +31,7 @@ import { type Customer, clientMayAccess, customerSince, readPaymentsConfig } fro
 import { defaultOffers, isOwned } from "../../services/payments/grants";
 import { completePurchase } from "../../services/payments/purchases";
 import { changeItemQuantity, itemQuantity } from "../../services/payments/quantities";
-import { isTrustedUrl, readProjectConfig } from "../../services/project-config";
+import { isTrustedUrl, readProjectConfig } from "../../services/project-config/flat";
 import type { RequestAuth } from "../../services/request-auth";
 import { purchaseView } from "../../views/payments";
 import { type PaymentsProblem, paymentsProblemError } from "./problems";

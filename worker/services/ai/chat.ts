@@ -20,10 +20,10 @@ import {
   threadMessages,
 } from "../../db/queries/ai-chat";
 import type { ProjectRow } from "../../db/queries/projects";
-import { openConfigSecret } from "../config-secrets";
 import type { Deps } from "../deps";
 import { getEmailDraft } from "../email/drafts";
-import { renderedConfigOf } from "../rendered-config";
+import { renderedConfigOf } from "../project-config/cache";
+import { openConfigSecret } from "../project-config/secrets";
 import type { RequestAuth } from "../request-auth";
 import { systemPrompt } from "./prompt";
 import { type AiSettings, type ChatProvider, type ChatTurn, type ChatUsage, chatProvider } from "./provider";

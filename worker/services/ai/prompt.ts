@@ -5,8 +5,8 @@
  */
 import type { AiChatContextType } from "../../../sdk/src/shared/wire-ai-chat";
 import type { ProjectRow } from "../../db/queries/projects";
-import type { RenderedConfig } from "../config-override";
-import { withoutSecrets } from "../config-override";
+import type { RenderedConfig } from "../project-config/rendered";
+import { withoutSecrets } from "../project-config/secrets";
 
 const ABOUT = `You are the assistant in the Doorman console, talking to the owner of one project.
 Doorman is hosted sign-in and user management at the edge (a Cloudflare worker), wire-compatible with Stack Auth: apps use the Stack Auth SDK or Doorman's SDK against /api/v1.

@@ -21,7 +21,7 @@ import { findUserRecord, type UserRecord } from "../../db/queries/users";
 import { cliLoginKey, cliPollKey } from "../../kv/keys";
 import type { Deps } from "../deps";
 import { eventFor } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { restrictedReasonOf } from "../user-restrictions";
 import { type IpInfo, mintAccessToken, prepareSession } from "./sessions";

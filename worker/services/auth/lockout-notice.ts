@@ -8,7 +8,7 @@ import { findUserRecordByAuthEmail } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { queueBuiltInEmail } from "../email/outbox";
 import { eventStatement } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { ruleLimit } from "../rate-limit";
 
 /** Emails the locked account's owner (nothing when no user has this sign-in email). */

@@ -18,7 +18,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, type UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventStatement, type SignInMethod } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { type CodeProblem, issueCode, redeemCode, spendCheckedCode } from "../verification-codes";
 import { checkRecoveryCode, generateRecoveryCodes, spendUserRecoveryCode } from "./mfa-recovery";

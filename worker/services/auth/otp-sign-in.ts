@@ -9,7 +9,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { emailCarryingCode } from "../email/outbox";
-import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";

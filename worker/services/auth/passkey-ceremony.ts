@@ -6,7 +6,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { base64url } from "jose";
 import { z } from "zod";
-import { isTrustedUrl, type ProjectConfig } from "../project-config";
+import { type FlatProjectConfig, isTrustedUrl } from "../project-config/flat";
 
 /** The RP ID the server sends; the SDK asserts it and replaces it with `window.location.hostname`. */
 export const PASSKEY_RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
@@ -70,7 +70,7 @@ export type TrustedCeremony = { origin: string; rpId: string };
  * expect: that origin's host name. The sentinel RP ID means the server cannot know the host in
  * advance, so the trusted-domain list is what stops a look-alike site from using its passkeys.
  */
-export function trustedCeremony(config: ProjectConfig, clientDataJSON: string): TrustedCeremony | null {
+export function trustedCeremony(config: FlatProjectConfig, clientDataJSON: string): TrustedCeremony | null {
   let origin: unknown;
   try {
     origin = JSON.parse(new TextDecoder().decode(base64url.decode(clientDataJSON)))?.origin;

@@ -20,7 +20,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, isUniqueViolation, type UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventFor, eventStatement } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { type CodeProblem, issueCode, redeemCode } from "../verification-codes";
 import { finishFirstFactor } from "./mfa";

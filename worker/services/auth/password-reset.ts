@@ -9,7 +9,7 @@ import { revokeOpenCodes } from "../../db/queries/verification-codes";
 import type { Deps } from "../deps";
 import { notifyPasswordChanged } from "../email/notices";
 import { emailCarryingCode } from "../email/outbox";
-import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { updateUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode, spendCheckedCode } from "../verification-codes";

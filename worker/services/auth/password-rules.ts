@@ -7,7 +7,7 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../sdk/src/shared/constants";
 import { domainHost } from "../../../sdk/src/shared/domain-rules";
 import { COMMON_PASSWORDS } from "../../crypto/common-passwords.generated";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 
 export type PasswordProblem = Problem<"password_too_short" | "password_too_long" | "password_too_common" | "password_has_context_word">;

@@ -7,7 +7,7 @@ import type { Deps } from "../deps";
 import { notifyPasswordChanged } from "../email/notices";
 import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
 import { finishFirstFactor } from "./mfa";

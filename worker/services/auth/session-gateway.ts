@@ -13,7 +13,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findRetiredToken, findSessionByTokenHash } from "../../db/queries/sessions";
 import { callerAudit, type Deps } from "../deps";
 import { eventFor } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import {
   finishRefresh,
   type IpInfo,

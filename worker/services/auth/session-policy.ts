@@ -4,10 +4,10 @@
  * and a maximum number of sessions per user, the oldest ended first when a new one is created.
  */
 import { NO_SESSION_LIMITS, type SessionLimits } from "../../db/queries/sessions";
-import type { ProjectConfig } from "../project-config";
+import type { FlatProjectConfig } from "../project-config/flat";
 
 /** The policy as times for the refresh statements: live sessions were last used after idleSince and created after bornAfter. */
-export function sessionLimits(config: ProjectConfig, now: number): SessionLimits {
+export function sessionLimits(config: FlatProjectConfig, now: number): SessionLimits {
   const idle = config.session_idle_timeout_minutes;
   const max = config.session_max_lifetime_minutes;
   if (!idle && !max) return NO_SESSION_LIMITS;

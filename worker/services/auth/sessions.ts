@@ -28,7 +28,7 @@ import { findUserRecord, type UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { notifyIfNewDevice } from "../email/notices";
 import { activityStatement, eventFor, eventIfChangedStatement, eventStatement, noteActivity, type SignInMethod } from "../events";
-import { type ProjectConfig, readProjectConfig } from "../project-config";
+import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { restrictedReasonOf } from "../user-restrictions";
 import { sessionLimits, withinSessionLimits } from "./session-policy";
@@ -72,7 +72,7 @@ export async function prepareSession(
   return { sessionId, refreshToken, statement, trim };
 }
 
-export function accessTokenClaims(projectId: string, record: UserRecord, config: ProjectConfig, sessionId: string): AccessTokenClaims {
+export function accessTokenClaims(projectId: string, record: UserRecord, config: FlatProjectConfig, sessionId: string): AccessTokenClaims {
   const reason = restrictedReasonOf(record, config);
   return {
     sub: record.user.id,

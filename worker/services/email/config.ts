@@ -5,9 +5,9 @@
  * overrides (renderConfig), only where an email is rendered; the per-request flat config stays small.
  */
 import type { ProjectRow } from "../../db/queries/projects";
-import { type ConfigOverride, renderConfig } from "../config-override";
 import type { Deps } from "../deps";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
+import { type ConfigOverride, renderConfig } from "../project-config/overrides";
 import { storedOverrides, writeConfigOverride } from "../projects";
 import {
   DEFAULT_EMAIL_TEMPLATES,

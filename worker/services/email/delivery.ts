@@ -11,9 +11,9 @@
 import type { ProjectRow } from "../../db/queries/projects";
 import { recordSentEmail } from "../../db/queries/sent-emails";
 import { devOutboxKey } from "../../kv/keys";
-import { openConfigSecret } from "../config-secrets";
 import type { Deps } from "../deps";
-import { type ProjectConfig, readProjectConfig } from "../project-config";
+import { type FlatProjectConfig as ProjectConfig, readProjectConfig } from "../project-config/flat";
+import { openConfigSecret } from "../project-config/secrets";
 import { redactEmail } from "./redact";
 import { type SmtpOutcome, type SmtpSettings, sendSmtp } from "./smtp";
 import type { RenderedEmail } from "./templates";

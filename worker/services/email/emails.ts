@@ -3,7 +3,7 @@
 import type { ProjectRow } from "../../db/queries/projects";
 import { findSentEmail, listSentEmails, type SentEmailRow } from "../../db/queries/sent-emails";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { attemptDelivery, type SmtpSettings } from "./delivery";
 import { queueBuiltInEmail } from "./outbox";

@@ -13,8 +13,8 @@ import type { EmailOutboxAttemptError, EmailOutboxRecipient } from "../../../sdk
 import { advanceOutboxRow, claimOutboxRow, listStrandedOutboxRows, type NewOutboxRow, type OutboxRow } from "../../db/queries/email-outbox";
 import { findProjectById, type ProjectRow } from "../../db/queries/projects";
 import { findUserRecord } from "../../db/queries/users";
-import { openConfigSecret } from "../config-secrets";
 import type { Deps } from "../deps";
+import { openConfigSecret } from "../project-config/secrets";
 import { renderBuiltInEmail } from "./built-in";
 import { attemptDelivery } from "./delivery";
 import { enqueueOutbox } from "./outbox";

@@ -11,7 +11,7 @@ import { type EmailRecipientRow, findEmailRecipients, listAllEmailRecipients } f
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { NOTIFICATION_CATEGORIES, type NotificationCategory } from "../notification-preferences";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { readEmailSettings } from "./config";
 import { markEmailDraftSent } from "./drafts";
 import { enqueueOutbox } from "./outbox";

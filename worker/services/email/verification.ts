@@ -4,7 +4,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import type { UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventFor } from "../events";
-import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";
 import { emailCarryingCode } from "./outbox";

@@ -14,7 +14,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, isUniqueViolation } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventStatement } from "../events";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { createUserWithOAuthProviders, updateUser } from "../users";
 import type { ProviderUser } from "./provider-types";

@@ -8,7 +8,7 @@ import { verifyAccessToken } from "../../crypto/access-tokens";
 import { encryptAtRest } from "../../crypto/at-rest";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { checkOAuthClient } from "./client-check";

@@ -4,7 +4,7 @@ import { sha256Hex } from "../../crypto/hash";
 import { findValidKeySet } from "../../db/queries/key-sets";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { loadProject } from "../seed";
 

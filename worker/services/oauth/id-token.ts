@@ -9,6 +9,7 @@
  * at most once per cooldown. Results are values, never throws: the caller picks its error.
  */
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
+import { IsolateCache } from "../../lib/isolate-cache";
 import { boundedFetch, type OutboundBounds } from "../../lib/outbound-fetch";
 
 /** Who must have issued the token, where its keys are, and who it must be for. */
@@ -25,7 +26,7 @@ const MAX_KEY_SETS = 16;
 const ALGORITHMS = ["RS256", "ES256"];
 
 type CachedKeySet = { jwks: JSONWebKeySet; fetchedAt: number };
-const keySets = new Map<string, CachedKeySet>();
+const keySets = new IsolateCache<CachedKeySet>({ ttlMs: KEY_SET_TTL_MS, maxEntries: MAX_KEY_SETS });
 
 async function fetchKeySet(url: string, bounds: OutboundBounds, now: number): Promise<CachedKeySet | string> {
   const host = new URL(url).host;
@@ -40,15 +41,14 @@ async function fetchKeySet(url: string, bounds: OutboundBounds, now: number): Pr
   }
   if (!jwks || typeof jwks !== "object" || !Array.isArray((jwks as JSONWebKeySet).keys)) return `${host} key set has no keys`;
   const entry = { jwks: jwks as JSONWebKeySet, fetchedAt: now };
-  if (keySets.size >= MAX_KEY_SETS) keySets.clear();
-  keySets.set(url, entry);
+  keySets.set(url, entry, now);
   return entry;
 }
 
 /** The cached key set while fresh (a clock moved backwards is not fresh), else a fetched one. */
 async function keySet(url: string, bounds: OutboundBounds, now: number): Promise<CachedKeySet | string> {
-  const cached = keySets.get(url);
-  if (cached && now >= cached.fetchedAt && now - cached.fetchedAt < KEY_SET_TTL_MS) return cached;
+  const cached = keySets.get(url, now);
+  if (cached) return cached;
   return fetchKeySet(url, bounds, now);
 }
 
@@ -88,5 +88,5 @@ export async function verifyIdToken(
 
 /** Forgets every cached key set (tests). */
 export function forgetKeySets(): void {
-  keySets.clear();
+  keySets.forgetAll();
 }

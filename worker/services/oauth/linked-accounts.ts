@@ -19,7 +19,7 @@ import {
 import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, isUniqueViolation } from "../../db/queries/users";
 import type { Deps } from "../deps";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 
 export type OAuthProviderProblem = Problem<

@@ -7,9 +7,9 @@
  */
 import { OAuth2RequestError, type OAuth2Tokens } from "arctic";
 import type { ProjectRow } from "../../db/queries/projects";
-import { openConfigSecret } from "../config-secrets";
 import type { Deps } from "../deps";
-import { type ProjectConfig, readProjectConfig } from "../project-config";
+import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
+import { openConfigSecret } from "../project-config/secrets";
 import { createMockOidcClient, createProviderClient, isProviderId } from "./catalogue";
 import type { ProviderClient } from "./provider-types";
 
@@ -18,7 +18,7 @@ export type ProviderTokens = { accessToken: string; refreshToken: string | null;
 /** The client id the bundled dev/test OpenID provider knows. */
 export const MOCK_CLIENT_ID = "MOCK";
 
-type ProviderConfig = ProjectConfig["oauth_providers"][number];
+type ProviderConfig = FlatProjectConfig["oauth_providers"][number];
 
 export function findProviderConfig(project: ProjectRow, providerConfigId: string): ProviderConfig | null {
   return readProjectConfig(project.config).oauth_providers.find((p) => p.id === providerConfigId) ?? null;
@@ -120,7 +120,7 @@ export async function refreshProviderAccessToken(
 }
 
 /** Config check: the first provider id that is not a supported provider, with its type. */
-export function invalidProviderId(config: ProjectConfig): { id: string; type: "shared" | "standard" } | null {
+export function invalidProviderId(config: FlatProjectConfig): { id: string; type: "shared" | "standard" } | null {
   const bad = config.oauth_providers.find((p) => !isProviderId(p.id));
   return bad ? { id: bad.id, type: bad.type } : null;
 }

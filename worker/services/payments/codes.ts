@@ -8,7 +8,7 @@ import { sha256Hex } from "../../crypto/hash";
 import { findPurchaseCode, insertPurchaseCode, listPurchasesOf, type PurchaseCodeRow } from "../../db/queries/payments";
 import { findProjectById, type ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { type OfferConfig, offerFromWire, offerToWire, type PaymentsConfig } from "./config";
 import { type Customer, customerSince, readPaymentsConfig } from "./customers";
 import { isOwned } from "./grants";

@@ -8,7 +8,7 @@ import { teamCreatedAt, userSignedUpAt } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import { isTeamMember } from "../../db/queries/teams";
 import type { Deps } from "../deps";
-import { renderedConfigOf } from "../rendered-config";
+import { renderedConfigOf } from "../project-config/cache";
 import type { PaymentsConfig } from "./config";
 
 export type Customer = { projectId: string; customerType: CustomerType; customerId: string };

@@ -128,7 +128,7 @@ export async function changeItemQuantity(
     );
     if (landed) return { ok: true, quantity: quantity + change.delta };
     // Another change landed first: wait a moment (less contention next round) and re-read.
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20, 2 + round)));
+    await new Promise((resolve) => setTimeout(resolve, deps.random.fraction() * Math.min(20, 2 + round)));
   }
   return { ok: false, reason: "busy" };
 }

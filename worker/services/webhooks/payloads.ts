@@ -9,7 +9,7 @@ import { findProjectById } from "../../db/queries/projects";
 import { findTeam } from "../../db/queries/teams";
 import { findUserRecord } from "../../db/queries/users";
 import type { Db } from "../deps";
-import { readProjectConfig } from "../project-config";
+import { readProjectConfig } from "../project-config/flat";
 import { teamServerView } from "../team-view";
 import { userServerView } from "../user-view";
 

@@ -12,7 +12,7 @@ import { useConfigSave } from "./use-config-save";
 
 type Field = "sessionIdleTimeoutMinutes" | "sessionMaxLifetimeMinutes" | "maxSessionsPerUser";
 
-/** 367 days in minutes: sessions never live longer (worker/services/project-config.ts). */
+/** 367 days in minutes: sessions never live longer (worker/services/project-config/flat.ts). */
 const MAX_MINUTES = 367 * 24 * 60;
 
 const FIELDS: { key: Field; label: string; hint: string; max: number }[] = [

@@ -6,7 +6,7 @@ import { unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { StatusError } from "../../../lib/errors";
 import { getEmail, inviteToSignIn, listEmails, sendTestEmail } from "../../../services/email/emails";
-import { standardEmailConfigSchema } from "../../../services/project-config";
+import { standardEmailConfigSchema } from "../../../services/project-config/flat";
 import { emailLogEntryView, emailView } from "../../../views/emails";
 
 const getOne = defineRoute({

@@ -1,12 +1,16 @@
 /**
  * Secrets inside a project's config (OAuth client secrets, the SMTP password): sealed with
  * AES-256-GCM (crypto/at-rest.ts, key derived from SERVER_SECRET) before the config reaches D1,
- * opened only where they are used (sending mail, talking to the provider), and never shown on reads.
+ * opened only where they are used (sending mail, talking to the provider), and never shown on reads:
+ * the same paths in every shape (overrides, rendered, flat; overrides.ts draws them).
  */
-import { decryptAtRest, encryptAtRest } from "../crypto/at-rest";
-import type { ConfigOverride, ConfigOverrides, RenderedConfig } from "./config-override";
-import type { Deps } from "./deps";
-import type { ProjectConfig, ProjectConfigUpdate } from "./project-config";
+import { decryptAtRest, encryptAtRest } from "../../crypto/at-rest";
+import type { Deps } from "../deps";
+import type { FlatProjectConfig, FlatProjectConfigUpdate } from "./flat";
+import type { ConfigOverride, ConfigOverrides } from "./overrides";
+import type { RenderedConfig } from "./rendered";
+
+type Nested = { [key: string]: unknown };
 
 /** A sealed value in the stored config: `sealed:v1.<iv>.<data>`. */
 const SEALED_PREFIX = "sealed:";
@@ -50,11 +54,11 @@ async function sealSubmitted(deps: Deps, submitted: string | undefined, stored: 
  */
 export async function sealConfigSecrets(
   deps: Deps,
-  update: ProjectConfigUpdate | undefined,
-  previous: ProjectConfig | null,
-): Promise<ProjectConfigUpdate | undefined> {
+  update: FlatProjectConfigUpdate | undefined,
+  previous: FlatProjectConfig | null,
+): Promise<FlatProjectConfigUpdate | undefined> {
   if (!update) return update;
-  const sealed: ProjectConfigUpdate = { ...update };
+  const sealed: FlatProjectConfigUpdate = { ...update };
   if (update.oauth_providers)
     sealed.oauth_providers = await Promise.all(
       update.oauth_providers.map(async (p) => {
@@ -75,11 +79,11 @@ export async function sealConfigSecrets(
 }
 
 /** The config as read back by admins: the same, without any secret. */
-export function withoutConfigSecrets(config: ProjectConfig): ProjectConfig {
+export function withoutConfigSecrets(config: FlatProjectConfig): FlatProjectConfig {
   const oauth_providers = config.oauth_providers.map(({ client_secret: _secret, ...p }) => p);
   if (config.email_config.type !== "standard") return { ...config, oauth_providers };
   const { password: _password, ...email } = config.email_config;
-  return { ...config, oauth_providers, email_config: email as ProjectConfig["email_config"] };
+  return { ...config, oauth_providers, email_config: email as FlatProjectConfig["email_config"] };
 }
 
 /**
@@ -128,4 +132,38 @@ export function dropSecretPaths(overrides: ConfigOverrides, paths: string[]): Co
     result[level] = out;
   }
   return result;
+}
+
+/** Paths of secrets inside the rendered config: sealed at rest, never answered. */
+const SECRET_PATHS = [/^auth\.oauth\.providers\.[^.]+\.clientSecret$/, /^emails\.server\.password$/, /^doorman\.ai\.apiKey$/];
+export const isSecretPath = (path: string) => SECRET_PATHS.some((re) => re.test(path));
+/** Calls `fn` on every string leaf whose full dotted path is a secret; returns the override with the results. */
+export async function mapSecrets(override: ConfigOverride, fn: (value: string) => Promise<string | undefined>): Promise<ConfigOverride> {
+  const walk = async (path: string, value: unknown): Promise<unknown> => {
+    if (typeof value === "string" && isSecretPath(path)) return fn(value);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    const out: Nested = {};
+    for (const [k, v] of Object.entries(value)) {
+      const mapped = await walk(`${path}.${k}`, v);
+      if (mapped !== undefined) out[k] = mapped;
+    }
+    return out;
+  };
+  const out: ConfigOverride = {};
+  for (const [k, v] of Object.entries(override)) {
+    const mapped = await walk(k, v);
+    if (mapped !== undefined) out[k] = mapped;
+  }
+  return out;
+}
+
+/** A rendered config or override as answered on the wire: every secret left out. */
+export function withoutSecrets<T extends object>(value: T, prefix = ""): T {
+  const out: Nested = {};
+  for (const [k, v] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (isSecretPath(path)) continue;
+    out[k] = typeof v === "object" && v !== null && !Array.isArray(v) ? withoutSecrets(v as Nested, path) : v;
+  }
+  return out as T;
 }

@@ -1,6 +1,8 @@
 /**
- * The project config: defaults, the zod schema of its wire form (snake_case, as stored),
- * and the domain and production-mode rules of SPEC.md §5.
+ * The flat project config (FlatProjectConfig): defaults, the zod schema of its wire form
+ * (snake_case, as stored in projects.config and read by every request), and the domain and
+ * production-mode rules of SPEC.md §5. It is derived from the override levels through the
+ * rendered config (overrides.ts draws the three shapes).
  */
 import { z } from "zod";
 import {
@@ -9,9 +11,9 @@ import {
   isLocalhostHost,
   isValidDomainHost,
   productionModeErrors as sharedProductionModeErrors,
-} from "../../sdk/src/shared/domain-rules";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
-import { DEFAULT_EMAIL_THEME_ID } from "./email/defaults";
+} from "../../../sdk/src/shared/domain-rules";
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../../sdk/src/shared/rate-limit-rules";
+import { DEFAULT_EMAIL_THEME_ID } from "../email/defaults";
 
 export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),
@@ -43,7 +45,7 @@ export const emailConfigSchema = z.discriminatedUnion("type", [z.strictObject({ 
 /** The longest idle timeout or absolute lifetime a project can set: 367 days (sessions never live longer). */
 export const SESSION_POLICY_MAX_MINUTES = 367 * 24 * 60;
 
-export const projectConfigSchema = z.strictObject({
+export const flatProjectConfigSchema = z.strictObject({
   allow_localhost: z.boolean(),
   sign_up_enabled: z.boolean(),
   /** Anonymous (guest) sign-up, independent of sign_up_enabled (the reference's auth.anonymous.allowSignIn). */
@@ -80,13 +82,13 @@ export const projectConfigSchema = z.strictObject({
   rate_limits: z.partialRecord(z.enum(RATE_LIMIT_RULE_NAMES), z.string().regex(RATE_LIMIT_VALUE, 'a rate limit is "count/seconds" or "0"')),
 });
 
-export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+export type FlatProjectConfig = z.infer<typeof flatProjectConfigSchema>;
 
 /** Partial update: every field optional. */
-export const projectConfigUpdateSchema = projectConfigSchema.partial();
-export type ProjectConfigUpdate = z.infer<typeof projectConfigUpdateSchema>;
+export const flatProjectConfigUpdateSchema = flatProjectConfigSchema.partial();
+export type FlatProjectConfigUpdate = z.infer<typeof flatProjectConfigUpdateSchema>;
 
-export function defaultProjectConfig(): ProjectConfig {
+export function defaultProjectConfig(): FlatProjectConfig {
   return {
     allow_localhost: true,
     sign_up_enabled: true,
@@ -120,21 +122,21 @@ export function defaultProjectConfig(): ProjectConfig {
 }
 
 /** Reads a stored config, filling fields added after it was written. */
-export function readProjectConfig(stored: unknown): ProjectConfig {
-  return { ...defaultProjectConfig(), ...(stored as Partial<ProjectConfig>) };
+export function readProjectConfig(stored: unknown): FlatProjectConfig {
+  return { ...defaultProjectConfig(), ...(stored as Partial<FlatProjectConfig>) };
 }
 
 export { domainHost, isLocalhostHost, isValidDomainHost };
 
-const domainRulesInput = (config: ProjectConfig) => ({ allowLocalhost: config.allow_localhost, domains: config.domains });
+const domainRulesInput = (config: FlatProjectConfig) => ({ allowLocalhost: config.allow_localhost, domains: config.domains });
 
 /** Messages for every domain that is not valid at all (any mode). */
-export function domainErrors(config: ProjectConfig): string[] {
+export function domainErrors(config: FlatProjectConfig): string[] {
   return config.domains.map(({ domain }) => domainError(domain)).filter((e): e is string => e !== null);
 }
 
 /** SPEC §5 production-mode checks, with its exact messages. */
-export function productionModeErrors(config: ProjectConfig): string[] {
+export function productionModeErrors(config: FlatProjectConfig): string[] {
   return sharedProductionModeErrors(domainRulesInput(config));
 }
 
@@ -153,7 +155,7 @@ function hostMatches(pattern: string, host: string): boolean {
  * Is `url` a trusted redirect/callback target? Only http(s) URLs on a trusted domain (scheme,
  * host and port must match), or on localhost when allowed: open redirects leak codes and tokens.
  */
-export function isTrustedUrl(config: ProjectConfig, url: string): boolean {
+export function isTrustedUrl(config: FlatProjectConfig, url: string): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);

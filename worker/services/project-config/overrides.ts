@@ -1,0 +1,204 @@
+/**
+ * A project's config comes in three shapes, each with its own name:
+ *
+ *   ConfigOverrides   { project, branch, environment }: one ConfigOverride per OverrideLevel, each a
+ *        │            JSON object whose keys may be dotted paths ("auth.passkey.allowSignIn": true),
+ *        │            as written through /internal/config/override/{level} (projects.config_overrides)
+ *        ▼  renderConfig (this file): the levels in order over Doorman's defaults, then validated
+ *   RenderedConfig    the reference's nested camelCase config plus doorman.* (rendered.ts); kept per
+ *        │            isolate by config version (cache.ts); payments, emails and the assistant read it
+ *        ▼  toFlatProjectConfig (rendered.ts)
+ *   FlatProjectConfig the flat snake_case wire form stored in projects.config (flat.ts): what every
+ *                     request reads (readProjectConfig) and the typed PATCH /internal/projects/current writes
+ *
+ * Secrets inside any of them (OAuth client secrets, the SMTP password, the assistant's key) are
+ * sealed at rest and never answered (secrets.ts). The SDK's camelCase `ProjectConfig`
+ * (sdk/src/apps/admin-project.ts) is the admin API's view of the flat one, a separate public type.
+ *
+ * Overrides are wire-compatible with the reference's `/internal/config/override/{level}`. Levels
+ * apply in order (project, then branch, then environment) on top of Doorman's defaults, a later key
+ * replacing everything at or under its path, and `null` removing it.
+ */
+import type { z } from "zod";
+import { PAYMENTS_RECORD_PATHS } from "../payments/config";
+import { defaultProjectConfig, type FlatProjectConfig, type FlatProjectConfigUpdate } from "./flat";
+import { type RenderedConfig, renderedConfigSchema, toRenderedConfig } from "./rendered";
+
+export const OVERRIDE_LEVELS = ["project", "branch", "environment"] as const;
+export type OverrideLevel = (typeof OVERRIDE_LEVELS)[number];
+/** One level's override: dotted keys to values, in the order they were set. */
+export type ConfigOverride = Record<string, unknown>;
+export type ConfigOverrides = Partial<Record<OverrideLevel, ConfigOverride>>;
+type Nested = { [key: string]: unknown };
+
+/**
+ * The override keys a flat update stands for (the typed PATCH /internal/projects/current writes
+ * through the environment level). A list field replaces its whole record, as it did before.
+ */
+export function flatUpdateToOverride(update: FlatProjectConfigUpdate): ConfigOverride {
+  const full = toRenderedConfig({ ...defaultProjectConfig(), ...update } as FlatProjectConfig);
+  const paths: Record<keyof FlatProjectConfig, [string, unknown]> = {
+    allow_localhost: ["domains.allowLocalhost", full.domains.allowLocalhost],
+    sign_up_enabled: ["auth.allowSignUp", full.auth.allowSignUp],
+    anonymous_sign_up_enabled: ["auth.anonymous.allowSignIn", full.auth.anonymous.allowSignIn],
+    credential_enabled: ["auth.password.allowSignIn", full.auth.password.allowSignIn],
+    magic_link_enabled: ["auth.otp.allowSignIn", full.auth.otp.allowSignIn],
+    passkey_enabled: ["auth.passkey.allowSignIn", full.auth.passkey.allowSignIn],
+    client_team_creation_enabled: ["teams.allowClientTeamCreation", full.teams.allowClientTeamCreation],
+    client_user_deletion_enabled: ["users.allowClientUserDeletion", full.users.allowClientUserDeletion],
+    allow_user_api_keys: ["apiKeys.enabled.user", full.apiKeys.enabled.user],
+    allow_team_api_keys: ["apiKeys.enabled.team", full.apiKeys.enabled.team],
+    create_team_on_sign_up: ["teams.createPersonalTeamOnSignUp", full.teams.createPersonalTeamOnSignUp],
+    require_email_verification: ["onboarding.requireEmailVerification", full.onboarding.requireEmailVerification],
+    require_publishable_client_key: ["project.requirePublishableClientKey", full.project.requirePublishableClientKey],
+    refresh_token_rotation: ["doorman.refreshTokenRotation", full.doorman.refreshTokenRotation],
+    require_mfa: ["doorman.requireMfa", full.doorman.requireMfa],
+    oauth_account_merge_strategy: ["auth.oauth.accountMergeStrategy", full.auth.oauth.accountMergeStrategy],
+    oauth_providers: ["auth.oauth.providers", full.auth.oauth.providers],
+    domains: ["domains.trustedDomains", full.domains.trustedDomains],
+    email_config: ["emails.server", full.emails.server],
+    email_theme: ["emails.selectedThemeId", full.emails.selectedThemeId],
+    team_creator_default_permissions: ["rbac.defaultPermissions.teamCreator", full.rbac.defaultPermissions.teamCreator],
+    team_member_default_permissions: ["rbac.defaultPermissions.teamMember", full.rbac.defaultPermissions.teamMember],
+    user_default_permissions: ["rbac.defaultPermissions.signUp", full.rbac.defaultPermissions.signUp],
+    rate_limits: ["doorman.rateLimits", full.doorman.rateLimits],
+    event_retention_days: ["doorman.eventRetentionDays", full.doorman.eventRetentionDays],
+    session_idle_timeout_minutes: ["doorman.sessions.idleTimeoutMinutes", full.doorman.sessions.idleTimeoutMinutes],
+    session_max_lifetime_minutes: ["doorman.sessions.maxLifetimeMinutes", full.doorman.sessions.maxLifetimeMinutes],
+    max_sessions_per_user: ["doorman.sessions.maxPerUser", full.doorman.sessions.maxPerUser],
+  };
+  const override: ConfigOverride = {};
+  for (const key of Object.keys(update) as (keyof FlatProjectConfig)[]) {
+    if (update[key] === undefined) continue;
+    const [path, value] = paths[key];
+    override[path] = value;
+  }
+  return override;
+}
+
+/** `base` with `patch` laid over it: a patch key drops every base key at or under its path (the reference's override()). */
+export function mergeOverride(base: ConfigOverride, patch: ConfigOverride): ConfigOverride {
+  const keys = Object.keys(patch);
+  const kept = Object.entries(base).filter(([k]) => !keys.some((p) => k === p || k.startsWith(`${p}.`)));
+  return { ...Object.fromEntries(kept), ...patch };
+}
+
+export class ConfigOverrideError extends Error {}
+
+const UNSAFE_SEGMENTS = new Set(["__proto__", "prototype", "constructor"]);
+
+/** Sets (or with null removes) a dotted path in a nested object, creating missing records on the way. */
+function setPath(target: Nested, path: string, value: unknown): void {
+  const parts = path.split(".");
+  if (parts.some((p) => p === "" || UNSAFE_SEGMENTS.has(p))) throw new ConfigOverrideError(`Invalid config key: ${JSON.stringify(path)}`);
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (next === undefined || next === null) node[part] = {};
+    else if (typeof next !== "object" || Array.isArray(next))
+      throw new ConfigOverrideError(`Config key ${JSON.stringify(path)} goes into ${JSON.stringify(part)}, which is not an object.`);
+    node = node[part] as Nested;
+  }
+  const last = parts[parts.length - 1]!;
+  if (value === null) delete node[last];
+  else node[last] = normalizeValue(value);
+}
+
+/** A value with any dotted keys inside it expanded too. */
+function normalizeValue(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const out: Nested = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    setPath(out, k, v);
+  }
+  return out;
+}
+
+/** Records (id → entry): a set record replaces the default's entries instead of adding to them. */
+const RECORD_PATHS = new Set([
+  "auth.oauth.providers",
+  "domains.trustedDomains",
+  "rbac.defaultPermissions.teamCreator",
+  "rbac.defaultPermissions.teamMember",
+  "rbac.defaultPermissions.signUp",
+  "doorman.rateLimits",
+  ...PAYMENTS_RECORD_PATHS,
+]);
+
+/** Fills every key missing from `target` with the default's value (deep into objects, not into records). */
+function fillDefaults(target: Nested, defaults: Nested, prefix = ""): void {
+  for (const [key, value] of Object.entries(defaults)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const own = target[key];
+    if (own === undefined) target[key] = structuredClone(value);
+    else if (isObject(own) && isObject(value) && !RECORD_PATHS.has(path)) fillDefaults(own, value, path);
+  }
+}
+
+const isObject = (v: unknown): v is Nested => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Renders the levels in order, then Doorman's defaults under whatever they left unset (a key set
+ * to null at a later level is removed, so it falls back to the default, as in the reference).
+ */
+function applyLevels(overrides: ConfigOverrides): Nested {
+  const rendered: Nested = {};
+  for (const level of OVERRIDE_LEVELS) for (const [key, value] of Object.entries(overrides[level] ?? {})) setPath(rendered, key, value);
+  fillDefaults(rendered, toRenderedConfig(defaultProjectConfig()) as unknown as Nested);
+  return rendered;
+}
+
+/** Message of the first schema issue, naming the dotted path. */
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const where = issue.path.join(".");
+  if (issue.code === "unrecognized_keys")
+    return `Unknown config key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.map((k) => (where ? `${where}.${k}` : k)).join(", ")}`;
+  return `Invalid config value at ${where || "(root)"}: ${issue.message}`;
+}
+
+/** The rendered config of these levels, or the reason it is not valid. */
+export function renderConfig(overrides: ConfigOverrides): { ok: true; config: RenderedConfig } | { ok: false; message: string } {
+  let nested: Nested;
+  try {
+    nested = applyLevels(overrides);
+  } catch (error) {
+    if (error instanceof ConfigOverrideError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const parsed = renderedConfigSchema.safeParse(nested);
+  return parsed.success ? { ok: true, config: parsed.data } : { ok: false, message: firstIssue(parsed.error) };
+}
+
+/** Parses a `config_override_string`: a JSON object, or the reason it is not one. */
+export function parseOverrideString(text: string): { ok: true; override: ConfigOverride } | { ok: false; message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: "Invalid config JSON" };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, message: "A config override must be a JSON object." };
+  const unsafe = unsafeKey(value);
+  if (unsafe !== null) return { ok: false, message: `Invalid config key: ${JSON.stringify(unsafe)}` };
+  return { ok: true, override: value as ConfigOverride };
+}
+
+/**
+ * The first key, at any depth, with an empty, `__proto__`, `prototype` or `constructor` segment.
+ * Why: JSON.parse keeps `__proto__` as a plain key, but copying it into an object sets that
+ * object's prototype instead, so it would vanish silently; it is refused instead, anywhere.
+ */
+function unsafeKey(value: object, prefix = ""): string | null {
+  for (const [k, v] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (k.split(".").some((p) => p === "" || UNSAFE_SEGMENTS.has(p))) return path;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+      const inner = unsafeKey(v, path);
+      if (inner !== null) return inner;
+    }
+  }
+  return null;
+}
