@@ -69,7 +69,7 @@ export async function signUpWithPassword(
   return finished.ok ? finished.tokens : finished;
 }
 
-export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "mismatch">;
+export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "email_password_mismatch">;
 
 /**
  * Password sign-ins of one isolate run two at a time, in arrival order. A hash is ~100 ms of CPU
@@ -99,12 +99,12 @@ async function signInWithPasswordNow(
     // Same work as a real check: response time does not reveal whether the email exists.
     await burnPasswordCheck(input.password);
     await passwordFailure(deps, project.id, record?.user.id ?? null);
-    return fail("mismatch");
+    return fail("email_password_mismatch");
   }
   const check = await verifyPassword(input.password, record.user.passwordHash);
   if (!check.ok) {
     await passwordFailure(deps, project.id, record.user.id);
-    return fail("mismatch");
+    return fail("email_password_mismatch");
   }
   if (check.needsRehash) {
     const userId = record.user.id;
