@@ -10,9 +10,9 @@ import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config";
 import { fail, type Problem } from "../result";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
-import { finishFirstFactor } from "./mfa";
 import { checkNewPassword } from "./password-rules";
 import { createSessionForUser, type IpInfo } from "./sessions";
+import { finishFirstFactor } from "./sign-in";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
 // Re-exported for existing importers; the types live in sign-in-tokens.ts (shared with mfa.ts).
