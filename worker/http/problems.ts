@@ -183,7 +183,7 @@ const problemErrors = {
     new KnownError(problem.providerType === "shared" ? "INVALID_SHARED_OAUTH_PROVIDER_ID" : "INVALID_STANDARD_OAUTH_PROVIDER_ID", {
       provider_id: problem.providerId,
     }),
-  not_team_member: () =>
+  not_owner_team_member: () =>
     new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team."),
   project_not_found: () => new KnownError("PROJECT_NOT_FOUND", { project_id: null }),
   internal_project: () => new StatusError(400, "The internal project cannot be deleted."),

@@ -142,7 +142,7 @@ type CoreProblemFields = {
   invalid_config_override: { message: string };
   config_conflict: NoFields;
   invalid_oauth_provider_id: { providerId: string; providerType: "shared" | "standard" };
-  not_team_member: NoFields;
+  not_owner_team_member: NoFields;
   project_not_found: NoFields;
   internal_project: NoFields;
 };
