@@ -6,15 +6,22 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
 import { KnownError, PASSWORD_RULE_MESSAGES } from "../../sdk/src/shared/known-errors";
 import { StatusError } from "../lib/errors";
-import type { Problem, ProblemReason } from "../services/result";
+import type { Problem, ProblemMap, ProblemReason } from "../services/result";
+import { emailProblems } from "./problems/email";
+import { paymentsProblems } from "./problems/payments";
+import { webhooksProblems } from "./problems/webhooks";
 
 export type { Problem, ProblemReason } from "../services/result";
 
 /**
- * Every problem reason's wire error. Exhaustive by type: a reason of ProblemFields with no entry
- * here (or an entry for no reason) fails the typecheck, so there is no default case.
+ * Every problem reason's wire error: the features' slices (worker/http/problems/<feature>.ts) and
+ * the rest here. Exhaustive by type: a reason of ProblemFields with no entry (or an entry for no
+ * reason) fails the typecheck, so there is no default case.
  */
 const problemErrors = {
+  ...paymentsProblems,
+  ...emailProblems,
+  ...webhooksProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.
@@ -22,13 +29,12 @@ const problemErrors = {
   password_has_context_word: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.contextWord }),
   email_taken: (problem) => new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: false }),
   invalid_password_hash: () => new KnownError("SCHEMA_ERROR", { message: "password_hash must be a bcrypt hash ($2a$/$2b$/$2y$)." }),
-  not_found: () => new KnownError("USER_NOT_FOUND"),
   user_not_found: () => new KnownError("USER_NOT_FOUND"),
   team_not_member: (problem) => new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: problem.teamId, user_id: problem.userId ?? null }),
   password_auth_disabled: () => new KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED"),
   sign_up_disabled: () => new KnownError("SIGN_UP_NOT_ENABLED"),
   anonymous_sign_up_disabled: () => new KnownError("ANONYMOUS_ACCOUNTS_NOT_ENABLED"),
-  mismatch: () => new KnownError("EMAIL_PASSWORD_MISMATCH"),
+  email_password_mismatch: () => new KnownError("EMAIL_PASSWORD_MISMATCH"),
   no_password: () => new KnownError("USER_DOES_NOT_HAVE_PASSWORD"),
   old_password_mismatch: () => new KnownError("PASSWORD_CONFIRMATION_MISMATCH"),
   already_has_password: () => new StatusError(400, "User already has a password set."),
@@ -69,6 +75,7 @@ const problemErrors = {
   publishable_key_required: (problem) => new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: problem.projectId }),
   oauth_invalid_scope: () => new KnownError("INVALID_SCOPE"),
   oauth_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
+  oauth_provider_not_configured: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
   oauth_extra_scope_shared: () => new KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"),
   oauth_token_invalid: () => new KnownError("UNPARSABLE_ACCESS_TOKEN"),
   oauth_token_expired: (problem) => new KnownError("ACCESS_TOKEN_EXPIRED", problem.details),
@@ -176,11 +183,11 @@ const problemErrors = {
     new KnownError(problem.providerType === "shared" ? "INVALID_SHARED_OAUTH_PROVIDER_ID" : "INVALID_STANDARD_OAUTH_PROVIDER_ID", {
       provider_id: problem.providerId,
     }),
-  not_team_member: () =>
+  not_owner_team_member: () =>
     new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team."),
   project_not_found: () => new KnownError("PROJECT_NOT_FOUND", { project_id: null }),
   internal_project: () => new StatusError(400, "The internal project cannot be deleted."),
-} satisfies { [R in ProblemReason]: (problem: Problem<R>) => Error };
+} satisfies ProblemMap<ProblemReason>;
 
 /** The wire error of a service's failed outcome. */
 export function problemError(problem: Problem): Error {

@@ -47,7 +47,7 @@ export type ProjectFields = {
   config?: FlatProjectConfigUpdate;
 };
 
-export type ProjectProblem = Problem<"invalid_config" | "invalid_config_override" | "not_team_member" | "invalid_oauth_provider_id">;
+export type ProjectProblem = Problem<"invalid_config" | "invalid_config_override" | "not_owner_team_member" | "invalid_oauth_provider_id">;
 
 function configProblem(config: FlatProjectConfig, productionMode: boolean): ProjectProblem | null {
   // An unknown provider id could never sign anyone in: refuse it when the config is saved.
@@ -64,7 +64,7 @@ export async function createProject(
   fields: ProjectFields & { displayName: string },
 ): Promise<{ ok: true; project: ProjectRow } | ProjectProblem> {
   // Only members of the owner team may create a project for it: ownership grants admin access.
-  if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_team_member");
+  if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_owner_team_member");
   const sealed = await sealConfigSecrets(deps, fields.config, null);
   const environment = sealed ? flatUpdateToOverride(sealed) : {};
   // A project born in production mode takes real payments only: its test mode starts off.
@@ -266,9 +266,9 @@ export async function transferProject(
   ownerUserId: string,
   projectId: string,
   newTeamId: string,
-): Promise<{ ok: true } | Problem<"project_not_found" | "not_team_member">> {
+): Promise<{ ok: true } | Problem<"project_not_found" | "not_owner_team_member">> {
   if (!(await isProjectOwnedByUser(deps.db, projectId, ownerUserId))) return fail("project_not_found");
-  if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return fail("not_team_member");
+  if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return fail("not_owner_team_member");
   await setProjectOwnerTeam(deps.db, projectId, newTeamId);
   return { ok: true };
 }

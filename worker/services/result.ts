@@ -2,6 +2,9 @@
  * The typed failures services return (`{ok:false, reason, ...fields}`), one entry per reason.
  * worker/http/problems.ts maps every reason to its wire error; a reason added here without a
  * mapping there, or a service failing with a reason not listed here, fails the typecheck.
+ * A feature with many reasons declares its slice beside its services (services/payments/problems.ts,
+ * services/email/problems.ts, services/webhooks/problems.ts) and its part of the map in
+ * worker/http/problems/<feature>.ts; ProblemFields joins the slices, which must not share a reason.
  *
  * @example
  * if (taken) return fail("email_taken", { email });
@@ -11,12 +14,15 @@
 import type { RestrictedReason } from "../crypto/access-tokens";
 import type { ApiKeyType } from "../crypto/api-key-format";
 import type { PermissionScope } from "../db/queries/permissions";
+import type { EmailProblemFields } from "./email/problems";
+import type { PaymentsProblemFields } from "./payments/problems";
+import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
 type TeamUserPermission = { teamId: string; userId: string; permissionId: string };
 
-/** Each problem reason with the fields its wire error reads. */
-export type ProblemFields = {
+/** The reasons of the features without a slice of their own, with the fields their wire errors read. */
+type CoreProblemFields = {
   // --- users and passwords ---
   password_too_short: NoFields;
   password_too_long: NoFields;
@@ -24,13 +30,12 @@ export type ProblemFields = {
   password_has_context_word: NoFields;
   email_taken: { email: string };
   invalid_password_hash: NoFields;
-  not_found: NoFields;
   user_not_found: NoFields;
   team_not_member: { teamId: string; userId?: string };
   password_auth_disabled: NoFields;
   sign_up_disabled: NoFields;
   anonymous_sign_up_disabled: NoFields;
-  mismatch: NoFields;
+  email_password_mismatch: NoFields;
   no_password: NoFields;
   old_password_mismatch: NoFields;
   already_has_password: NoFields;
@@ -62,6 +67,8 @@ export type ProblemFields = {
   publishable_key_required: { projectId: string };
   oauth_invalid_scope: NoFields;
   oauth_provider_not_enabled: NoFields;
+  /** The provider is enabled but has no keys (the project's, or the server's shared ones). */
+  oauth_provider_not_configured: NoFields;
   oauth_extra_scope_shared: NoFields;
   oauth_token_invalid: NoFields;
   oauth_token_expired: {
@@ -135,10 +142,21 @@ export type ProblemFields = {
   invalid_config_override: { message: string };
   config_conflict: NoFields;
   invalid_oauth_provider_id: { providerId: string; providerType: "shared" | "standard" };
-  not_team_member: NoFields;
+  not_owner_team_member: NoFields;
   project_not_found: NoFields;
   internal_project: NoFields;
 };
+
+type Slices = [CoreProblemFields, PaymentsProblemFields, EmailProblemFields, WebhooksProblemFields];
+/** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
+type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
+  ? { [I in keyof Tail]: keyof Head & keyof Tail[I] }[number] | SharedReasons<Tail>
+  : never;
+type AssertNone<T extends never> = T;
+export type _SlicesAreDisjoint = AssertNone<SharedReasons<Slices>>;
+
+/** Each problem reason with the fields its wire error reads. */
+export type ProblemFields = CoreProblemFields & PaymentsProblemFields & EmailProblemFields & WebhooksProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 
@@ -153,3 +171,6 @@ type FieldsArgs<R extends ProblemReason> = keyof ProblemFields[R] extends never 
 export function fail<R extends ProblemReason>(reason: R, ...fields: FieldsArgs<R>): Problem<R> {
   return { ok: false, reason, ...fields[0] } as Problem<R>;
 }
+
+/** The wire error of each reason in `R` (a slice's part of the map in worker/http/problems/). */
+export type ProblemMap<R extends ProblemReason> = { [K in R]: (problem: Problem<K>) => Error };

@@ -222,7 +222,7 @@ export type UserUpdate = Omit<NewUserInput, "isAnonymous"> & { selectedTeamId?: 
 
 export type UpdateUserResult =
   | { ok: true; record: UserRecord }
-  | Problem<"not_found">
+  | Problem<"user_not_found">
   | PasswordProblem
   | Problem<"email_taken" | "invalid_password_hash" | "team_not_member">;
 
@@ -235,7 +235,7 @@ export async function updateUser(
   options: { keepSessionId?: string | null; passwordEvent?: "password.changed" | "password.reset" } = {},
 ): Promise<UpdateUserResult> {
   const current = await findUserRecord(deps.db, project.id, userId);
-  if (!current) return fail("not_found");
+  if (!current) return fail("user_not_found");
   const patch: Partial<typeof users.$inferInsert> = {};
   const set = <K extends keyof typeof patch>(key: K, value: (typeof patch)[K] | undefined) => {
     if (value !== undefined) patch[key] = value;
@@ -299,7 +299,7 @@ export async function updateUser(
   // A new password ends every other session: whoever knew the old one is signed out.
   if (passwordChanged) await deleteOtherSessionsOfUser(deps.db, userId, options.keepSessionId ?? null);
   const record = await findUserRecord(deps.db, project.id, userId);
-  return record ? { ok: true, record } : fail("not_found");
+  return record ? { ok: true, record } : fail("user_not_found");
 }
 
 /**

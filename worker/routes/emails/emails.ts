@@ -9,12 +9,12 @@ import {
   sendEmailBodySchema,
   sendEmailResultSchema,
 } from "../../../sdk/src/shared/wire-emails";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { readEmailSettings } from "../../services/email/config";
 import { renderPreview } from "../../services/email/rendering";
 import { sendEmailToUsers } from "../../services/email/send-request";
 import type { SendSource } from "../../services/email/sending";
-import { emailProblemError } from "../internal/emails/problems";
 
 const schemaError = (message: string) => new KnownError("SCHEMA_ERROR", { message });
 
@@ -47,14 +47,15 @@ addRoute(emailsRoutes, render, async (c, { auth, body }) => {
   if ((body.template_id === undefined) === (body.template_tsx_source === undefined))
     throw schemaError("Either template_id or template_tsx_source must be provided");
   if (body.theme_id !== undefined && body.theme_tsx_source !== undefined) throw schemaError("Give theme_id or theme_tsx_source, not both");
-  const result = await renderPreview(c.get("deps"), auth.project, readEmailSettings(auth.project), {
-    themeId: body.theme_id,
-    themeTsxSource: body.theme_tsx_source,
-    templateId: body.template_id,
-    templateTsxSource: body.template_tsx_source,
-    variables: body.variables,
-  });
-  if (!result.ok) throw emailProblemError(result);
+  const result = unwrap(
+    await renderPreview(c.get("deps"), auth.project, readEmailSettings(auth.project), {
+      themeId: body.theme_id,
+      themeTsxSource: body.theme_tsx_source,
+      templateId: body.template_id,
+      templateTsxSource: body.template_tsx_source,
+      variables: body.variables,
+    }),
+  );
   return c.json({
     html: result.html,
     text: result.text,
@@ -76,16 +77,17 @@ addRoute(emailsRoutes, send, async (c, { auth, body }) => {
     throw schemaError("Exactly one of user_ids or all_users must be provided");
   const source = sourceOf(body);
   if (source.kind === "html" && body.subject === undefined) throw schemaError("subject is required when sending html");
-  const result = await sendEmailToUsers(c.get("deps"), auth.project, {
-    userIds: body.user_ids,
-    allUsers: body.all_users,
-    source,
-    variables: body.variables,
-    themeId: body.theme_id,
-    subject: body.subject,
-    notificationCategoryName: body.notification_category_name,
-  });
-  if (!result.ok) throw emailProblemError(result);
+  const result = unwrap(
+    await sendEmailToUsers(c.get("deps"), auth.project, {
+      userIds: body.user_ids,
+      allUsers: body.all_users,
+      source,
+      variables: body.variables,
+      themeId: body.theme_id,
+      subject: body.subject,
+      notificationCategoryName: body.notification_category_name,
+    }),
+  );
   return c.json({
     results: result.results.map((r) => ({
       user_id: r.userId,

@@ -10,9 +10,9 @@ import {
   emailOutboxListSchema,
   emailOutboxUpdateSchema,
 } from "../../../sdk/src/shared/wire-email-outbox";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { getOutboxEmail, listOutbox, updateOutboxEmail } from "../../services/email/outbox-admin";
-import { emailProblemError } from "../internal/emails/problems";
 
 const params = z.strictObject({ id: z.string().min(1).max(64) });
 
@@ -48,22 +48,21 @@ const patch = defineRoute({
 
 export const emailsOutboxRoutes = routeGroup();
 addRoute(emailsOutboxRoutes, list, async (c, { auth, query }) => {
-  const result = await listOutbox(c.get("deps"), auth.project, {
-    status: query.status,
-    simpleStatus: query.simple_status,
-    limit: query.limit,
-    cursor: query.cursor,
-  });
-  if (!result.ok) throw emailProblemError(result);
+  const result = unwrap(
+    await listOutbox(c.get("deps"), auth.project, {
+      status: query.status,
+      simpleStatus: query.simple_status,
+      limit: query.limit,
+      cursor: query.cursor,
+    }),
+  );
   return c.json({ items: result.items, is_paginated: true as const, pagination: { next_cursor: result.nextCursor } });
 });
 addRoute(emailsOutboxRoutes, getOne, async (c, { auth, params: p }) => {
-  const result = await getOutboxEmail(c.get("deps"), auth.project, p.id);
-  if (!result.ok) throw emailProblemError(result);
+  const result = unwrap(await getOutboxEmail(c.get("deps"), auth.project, p.id));
   return c.json(result.item);
 });
 addRoute(emailsOutboxRoutes, patch, async (c, { auth, params: p, body }) => {
-  const result = await updateOutboxEmail(c.get("deps"), auth.project, p.id, body);
-  if (!result.ok) throw emailProblemError(result);
+  const result = unwrap(await updateOutboxEmail(c.get("deps"), auth.project, p.id, body));
   return c.json(result.item);
 });

@@ -21,6 +21,7 @@ import {
   webhookEndpointUpdateSchema,
 } from "../../../sdk/src/shared/wire-webhooks";
 import type { AppEnv } from "../../http/hono-env";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import { stackHeader } from "../../middleware/headers";
@@ -62,11 +63,8 @@ const bearerToken: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-function unwrap<T>(result: EndpointResult<T>): T {
-  if (result.ok) return result.value;
-  if (result.reason === "bad_url")
-    throw new KnownError("SCHEMA_ERROR", { message: `Request validation failed on body.url: ${result.message}` });
-  throw new StatusError(404, "Webhook endpoint not found.");
+function endpointOf<T>(result: EndpointResult<T>): T {
+  return unwrap(result).value;
 }
 
 const endpointParams = z.strictObject({ endpointId: z.string().min(1).max(64) });
@@ -153,7 +151,7 @@ addRoute(internalWebhooksRoutes, listEndpoints, async (c, { auth }) => {
 });
 addRoute(internalWebhooksRoutes, createEndpoint, async (c, { auth, body }) => {
   const projectId = auth.project.id;
-  const created = unwrap(
+  const created = endpointOf(
     await createWebhookEndpoint(c.get("deps"), projectId, {
       url: body.url,
       description: body.description,
@@ -170,7 +168,7 @@ addRoute(internalWebhooksRoutes, getEndpoint, async (c, { auth, params }) => {
 });
 addRoute(internalWebhooksRoutes, updateEndpoint, async (c, { auth, params, body }) => {
   const projectId = auth.project.id;
-  const row = unwrap(
+  const row = endpointOf(
     await updateWebhookEndpoint(c.get("deps"), projectId, params.endpointId, {
       url: body.url,
       description: body.description,

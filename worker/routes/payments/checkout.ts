@@ -5,11 +5,10 @@
  * SCHEMA_ERROR pointing at the test checkout.
  */
 import { purchaseSessionBodySchema, purchaseSessionSchema } from "../../../sdk/src/shared/wire-payments";
+import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { startStripeCheckout } from "../../services/payments/stripe-checkout";
 import { stripeProviderOf } from "../../services/payments/stripe-client";
-import { paymentsProblemError } from "./problems";
-import { stripeProblemError } from "./stripe-problems";
 
 const purchaseSession = defineRoute({
   method: "post",
@@ -40,15 +39,6 @@ addRoute(paymentsCheckoutRoutes, purchaseSession, async (c, { body }) => {
     // The purchase page is served on the API's public origin (as create-purchase-url builds it).
     webOrigin: deps.apiUrl,
   });
-  if (result.ok) return c.json({ url: result.url, client_secret: result.clientSecret });
-  switch (result.reason) {
-    case "test_mode":
-    case "stripe_not_configured":
-    case "no_stripe_account":
-    case "free_one_time_price":
-    case "stripe_refused":
-      throw stripeProblemError(result);
-    default:
-      throw paymentsProblemError(result);
-  }
+  const { url, clientSecret } = unwrap(result);
+  return c.json({ url, client_secret: clientSecret });
 });

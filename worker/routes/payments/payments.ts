@@ -23,6 +23,7 @@ import {
 } from "../../../sdk/src/shared/wire-payments";
 import { listPurchasesOf } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
+import { problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import type { Deps } from "../../services/deps";
 import { createPurchaseUrl, describePurchaseCode, readPurchaseCode, resolveOffer } from "../../services/payments/codes";
@@ -31,10 +32,11 @@ import { type Customer, clientMayAccess, customerSince, readPaymentsConfig } fro
 import { defaultOffers, isOwned } from "../../services/payments/grants";
 import { completePurchase } from "../../services/payments/purchases";
 import { changeItemQuantity, itemQuantity } from "../../services/payments/quantities";
+import { completeTestModePurchase } from "../../services/payments/test-mode";
 import { isTrustedUrl, readProjectConfig } from "../../services/project-config/flat";
 import type { RequestAuth } from "../../services/request-auth";
+import { fail } from "../../services/result";
 import { purchaseView } from "../../views/payments";
-import { type PaymentsProblem, paymentsProblemError } from "./problems";
 
 const customerId = z.string().min(1).max(256);
 const itemId = z.string().min(1).max(128);
@@ -56,25 +58,23 @@ const PRODUCT_ERRORS = [
   "SCHEMA_ERROR",
 ] as const;
 
-const fail = (problem: PaymentsProblem): never => {
-  throw paymentsProblemError(problem);
-};
-
 /** Refuses a client reading or buying for a customer that is not its own user or one of its teams. */
 async function guardClient(deps: Deps, auth: RequestAuth, c: Customer): Promise<void> {
   if (auth.type !== "client") return;
   if (!auth.user) throw new KnownError("USER_AUTHENTICATION_REQUIRED");
-  if (!(await clientMayAccess(deps, auth.user.user.id, c))) fail({ ok: false, reason: "client_forbidden" });
+  if (!(await clientMayAccess(deps, auth.user.user.id, c))) throw problemError(fail("client_customer_forbidden"));
 }
 
 /** The item of the config, checked against the customer's type (the older path takes the item's type). */
 function itemOf(project: ProjectRow, id: string, customerType: Customer["customerType"] | undefined, customer: string) {
   const payments = readPaymentsConfig(project);
   const item = Object.hasOwn(payments.items, id) ? payments.items[id] : undefined;
-  if (!item) return fail({ ok: false, reason: "item_not_found", itemId: id });
+  if (!item) throw problemError(fail("item_not_found", { itemId: id }));
   const type = customerType ?? item.customerType;
   if (type !== item.customerType)
-    fail({ ok: false, reason: "item_type_mismatch", itemId: id, customerId: customer, itemType: item.customerType, actualType: type });
+    throw problemError(
+      fail("item_customer_type_mismatch", { itemId: id, customerId: customer, itemType: item.customerType, actualType: type }),
+    );
   return { payments, item, customerType: type };
 }
 
@@ -83,7 +83,7 @@ async function readItem(deps: Deps, auth: RequestAuth, type: Customer["customerT
   const c: Customer = { projectId: auth.project.id, customerType, customerId: customer };
   await guardClient(deps, auth, c);
   const quantity = await itemQuantity(deps, auth.project, c, { itemId: id, item, payments });
-  if (quantity === null) return fail({ ok: false, reason: "customer_not_found", customerId: customer });
+  if (quantity === null) throw problemError(fail("customer_not_found", { customerId: customer }));
   return { id, display_name: item.displayName, quantity };
 }
 
@@ -235,10 +235,7 @@ async function applyUpdate(
       allowNegative: query.allow_negative === "true",
     },
   );
-  if (result.ok) return;
-  if (result.reason === "insufficient") fail({ ok: false, reason: "insufficient", itemId: id, customerId: customer, quantity: body.delta });
-  if (result.reason === "customer_not_found") fail({ ok: false, reason: "customer_not_found", customerId: customer });
-  fail({ ok: false, reason: "busy" });
+  unwrap(result);
 }
 addRoute(paymentsRoutes, updateQuantity, async (c, { auth, params, query, body }) => {
   await applyUpdate(c.get("deps"), auth, params.customer_type, params.customer_id, params.item_id, query, body);
@@ -252,7 +249,7 @@ addRoute(paymentsRoutes, updateQuantityOlder, async (c, { auth, params, query, b
 async function existingCustomer(deps: Deps, auth: RequestAuth, type: Customer["customerType"], id: string): Promise<Customer> {
   const c: Customer = { projectId: auth.project.id, customerType: type, customerId: id };
   await guardClient(deps, auth, c);
-  if ((await customerSince(deps, auth.project, c)) === null) fail({ ok: false, reason: "customer_not_found", customerId: id });
+  if ((await customerSince(deps, auth.project, c)) === null) throw problemError(fail("customer_not_found", { customerId: id }));
   return c;
 }
 
@@ -292,28 +289,29 @@ addRoute(paymentsRoutes, grantProduct, async (c, { auth, params, body }) => {
     { offerId: body.offer_id ?? body.product_id, inlineOffer: body.inline_offer ?? body.product_inline },
     false,
   );
-  if (!resolved.ok) return fail(resolved);
-  if (resolved.offer.customerType !== params.customer_type)
-    fail({
-      ok: false,
-      reason: "customer_type_mismatch",
-      offerId: resolved.offerId,
-      customerId: params.customer_id,
-      offerType: resolved.offer.customerType,
-      actualType: params.customer_type,
-    });
+  const { offerId, offer } = unwrap(resolved);
+  if (offer.customerType !== params.customer_type)
+    throw problemError(
+      fail("offer_customer_type_mismatch", {
+        offerId,
+        customerId: params.customer_id,
+        offerType: offer.customerType,
+        actualType: params.customer_type,
+      }),
+    );
   await existingCustomer(deps, auth, params.customer_type, params.customer_id);
-  const result = await completePurchase(deps, {
-    project: auth.project,
-    customerType: params.customer_type,
-    customerId: params.customer_id,
-    offerId: resolved.offerId,
-    offer: resolved.offer,
-    priceId: null,
-    quantity: body.quantity ?? 1,
-    source: "api_grant",
-  });
-  if (!result.ok) return fail(result);
+  unwrap(
+    await completePurchase(deps, {
+      project: auth.project,
+      customerType: params.customer_type,
+      customerId: params.customer_id,
+      offerId,
+      offer,
+      priceId: null,
+      quantity: body.quantity ?? 1,
+      source: "api_grant",
+    }),
+  );
   return c.json({ success: true as const });
 });
 
@@ -343,41 +341,23 @@ addRoute(paymentsRoutes, createUrl, async (c, { auth, body }) => {
     isClient: auth.type === "client",
     webOrigin: deps.apiUrl,
   });
-  if (!result.ok) return fail(result);
-  return c.json({ url: result.url });
+  return c.json({ url: unwrap(result).url });
 });
 
 addRoute(paymentsRoutes, validateCode, async (c, { body }) => {
   const deps = c.get("deps");
-  const read = await readPurchaseCode(deps, body.full_code);
-  if (!read.ok) return fail(read);
+  const read = unwrap(await readPurchaseCode(deps, body.full_code));
   // The page links back to return_url after paying: a link someone edited must not point elsewhere.
   if (body.return_url !== undefined && !isTrustedUrl(readProjectConfig(read.project.config), body.return_url))
-    fail({ ok: false, reason: "untrusted_url" });
+    throw problemError(fail("untrusted_url"));
   return c.json(await describePurchaseCode(deps, read.code, read.project));
 });
 
 addRoute(paymentsRoutes, testModePurchase, async (c, { body }) => {
-  const deps = c.get("deps");
-  const read = await readPurchaseCode(deps, body.full_code);
-  if (!read.ok) return fail(read);
-  if (!readPaymentsConfig(read.project).testMode) fail({ ok: false, reason: "not_test_mode" });
-  // The test card is public: on a production project it would hand out whatever the offer includes.
-  if (read.project.isProductionMode) fail({ ok: false, reason: "test_mode_in_production" });
-  // Only Stripe's well-known test card pays: the test checkout must never look like it took a real card.
-  if (body.card_number.replace(/[\s-]/g, "") !== TEST_CARD_NUMBER) fail({ ok: false, reason: "card_declined" });
-  const { code } = read;
-  const result = await completePurchase(deps, {
-    project: read.project,
-    code,
-    customerType: code.customerType,
-    customerId: code.customerId,
-    offerId: code.offerId,
-    offer: code.offer,
+  const result = await completeTestModePurchase(c.get("deps"), {
+    fullCode: body.full_code,
     priceId: body.price_id,
-    quantity: code.offer.stackable ? (body.quantity ?? 1) : 1,
-    source: "test_mode",
+    payer: { type: "customer", cardNumber: body.card_number, quantity: body.quantity },
   });
-  if (!result.ok) return fail(result);
-  return c.json({ success: true as const, purchase_id: result.purchaseId });
+  return c.json({ success: true as const, purchase_id: unwrap(result).purchaseId });
 });

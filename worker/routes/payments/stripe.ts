@@ -5,11 +5,12 @@
  */
 import { z } from "zod";
 import { accountSessionSchema } from "../../../sdk/src/shared/wire-payments";
+import { problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { stripeProviderOf } from "../../services/payments/stripe-client";
 import { createStripeAccountSession } from "../../services/payments/stripe-connect";
 import { handleStripeWebhook } from "../../services/payments/stripe-webhooks";
-import { stripeProblemError, webhookProblemError } from "./stripe-problems";
+import { fail } from "../../services/result";
 
 /** Stripe's events are at most a few hundred KB; anything far larger is not one. */
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
@@ -41,12 +42,12 @@ addRoute(stripeWebhookRoutes, webhook, async (c) => {
   const deps = c.get("deps");
   // The signature covers the exact bytes Stripe sent: read the raw body, never a re-serialised one.
   const payload = await c.req.text();
-  if (payload.length > MAX_WEBHOOK_BYTES) throw webhookProblemError({ ok: false, reason: "bad_payload" });
+  if (payload.length > MAX_WEBHOOK_BYTES) throw problemError(fail("stripe_payload_invalid"));
   const outcome = await handleStripeWebhook(deps, stripeProviderOf(deps.config), {
     payload,
     signature: c.req.header("stripe-signature") ?? null,
   });
-  if (!outcome.ok) throw webhookProblemError(outcome);
+  unwrap(outcome);
   return c.json({ received: true as const });
 });
 
@@ -54,8 +55,7 @@ export const stripeWidgetsRoutes = routeGroup();
 addRoute(stripeWidgetsRoutes, accountSession, async (c, { auth }) => {
   const deps = c.get("deps");
   const provider = stripeProviderOf(deps.config);
-  if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
-  const result = await createStripeAccountSession(deps, provider, auth.project.id);
-  if (!result.ok) throw stripeProblemError(result);
+  if (!provider) throw problemError(fail("stripe_not_configured"));
+  const result = unwrap(await createStripeAccountSession(deps, provider, auth.project.id));
   return c.json({ client_secret: result.clientSecret });
 });

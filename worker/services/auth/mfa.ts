@@ -7,20 +7,19 @@
  * redeemed at /auth/mfa/enroll, unless they hold a passkey: a passkey counts as the second factor,
  * so a passkey sign-in with user verification satisfies the requirement, and another first factor
  * is told to use the passkey (`passkey_required`) instead of enrolling TOTP.
- * The secret is stored encrypted (AES-GCM), since it must be read back.
+ * The secret is stored encrypted (AES-GCM), since it must be read back. The attempt itself is
+ * issued where every first factor ends: finishFirstFactor in sign-in.ts.
  */
 import { generateHOTP } from "@oslojs/otp";
 import { encryptAtRest, openSealed } from "../../crypto/at-rest";
 import { constantTimeEqual } from "../../crypto/hash";
 import { acceptTotpStep, setTotpSecretIfUnset } from "../../db/queries/mfa-recovery-codes";
-import { hasUsablePasskey } from "../../db/queries/passkeys";
 import type { ProjectRow } from "../../db/queries/projects";
-import { findUserRecord, type UserRecord } from "../../db/queries/users";
+import { findUserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventStatement, type SignInMethod } from "../events";
-import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
-import { type CodeProblem, issueCode, redeemCode, spendCheckedCode } from "../verification-codes";
+import { type CodeProblem, redeemCode, spendCheckedCode } from "../verification-codes";
 import { checkRecoveryCode, generateRecoveryCodes, spendUserRecoveryCode } from "./mfa-recovery";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import type { SignInTokens } from "./sign-in-tokens";
@@ -60,76 +59,6 @@ export async function matchTotpStep(deps: Deps, sealed: string, otp: string): Pr
 async function spendTotp(deps: Deps, projectId: string, userId: string, sealed: string, otp: string): Promise<boolean> {
   const step = await matchTotpStep(deps, sealed, otp);
   return step !== null && (await acceptTotpStep(deps.db, projectId, userId, sealed, step));
-}
-
-export type FirstFactorResult = { ok: true; tokens: SignInTokens; sessionId: string } | Problem<"mfa_required">;
-
-/**
- * The last step of every first-factor sign-in: a session, or (for TOTP users) an attempt code.
- */
-export async function finishFirstFactor(
-  deps: Deps,
-  project: ProjectRow,
-  user: UserRecord,
-  options: {
-    isNewUser: boolean;
-    ipInfo: IpInfo;
-    method: SignInMethod;
-    provider?: string;
-    /** A passkey assertion with user verification (the device checked a PIN or biometric): possession and a second factor in one. */
-    passkeyVerified?: boolean;
-  },
-): Promise<FirstFactorResult> {
-  const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}) };
-  if (user.user.totpSecret) {
-    // The first factor's method travels with the attempt, so the session's sign-in event names it.
-    const attempt = await issueCode(
-      deps,
-      project.id,
-      "mfa_attempt",
-      { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn },
-      MFA_ATTEMPT_TTL_MS,
-    );
-    return fail("mfa_required", { attemptCode: attempt.code });
-  }
-  // A user-verified passkey sign-in is itself two factors (the device and its PIN or biometric): it satisfies the requirement.
-  if (readProjectConfig(project.config).require_mfa && !(options.method === "passkey" && options.passkeyVerified)) {
-    // A passkey holder already has a second factor: another first factor gets no session and no TOTP enrolment
-    // (enrolling would let whoever holds the password skip the passkey); the sign-in must be done with the passkey.
-    // (A passkey sign-in without user verification is possession alone: it may still enrol TOTP below, never loop here.)
-    if (options.method !== "passkey" && (await hasUsablePasskey(deps.db, project.id, user.user.id))) {
-      const attempt = await issueCode(
-        deps,
-        project.id,
-        "mfa_attempt",
-        { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn, passkey: true },
-        MFA_ATTEMPT_TTL_MS,
-      );
-      return fail("mfa_required", { attemptCode: attempt.code, passkeyRequired: true });
-    }
-    // Why: with a required second factor, a first factor alone never yields a session; the attempt only lets the user enrol TOTP.
-    const attempt = await issueCode(
-      deps,
-      project.id,
-      "mfa_attempt",
-      { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn, enroll: true },
-      MFA_ATTEMPT_TTL_MS,
-    );
-    return fail("mfa_required", { attemptCode: attempt.code, enrollmentRequired: true });
-  }
-  const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo, origin: { signIn } });
-  if (!session.ok) throw new Error("user vanished during sign-in");
-  return {
-    ok: true,
-    sessionId: session.sessionId,
-    tokens: {
-      ok: true,
-      accessToken: session.accessToken,
-      refreshToken: session.refreshToken,
-      userId: user.user.id,
-      isNewUser: options.isNewUser,
-    },
-  };
 }
 
 export type MfaSignInResult = SignInTokens | CodeProblem | Problem<"invalid_totp">;

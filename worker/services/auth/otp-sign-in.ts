@@ -13,8 +13,8 @@ import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";
-import { finishFirstFactor } from "./mfa";
 import type { IpInfo } from "./sessions";
+import { finishFirstFactor } from "./sign-in";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
 export type SendCodeResult = { ok: true; nonce: string } | Problem<"magic_link_disabled" | "untrusted_url" | "sign_up_disabled">;

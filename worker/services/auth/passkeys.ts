@@ -23,7 +23,6 @@ import { eventFor, eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { type CodeProblem, issueCode, redeemCode } from "../verification-codes";
-import { finishFirstFactor } from "./mfa";
 import {
   failureMessage,
   PASSKEY_ALGORITHMS,
@@ -37,6 +36,7 @@ import {
   withoutEmptyHints,
 } from "./passkey-ceremony";
 import type { IpInfo } from "./sessions";
+import { finishFirstFactor } from "./sign-in";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
 type Disabled = Problem<"passkey_disabled">;

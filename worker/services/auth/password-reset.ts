@@ -41,7 +41,7 @@ async function issueAndSend(deps: Deps, project: ProjectRow, email: string, call
   await mail.enqueue();
 }
 
-export type ResetResult = { ok: true } | CodeProblem | PasswordProblem | Problem<"not_found">;
+export type ResetResult = { ok: true } | CodeProblem | PasswordProblem | Problem<"user_not_found">;
 
 export async function resetPassword(deps: Deps, project: ProjectRow, input: { code: string; password: string }): Promise<ResetResult> {
   // Check the new password first, so a typo does not burn the link: its length, then (with the
@@ -52,7 +52,7 @@ export async function resetPassword(deps: Deps, project: ProjectRow, input: { co
   if (!checked.ok) return checked;
   const userId = String(checked.row.data.user_id);
   const user = await findUserRecord(deps.db, project.id, userId);
-  if (!user) return fail("not_found");
+  if (!user) return fail("user_not_found");
   const rules = checkNewPassword(input.password, { project, email: user.primaryEmail?.value ?? null });
   if (!rules.ok) return rules;
   const redeemed = await spendCheckedCode(deps, checked.row);

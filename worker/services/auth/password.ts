@@ -10,9 +10,9 @@ import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
-import { finishFirstFactor } from "./mfa";
 import { checkNewPassword } from "./password-rules";
 import { createSessionForUser, type IpInfo } from "./sessions";
+import { finishFirstFactor } from "./sign-in";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
 // Re-exported for existing importers; the types live in sign-in-tokens.ts (shared with mfa.ts).
@@ -69,7 +69,7 @@ export async function signUpWithPassword(
   return finished.ok ? finished.tokens : finished;
 }
 
-export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "mismatch">;
+export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "email_password_mismatch">;
 
 /**
  * Password sign-ins of one isolate run two at a time, in arrival order. A hash is ~100 ms of CPU
@@ -99,12 +99,12 @@ async function signInWithPasswordNow(
     // Same work as a real check: response time does not reveal whether the email exists.
     await burnPasswordCheck(input.password);
     await passwordFailure(deps, project.id, record?.user.id ?? null);
-    return fail("mismatch");
+    return fail("email_password_mismatch");
   }
   const check = await verifyPassword(input.password, record.user.passwordHash);
   if (!check.ok) {
     await passwordFailure(deps, project.id, record.user.id);
-    return fail("mismatch");
+    return fail("email_password_mismatch");
   }
   if (check.needsRehash) {
     const userId = record.user.id;

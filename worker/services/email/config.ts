@@ -9,6 +9,7 @@ import type { Deps } from "../deps";
 import { readProjectConfig } from "../project-config/flat";
 import { type ConfigOverride, renderConfig } from "../project-config/overrides";
 import { storedOverrides, writeConfigOverride } from "../projects";
+import { fail, type Problem } from "../result";
 import {
   DEFAULT_EMAIL_TEMPLATES,
   DEFAULT_EMAIL_THEME_ID,
@@ -47,10 +48,7 @@ export function readEmailSettings(project: ProjectRow): EmailSettings {
 export const isBuiltInTheme = (id: string) => Object.hasOwn(DEFAULT_EMAIL_THEMES, id);
 export const isBuiltInTemplate = (id: string) => Object.hasOwn(DEFAULT_EMAIL_TEMPLATES, id);
 
-export type EmailConfigWrite =
-  | { ok: true; project: ProjectRow }
-  | { ok: false; reason: "invalid"; message: string }
-  | { ok: false; reason: "conflict" };
+export type EmailConfigWrite = { ok: true; project: ProjectRow } | Problem<"email_config_invalid" | "email_config_conflict">;
 
 /** The config is one D1 row (at most 2 MB): sources beyond this would not fit beside everything else. */
 const MAX_OVERRIDES_BYTES = 1_000_000;
@@ -59,15 +57,13 @@ const MAX_OVERRIDES_BYTES = 1_000_000;
 export async function writeEmailConfig(deps: Deps, project: ProjectRow, override: ConfigOverride): Promise<EmailConfigWrite> {
   const size = JSON.stringify(storedOverrides(project)).length + JSON.stringify(override).length;
   if (size > MAX_OVERRIDES_BYTES)
-    return {
-      ok: false,
-      reason: "invalid",
+    return fail("email_config_invalid", {
       message: "The project's email themes and templates would exceed 1 MB; delete unused ones first.",
-    };
+    });
   const result = await writeConfigOverride(deps, project, "environment", override, "merge");
   if (result.ok) return { ok: true, project: result.project };
-  if (result.reason === "config_conflict") return { ok: false, reason: "conflict" };
+  if (result.reason === "config_conflict") return fail("email_config_conflict");
   const message =
     "message" in result && typeof result.message === "string" ? result.message : `The email config could not be saved (${result.reason}).`;
-  return { ok: false, reason: "invalid", message };
+  return fail("email_config_invalid", { message });
 }

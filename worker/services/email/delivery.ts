@@ -12,7 +12,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { recordSentEmail } from "../../db/queries/sent-emails";
 import { devOutboxKey } from "../../kv/keys";
 import type { Deps } from "../deps";
-import { type FlatProjectConfig as ProjectConfig, readProjectConfig } from "../project-config/flat";
+import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { openConfigSecret } from "../project-config/secrets";
 import { redactEmail } from "./redact";
 import { type SmtpOutcome, type SmtpSettings, sendSmtp } from "./smtp";
@@ -25,7 +25,7 @@ export type { SmtpSettings } from "./smtp";
  * (deps.config.sharedSmtp). The project's SMTP password is opened here, where it is used, and
  * nowhere else.
  */
-export async function transportFor(deps: Deps, config: ProjectConfig): Promise<SmtpSettings | "outbox"> {
+export async function transportFor(deps: Deps, config: FlatProjectConfig): Promise<SmtpSettings | "outbox"> {
   const shared = deps.config.sharedSmtp;
   if (config.email_config.type === "standard") {
     const c = config.email_config;

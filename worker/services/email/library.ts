@@ -7,6 +7,7 @@
  */
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import { type EmailConfigWrite, type EmailSettings, isBuiltInTheme, readEmailSettings, writeEmailConfig } from "./config";
 import { NEW_TEMPLATE_SOURCE, NEW_THEME_SOURCE, THEME_CHECK_TEMPLATE_SOURCE } from "./defaults";
 import { checkTemplate, type RenderFailure, renderSources, type ThemeChoice, themeSourceFor } from "./rendering";
@@ -15,7 +16,7 @@ type Written<T> = { ok: true; value: T } | Exclude<EmailConfigWrite, { ok: true 
 export type LibraryResult<T> =
   | Written<T>
   | RenderFailure
-  | { ok: false; reason: "theme_not_found" | "template_not_found" | "built_in_theme" | "active_theme" };
+  | Problem<"theme_not_found" | "template_not_found" | "built_in_theme_undeletable" | "active_theme_undeletable">;
 
 async function write<T>(deps: Deps, project: ProjectRow, override: Record<string, unknown>, value: T): Promise<Written<T>> {
   const result = await writeEmailConfig(deps, project, override);
@@ -43,7 +44,7 @@ export async function updateTheme(
   fields: { tsxSource?: string; displayName?: string },
 ): Promise<LibraryResult<string>> {
   const theme = getTheme(readEmailSettings(project), id);
-  if (!theme) return { ok: false, reason: "theme_not_found" };
+  if (!theme) return fail("theme_not_found");
   const override: Record<string, unknown> = {};
   if (fields.tsxSource !== undefined) {
     const check = await renderSources(deps, {
@@ -63,9 +64,9 @@ export async function updateTheme(
 
 export async function deleteTheme(deps: Deps, project: ProjectRow, id: string): Promise<LibraryResult<true>> {
   const settings = readEmailSettings(project);
-  if (!getTheme(settings, id)) return { ok: false, reason: "theme_not_found" };
-  if (isBuiltInTheme(id)) return { ok: false, reason: "built_in_theme" };
-  if (settings.activeThemeId === id) return { ok: false, reason: "active_theme" };
+  if (!getTheme(settings, id)) return fail("theme_not_found");
+  if (isBuiltInTheme(id)) return fail("built_in_theme_undeletable");
+  if (settings.activeThemeId === id) return fail("active_theme_undeletable");
   return write(deps, project, { [`emails.themes.${id}`]: null }, true);
 }
 
@@ -83,8 +84,8 @@ export async function updateTemplate(
 ): Promise<LibraryResult<string>> {
   const settings = readEmailSettings(project);
   const template = getTemplate(settings, id);
-  if (!template) return { ok: false, reason: "template_not_found" };
-  if (typeof fields.themeId === "string" && !getTheme(settings, fields.themeId)) return { ok: false, reason: "theme_not_found" };
+  if (!template) return fail("template_not_found");
+  if (typeof fields.themeId === "string" && !getTheme(settings, fields.themeId)) return fail("theme_not_found");
   const themeChoice = fields.themeId !== undefined ? fields.themeId : template.themeId;
   const check = await checkTemplate(deps, project, themeSourceFor(settings, themeChoice), fields.tsxSource);
   if (!check.ok) return check;
@@ -95,6 +96,6 @@ export async function updateTemplate(
 
 /** Deletes a template of the project's own; for a built-in one, drops the project's edit (back to the built-in). */
 export async function deleteTemplate(deps: Deps, project: ProjectRow, id: string): Promise<LibraryResult<true>> {
-  if (!getTemplate(readEmailSettings(project), id)) return { ok: false, reason: "template_not_found" };
+  if (!getTemplate(readEmailSettings(project), id)) return fail("template_not_found");
   return write(deps, project, { [`emails.templates.${id}`]: null }, true);
 }

@@ -16,15 +16,13 @@ import {
 import { findOutboxRow, listOutboxRows, type NewOutboxRow, type OutboxRow, updateOutboxRowFrom } from "../../db/queries/email-outbox";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import { readEmailSettings } from "./config";
 import { BUILT_IN_TEMPLATE_IDS, DEFAULT_EMAIL_TEMPLATES } from "./defaults";
 import { enqueueOutbox } from "./outbox";
 import { emailOutboxView } from "./outbox-view";
 
-export type OutboxProblem =
-  | { ok: false; reason: "outbox_email_not_found" }
-  | { ok: false; reason: "not_editable"; emailId: string; status: string }
-  | { ok: false; reason: "invalid"; message: string };
+export type OutboxProblem = Problem<"outbox_email_not_found" | "outbox_email_not_editable" | "outbox_request_invalid">;
 
 /** The TSX a row renders: its own, or the project's template of a built-in email's kind. */
 function sourceOf(project: ProjectRow, row: OutboxRow): string {
@@ -53,7 +51,7 @@ export async function listOutbox(
   let from: OutboxRow | null = null;
   if (query.cursor) {
     from = await findOutboxRow(deps.db, project.id, query.cursor);
-    if (!from) return { ok: false, reason: "invalid", message: "cursor names no email of this project" };
+    if (!from) return fail("outbox_request_invalid", { message: "cursor names no email of this project" });
   }
   const rows = await listOutboxRows(deps.db, project.id, {
     statuses,
@@ -70,7 +68,7 @@ export async function getOutboxEmail(
   id: string,
 ): Promise<{ ok: true; item: EmailOutboxItemJson } | OutboxProblem> {
   const row = await findOutboxRow(deps.db, project.id, id);
-  if (!row) return { ok: false, reason: "outbox_email_not_found" };
+  if (!row) return fail("outbox_email_not_found");
   return { ok: true, item: outboxItem(project, row) };
 }
 
@@ -89,11 +87,9 @@ function changesFor(row: OutboxRow, patch: EmailOutboxUpdateJson, now: number): 
   const set: Partial<NewOutboxRow> = { updatedAt: now };
   const content = patch.tsx_source !== undefined || patch.theme_id !== undefined || patch.variables !== undefined || patch.to !== undefined;
   if (content && row.builtInKind && (patch.tsx_source !== undefined || patch.variables !== undefined))
-    return {
-      ok: false,
-      reason: "invalid",
+    return fail("outbox_request_invalid", {
       message: "A built-in email renders the project's template of its kind: edit that template instead.",
-    };
+    });
   if (patch.tsx_source !== undefined) set.tsxSource = patch.tsx_source;
   if (patch.theme_id !== undefined) set.themeChoice = patch.theme_id;
   if (patch.variables !== undefined) set.variables = patch.variables;
@@ -133,9 +129,9 @@ export async function updateOutboxEmail(
   patch: EmailOutboxUpdateJson,
 ): Promise<{ ok: true; item: EmailOutboxItemJson } | OutboxProblem> {
   const row = await findOutboxRow(deps.db, project.id, id);
-  if (!row) return { ok: false, reason: "outbox_email_not_found" };
+  if (!row) return fail("outbox_email_not_found");
   if (!EMAIL_OUTBOX_EDITABLE_STATUSES.includes(row.status as EmailOutboxStatus))
-    return { ok: false, reason: "not_editable", emailId: id, status: row.status };
+    return fail("outbox_email_not_editable", { emailId: id, status: row.status });
   const now = deps.now();
   const set = changesFor(row, patch, now);
   if ("ok" in set) return set;
@@ -143,7 +139,7 @@ export async function updateOutboxEmail(
   if (!updated) {
     // The consumer moved it meanwhile (e.g. it is being sent now).
     const current = await findOutboxRow(deps.db, project.id, id);
-    return { ok: false, reason: "not_editable", emailId: id, status: current?.status ?? row.status };
+    return fail("outbox_email_not_editable", { emailId: id, status: current?.status ?? row.status });
   }
   if (updated.status === "queued") await enqueueOutbox(deps, [id]);
   else if (updated.status === "scheduled") await enqueueOutbox(deps, [id], (updated.scheduledAt - now) / 1000);

@@ -27,17 +27,19 @@ export const MAX_SEND_ATTEMPTS = 5;
 
 export type OutboxOutcome = "not_claimed" | "skipped" | "render_error" | "sent" | "retry" | "failed";
 
-type Resolved = { ok: true; emails: string[]; userId: string | null; displayName: string | null } | { ok: false; reason: string };
+/** Why a row has no recipient now: the outbox's skipped reason (not a problem: the row is skipped, nothing answers). */
+type RecipientSkip = "NO_EMAIL_PROVIDED" | "USER_ACCOUNT_DELETED" | "USER_HAS_NO_PRIMARY_EMAIL";
+type Resolved = { ok: true; emails: string[]; userId: string | null; displayName: string | null } | { ok: false; skip: RecipientSkip };
 
 /** Who a row goes to now: a user's primary email as it is at send time, or the addresses it names. */
 async function resolveRecipient(deps: Deps, projectId: string, to: EmailOutboxRecipient): Promise<Resolved> {
   if (to.type === "custom-emails")
-    return to.emails.length ? { ok: true, emails: to.emails, userId: null, displayName: null } : { ok: false, reason: "NO_EMAIL_PROVIDED" };
+    return to.emails.length ? { ok: true, emails: to.emails, userId: null, displayName: null } : { ok: false, skip: "NO_EMAIL_PROVIDED" };
   const record = await findUserRecord(deps.db, projectId, to.user_id);
-  if (!record) return { ok: false, reason: "USER_ACCOUNT_DELETED" };
+  if (!record) return { ok: false, skip: "USER_ACCOUNT_DELETED" };
   if (to.type === "user-custom-emails") return { ok: true, emails: to.emails, userId: to.user_id, displayName: record.user.displayName };
   const email = record.primaryEmail?.value;
-  if (!email) return { ok: false, reason: "USER_HAS_NO_PRIMARY_EMAIL" };
+  if (!email) return { ok: false, skip: "USER_HAS_NO_PRIMARY_EMAIL" };
   return { ok: true, emails: [email], userId: to.user_id, displayName: record.user.displayName };
 }
 
@@ -79,7 +81,7 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
   const now = () => deps.now();
 
   const to = await resolveRecipient(deps, project.id, row.recipient as EmailOutboxRecipient);
-  if (!to.ok) return skip(deps, row, to.reason);
+  if (!to.ok) return skip(deps, row, to.skip);
   const rendered = await renderRow(deps, project, row, to.displayName, to.userId);
   if (!rendered.ok && "skip" in rendered) return skip(deps, row, rendered.skip);
   if (!rendered.ok) {

@@ -8,13 +8,14 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { type EmailRenderInput, type EmailRenderResult, renderEmailSources } from "../../email-render/render";
 import { type EmailRendererBinding, renderThroughRenderer } from "../../email-render/renderer-client";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import type { EmailSettings } from "./config";
 import { DEFAULT_EMAIL_THEME_ID, DEFAULT_EMAIL_THEMES } from "./defaults";
 
 /** A theme choice on the wire: an id, false (no theme), or null/absent (the project's active theme). */
 export type ThemeChoice = string | false | null | undefined;
 
-export type RenderFailure = { ok: false; reason: "render_error"; error: string; line?: number };
+export type RenderFailure = Problem<"email_render_error">;
 export type Rendered = Extract<EmailRenderResult, { ok: true }>;
 
 /** The TSX of the theme a choice stands for; an id that names no theme falls back to the active one. */
@@ -46,7 +47,7 @@ export async function renderSourcesWith(
     result = await renderEmailSources(input);
   }
   if (result.ok) return result;
-  return { ok: false, reason: "render_error", error: result.error, ...(result.line !== undefined ? { line: result.line } : {}) };
+  return fail("email_render_error", { error: result.error, ...(result.line !== undefined ? { line: result.line } : {}) });
 }
 
 /** Runs the renderer (the deployment's EMAIL_RENDERER binding); a failure becomes a RenderFailure. */
@@ -62,7 +63,7 @@ export type PreviewInput = {
   variables?: Record<string, unknown>;
 };
 
-export type PreviewResult = Rendered | RenderFailure | { ok: false; reason: "theme_not_found" | "template_not_found" };
+export type PreviewResult = Rendered | RenderFailure | Problem<"theme_not_found" | "template_not_found">;
 
 /**
  * The live preview: a template (by id or source) in a theme (by id, by source, or none), in
@@ -77,15 +78,14 @@ export async function renderPreview(
   let themeSource: string | null;
   if (input.themeTsxSource !== undefined) themeSource = input.themeTsxSource;
   else {
-    if (typeof input.themeId === "string" && !Object.hasOwn(settings.themes, input.themeId))
-      return { ok: false, reason: "theme_not_found" };
+    if (typeof input.themeId === "string" && !Object.hasOwn(settings.themes, input.themeId)) return fail("theme_not_found");
     themeSource = themeSourceFor(settings, input.themeId);
   }
   let templateSource: string;
   if (input.templateTsxSource !== undefined) templateSource = input.templateTsxSource;
   else {
     const template = input.templateId ? settings.templates[input.templateId] : undefined;
-    if (!template || !Object.hasOwn(settings.templates, input.templateId!)) return { ok: false, reason: "template_not_found" };
+    if (!template || !Object.hasOwn(settings.templates, input.templateId!)) return fail("template_not_found");
     templateSource = template.tsxSource;
   }
   return renderSources(deps, {
@@ -114,8 +114,8 @@ export async function checkTemplate(
     previewMode: true,
   });
   if (!result.ok) return result;
-  if (!result.subject) return { ok: false, reason: "render_error", error: "Subject is required, import it from @stackframe/emails" };
+  if (!result.subject) return fail("email_render_error", { error: "Subject is required, import it from @stackframe/emails" });
   if (result.notificationCategory === undefined)
-    return { ok: false, reason: "render_error", error: "NotificationCategory is required, import it from @stackframe/emails" };
+    return fail("email_render_error", { error: "NotificationCategory is required, import it from @stackframe/emails" });
   return result;
 }

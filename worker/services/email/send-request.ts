@@ -12,6 +12,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { NOTIFICATION_CATEGORIES, type NotificationCategory } from "../notification-preferences";
 import { readProjectConfig } from "../project-config/flat";
+import { fail, type Problem } from "../result";
 import { readEmailSettings } from "./config";
 import { markEmailDraftSent } from "./drafts";
 import { enqueueOutbox } from "./outbox";
@@ -35,17 +36,14 @@ export type SendEmailInput = {
 
 export type SendEmailOutcome =
   | { ok: true; results: SendResultItem[] }
-  | {
-      ok: false;
-      reason:
-        | "requires_custom_email_server"
-        | "category_not_found"
-        | "template_not_found"
-        | "draft_not_found"
-        | "theme_not_found"
-        | "too_large";
-    }
-  | { ok: false; reason: "user_not_found"; userId: string }
+  | Problem<
+      | "requires_custom_email_server"
+      | "email_category_not_found"
+      | "template_not_found"
+      | "draft_not_found"
+      | "theme_not_found"
+      | "user_id_not_found"
+    >
   | RenderFailure;
 
 type Recipient = { userId: string; email: string; displayName: string | null };
@@ -72,7 +70,7 @@ function sortRecipients(rows: EmailRecipientRow[], category: NotificationCategor
 
 export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: SendEmailInput): Promise<SendEmailOutcome> {
   // As the reference: custom messages need the project's own mail server (the shared sender's reputation is everyone's).
-  if (readProjectConfig(project.config).email_config.type === "shared") return { ok: false, reason: "requires_custom_email_server" };
+  if (readProjectConfig(project.config).email_config.type === "shared") return fail("requires_custom_email_server");
   const settings = readEmailSettings(project);
   const sources = await resolveSendSources(deps, project.id, settings, input.source, input.themeId ?? null);
   if ("ok" in sources) return sources;
@@ -87,7 +85,7 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
   });
   if (!probe.ok) return probe;
   const category = categoryByName(input.notificationCategoryName ?? probe.notificationCategory);
-  if (!category) return { ok: false, reason: "category_not_found" };
+  if (!category) return fail("email_category_not_found");
 
   let rows: EmailRecipientRow[];
   if (input.allUsers) rows = await listAllEmailRecipients(deps.db, project.id, category.id, MAX_ALL_USERS);
@@ -96,7 +94,7 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     rows = await findEmailRecipients(deps.db, project.id, ids, category.id);
     const found = new Set(rows.map((r) => r.userId));
     const missing = ids.find((id) => !found.has(id));
-    if (missing) return { ok: false, reason: "user_not_found", userId: missing };
+    if (missing) return fail("user_id_not_found", { userId: missing });
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.userId)! - order.get(b.userId)!);
   }

@@ -10,6 +10,7 @@ import { findEmailRecipients } from "../../db/queries/email-recipients";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { NOTIFICATION_CATEGORIES } from "../notification-preferences";
+import { fail, type Problem } from "../result";
 import { type EmailSettings, readEmailSettings } from "./config";
 import { templateSourceFromHtml } from "./defaults";
 import { draftThemeChoice } from "./drafts";
@@ -38,26 +39,26 @@ export async function resolveSendSources(
   settings: EmailSettings,
   source: SendSource,
   themeId: ThemeChoice,
-): Promise<JobSources | { ok: false; reason: "template_not_found" | "draft_not_found" | "theme_not_found" }> {
+): Promise<JobSources | Problem<"template_not_found" | "draft_not_found" | "theme_not_found">> {
   let templateSource: string;
   let themeChoice: ThemeChoice = themeId;
   let templateId: string | null = null;
   let draftId: string | null = null;
   if (source.kind === "html") templateSource = templateSourceFromHtml(source.html);
   else if (source.kind === "template") {
-    if (!Object.hasOwn(settings.templates, source.templateId)) return { ok: false, reason: "template_not_found" };
+    if (!Object.hasOwn(settings.templates, source.templateId)) return fail("template_not_found");
     const template = settings.templates[source.templateId]!;
     templateSource = template.tsxSource;
     templateId = source.templateId;
     if (themeChoice === null && template.themeId !== undefined && template.themeId !== null) themeChoice = template.themeId;
   } else {
     const draft = await findEmailDraft(deps.db, projectId, source.draftId);
-    if (!draft) return { ok: false, reason: "draft_not_found" };
+    if (!draft) return fail("draft_not_found");
     templateSource = draft.tsxSource;
     draftId = source.draftId;
     if (themeChoice === null) themeChoice = draftThemeChoice(draft) ?? null;
   }
-  if (typeof themeChoice === "string" && !Object.hasOwn(settings.themes, themeChoice)) return { ok: false, reason: "theme_not_found" };
+  if (typeof themeChoice === "string" && !Object.hasOwn(settings.themes, themeChoice)) return fail("theme_not_found");
   return { templateSource, themeChoice, templateId, draftId };
 }
 

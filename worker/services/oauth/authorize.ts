@@ -90,7 +90,7 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
 
   const provider = await resolveProvider(deps, project, input.providerId);
   if (!provider.ok) {
-    if (provider.reason === "provider_not_configured") console.warn(`OAuth provider ${input.providerId}: no keys configured`);
+    if (provider.reason === "oauth_provider_not_configured") console.warn(`OAuth provider ${input.providerId}: no keys configured`);
     return fail("oauth_provider_not_enabled");
   }
   // Every URL we will later send the browser (and a code) to must be the project's own.

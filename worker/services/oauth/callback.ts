@@ -9,7 +9,7 @@ import { openSealed } from "../../crypto/at-rest";
 import { sha256Hex } from "../../crypto/hash";
 import { findProjectIdOfCode } from "../../db/queries/verification-codes";
 import type { Deps } from "../deps";
-import type { Problem } from "../result";
+import { fail, type Problem } from "../result";
 import { loadProject } from "../seed";
 import { issueCode, redeemCode, spendCheckedCode } from "../verification-codes";
 import { type ResolveResult, resolveOAuthUser } from "./account-resolution";
@@ -51,25 +51,25 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
     ? await findProjectIdOfCode(deps.db, "oauth_outer_state", await sha256Hex(input.state.toLowerCase()))
     : null;
   const project = projectId ? await loadProject(deps, projectId) : null;
-  if (!project) return { ok: false, reason: "oauth_state_invalid" };
+  if (!project) return fail("oauth_state_invalid");
   const peek = await redeemCode(deps, project.id, "oauth_outer_state", input.state, false);
-  if (!peek.ok) return { ok: false, reason: peek.reason === "code_expired" ? "oauth_outer_timeout" : "oauth_state_invalid" };
+  if (!peek.ok) return fail(peek.reason === "code_expired" ? "oauth_outer_timeout" : "oauth_state_invalid");
   const outer = peek.row.data as OuterInfo;
-  if (outer.provider_config_id !== input.providerId) return { ok: false, reason: "oauth_state_invalid" };
+  if (outer.provider_config_id !== input.providerId) return fail("oauth_state_invalid");
   // Redirect mode: the state must come back to the same browser that started (login CSRF).
-  if (outer.response_mode === "redirect" && !input.hasInnerCookie(input.state)) return { ok: false, reason: "oauth_inner_cookie_missing" };
+  if (outer.response_mode === "redirect" && !input.hasInnerCookie(input.state)) return fail("oauth_inner_cookie_missing");
   // One use only: a replayed provider callback cannot mint a second code.
   const used = await spendCheckedCode(deps, peek.row);
-  if (!used.ok) return { ok: false, reason: "oauth_state_invalid" };
+  if (!used.ok) return fail("oauth_state_invalid");
 
   const errorRedirectUrl = outer.error_redirect_url ?? outer.redirect_uri;
-  const fail = (problem: AfterOuter): CallbackResult => ({ ...problem, errorRedirectUrl });
-  if (input.providerError || !input.code) return fail({ ok: false, reason: "oauth_provider_access_denied" });
+  const redirected = (problem: AfterOuter): CallbackResult => ({ ...problem, errorRedirectUrl });
+  if (input.providerError || !input.code) return redirected(fail("oauth_provider_access_denied"));
 
   const provider = await resolveProvider(deps, project, input.providerId);
-  if (!provider.ok) return fail({ ok: false, reason: "oauth_provider_not_enabled" });
+  if (!provider.ok) return redirected(fail("oauth_provider_not_enabled"));
   const verifier = await openSealed(deps.tokenKeys, outer.inner_verifier_sealed);
-  if (!verifier) return fail({ ok: false, reason: "oauth_provider_rejected_code" });
+  if (!verifier) return redirected(fail("oauth_provider_rejected_code"));
 
   let tokens: ProviderTokens;
   let providerUser: ProviderUser;
@@ -78,10 +78,10 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
     tokens = providerTokensFrom(raw, deps.now(), provider.client.defaultScopes);
     providerUser = await provider.client.fetchUser(raw);
   } catch (err) {
-    if (err instanceof OAuth2RequestError) return fail({ ok: false, reason: "oauth_provider_rejected_code" });
+    if (err instanceof OAuth2RequestError) return redirected(fail("oauth_provider_rejected_code"));
     if (err instanceof ArcticFetchError || err instanceof ProviderApiError || err instanceof TypeError) {
       console.warn(`OAuth provider ${input.providerId} unavailable`, err);
-      return fail({ ok: false, reason: "oauth_provider_unavailable" });
+      return redirected(fail("oauth_provider_unavailable"));
     }
     throw err;
   }
@@ -99,7 +99,7 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
       scopes: tokens.scopes.join(" "),
     },
   });
-  if (!resolved.ok) return fail(resolved);
+  if (!resolved.ok) return redirected(resolved);
 
   const code = await issueCode(
     deps,

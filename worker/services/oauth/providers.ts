@@ -10,6 +10,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { openConfigSecret } from "../project-config/secrets";
+import { fail, type Problem } from "../result";
 import { createMockOidcClient, createProviderClient, isProviderId } from "./catalogue";
 import type { ProviderClient } from "./provider-types";
 
@@ -36,12 +37,12 @@ export function providerCallbackUrl(deps: Deps, providerConfigId: string): strin
 
 export type ResolvedProvider =
   | { ok: true; client: ProviderClient; shared: boolean }
-  | { ok: false; reason: "provider_not_enabled" | "provider_not_configured"; providerId: string };
+  | Problem<"oauth_provider_not_enabled" | "oauth_provider_not_configured">;
 
 /** Builds the client for a provider the project has enabled, with the right keys (the project's secret is opened here). */
 export async function resolveProvider(deps: Deps, project: ProjectRow, providerConfigId: string): Promise<ResolvedProvider> {
   const config = findProviderConfig(project, providerConfigId);
-  if (!config || !isProviderId(config.id)) return { ok: false, reason: "provider_not_enabled", providerId: providerConfigId };
+  if (!config || !isProviderId(config.id)) return fail("oauth_provider_not_enabled");
   const redirectUri = providerCallbackUrl(deps, providerConfigId);
   if (config.type === "shared") {
     // The mock provider signs anyone in as any email: development only (config.ts refuses it in
@@ -54,7 +55,7 @@ export async function resolveProvider(deps: Deps, project: ProjectRow, providerC
         client: createMockOidcClient(mockIssuer, { clientId: MOCK_CLIENT_ID, clientSecret: "", redirectUri }, deps.config.outbound.oauth),
       };
     const { clientId, clientSecret, tenantId } = deps.config.sharedOAuth[config.id] ?? {};
-    if (!clientId || !clientSecret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
+    if (!clientId || !clientSecret) return fail("oauth_provider_not_configured");
     const client = createProviderClient(
       config.id,
       {
@@ -69,7 +70,7 @@ export async function resolveProvider(deps: Deps, project: ProjectRow, providerC
     return { ok: true, shared: true, client };
   }
   const clientSecret = await openConfigSecret(deps, config.client_secret);
-  if (!config.client_id || !clientSecret) return { ok: false, reason: "provider_not_configured", providerId: providerConfigId };
+  if (!config.client_id || !clientSecret) return fail("oauth_provider_not_configured");
   const client = createProviderClient(
     config.id,
     {

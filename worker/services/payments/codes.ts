@@ -9,6 +9,7 @@ import { findPurchaseCode, insertPurchaseCode, listPurchasesOf, type PurchaseCod
 import { findProjectById, type ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { fail, type Problem } from "../result";
 import { type OfferConfig, offerFromWire, offerToWire, type PaymentsConfig } from "./config";
 import { type Customer, customerSince, readPaymentsConfig } from "./customers";
 import { isOwned } from "./grants";
@@ -18,9 +19,7 @@ import { purchaseBlocker } from "./purchases";
 export const PURCHASE_CODE_TTL_MS = 24 * 3600 * 1000;
 
 export type OfferChoice = { offerId?: string; inlineOffer?: InlineOffer };
-export type OfferProblem =
-  | { ok: false; reason: "offer_not_found"; offerId: string; context: "server_only" | null }
-  | { ok: false; reason: "offer_choice"; message: string };
+export type OfferProblem = Problem<"offer_not_found" | "offer_choice_invalid">;
 
 /** The offer a request names: a config offer by id, or an inline offer (server calls only). */
 export function resolveOffer(
@@ -29,33 +28,33 @@ export function resolveOffer(
   isClient: boolean,
 ): { ok: true; offerId: string | null; offer: OfferConfig } | OfferProblem {
   if ((choice.offerId === undefined) === (choice.inlineOffer === undefined))
-    return { ok: false, reason: "offer_choice", message: "Give exactly one of product_id (offer_id) and product_inline (inline_offer)." };
+    return fail("offer_choice_invalid", { message: "Give exactly one of product_id (offer_id) and product_inline (inline_offer)." });
   if (choice.inlineOffer) {
     // An inline offer sets its own price: only the project's back end may do that, never a browser.
     if (isClient)
-      return {
-        ok: false,
-        reason: "offer_choice",
+      return fail("offer_choice_invalid", {
         message:
           "Cannot specify product_inline when calling from client! Please call with a server API key, or use the product_id parameter.",
-      };
+      });
     return { ok: true, offerId: null, offer: offerFromWire(choice.inlineOffer) };
   }
   const offerId = choice.offerId!;
   const offer = Object.hasOwn(payments.offers, offerId) ? payments.offers[offerId] : undefined;
-  if (!offer) return { ok: false, reason: "offer_not_found", offerId, context: null };
-  if (isClient && offer.serverOnly) return { ok: false, reason: "offer_not_found", offerId, context: "server_only" };
+  if (!offer) return fail("offer_not_found", { offerId, context: null });
+  if (isClient && offer.serverOnly) return fail("offer_not_found", { offerId, context: "server_only" });
   return { ok: true, offerId, offer };
 }
 
 export type CreateUrlProblem =
   | OfferProblem
-  | { ok: false; reason: "customer_not_found"; customerId: string }
-  | { ok: false; reason: "customer_type_mismatch"; offerId: string | null; customerId: string; offerType: string; actualType: string }
-  | { ok: false; reason: "already_owned"; offerId: string; customerId: string }
-  | { ok: false; reason: "add_on_without_base"; offerId: string }
-  | { ok: false; reason: "not_for_sale"; offerId: string | null }
-  | { ok: false; reason: "untrusted_url" };
+  | Problem<
+      | "customer_not_found"
+      | "offer_customer_type_mismatch"
+      | "offer_already_owned"
+      | "add_on_without_base"
+      | "offer_not_for_sale"
+      | "untrusted_url"
+    >;
 
 /** Creates a purchase code and answers the purchase page's URL on `webOrigin`. */
 export async function createPurchaseUrl(
@@ -76,22 +75,17 @@ export async function createPurchaseUrl(
   const { offerId, offer } = resolved;
   const customerType = input.customerType ?? offer.customerType;
   if (customerType !== offer.customerType)
-    return {
-      ok: false,
-      reason: "customer_type_mismatch",
+    return fail("offer_customer_type_mismatch", {
       offerId,
       customerId: input.customerId,
       offerType: offer.customerType,
       actualType: customerType,
-    };
-  if (offer.prices === "include-by-default" || Object.keys(offer.prices).length === 0)
-    return { ok: false, reason: "not_for_sale", offerId };
+    });
+  if (offer.prices === "include-by-default" || Object.keys(offer.prices).length === 0) return fail("offer_not_for_sale", { offerId });
   // The return URL is where the page sends the customer afterwards: only the project's own domains.
-  if (input.returnUrl !== undefined && !isTrustedUrl(readProjectConfig(project.config), input.returnUrl))
-    return { ok: false, reason: "untrusted_url" };
+  if (input.returnUrl !== undefined && !isTrustedUrl(readProjectConfig(project.config), input.returnUrl)) return fail("untrusted_url");
   const customer: Customer = { projectId: project.id, customerType, customerId: input.customerId };
-  if ((await customerSince(deps, project, customer)) === null)
-    return { ok: false, reason: "customer_not_found", customerId: input.customerId };
+  if ((await customerSince(deps, project, customer)) === null) return fail("customer_not_found", { customerId: input.customerId });
   const now = deps.now();
   const blocker = purchaseBlocker(offerId, offer, input.customerId, await listPurchasesOf(deps.db, customer), now);
   if (blocker && blocker.reason !== "price_not_found" && blocker.reason !== "code_used") return blocker;
@@ -116,7 +110,7 @@ export async function createPurchaseUrl(
 }
 
 export type PurchaseCode = Omit<PurchaseCodeRow, "offer" | "customerType"> & { offer: OfferConfig; customerType: CustomerType };
-export type CodeProblem = { ok: false; reason: "code_not_found" | "code_expired" | "code_used" };
+export type CodeProblem = Problem<"code_not_found" | "code_expired" | "code_used">;
 
 /** The code of a full code (`<project id>_<code>`), with its project; unknown, expired and used codes are problems. */
 export async function readPurchaseCode(
@@ -124,14 +118,14 @@ export async function readPurchaseCode(
   fullCode: string,
 ): Promise<{ ok: true; code: PurchaseCode; project: ProjectRow } | CodeProblem> {
   const cut = fullCode.indexOf("_");
-  if (cut <= 0) return { ok: false, reason: "code_not_found" };
+  if (cut <= 0) return fail("code_not_found");
   const row = await findPurchaseCode(deps.db, await sha256Hex(fullCode.slice(cut + 1)));
   // The project id in the code must be the code's own: a code of one project never opens another's.
-  if (!row || row.projectId !== fullCode.slice(0, cut)) return { ok: false, reason: "code_not_found" };
-  if (row.usedAt !== null) return { ok: false, reason: "code_used" };
-  if (row.expiresAt <= deps.now()) return { ok: false, reason: "code_expired" };
+  if (!row || row.projectId !== fullCode.slice(0, cut)) return fail("code_not_found");
+  if (row.usedAt !== null) return fail("code_used");
+  if (row.expiresAt <= deps.now()) return fail("code_expired");
   const project = await findProjectById(deps.db, row.projectId);
-  if (!project) return { ok: false, reason: "code_not_found" };
+  if (!project) return fail("code_not_found");
   return { ok: true, code: { ...row, offer: row.offer as OfferConfig, customerType: row.customerType as CustomerType }, project };
 }
 

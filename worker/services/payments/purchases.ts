@@ -7,6 +7,7 @@ import type { CustomerType } from "../../../sdk/src/shared/wire-payments";
 import { findPurchaseByExternalId, listPurchasesOf, type PurchaseRow, updatePurchaseWhere } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import type { OfferConfig } from "./config";
 import { addInterval, isOwned } from "./grants";
 
@@ -32,11 +33,7 @@ export type CompletePurchaseInput = {
   currentPeriodEnd?: number | null;
 };
 
-export type PurchaseProblem =
-  | { ok: false; reason: "already_owned"; offerId: string; customerId: string }
-  | { ok: false; reason: "add_on_without_base"; offerId: string }
-  | { ok: false; reason: "price_not_found"; priceId: string }
-  | { ok: false; reason: "code_used" };
+export type PurchaseProblem = Problem<"offer_already_owned" | "add_on_without_base" | "price_not_found" | "code_used">;
 export type CompletePurchaseResult = { ok: true; purchaseId: string; created: boolean } | PurchaseProblem;
 
 /** Problems that make buying `offer` impossible for a customer who owns `owned` now. */
@@ -49,10 +46,10 @@ export function purchaseBlocker(
 ): PurchaseProblem | null {
   const current = owned.filter((p) => isOwned(p, now));
   if (offerId !== null && !offer.stackable && current.some((p) => p.offerId === offerId))
-    return { ok: false, reason: "already_owned", offerId, customerId };
+    return fail("offer_already_owned", { offerId, customerId });
   if (offerId !== null && offer.isAddOnTo) {
     const bases = Object.keys(offer.isAddOnTo);
-    if (!current.some((p) => p.offerId !== null && bases.includes(p.offerId))) return { ok: false, reason: "add_on_without_base", offerId };
+    if (!current.some((p) => p.offerId !== null && bases.includes(p.offerId))) return fail("add_on_without_base", { offerId });
   }
   return null;
 }
@@ -77,7 +74,7 @@ export async function completePurchase(deps: Deps, input: CompletePurchaseInput)
     if (blocker) return blocker;
   }
   const price = input.priceId === null || input.offer.prices === "include-by-default" ? undefined : input.offer.prices[input.priceId];
-  if (input.priceId !== null && !price) return { ok: false, reason: "price_not_found", priceId: input.priceId };
+  if (input.priceId !== null && !price) return fail("price_not_found", { priceId: input.priceId });
   const kind = price?.interval ? "subscription" : "one_time";
   const trial = price?.freeTrial ?? input.offer.freeTrial;
   const status = kind === "subscription" && trial ? "trialing" : "active";
@@ -146,7 +143,7 @@ export async function completePurchase(deps: Deps, input: CompletePurchaseInput)
     const existing = await findPurchaseByExternalId(deps.db, project.id, input.externalId);
     if (existing) return { ok: true, purchaseId: existing.id, created: false };
   }
-  return { ok: false, reason: "code_used" };
+  return fail("code_used");
 }
 
 export type SubscriptionPatch = {

@@ -13,6 +13,7 @@ import {
 } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import type { ItemConfig, PaymentsConfig } from "./config";
 import { type Customer, customerSince } from "./customers";
 import { defaultGrants, defaultOfferGrants, defaultOffers, type Grant, purchaseGrants } from "./grants";
@@ -88,9 +89,7 @@ function spend(pools: Map<string, Pool>, amount: number): NewLedgerRow[] {
 export type QuantityChange = { delta: number; expiresAt: number | null; description: string | null; allowNegative: boolean };
 export type QuantityChangeResult =
   | { ok: true; quantity: number }
-  | { ok: false; reason: "customer_not_found" }
-  | { ok: false; reason: "insufficient"; quantity: number }
-  | { ok: false; reason: "busy" };
+  | Problem<"customer_not_found" | "item_quantity_insufficient" | "item_quantity_busy">;
 
 /** Retries of a decrease that lost to concurrent changes; each round one writer always wins. */
 const MAX_ROUNDS = 200;
@@ -111,9 +110,11 @@ export async function changeItemQuantity(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const now = deps.now();
     const state = await readItemState(deps, project, c, ref, now);
-    if (!state) return { ok: false, reason: "customer_not_found" };
+    if (!state) return fail("customer_not_found", { customerId: c.customerId });
     const quantity = total(state.pools);
-    if (change.delta < 0 && !change.allowNegative && quantity + change.delta < 0) return { ok: false, reason: "insufficient", quantity };
+    // The reference's error names the change asked for (the delta) as its quantity.
+    if (change.delta < 0 && !change.allowNegative && quantity + change.delta < 0)
+      return fail("item_quantity_insufficient", { itemId: ref.itemId, customerId: c.customerId, quantity: change.delta });
     const rows: NewLedgerRow[] =
       change.delta >= 0 || change.expiresAt !== null
         ? [{ delta: change.delta, expiresAt: change.expiresAt, grantKey: null }]
@@ -130,5 +131,5 @@ export async function changeItemQuantity(
     // Another change landed first: wait a moment (less contention next round) and re-read.
     await new Promise((resolve) => setTimeout(resolve, deps.random.fraction() * Math.min(20, 2 + round)));
   }
-  return { ok: false, reason: "busy" };
+  return fail("item_quantity_busy");
 }

@@ -6,18 +6,26 @@
 import { CURRENCIES, CURRENCY_CODES, type Currency } from "../../../sdk/src/shared/wire-payments";
 import { listPurchasesOf } from "../../db/queries/payments";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import { type CodeProblem, readPurchaseCode } from "./codes";
 import type { PriceConfig } from "./config";
 import { readPaymentsConfig } from "./customers";
 import { addInterval } from "./grants";
-import { type PurchaseProblem, purchaseBlocker } from "./purchases";
+import { purchaseBlocker } from "./purchases";
 import { type CheckoutLine, type PaymentsProvider, ProviderRefusedError } from "./stripe-provider";
 
 export type CheckoutProblem =
   | CodeProblem
-  | Extract<PurchaseProblem, { reason: "already_owned" | "add_on_without_base" | "price_not_found" }>
-  | { ok: false; reason: "test_mode" | "stripe_not_configured" | "no_stripe_account" | "free_one_time_price" }
-  | { ok: false; reason: "stripe_refused"; message: string };
+  | Problem<
+      | "offer_already_owned"
+      | "add_on_without_base"
+      | "price_not_found"
+      | "stripe_checkout_in_test_mode"
+      | "stripe_not_configured"
+      | "stripe_account_missing"
+      | "free_one_time_price"
+      | "stripe_refused"
+    >;
 
 const DAY_MS = 86_400_000;
 
@@ -61,22 +69,22 @@ export async function startStripeCheckout(
   const read = await readPurchaseCode(deps, input.fullCode);
   if (!read.ok) return read;
   const { code, project } = read;
-  if (readPaymentsConfig(project).testMode) return { ok: false, reason: "test_mode" };
-  if (!provider) return { ok: false, reason: "stripe_not_configured" };
-  if (!project.stripeAccountId) return { ok: false, reason: "no_stripe_account" };
+  if (readPaymentsConfig(project).testMode) return fail("stripe_checkout_in_test_mode");
+  if (!provider) return fail("stripe_not_configured");
+  if (!project.stripeAccountId) return fail("stripe_account_missing");
   const prices = code.offer.prices === "include-by-default" ? {} : code.offer.prices;
   const price = Object.hasOwn(prices, input.priceId) ? prices[input.priceId] : undefined;
-  if (!price) return { ok: false, reason: "price_not_found", priceId: input.priceId };
+  if (!price) return fail("price_not_found", { priceId: input.priceId });
   const now = deps.now();
   const owned = await listPurchasesOf(deps.db, code);
   const blocker = purchaseBlocker(code.offerId, code.offer, code.customerId, owned, now);
-  if (blocker && (blocker.reason === "already_owned" || blocker.reason === "add_on_without_base")) return blocker;
+  if (blocker && (blocker.reason === "offer_already_owned" || blocker.reason === "add_on_without_base")) return blocker;
   // As the test checkout: only a stackable offer is bought more than once at a time.
   const quantity = code.offer.stackable ? (input.quantity ?? 1) : 1;
   const line = checkoutLineOf(code.offer.displayName, price, quantity);
-  if (!line) return { ok: false, reason: "price_not_found", priceId: input.priceId };
+  if (!line) return fail("price_not_found", { priceId: input.priceId });
   // Stripe Checkout cannot take a zero payment; a free one-time offer is granted by the server instead.
-  if (line.unitAmount === 0 && !line.recurring) return { ok: false, reason: "free_one_time_price" };
+  if (line.unitAmount === 0 && !line.recurring) return fail("free_one_time_price");
   const trial = price.interval ? (price.freeTrial ?? code.offer.freeTrial) : undefined;
   const pageUrl = new URL(`/purchase/${encodeURIComponent(input.fullCode)}`, input.webOrigin);
   if (code.returnUrl) pageUrl.searchParams.set("return_url", code.returnUrl);
@@ -103,7 +111,7 @@ export async function startStripeCheckout(
   } catch (err) {
     if (!(err instanceof ProviderRefusedError)) throw err;
     console.warn(`stripe refused a checkout for project ${project.id}: ${err.message}`);
-    return { ok: false, reason: "stripe_refused", message: err.message };
+    return fail("stripe_refused", { message: err.message });
   }
   return { ok: true, url: session.url, clientSecret: session.clientSecret, sessionId: session.id };
 }

@@ -9,6 +9,7 @@
 import Stripe from "stripe";
 import { type Config, DEFAULT_OUTBOUND_LIMITS } from "../../config";
 import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
+import { fail } from "../result";
 import {
   type CheckoutRequest,
   type PaymentsProvider,
@@ -186,14 +187,14 @@ export async function verifyStripeWebhook(input: {
       input.nowMs,
     );
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeSignatureVerificationError) return { ok: false, reason: "bad_signature" };
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) return fail("stripe_signature_mismatch");
     // A signed body that is not an event (constructEvent parses after verifying).
-    if (err instanceof SyntaxError) return { ok: false, reason: "bad_payload" };
+    if (err instanceof SyntaxError) return fail("stripe_payload_invalid");
     throw err;
   }
   const object = event.data?.object;
   if (typeof event.id !== "string" || typeof event.type !== "string" || !object || typeof object !== "object")
-    return { ok: false, reason: "bad_payload" };
+    return fail("stripe_payload_invalid");
   const parsed: ProviderEvent = {
     id: event.id,
     type: event.type,

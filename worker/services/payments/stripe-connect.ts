@@ -6,9 +6,10 @@
 import { findProjectById } from "../../db/queries/projects";
 import { setStripeAccountIfUnset } from "../../db/queries/stripe";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import type { PaymentsProvider, ProviderAccount } from "./stripe-provider";
 
-export type ConnectProblem = { ok: false; reason: "no_account" | "project_not_found" };
+export type ConnectProblem = Problem<"stripe_account_missing" | "stripe_account_project_not_found">;
 
 /**
  * Creates the project's connected account if it has none (one per project, even when two setups
@@ -20,7 +21,7 @@ export async function startStripeOnboarding(
   input: { projectId: string; returnUrl: string },
 ): Promise<{ ok: true; url: string; accountId: string } | ConnectProblem> {
   const project = await findProjectById(deps.db, input.projectId);
-  if (!project) return { ok: false, reason: "project_not_found" };
+  if (!project) return fail("stripe_account_project_not_found");
   let accountId = project.stripeAccountId;
   if (!accountId) {
     const created = await provider.createAccount({ projectId: project.id, idempotencyKey: `doorman-connect-account-${project.id}` });
@@ -30,17 +31,17 @@ export async function startStripeOnboarding(
   return { ok: true, url: link.url, accountId };
 }
 
-/** The connected account's state; no_account before onboarding started (or when Stripe no longer knows it). */
+/** The connected account's state; stripe_account_missing before onboarding started (or when Stripe no longer knows it). */
 export async function readStripeAccountInfo(
   deps: Deps,
   provider: PaymentsProvider | null,
   projectId: string,
 ): Promise<{ ok: true; account: ProviderAccount } | ConnectProblem> {
   const project = await findProjectById(deps.db, projectId);
-  if (!project) return { ok: false, reason: "project_not_found" };
-  if (!project.stripeAccountId || !provider) return { ok: false, reason: "no_account" };
+  if (!project) return fail("stripe_account_project_not_found");
+  if (!project.stripeAccountId || !provider) return fail("stripe_account_missing");
   const account = await provider.readAccount(project.stripeAccountId);
-  return account ? { ok: true, account } : { ok: false, reason: "no_account" };
+  return account ? { ok: true, account } : fail("stripe_account_missing");
 }
 
 /** A client secret for the embedded components of the project's connected account. */
@@ -50,8 +51,8 @@ export async function createStripeAccountSession(
   projectId: string,
 ): Promise<{ ok: true; clientSecret: string } | ConnectProblem> {
   const project = await findProjectById(deps.db, projectId);
-  if (!project) return { ok: false, reason: "project_not_found" };
-  if (!project.stripeAccountId) return { ok: false, reason: "no_account" };
+  if (!project) return fail("stripe_account_project_not_found");
+  if (!project.stripeAccountId) return fail("stripe_account_missing");
   const session = await provider.createAccountSession({ accountId: project.stripeAccountId });
   return { ok: true, clientSecret: session.clientSecret };
 }

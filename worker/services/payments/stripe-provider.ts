@@ -4,6 +4,8 @@
  * `stripe` package; services take a PaymentsProvider, so they never import Stripe itself.
  */
 
+import type { Problem } from "../result";
+
 /** A connected account's state, as the console shows it. */
 export type ProviderAccount = {
   id: string;
@@ -60,7 +62,7 @@ export type ProviderEvent = {
   object: Record<string, unknown>;
 };
 
-export type WebhookVerification = { ok: true; event: ProviderEvent } | { ok: false; reason: "bad_signature" | "bad_payload" };
+export type WebhookVerification = { ok: true; event: ProviderEvent } | Problem<"stripe_signature_mismatch" | "stripe_payload_invalid">;
 
 /** The provider refused a request (an account that cannot take charges yet, a bad parameter): not Doorman's failure. */
 export class ProviderRefusedError extends Error {

@@ -12,6 +12,7 @@ import { findPurchaseCode, spendCodeStatement, updatePurchaseWhere } from "../..
 import { findProjectById } from "../../db/queries/projects";
 import { forgetStripeEvent, recordStripeEvent } from "../../db/queries/stripe";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import type { OfferConfig } from "./config";
 import { completePurchase, refundPurchaseByPaymentIntent, type SubscriptionPatch, updateSubscriptionByStripeId } from "./purchases";
 import { verifyStripeWebhook } from "./stripe-client";
@@ -19,7 +20,7 @@ import type { PaymentsProvider, ProviderEvent } from "./stripe-provider";
 
 export type StripeWebhookOutcome =
   | { ok: true; duplicate: boolean; handled: boolean }
-  | { ok: false; reason: "not_configured" | "bad_signature" | "bad_payload" };
+  | Problem<"stripe_webhooks_not_configured" | "stripe_signature_mismatch" | "stripe_payload_invalid">;
 
 /** What Doorman put on the Checkout Session (stripe-client.ts buildCheckoutParams). */
 const checkoutMetadataSchema = z.object({
@@ -207,8 +208,8 @@ export async function handleStripeWebhook(
   input: { payload: string; signature: string | null },
 ): Promise<StripeWebhookOutcome> {
   const secret = deps.config.stripe.webhookSecret;
-  if (!secret) return { ok: false, reason: "not_configured" };
-  if (!input.signature) return { ok: false, reason: "bad_signature" };
+  if (!secret) return fail("stripe_webhooks_not_configured");
+  if (!input.signature) return fail("stripe_signature_mismatch");
   const verified = await verifyStripeWebhook({ payload: input.payload, signature: input.signature, secret, nowMs: deps.now() });
   if (!verified.ok) return verified;
   const { event } = verified;

@@ -15,6 +15,7 @@ import {
   type WebhookEndpointRow,
 } from "../../db/queries/webhooks";
 import type { Deps } from "../deps";
+import { fail, type Problem } from "../result";
 import { checkWebhookUrl } from "./urls";
 
 export type EndpointInput = {
@@ -25,21 +26,18 @@ export type EndpointInput = {
   /** The project is in production mode: its URLs follow the production rule even on a development deployment. */
   productionMode?: boolean;
 };
-export type EndpointResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; reason: "bad_url"; message: string }
-  | { ok: false; reason: "not_found" };
+export type EndpointResult<T> = { ok: true; value: T } | Problem<"webhook_url_invalid" | "webhook_endpoint_not_found">;
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and 24 random bytes in base64. */
 function newSigningSecret(): string {
   return `whsec_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 
-function urlProblem(deps: Deps, url: string | undefined, productionMode = false): { ok: false; reason: "bad_url"; message: string } | null {
+function urlProblem(deps: Deps, url: string | undefined, productionMode = false): Problem<"webhook_url_invalid"> | null {
   if (url === undefined) return null;
   // A production project's endpoints are public https, as its production checks require (issue 25).
   const check = checkWebhookUrl(url, { development: deps.config.environment === "development" && !productionMode });
-  return check.ok ? null : { ok: false, reason: "bad_url", message: check.message };
+  return check.ok ? null : fail("webhook_url_invalid", { message: check.message });
 }
 
 export async function createWebhookEndpoint(
@@ -88,12 +86,12 @@ export async function updateWebhookEndpoint(
   if (input.eventTypes !== undefined) patch.eventTypes = [...new Set(input.eventTypes)];
   if (input.disabled === true) {
     const before = await findWebhookEndpoint(deps.db, projectId, endpointId);
-    if (!before) return { ok: false, reason: "not_found" };
+    if (!before) return fail("webhook_endpoint_not_found");
     if (!before.disabled) Object.assign(patch, { disabled: true, disabledReason: "Disabled by an owner.", disabledAt: deps.now() });
   }
   if (input.disabled === false) Object.assign(patch, { disabled: false, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
   const row = await updateWebhookEndpointRow(deps.db, projectId, endpointId, patch, deps.now());
-  return row ? { ok: true, value: row } : { ok: false, reason: "not_found" };
+  return row ? { ok: true, value: row } : fail("webhook_endpoint_not_found");
 }
 
 export function deleteWebhookEndpoint(deps: Deps, projectId: string, endpointId: string): Promise<boolean> {

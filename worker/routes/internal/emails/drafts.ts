@@ -12,6 +12,7 @@ import {
   emailOkSchema,
 } from "../../../../sdk/src/shared/wire-emails";
 import type { EmailDraftRow } from "../../../db/queries/email-drafts";
+import { problemError } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import {
   createEmailDraft,
@@ -21,10 +22,10 @@ import {
   removeEmailDraft,
   updateEmailDraftFields,
 } from "../../../services/email/drafts";
-import { emailProblemError } from "./problems";
+import { fail } from "../../../services/result";
 
 const params = z.strictObject({ id: z.string().min(1).max(64) });
-const notFound = () => emailProblemError({ ok: false, reason: "draft_not_found" });
+const notFound = () => problemError(fail("draft_not_found"));
 
 function draftView(d: EmailDraftRow) {
   const theme = draftThemeChoice(d);

@@ -12,11 +12,12 @@ import {
   emailTemplateUpdatedSchema,
   emailTemplateUpdateSchema,
 } from "../../../../sdk/src/shared/wire-emails";
+import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { readEmailSettings } from "../../../services/email/config";
 import type { EmailTemplateSource } from "../../../services/email/defaults";
 import { createTemplate, deleteTemplate, getTemplate, updateTemplate } from "../../../services/email/library";
-import { emailProblemError, valueOr } from "./problems";
+import { fail } from "../../../services/result";
 
 const params = z.strictObject({ templateId: emailObjectIdSchema });
 
@@ -73,18 +74,18 @@ addRoute(internalEmailTemplatesRoutes, list, (c, { auth }) => {
   return c.json({ templates: Object.entries(templates).map(([id, t]) => templateView(id, t)) });
 });
 addRoute(internalEmailTemplatesRoutes, create, async (c, { auth, body }) => {
-  return c.json({ id: valueOr(await createTemplate(c.get("deps"), auth.project, body.display_name)) });
+  return c.json({ id: unwrap(await createTemplate(c.get("deps"), auth.project, body.display_name)).value });
 });
 addRoute(internalEmailTemplatesRoutes, get, (c, { auth, params }) => {
   const template = getTemplate(readEmailSettings(auth.project), params.templateId);
-  if (!template) throw emailProblemError({ ok: false, reason: "template_not_found" });
+  if (!template) throw problemError(fail("template_not_found"));
   return c.json(templateView(params.templateId, template));
 });
 addRoute(internalEmailTemplatesRoutes, update, async (c, { auth, params, body }) => {
   const fields = { tsxSource: body.tsx_source, themeId: body.theme_id };
-  return c.json({ rendered_html: valueOr(await updateTemplate(c.get("deps"), auth.project, params.templateId, fields)) });
+  return c.json({ rendered_html: unwrap(await updateTemplate(c.get("deps"), auth.project, params.templateId, fields)).value });
 });
 addRoute(internalEmailTemplatesRoutes, remove, async (c, { auth, params }) => {
-  valueOr(await deleteTemplate(c.get("deps"), auth.project, params.templateId));
+  unwrap(await deleteTemplate(c.get("deps"), auth.project, params.templateId));
   return c.json({});
 });

@@ -13,11 +13,12 @@ import {
   emailThemeUpdatedSchema,
   emailThemeUpdateSchema,
 } from "../../../../sdk/src/shared/wire-emails";
+import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { StatusError } from "../../../lib/errors";
 import { readEmailSettings } from "../../../services/email/config";
 import { createTheme, deleteTheme, getTheme, updateTheme } from "../../../services/email/library";
-import { emailProblemError, valueOr } from "./problems";
+import { fail } from "../../../services/result";
 
 const params = z.strictObject({ id: emailObjectIdSchema });
 
@@ -70,20 +71,20 @@ addRoute(internalEmailThemesRoutes, list, (c, { auth }) => {
   return c.json({ themes: Object.entries(themes).map(([id, t]) => ({ id, display_name: t.displayName })) });
 });
 addRoute(internalEmailThemesRoutes, create, async (c, { auth, body }) => {
-  return c.json({ id: valueOr(await createTheme(c.get("deps"), auth.project, body.display_name)) });
+  return c.json({ id: unwrap(await createTheme(c.get("deps"), auth.project, body.display_name)).value });
 });
 addRoute(internalEmailThemesRoutes, get, (c, { auth, params }) => {
   const theme = getTheme(readEmailSettings(auth.project), params.id);
-  if (!theme) throw emailProblemError({ ok: false, reason: "theme_not_found" });
+  if (!theme) throw problemError(fail("theme_not_found"));
   return c.json({ id: params.id, display_name: theme.displayName, tsx_source: theme.tsxSource });
 });
 addRoute(internalEmailThemesRoutes, update, async (c, { auth, params, body }) => {
   if (body.tsx_source === undefined && body.display_name === undefined)
     throw new StatusError(400, "Nothing to update: give tsx_source or display_name.");
   const fields = { tsxSource: body.tsx_source, displayName: body.display_name };
-  return c.json({ display_name: valueOr(await updateTheme(c.get("deps"), auth.project, params.id, fields)) });
+  return c.json({ display_name: unwrap(await updateTheme(c.get("deps"), auth.project, params.id, fields)).value });
 });
 addRoute(internalEmailThemesRoutes, remove, async (c, { auth, params }) => {
-  valueOr(await deleteTheme(c.get("deps"), auth.project, params.id));
+  unwrap(await deleteTheme(c.get("deps"), auth.project, params.id));
   return c.json({ success: true as const });
 });

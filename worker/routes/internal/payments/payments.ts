@@ -5,14 +5,13 @@
 import { z } from "zod";
 import { customerTypeSchema, customerViewSchema } from "../../../../sdk/src/shared/wire-payments";
 import { listLedgerChanges, listPurchasesOf } from "../../../db/queries/payments";
+import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
-import { StatusError } from "../../../lib/errors";
-import { readPurchaseCode } from "../../../services/payments/codes";
 import { type Customer, customerSince, readPaymentsConfig } from "../../../services/payments/customers";
-import { completePurchase } from "../../../services/payments/purchases";
 import { itemQuantity } from "../../../services/payments/quantities";
+import { completeTestModePurchase } from "../../../services/payments/test-mode";
+import { fail } from "../../../services/result";
 import { ledgerChangeView, purchaseView } from "../../../views/payments";
-import { paymentsProblemError } from "../../payments/problems";
 
 const customer = defineRoute({
   method: "get",
@@ -45,7 +44,7 @@ addRoute(internalPaymentsRoutes, customer, async (c, { auth, params }) => {
   const deps = c.get("deps");
   const who: Customer = { projectId: auth.project.id, customerType: params.customer_type, customerId: params.customer_id };
   if ((await customerSince(deps, auth.project, who)) === null)
-    throw paymentsProblemError({ ok: false, reason: "customer_not_found", customerId: params.customer_id });
+    throw problemError(fail("customer_not_found", { customerId: params.customer_id }));
   const payments = readPaymentsConfig(auth.project);
   const itemIds = Object.keys(payments.items).filter((id) => payments.items[id]!.customerType === params.customer_type);
   const [quantities, purchaseRows, changes] = await Promise.all([
@@ -63,25 +62,11 @@ addRoute(internalPaymentsRoutes, customer, async (c, { auth, params }) => {
 });
 
 addRoute(internalPaymentsRoutes, testModeSession, async (c, { auth, body }) => {
-  const deps = c.get("deps");
-  const read = await readPurchaseCode(deps, body.full_code);
-  if (!read.ok) throw paymentsProblemError(read);
-  // The code must be this project's: an admin of one project completes no other project's purchase.
-  if (read.project.id !== auth.project.id) throw new StatusError(400, "Project id does not match value from code data");
-  // A production project takes no test purchases, from the console either (grant the offer instead).
-  if (read.project.isProductionMode) throw paymentsProblemError({ ok: false, reason: "test_mode_in_production" });
-  const { code } = read;
-  const result = await completePurchase(deps, {
-    project: read.project,
-    code,
-    customerType: code.customerType,
-    customerId: code.customerId,
-    offerId: code.offerId,
-    offer: code.offer,
+  const result = await completeTestModePurchase(c.get("deps"), {
+    fullCode: body.full_code,
     priceId: body.price_id,
-    quantity: 1,
-    source: "test_mode",
+    payer: { type: "admin", projectId: auth.project.id },
   });
-  if (!result.ok) throw paymentsProblemError(result);
+  unwrap(result);
   return c.json({ success: true as const });
 });

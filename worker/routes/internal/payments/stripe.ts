@@ -6,10 +6,11 @@
  */
 import { z } from "zod";
 import { accountSessionSchema, setupUrlSchema, stripeAccountInfoSchema } from "../../../../sdk/src/shared/wire-payments";
+import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { stripeProviderOf } from "../../../services/payments/stripe-client";
 import { createStripeAccountSession, readStripeAccountInfo, startStripeOnboarding } from "../../../services/payments/stripe-connect";
-import { stripeProblemError } from "../../payments/stripe-problems";
+import { fail } from "../../../services/result";
 
 const setupBody = z.strictObject({
   /** Where Stripe sends the owner back after onboarding (the console's payments page). */
@@ -51,19 +52,16 @@ export const internalPaymentsStripeRoutes = routeGroup();
 addRoute(internalPaymentsStripeRoutes, setup, async (c, { auth, body }) => {
   const deps = c.get("deps");
   const provider = stripeProviderOf(deps.config);
-  if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
+  if (!provider) throw problemError(fail("stripe_not_configured"));
   // Only the project's admins reach this, and Stripe only redirects the owner there: any http(s) URL is theirs to choose.
   const returnUrl = body?.return_url ?? new URL(`/projects/${encodeURIComponent(auth.project.id)}/payments`, deps.apiUrl).toString();
-  const result = await startStripeOnboarding(deps, provider, { projectId: auth.project.id, returnUrl });
-  if (!result.ok) throw stripeProblemError(result);
+  const result = unwrap(await startStripeOnboarding(deps, provider, { projectId: auth.project.id, returnUrl }));
   return c.json({ url: result.url });
 });
 
 addRoute(internalPaymentsStripeRoutes, accountInfo, async (c, { auth }) => {
   const deps = c.get("deps");
-  const result = await readStripeAccountInfo(deps, stripeProviderOf(deps.config), auth.project.id);
-  if (!result.ok) throw stripeProblemError(result);
-  const { account } = result;
+  const { account } = unwrap(await readStripeAccountInfo(deps, stripeProviderOf(deps.config), auth.project.id));
   return c.json({
     account_id: account.id,
     charges_enabled: account.chargesEnabled,
@@ -75,8 +73,7 @@ addRoute(internalPaymentsStripeRoutes, accountInfo, async (c, { auth }) => {
 addRoute(internalPaymentsStripeRoutes, accountSession, async (c, { auth }) => {
   const deps = c.get("deps");
   const provider = stripeProviderOf(deps.config);
-  if (!provider) throw stripeProblemError({ ok: false, reason: "stripe_not_configured" });
-  const result = await createStripeAccountSession(deps, provider, auth.project.id);
-  if (!result.ok) throw stripeProblemError(result);
+  if (!provider) throw problemError(fail("stripe_not_configured"));
+  const result = unwrap(await createStripeAccountSession(deps, provider, auth.project.id));
   return c.json({ client_secret: result.clientSecret });
 });

@@ -1,0 +1,11 @@
+/** The wire errors of the webhooks problems (the /webhooks endpoint routes). */
+import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { StatusError } from "../../lib/errors";
+import type { ProblemMap } from "../../services/result";
+import type { WebhooksProblemFields } from "../../services/webhooks/problems";
+
+export const webhooksProblems = {
+  webhook_url_invalid: (problem) =>
+    new KnownError("SCHEMA_ERROR", { message: `Request validation failed on body.url: ${problem.message}` }),
+  webhook_endpoint_not_found: () => new StatusError(404, "Webhook endpoint not found."),
+} satisfies ProblemMap<keyof WebhooksProblemFields>;

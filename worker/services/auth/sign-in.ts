@@ -1,0 +1,87 @@
+/**
+ * The end of every first-factor sign-in (password, OTP, passkey, OAuth): a session, or, when a
+ * second factor is due, MULTI_FACTOR_AUTHENTICATION_REQUIRED with a 5-minute attempt code
+ * (redeemed by the TOTP sign-in or enrolment in mfa.ts). The rules of when a second factor is due
+ * (a TOTP user, a project that requires one, a passkey counting as one) are here, in one place.
+ */
+import { hasUsablePasskey } from "../../db/queries/passkeys";
+import type { ProjectRow } from "../../db/queries/projects";
+import type { UserRecord } from "../../db/queries/users";
+import type { Deps } from "../deps";
+import type { SignInMethod } from "../events";
+import { readProjectConfig } from "../project-config/flat";
+import { fail, type Problem } from "../result";
+import { issueCode } from "../verification-codes";
+import { MFA_ATTEMPT_TTL_MS } from "./mfa";
+import { createSessionForUser, type IpInfo } from "./sessions";
+import type { SignInTokens } from "./sign-in-tokens";
+
+export type FirstFactorResult = { ok: true; tokens: SignInTokens; sessionId: string } | Problem<"mfa_required">;
+
+/**
+ * The last step of every first-factor sign-in: a session, or (for TOTP users) an attempt code.
+ */
+export async function finishFirstFactor(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  options: {
+    isNewUser: boolean;
+    ipInfo: IpInfo;
+    method: SignInMethod;
+    provider?: string;
+    /** A passkey assertion with user verification (the device checked a PIN or biometric): possession and a second factor in one. */
+    passkeyVerified?: boolean;
+  },
+): Promise<FirstFactorResult> {
+  const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}) };
+  if (user.user.totpSecret) {
+    // The first factor's method travels with the attempt, so the session's sign-in event names it.
+    const attempt = await issueCode(
+      deps,
+      project.id,
+      "mfa_attempt",
+      { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn },
+      MFA_ATTEMPT_TTL_MS,
+    );
+    return fail("mfa_required", { attemptCode: attempt.code });
+  }
+  // A user-verified passkey sign-in is itself two factors (the device and its PIN or biometric): it satisfies the requirement.
+  if (readProjectConfig(project.config).require_mfa && !(options.method === "passkey" && options.passkeyVerified)) {
+    // A passkey holder already has a second factor: another first factor gets no session and no TOTP enrolment
+    // (enrolling would let whoever holds the password skip the passkey); the sign-in must be done with the passkey.
+    // (A passkey sign-in without user verification is possession alone: it may still enrol TOTP below, never loop here.)
+    if (options.method !== "passkey" && (await hasUsablePasskey(deps.db, project.id, user.user.id))) {
+      const attempt = await issueCode(
+        deps,
+        project.id,
+        "mfa_attempt",
+        { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn, passkey: true },
+        MFA_ATTEMPT_TTL_MS,
+      );
+      return fail("mfa_required", { attemptCode: attempt.code, passkeyRequired: true });
+    }
+    // Why: with a required second factor, a first factor alone never yields a session; the attempt only lets the user enrol TOTP.
+    const attempt = await issueCode(
+      deps,
+      project.id,
+      "mfa_attempt",
+      { user_id: user.user.id, is_new_user: options.isNewUser, sign_in: signIn, enroll: true },
+      MFA_ATTEMPT_TTL_MS,
+    );
+    return fail("mfa_required", { attemptCode: attempt.code, enrollmentRequired: true });
+  }
+  const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo, origin: { signIn } });
+  if (!session.ok) throw new Error("user vanished during sign-in");
+  return {
+    ok: true,
+    sessionId: session.sessionId,
+    tokens: {
+      ok: true,
+      accessToken: session.accessToken,
+      refreshToken: session.refreshToken,
+      userId: user.user.id,
+      isNewUser: options.isNewUser,
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The payments feature's problem reasons (items, offers, purchases, Stripe), each with the fields
+ * its wire error reads: a slice of ProblemFields (services/result.ts). Their wire errors are
+ * `paymentsProblems` in worker/http/problems/payments.ts; a reason added here without one there
+ * fails the typecheck.
+ */
+
+type NoFields = Record<never, never>;
+
+export type PaymentsProblemFields = {
+  // --- items and customers ---
+  item_not_found: { itemId: string };
+  item_customer_type_mismatch: { itemId: string; customerId: string; itemType: string; actualType: string };
+  customer_not_found: { customerId: string };
+  item_quantity_insufficient: { itemId: string; customerId: string; quantity: number };
+  /** A decrease lost to concurrent changes too many times in a row. */
+  item_quantity_busy: NoFields;
+  /** A client reading or buying for a customer that is not its own user or one of its teams. */
+  client_customer_forbidden: NoFields;
+  // --- offers and purchases ---
+  offer_not_found: { offerId: string; context: "server_only" | null };
+  offer_choice_invalid: { message: string };
+  offer_customer_type_mismatch: { offerId: string | null; customerId: string; offerType: string; actualType: string };
+  offer_already_owned: { offerId: string; customerId: string };
+  add_on_without_base: { offerId: string };
+  offer_not_for_sale: { offerId: string | null };
+  price_not_found: { priceId: string };
+  // --- the test checkout ---
+  /** The console completes only its own project's purchase codes. */
+  purchase_code_project_mismatch: NoFields;
+  project_not_in_test_mode: NoFields;
+  test_mode_in_production: NoFields;
+  test_card_declined: NoFields;
+  // --- Stripe ---
+  stripe_not_configured: NoFields;
+  /** The project has no connected Stripe account (or Stripe no longer knows it). */
+  stripe_account_missing: NoFields;
+  stripe_account_project_not_found: NoFields;
+  stripe_checkout_in_test_mode: NoFields;
+  free_one_time_price: NoFields;
+  stripe_refused: { message: string };
+  // --- Stripe webhook deliveries ---
+  stripe_webhooks_not_configured: NoFields;
+  stripe_signature_mismatch: NoFields;
+  stripe_payload_invalid: NoFields;
+};
