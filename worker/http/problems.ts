@@ -187,6 +187,8 @@ const problemErrors = {
     new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: null, user_id: null }, "You must be a member of the owner team."),
   project_not_found: () => new KnownError("PROJECT_NOT_FOUND", { project_id: null }),
   internal_project: () => new StatusError(400, "The internal project cannot be deleted."),
+  // The console owners' sessions belong to the internal project: ending them all would lock every owner out.
+  internal_project_sessions: () => new StatusError(400, "The sessions of the internal project cannot all be ended at once."),
 } satisfies ProblemMap<ProblemReason>;
 
 /** The wire error of a service's failed outcome. */

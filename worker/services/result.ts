@@ -145,6 +145,7 @@ type CoreProblemFields = {
   not_owner_team_member: NoFields;
   project_not_found: NoFields;
   internal_project: NoFields;
+  internal_project_sessions: NoFields;
 };
 
 type Slices = [CoreProblemFields, PaymentsProblemFields, EmailProblemFields, WebhooksProblemFields];

@@ -268,8 +268,8 @@ export async function revokeSessionsOfUser(
 export async function revokeAllSessionsOfProject(
   deps: Deps,
   projectId: string,
-): Promise<{ ok: true; ended: number } | Problem<"internal_project">> {
-  if (projectId === INTERNAL_PROJECT_ID) return fail("internal_project");
+): Promise<{ ok: true; ended: number } | Problem<"internal_project_sessions">> {
+  if (projectId === INTERNAL_PROJECT_ID) return fail("internal_project_sessions");
   const [deleted] = await deps.db.batch([
     deleteLiveSessionsOfProjectStatement(deps.db, projectId, deps.now()),
     eventIfChangedStatement(deps, projectId, "session.revoked", {}, { all_users: true }),
