@@ -6,9 +6,10 @@
  * result is the reference's nested config; `toProjectConfig` maps it to the flat ProjectConfig
  * the rest of the worker reads, so the typed settings and the override are one source of truth.
  */
+
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "@doorman/shared/rate-limit-rules";
+import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "@doorman/shared/wire-ai-chat";
 import { z } from "zod";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
-import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "../../sdk/src/shared/wire-ai-chat";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./email/defaults";
 import { defaultPaymentsConfig, PAYMENTS_RECORD_PATHS, paymentsConfigSchema } from "./payments/config";
 import { defaultProjectConfig, type ProjectConfig, type ProjectConfigUpdate, SESSION_POLICY_MAX_MINUTES } from "./project-config";

@@ -2,15 +2,16 @@
  * The project config: defaults, the zod schema of its wire form (snake_case, as stored),
  * and the domain and production-mode rules of SPEC.md §5.
  */
-import { z } from "zod";
+
 import {
   domainError,
   domainHost,
   isLocalhostHost,
   isValidDomainHost,
   productionModeErrors as sharedProductionModeErrors,
-} from "../../sdk/src/shared/domain-rules";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../sdk/src/shared/rate-limit-rules";
+} from "@doorman/shared/domain-rules";
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "@doorman/shared/rate-limit-rules";
+import { z } from "zod";
 import { DEFAULT_EMAIL_THEME_ID } from "./email/defaults";
 
 export const oauthProviderSchema = z.strictObject({

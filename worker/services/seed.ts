@@ -3,13 +3,14 @@
  * its key set. Runs lazily the first time the project is looked up and missing: in development
  * with the public dev keys, in production only with keys from wrangler secrets.
  */
-import type { BatchItem } from "drizzle-orm/batch";
+
 import {
   INTERNAL_DEV_KEY_SET_ID,
   INTERNAL_OWNER_TEAM_ID,
   INTERNAL_PROJECT_DISPLAY_NAME,
   INTERNAL_PROJECT_ID,
-} from "../../sdk/src/shared/constants";
+} from "@doorman/shared/constants";
+import type { BatchItem } from "drizzle-orm/batch";
 import { sha256Hex } from "../crypto/hash";
 import { insertKeySetStatement } from "../db/queries/key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";

@@ -2,7 +2,7 @@
  * The wire errors of the payments routes (issue 15), as the reference answers them: the catalogue's
  * item, customer and product errors, plain status errors where the reference has no known error.
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { KnownError } from "@doorman/shared/known-errors";
 import { StatusError } from "../../lib/errors";
 import type { CodeProblem, CreateUrlProblem } from "../../services/payments/codes";
 import type { PurchaseProblem } from "../../services/payments/purchases";

@@ -3,7 +3,7 @@
  * (STRIPE_ACCOUNT_INFO_NOT_FOUND, the purchase-code errors); otherwise a plain status error that
  * says what to do. A worker without Stripe keys answers 400 naming the setting, never a 500.
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { KnownError } from "@doorman/shared/known-errors";
 import { StatusError } from "../../lib/errors";
 import type { StripeWebhookOutcome } from "../../services/payments/stripe-webhooks";
 
