@@ -18,7 +18,7 @@ process.chdir(root);
 /** The layers, bottom first. A folder may import its own layer and the layers below it, never above. */
 const LAYERS = [
   ["lib", "sdk/shared"], // the ground: helpers and the SDK's wire contract (sdk/src/shared)
-  ["config", "env"],
+  ["config", "env", "internal-seed"], // internal-seed.ts: the internal project's seed ids and dev keys
   ["crypto", "db", "kv", "email-render"], // infrastructure
   ["services", "durable"], // domain operations (services/<feature>/ included)
   ["http", "middleware", "views"], // the HTTP pipeline: route declarations, middleware, wire views

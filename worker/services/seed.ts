@@ -4,17 +4,13 @@
  * with the public dev keys, in production only with keys from wrangler secrets.
  */
 
-import {
-  INTERNAL_DEV_KEY_SET_ID,
-  INTERNAL_OWNER_TEAM_ID,
-  INTERNAL_PROJECT_DISPLAY_NAME,
-  INTERNAL_PROJECT_ID,
-} from "@doorman/shared/constants";
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { BatchItem } from "drizzle-orm/batch";
 import { sha256Hex } from "../crypto/hash";
 import { insertKeySetStatement } from "../db/queries/key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
+import { INTERNAL_DEV_KEY_SET_ID, INTERNAL_OWNER_TEAM_ID, INTERNAL_PROJECT_DISPLAY_NAME } from "../internal-seed";
 import type { Deps } from "./deps";
 import { defaultDefinitionStatements } from "./permissions";
 import { defaultProjectConfig, type ProjectConfig } from "./project-config";
