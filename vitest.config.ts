@@ -1,4 +1,5 @@
 import { type AddressInfo, createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
@@ -26,6 +27,14 @@ export default defineConfig(async () => {
   const rendererPort = await freeLoopbackPort();
   process.env.DOORMAN_TEST_RENDERER_PORT = String(rendererPort);
   return {
+    // The wire contract's alias (tsconfig.base.json `paths`; vite does not read them).
+    resolve: {
+      alias: [
+        { find: /^@doorman\/shared\//, replacement: fileURLToPath(new URL("./sdk/src/shared/", import.meta.url)) },
+        { find: /^@doorman\/sdk$/, replacement: fileURLToPath(new URL("./sdk/src/index.ts", import.meta.url)) },
+        { find: /^@doorman\/sdk\//, replacement: fileURLToPath(new URL("./sdk/src/", import.meta.url)) },
+      ],
+    },
     plugins: [
       cloudflareTest({
         main: "./worker/index.ts",

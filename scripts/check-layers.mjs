@@ -11,11 +11,14 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const madge = createRequire(import.meta.url)("madge");
+// From the root: the wire contract's alias (`@doorman/shared/*`, tsconfig.base.json `paths` without a
+// baseUrl) resolves against the current directory in madge's resolver, so it lands in sdk/src/shared/.
+process.chdir(root);
 
 /** The layers, bottom first. A folder may import its own layer and the layers below it, never above. */
 const LAYERS = [
   ["lib", "sdk/shared"], // the ground: helpers and the SDK's wire contract (sdk/src/shared)
-  ["config", "env"],
+  ["config", "env", "internal-seed"], // internal-seed.ts: the internal project's seed ids and dev keys
   ["crypto", "db", "kv", "email-render"], // infrastructure
   ["services", "durable"], // domain operations (services/<feature>/ included)
   ["http", "middleware", "views"], // the HTTP pipeline: route declarations, middleware, wire views
@@ -24,7 +27,8 @@ const LAYERS = [
 ];
 const layerOf = new Map(LAYERS.flatMap((names, i) => names.map((name) => [name, i])));
 
-/** The folder a file belongs to: its top folder under worker/ (a top-level file is its own), or sdk/shared. */
+/** The folder a file belongs to: its top folder under worker/ (a top-level file is its own), or sdk/shared
+ *  (the wire contract, imported as `@doorman/shared/…`: madge reports the resolved file under sdk/src/shared/). */
 function folderOf(file) {
   if (file.startsWith("sdk/src/shared/")) return "sdk/shared";
   if (file.startsWith("sdk/")) return "sdk";
@@ -65,6 +69,12 @@ if (process.argv.includes("--graph")) {
 }
 
 let ok = true;
+// An alias madge could not resolve would drop its arrows from the graph and hide an upward import.
+const unresolved = result.warnings().skipped.filter((dep) => dep.startsWith("@doorman/"));
+if (unresolved.length) {
+  ok = false;
+  console.error(`Imports madge could not resolve (check the paths of tsconfig.base.json): ${unresolved.join(", ")}`);
+}
 if (unplaced.size) {
   ok = false;
   console.error(`Folders with no layer (add them to LAYERS in scripts/check-layers.mjs): ${[...unplaced].sort().join(", ")}`);

@@ -125,7 +125,8 @@ function devKeys() {
     DEV_SUPER_SECRET_ADMIN_KEY: "this-super-secret-admin-key-is-for-local-development-only",
   };
   try {
-    const src = readFileSync(join(root, "sdk/src/shared/constants.ts"), "utf8");
+    // The publishable key is in the wire contract (the console uses it), the secret ones are the worker's.
+    const src = ["sdk/src/shared/constants.ts", "worker/internal-seed.ts"].map((f) => readFileSync(join(root, f), "utf8")).join("\n");
     for (const name of Object.keys(fallback)) {
       const m = src.match(new RegExp(`${name}\\s*=\\s*"([^"]+)"`));
       if (m) fallback[name] = m[1];

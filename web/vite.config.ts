@@ -6,6 +6,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { cloudflareDevProxyVitePlugin, vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type Plugin } from "vite";
 
@@ -40,6 +41,14 @@ function apiReferenceBundle(): Plugin {
 }
 
 export default defineConfig({
+  // The wire contract and the SDK (web/tsconfig.json `paths`; vite does not read them).
+  resolve: {
+    alias: [
+      { find: /^@doorman\/shared\//, replacement: fileURLToPath(new URL("../sdk/src/shared/", import.meta.url)) },
+      { find: /^@doorman\/sdk$/, replacement: fileURLToPath(new URL("../sdk/src/index.ts", import.meta.url)) },
+      { find: /^@doorman\/sdk\//, replacement: fileURLToPath(new URL("../sdk/src/", import.meta.url)) },
+    ],
+  },
   plugins: [
     apiReferenceBundle(),
     // Reads web/wrangler.toml (not the worker's root config, which declares the Durable Object).

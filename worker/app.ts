@@ -2,8 +2,9 @@
  * The root Hono app: middleware order, the route table on one screen, error rendering,
  * 404 (text) and 405 (a known path with another method).
  */
+
+import { KnownError } from "@doorman/shared/known-errors";
 import { Hono } from "hono";
-import { KnownError } from "../sdk/src/shared/known-errors";
 import { ConfigError } from "./config";
 import { CachedRouter } from "./http/cached-router";
 import type { AppEnv } from "./http/hono-env";

@@ -8,16 +8,12 @@
  * switches (ALLOW_TEST_CLOCK, OAUTH_MOCK_ISSUER): a bad setting is a ConfigError, which the app
  * renders as a plain-text 500 naming the setting. It never falls back to a dev value.
  */
+
+import { DEFAULT_ACCESS_TOKEN_TTL_S, DEV_PUBLISHABLE_CLIENT_KEY, MIN_ACCESS_TOKEN_TTL_S } from "@doorman/shared/constants";
+import { DEFAULT_WORKERS_AI_MODEL } from "@doorman/shared/wire-ai-chat";
 import { z } from "zod";
-import {
-  DEFAULT_ACCESS_TOKEN_TTL_S,
-  DEV_PUBLISHABLE_CLIENT_KEY,
-  DEV_SECRET_SERVER_KEY,
-  DEV_SUPER_SECRET_ADMIN_KEY,
-  MIN_ACCESS_TOKEN_TTL_S,
-} from "../sdk/src/shared/constants";
-import { DEFAULT_WORKERS_AI_MODEL } from "../sdk/src/shared/wire-ai-chat";
 import type { EnvVars } from "./env";
+import { DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "./internal-seed";
 import { StatusError } from "./lib/errors";
 import type { OutboundBounds } from "./lib/outbound-fetch";
 

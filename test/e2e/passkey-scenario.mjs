@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { assert } from "./harness.mjs";
 
-/** The public development admin key of the internal project (sdk/src/shared/constants.ts). */
+/** The public development admin key of the internal project (worker/internal-seed.ts). */
 const DEV_ADMIN_KEY = "this-super-secret-admin-key-is-for-local-development-only";
 
 async function setPasskeysEnabled(origin, enabled) {

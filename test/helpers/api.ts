@@ -1,6 +1,7 @@
 /** Test helpers: call the real worker (workerFetch) with wire headers, and common flows. */
 
-import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../sdk/src/shared/constants";
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
+import { DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../worker/internal-seed";
 import { workerFetch } from "./worker-fetch";
 
 export type CallOptions = {

@@ -1,6 +1,7 @@
 /** SDK apps for tests: a client app of the internal project over the real worker, with a memory token store. */
+
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { StackClientApp } from "../../sdk/src";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { workerFetch } from "./worker-fetch";
 
 export const internalMemoryApp = () =>

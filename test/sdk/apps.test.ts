@@ -1,8 +1,9 @@
 /** The SDK's apps against the real worker (inside workerd, through workerFetch). */
 
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
 import { StackAdminApp, StackClientApp, StackServerApp } from "../../sdk/src";
-import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY } from "../../sdk/src/shared/constants";
+import { DEV_SECRET_SERVER_KEY } from "../../worker/internal-seed";
 import { uniqueEmail } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 

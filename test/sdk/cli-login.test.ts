@@ -1,8 +1,8 @@
 /** SDK CLI login: promptCliLogin against the real worker, with the browser side done by a signed-in app. */
 
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
 import { type FetchLike, KnownError, promptCliLogin, StackClientApp } from "../../sdk/src";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 

@@ -4,10 +4,10 @@
  * links and for the server-rendered first state.
  */
 
+import { KnownError } from "@doorman/shared/known-errors";
 import { describe, expect, it } from "vitest";
 import { emailLinkErrorMessage, linkProblem } from "../../sdk/src/react/components/code-messages";
 import { ReloadingStore } from "../../sdk/src/react/reloading-store";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 import { hasSessionCookie } from "../../web/app/lib/handler-session";
 import { uniqueEmail } from "../helpers/api";
 import { codeFrom, waitForOutbox } from "../helpers/mail";

@@ -1,7 +1,8 @@
 /** The SDK's HTTP layer with injected fetch and sleep: retries, 429/508, known-error rebuild. */
+
+import { KnownError } from "@doorman/shared/known-errors";
 import { describe, expect, it } from "vitest";
 import { ConnectionError, HttpClient, HttpError } from "../../sdk/src/interface/http";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 
 type Call = { url: string; init: RequestInit };
 

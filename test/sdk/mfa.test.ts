@@ -1,9 +1,9 @@
 /** SDK second factor: enable TOTP on the user, sign in, finish with a TOTP. */
 
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it } from "vitest";
 import { StackClientApp } from "../../sdk/src";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 

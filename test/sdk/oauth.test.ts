@@ -1,10 +1,10 @@
 /** SDK OAuth against the real worker and the bundled OpenID provider: signInWithOAuth, callOAuthCallback, linkOAuthAccount. */
 
 import { env } from "cloudflare:test";
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StackClientApp } from "../../sdk/src";
 import type { CookieJar } from "../../sdk/src/session/token-store";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
 import { fetchWorker, loginAtProvider } from "../helpers/oauth";
 import { workerFetch } from "../helpers/worker-fetch";

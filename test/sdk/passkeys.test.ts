@@ -5,10 +5,10 @@
  * Browser failures come back as PASSKEY_WEBAUTHN_ERROR values with the SPEC §8 codes.
  */
 
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { base64url } from "jose";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StackClientApp } from "../../sdk/src";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { call, internalAdmin, uniqueEmail } from "../helpers/api";
 import { SoftAuthenticator } from "../helpers/webauthn";
 import { workerFetch } from "../helpers/worker-fetch";

@@ -4,11 +4,11 @@
  * the pages show as "Too many attempts, try again in N s" rather than a connection error.
  */
 
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
 import { RateLimitedError, StackClientApp } from "../../sdk/src";
 import { HttpClient } from "../../sdk/src/interface/http";
 import { errorsFromResult } from "../../sdk/src/react/components/credential-errors";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { uniqueEmail } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 

@@ -1,9 +1,10 @@
 /** Token stores, access-token freshness and the read cache (pure units). */
+
+import { KnownError } from "@doorman/shared/known-errors";
 import { describe, expect, it, vi } from "vitest";
 import { AsyncCache } from "../../sdk/src/cache";
 import { accessTokenExpiry, Session } from "../../sdk/src/session/session";
 import { type CookieJar, CookieTokenStore, createTokenStore, MemoryTokenStore } from "../../sdk/src/session/token-store";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 
 function jwtWithExp(expSeconds: number): string {
   const enc = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");

@@ -5,9 +5,9 @@
  * per-owner rate limit under a burst, and the token use per project.
  */
 import { env } from "cloudflare:test";
+import { AI_CHAT_MAX_MESSAGE_CHARS } from "@doorman/shared/wire-ai-chat";
 import { describe, expect, inject, it } from "vitest";
 import { readServerSentEvents } from "../../sdk/src/apps/admin-ai-chat";
-import { AI_CHAT_MAX_MESSAGE_CHARS } from "../../sdk/src/shared/wire-ai-chat";
 import { chatProvider } from "../../worker/services/ai/provider";
 import { type CallOptions, call, createProjectWithKeys } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";

@@ -1,10 +1,11 @@
 /** Configuration guards of the worker itself. */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
-import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../sdk/src/shared/constants";
 import { ConfigError, DEV_SERVER_SECRET, readConfig } from "../../worker/config";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";
+import { DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../worker/internal-seed";
 import { serverSecret } from "../../worker/services/deps";
 
 describe("SERVER_SECRET", () => {

@@ -3,10 +3,11 @@
  * docs/errors.md is generated from the known-error catalogue. This fails when the catalogue
  * changed and the doc was not regenerated (the fix is `npm run docs:errors`).
  */
+
+import { placeholderMessage, renderErrorsDoc } from "@doorman/shared/errors-doc";
+import { catalogue } from "@doorman/shared/known-errors";
 import { describe, expect, it } from "vitest";
 import md from "../../docs/errors.md?raw";
-import { placeholderMessage, renderErrorsDoc } from "../../sdk/src/shared/errors-doc";
-import { catalogue } from "../../sdk/src/shared/known-errors";
 
 describe("docs/errors.md", () => {
   it("is up to date with sdk/src/shared/known-errors.ts", () => {

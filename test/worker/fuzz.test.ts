@@ -11,8 +11,9 @@
  * Valid credentials go with a share of the requests so the handlers are reached, not only the guard.
  * No cf-connecting-ip header is sent, so per-address rate limits do not turn the run into 429s.
  */
+
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { createProjectWithKeys, type SignedUp, signUp } from "../helpers/api";
 import {
   chance,

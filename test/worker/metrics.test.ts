@@ -5,8 +5,8 @@
  * Users come from the real API; events are seeded into D1 through the event log's own insert.
  */
 import { env } from "cloudflare:test";
+import { metricsSchema } from "@doorman/shared/wire-metrics";
 import { describe, expect, it } from "vitest";
-import { metricsSchema } from "../../sdk/src/shared/wire-metrics";
 import { createDb } from "../../worker/db/client";
 import { insertEventStatement } from "../../worker/db/queries/events";
 import { call, createProjectWithKeys } from "../helpers/api";

@@ -3,9 +3,10 @@
  * context-specific words are refused as PASSWORD_REQUIREMENTS_NOT_MET wherever a new password is
  * accepted; an imported password hash is not checked.
  */
+
+import { KnownError, PASSWORD_RULE_MESSAGES } from "@doorman/shared/known-errors";
 import { describe, expect, it } from "vitest";
 import { errorsFromResult } from "../../sdk/src/react/components/credential-errors";
-import { KnownError, PASSWORD_RULE_MESSAGES } from "../../sdk/src/shared/known-errors";
 import { COMMON_PASSWORD_COUNT } from "../../worker/crypto/common-passwords.generated";
 import { contextWords, isCommonPassword } from "../../worker/services/auth/password-rules";
 import { type CallResult, call, createProjectWithKeys, internalClient, signUp, uniqueEmail } from "../helpers/api";

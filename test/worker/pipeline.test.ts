@@ -1,7 +1,8 @@
 /** The request pipeline: header auth matrix (wire §1), responses (§2), CORS, 404/405, parsing. */
 
+import { DEV_PUBLISHABLE_CLIENT_KEY, PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
-import { DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
+import { DEV_SECRET_SERVER_KEY } from "../../worker/internal-seed";
 import { call, createProjectWithKeys, internalAdmin, internalClient, internalServer, signUp } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 

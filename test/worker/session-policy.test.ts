@@ -79,7 +79,7 @@ describe("an ended session's access token", () => {
     const signOut = await call("/auth/sessions/current", {
       projectId: "internal",
       accessType: "client",
-      publishableClientKey: (await import("../../sdk/src/shared/constants")).DEV_PUBLISHABLE_CLIENT_KEY,
+      publishableClientKey: (await import("@doorman/shared/constants")).DEV_PUBLISHABLE_CLIENT_KEY,
       method: "DELETE",
       body: {},
       accessToken: p.owner.accessToken,

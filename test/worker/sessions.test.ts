@@ -1,8 +1,8 @@
 /** Sessions: refresh on both endpoints via the SessionDO, the refresh race, rotation, revocation. */
 
 import { env } from "cloudflare:test";
+import { DEV_PUBLISHABLE_CLIENT_KEY, PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
-import { DEV_PUBLISHABLE_CLIENT_KEY, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
 import { sha256Hex } from "../../worker/crypto/hash";
 import { call, createProjectWithKeys, internalClient, internalServer, signUp } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";

@@ -4,8 +4,9 @@
  * never the owners' actions (impersonation, updates). Server and admin read any user; pages follow
  * the cursor; a replayed refresh token shows up as session.token_reused.
  */
+
+import { USER_ACTIVITY_TYPES } from "@doorman/shared/activity-types";
 import { describe, expect, it } from "vitest";
-import { USER_ACTIVITY_TYPES } from "../../sdk/src/shared/activity-types";
 import { EVENT_TYPES } from "../../worker/services/events";
 import { type CallOptions, call, createProjectWithKeys, type SignedUp, signUp } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";

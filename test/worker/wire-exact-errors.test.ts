@@ -1,8 +1,8 @@
 /** The wire's exact errors (issue 11): the answers the reference implementation's own tests expect. */
 
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../sdk/src/shared/constants";
 import { readConfig } from "../../worker/config";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";

@@ -1,6 +1,7 @@
 /** The access guard of a declared route: the access levels it allows, and a signed-in user where it needs one. */
+
+import { KnownError } from "@doorman/shared/known-errors";
 import type { MiddlewareHandler } from "hono";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 import type { AccessType, RequestAuth } from "../services/request-auth";
 import type { AppEnv } from "./hono-env";
 import { requireUser } from "./request";

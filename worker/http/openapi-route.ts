@@ -2,10 +2,11 @@
  * A declaration → its OpenAPI operation: the access levels, the known errors grouped by
  * status (each with its code enum), the rate limit and the security schemes it accepts.
  */
+
+import { catalogue, type KnownErrorCode } from "@doorman/shared/known-errors";
+import { knownErrorBodySchema } from "@doorman/shared/wire";
 import type { RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { catalogue, type KnownErrorCode } from "../../sdk/src/shared/known-errors";
-import { knownErrorBodySchema } from "../../sdk/src/shared/wire";
 import type { AccessType } from "../services/request-auth";
 import type { ResponseDecl, RouteSpec } from "./route-spec";
 

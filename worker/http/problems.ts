@@ -3,8 +3,8 @@
  * known errors. Routes call `unwrap` (or `problemError`); only typed problems are accepted.
  */
 
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../sdk/src/shared/constants";
-import { KnownError, PASSWORD_RULE_MESSAGES } from "../../sdk/src/shared/known-errors";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@doorman/shared/constants";
+import { KnownError, PASSWORD_RULE_MESSAGES } from "@doorman/shared/known-errors";
 import { StatusError } from "../lib/errors";
 import type { Problem, ProblemMap, ProblemReason } from "../services/result";
 import { emailProblems } from "./problems/email";

@@ -2,8 +2,9 @@
  * Reading the caller out of a request, in one place: the validation hook that turns a bad
  * param or query into the wire's SCHEMA_ERROR, the signed-in user, and "me" as a user id.
  */
+
+import { KnownError } from "@doorman/shared/known-errors";
 import type { Hook } from "@hono/zod-openapi";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 import type { UserRecord } from "../db/queries/users";
 import type { RequestAuth } from "../services/request-auth";
 import type { TeamActor } from "../services/teams";

@@ -1,7 +1,8 @@
 /** The shape of a route declaration and of what its handler receives (see route.ts). */
+
+import type { KnownErrorCode } from "@doorman/shared/known-errors";
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { KnownErrorCode } from "../../sdk/src/shared/known-errors";
 import type { AccessType, RequestAuth } from "../services/request-auth";
 import type { AppEnv } from "./hono-env";
 import type { RateLimitPolicy } from "./limit";

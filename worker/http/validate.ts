@@ -3,10 +3,10 @@
  * schemas. Unknown keys are rejected; failures become SCHEMA_ERROR / BODY_PARSING_ERROR.
  */
 
+import { KnownError } from "@doorman/shared/known-errors";
 import { z as openapiZ } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 
 /** Largest body we read; anything bigger is refused before parsing. */
 export const MAX_BODY_BYTES = 1_000_000;

@@ -1,5 +1,5 @@
 /** Error types the worker throws besides KnownError, and the one place that renders errors. */
-import { ACTUAL_STATUS_HEADERS, KNOWN_ERROR_HEADERS, KnownError } from "../../sdk/src/shared/known-errors";
+import { ACTUAL_STATUS_HEADERS, KNOWN_ERROR_HEADERS, KnownError } from "@doorman/shared/known-errors";
 
 /** A plain status error: text/plain body, no known-error header (as the wire does for a few cases). */
 export class StatusError extends Error {

@@ -1,6 +1,7 @@
 /** Reads x-stack-* / x-hexclave-* request headers: both prefixes accepted, empty = absent. */
+
+import { KnownError } from "@doorman/shared/known-errors";
 import type { Context } from "hono";
-import { KnownError } from "../../sdk/src/shared/known-errors";
 
 type Prefixed = { stack: Map<string, string>; hexclave: Map<string, string> };
 

@@ -2,9 +2,10 @@
  * /user-api-keys and /team-api-keys (one factory, two mounts), plus the secret scanner's
  * /integrations/credential-scanning/revoke. Creates return 200 with the full key once (wire §2).
  */
+
+import { listSchema, successSchema } from "@doorman/shared/wire";
+import { teamApiKeySchema, userApiKeySchema } from "@doorman/shared/wire-keys";
 import { z } from "zod";
-import { listSchema, successSchema } from "../../sdk/src/shared/wire";
-import { teamApiKeySchema, userApiKeySchema } from "../../sdk/src/shared/wire-keys";
 import type { ApiKeyType } from "../crypto/api-key-format";
 import { unwrap } from "../http/problems";
 import { ownUserId, requireUser } from "../http/request";

@@ -1,7 +1,8 @@
 /** /connected-accounts: a user's connected provider accounts and provider access tokens for them. */
+
+import { connectedAccountSchema, listSchema } from "@doorman/shared/wire";
+import { providerAccessTokenSchema } from "@doorman/shared/wire-misc";
 import { z } from "zod";
-import { connectedAccountSchema, listSchema } from "../../sdk/src/shared/wire";
-import { providerAccessTokenSchema } from "../../sdk/src/shared/wire-misc";
 import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

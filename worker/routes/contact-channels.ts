@@ -1,7 +1,8 @@
 /** /contact-channels: a user's emails, their verification, and the legacy primary-email route. */
+
+import { contactChannelSchema, listSchema, successSchema } from "@doorman/shared/wire";
+import { codeCheckSchema } from "@doorman/shared/wire-misc";
 import { z } from "zod";
-import { contactChannelSchema, listSchema, successSchema } from "../../sdk/src/shared/wire";
-import { codeCheckSchema } from "../../sdk/src/shared/wire-misc";
 import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

@@ -1,6 +1,7 @@
 /** GET /health and POST /check-feature-support. */
+
+import { healthSchema } from "@doorman/shared/wire-misc";
 import { z } from "zod";
-import { healthSchema } from "../../sdk/src/shared/wire-misc";
 import { pingDatabase } from "../db/queries/health";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 

@@ -1,7 +1,8 @@
 /** /emails/notification-preference/{me|userId}[/{categoryId}]: list and change a user's choices. */
+
+import { listSchema } from "@doorman/shared/wire";
+import { notificationPreferenceSchema } from "@doorman/shared/wire-misc";
 import { z } from "zod";
-import { listSchema } from "../../sdk/src/shared/wire";
-import { notificationPreferenceSchema } from "../../sdk/src/shared/wire-misc";
 import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

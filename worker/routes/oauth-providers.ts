@@ -1,7 +1,8 @@
 /** /oauth-providers: a user's linked provider accounts (read, update, unlink; the server also creates). */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { listSchema, oauthProviderSchema, successSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { KnownError } from "../../sdk/src/shared/known-errors";
-import { listSchema, oauthProviderSchema, successSchema } from "../../sdk/src/shared/wire";
 import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

@@ -2,9 +2,10 @@
  * Permission definitions (admin) and grants (team and project scope): /team-permissions,
  * /project-permissions, /team-permission-definitions, /project-permission-definitions.
  */
+
+import { listSchema, successSchema } from "@doorman/shared/wire";
+import { permissionDefinitionSchema, projectPermissionSchema, teamPermissionSchema } from "@doorman/shared/wire-teams";
 import { z } from "zod";
-import { listSchema, successSchema } from "../../sdk/src/shared/wire";
-import { permissionDefinitionSchema, projectPermissionSchema, teamPermissionSchema } from "../../sdk/src/shared/wire-teams";
 import type { PermissionScope } from "../db/queries/permissions";
 import { unwrap } from "../http/problems";
 import { ownUserId, requireUser } from "../http/request";

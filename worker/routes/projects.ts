@@ -1,7 +1,8 @@
 /** /projects/current (client view) and the public JWKS of each project. */
+
+import { projectClientSchema } from "@doorman/shared/wire";
+import { jwksSchema } from "@doorman/shared/wire-misc";
 import { z } from "zod";
-import { projectClientSchema } from "../../sdk/src/shared/wire";
-import { jwksSchema } from "../../sdk/src/shared/wire-misc";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { queryBool } from "../http/validate";
 import { etagMatches, projectJwksDocument } from "../services/jwks";

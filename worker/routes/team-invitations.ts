@@ -1,13 +1,14 @@
 /** /team-invitations: invite by email, list, revoke, and accept (by code or by id). */
-import type { Context } from "hono";
-import { z } from "zod";
-import { listSchema, successSchema, teamInvitationSchema } from "../../sdk/src/shared/wire";
+
+import { listSchema, successSchema, teamInvitationSchema } from "@doorman/shared/wire";
 import {
   emptyObjectSchema,
   invitationCodeCheckSchema,
   invitationCodeDetailsSchema,
   invitationSentSchema,
-} from "../../sdk/src/shared/wire-teams";
+} from "@doorman/shared/wire-teams";
+import type { Context } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../http/hono-env";
 import { enforceRateLimits } from "../http/limit";
 import { unwrap } from "../http/problems";

@@ -1,6 +1,7 @@
 /** /team-member-profiles: a member's per-team profile (display name and image). */
+
+import { listSchema, teamMemberProfileSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { listSchema, teamMemberProfileSchema } from "../../sdk/src/shared/wire";
 import { unwrap } from "../http/problems";
 import { meOr, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

@@ -1,7 +1,8 @@
 /** /team-memberships: add (back end), remove (back end, or a client with $remove_members) and leave. */
+
+import { successSchema } from "@doorman/shared/wire";
+import { teamMembershipSchema } from "@doorman/shared/wire-teams";
 import { z } from "zod";
-import { successSchema } from "../../sdk/src/shared/wire";
-import { teamMembershipSchema } from "../../sdk/src/shared/wire-teams";
 import { unwrap } from "../http/problems";
 import { meOr, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

@@ -1,6 +1,7 @@
 /** /teams: teams of a project (wire-protocol.md §2 "Team", §7 "Teams"). */
+
+import { listSchema, successSchema, teamClientSchema, teamServerSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { listSchema, successSchema, teamClientSchema, teamServerSchema } from "../../sdk/src/shared/wire";
 import { unwrap } from "../http/problems";
 import { meOr, requireUser, teamActor } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

@@ -3,10 +3,11 @@
  * password changes, new passkeys, revoked sessions…), newest first. A Doorman extension: the
  * reference has no end-user activity view. Clients read their own ("me"); server and admin any user.
  */
+
+import { USER_ACTIVITY_TYPES } from "@doorman/shared/activity-types";
+import { KnownError } from "@doorman/shared/known-errors";
+import { type ActivityItemJson, activityListSchema } from "@doorman/shared/wire-activity";
 import { z } from "zod";
-import { USER_ACTIVITY_TYPES } from "../../sdk/src/shared/activity-types";
-import { KnownError } from "../../sdk/src/shared/known-errors";
-import { type ActivityItemJson, activityListSchema } from "../../sdk/src/shared/wire-activity";
 import type { EventRow } from "../db/queries/events";
 import { findUserRecord } from "../db/queries/users";
 import { ownUserId } from "../http/request";

@@ -1,7 +1,8 @@
 /** /users: the current user (client/server views) and user management (server). */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { listSchema, successSchema, userClientSchema, userServerSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { KnownError } from "../../sdk/src/shared/known-errors";
-import { listSchema, successSchema, userClientSchema, userServerSchema } from "../../sdk/src/shared/wire";
 import { findUserRecord } from "../db/queries/users";
 import { problemError, unwrap } from "../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../http/route";

@@ -7,7 +7,7 @@
  * a SHA-256 fingerprint of the secrets: a new secret misses the cache by construction. Only the
  * project's existence can change, so an entry is re-checked against D1 after JWKS_RECHECK_MS.
  */
-import type { JwksJson } from "../../sdk/src/shared/wire-misc";
+import type { JwksJson } from "@doorman/shared/wire-misc";
 import { sha256Hex } from "../crypto/hash";
 import { getSigningKey } from "../crypto/signing-keys";
 import { IsolateCache } from "../lib/isolate-cache";

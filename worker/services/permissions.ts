@@ -3,8 +3,9 @@
  * (recursion), grants and revocations, listing, and the project's default permission sets
  * (statements other services put into their own creation batches).
  */
+
+import { SYSTEM_TEAM_PERMISSIONS } from "@doorman/shared/constants";
 import type { BatchItem as DrizzleBatchItem } from "drizzle-orm/batch";
-import { SYSTEM_TEAM_PERMISSIONS } from "../../sdk/src/shared/constants";
 import {
   deleteProjectGrantStatement,
   deleteTeamGrantStatement,

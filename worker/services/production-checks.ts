@@ -4,7 +4,7 @@
  * messages and fix-it pages are shared with the console (sdk/src/shared/domain-rules.ts); the
  * worker judges hosts with the webhook URL rule (webhooks/urls.ts).
  */
-import { type LeftoverConfig, leftoverChecks, type ProductionCheck } from "../../sdk/src/shared/domain-rules";
+import { type LeftoverConfig, leftoverChecks, type ProductionCheck } from "@doorman/shared/domain-rules";
 import { listWebhookEndpointRows } from "../db/queries/webhooks";
 import type { Deps } from "./deps";
 import type { FlatProjectConfig } from "./project-config/flat";

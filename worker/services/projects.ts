@@ -1,7 +1,7 @@
 /** Projects: create for an owner team, update with config rules, delete, transfer, list owned. */
 
-import { INTERNAL_PROJECT_ID } from "../../sdk/src/shared/constants";
-import type { ProductionCheck } from "../../sdk/src/shared/domain-rules";
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
+import type { ProductionCheck } from "@doorman/shared/domain-rules";
 import { countProjectStats, type ProjectStats } from "../db/queries/project-stats";
 import type { ProjectRow } from "../db/queries/projects";
 import {

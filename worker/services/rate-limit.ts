@@ -8,14 +8,14 @@
  * overrides the worker var RATE_LIMIT_<RULE>, which overrides the default ("0" turns it off).
  */
 
-import { RATE_LIMIT_RULES, type RateLimitRule } from "../../sdk/src/shared/rate-limit-rules";
+import { RATE_LIMIT_RULES, type RateLimitRule } from "@doorman/shared/rate-limit-rules";
 import { DEV_SERVER_SECRET, parseRateLimit, type RateLimit, readRateLimitOverrides } from "../config";
 import { toHex } from "../crypto/hash";
 import type { Env } from "../env";
 import { rateLimitBlockKey } from "../kv/keys";
 import type { Deps } from "./deps";
 
-export { RATE_LIMIT_RULES, type RateLimitRule } from "../../sdk/src/shared/rate-limit-rules";
+export { RATE_LIMIT_RULES, type RateLimitRule } from "@doorman/shared/rate-limit-rules";
 
 /** Where overrides come from: the request's deps (typed config), or a raw env (tests). */
 export type RateLimitSource = Env | Pick<Deps, "env" | "config">;

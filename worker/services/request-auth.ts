@@ -3,8 +3,8 @@
  * project id, access token, project, keys or admin access token, branch. Throws known errors.
  */
 
-import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "../../sdk/src/shared/constants";
-import { KnownError } from "../../sdk/src/shared/known-errors";
+import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
+import { KnownError } from "@doorman/shared/known-errors";
 import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
 import { type AuthRows, lookupAuthRows as lookupAuthRowsOnce } from "../db/queries/auth-lookup";

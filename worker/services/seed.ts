@@ -3,17 +3,14 @@
  * its key set. Runs lazily the first time the project is looked up and missing: in development
  * with the public dev keys, in production only with keys from wrangler secrets.
  */
+
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { BatchItem } from "drizzle-orm/batch";
-import {
-  INTERNAL_DEV_KEY_SET_ID,
-  INTERNAL_OWNER_TEAM_ID,
-  INTERNAL_PROJECT_DISPLAY_NAME,
-  INTERNAL_PROJECT_ID,
-} from "../../sdk/src/shared/constants";
 import { sha256Hex } from "../crypto/hash";
 import { insertKeySetStatement } from "../db/queries/key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
+import { INTERNAL_DEV_KEY_SET_ID, INTERNAL_OWNER_TEAM_ID, INTERNAL_PROJECT_DISPLAY_NAME } from "../internal-seed";
 import type { Deps } from "./deps";
 import { defaultDefinitionStatements } from "./permissions";
 import { defaultProjectConfig, type FlatProjectConfig } from "./project-config/flat";

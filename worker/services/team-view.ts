@@ -1,5 +1,5 @@
 /** Wire views of teams (wire-protocol.md §2). */
-import type { TeamClientJson, TeamServerJson } from "../../sdk/src/shared/wire";
+import type { TeamClientJson, TeamServerJson } from "@doorman/shared/wire";
 import type { TeamRow } from "../db/queries/users";
 
 export function teamClientView(team: TeamRow): TeamClientJson {

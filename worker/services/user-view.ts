@@ -1,5 +1,5 @@
 /** Wire views of users (wire-protocol.md §2). Outputs never carry secrets. */
-import type { UserClientJson, UserServerJson } from "../../sdk/src/shared/wire";
+import type { UserClientJson, UserServerJson } from "@doorman/shared/wire";
 import type { UserRecord } from "../db/queries/users";
 import type { FlatProjectConfig } from "./project-config/flat";
 import { teamClientView, teamServerView } from "./team-view";

@@ -1,5 +1,5 @@
 /** The wire view of a contact channel (wire-protocol.md §2). */
-import type { ContactChannelJson } from "../../sdk/src/shared/wire";
+import type { ContactChannelJson } from "@doorman/shared/wire";
 import type { ContactChannelRow } from "../db/queries/contact-channels";
 
 export function contactChannelView(row: ContactChannelRow): ContactChannelJson {

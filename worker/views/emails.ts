@@ -1,5 +1,5 @@
 /** Wire views of the project's email log (/internal/emails). */
-import type { EmailJson, EmailLogEntryJson } from "../../sdk/src/shared/wire-misc";
+import type { EmailJson, EmailLogEntryJson } from "@doorman/shared/wire-misc";
 import type { SentEmailRow } from "../db/queries/sent-emails";
 
 export function emailLogEntryView(row: SentEmailRow): EmailLogEntryJson {

@@ -1,5 +1,5 @@
 /** An event row as the wire shows it. */
-import type { EventJson } from "../../sdk/src/shared/wire-events";
+import type { EventJson } from "@doorman/shared/wire-events";
 import type { EventRow } from "../db/queries/events";
 
 export function eventView(row: EventRow): EventJson {

@@ -1,5 +1,5 @@
 /** The wire view of a user's notification preference. */
-import type { NotificationPreferenceJson } from "../../sdk/src/shared/wire-misc";
+import type { NotificationPreferenceJson } from "@doorman/shared/wire-misc";
 import type { Preference } from "../services/notification-preferences";
 
 export function notificationPreferenceView(p: Preference): NotificationPreferenceJson {

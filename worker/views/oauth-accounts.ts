@@ -1,5 +1,5 @@
 /** Wire views of linked provider accounts and connected accounts (wire-protocol.md §2). */
-import type { ConnectedAccountJson, OAuthProviderJson } from "../../sdk/src/shared/wire";
+import type { ConnectedAccountJson, OAuthProviderJson } from "@doorman/shared/wire";
 import type { OAuthAccountRow } from "../db/queries/oauth-accounts";
 import type { LinkedAccount } from "../services/oauth/linked-accounts";
 

@@ -1,5 +1,5 @@
 /** Payments rows as the wire carries them (issue 15). */
-import type { PurchaseWire } from "../../sdk/src/shared/wire-payments";
+import type { PurchaseWire } from "@doorman/shared/wire-payments";
 import type { LedgerRow, PurchaseRow } from "../db/queries/payments";
 import { type OfferConfig, offerToWire } from "../services/payments/config";
 

@@ -1,5 +1,5 @@
 /** Wire views of projects and their key sets (wire-protocol.md §2). Outputs never carry secrets. */
-import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "../../sdk/src/shared/wire";
+import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "@doorman/shared/wire";
 import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
 import { readProjectConfig } from "../services/project-config/flat";

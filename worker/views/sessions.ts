@@ -1,5 +1,5 @@
 /** The wire view of a session (wire-protocol.md §2). */
-import type { SessionJson } from "../../sdk/src/shared/wire";
+import type { SessionJson } from "@doorman/shared/wire";
 import type { SessionRow } from "../db/queries/sessions";
 
 export function sessionView(row: SessionRow, currentSessionId: string | null): SessionJson {

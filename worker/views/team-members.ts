@@ -1,5 +1,5 @@
 /** Wire views of member profiles and invitations (wire-protocol.md §2). */
-import type { TeamInvitationJson, TeamMemberProfileJson } from "../../sdk/src/shared/wire";
+import type { TeamInvitationJson, TeamMemberProfileJson } from "@doorman/shared/wire";
 import type { InvitationRow } from "../db/queries/team-invitations";
 import type { MemberProfileRecord } from "../db/queries/teams";
 import type { FlatProjectConfig } from "../services/project-config/flat";

@@ -1,5 +1,5 @@
 /** Webhook endpoints and deliveries as the wire shows them; the signing secret never appears here. */
-import type { WebhookDeliveryJson, WebhookEndpointJson } from "../../sdk/src/shared/wire-webhooks";
+import type { WebhookDeliveryJson, WebhookEndpointJson } from "@doorman/shared/wire-webhooks";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "../db/queries/webhook-deliveries";
 import type { WebhookEndpointRow } from "../db/queries/webhooks";
 

@@ -1,12 +1,9 @@
 /** Wire and product constants shared by the worker and the SDK (SPEC.md §9, wire-protocol.md §1, §4). */
 
 export const INTERNAL_PROJECT_ID = "internal";
-export const INTERNAL_PROJECT_DISPLAY_NAME = "Doorman";
-export const INTERNAL_OWNER_TEAM_ID = "a23e1b7f-ab18-41fc-9ee6-7a9ca9fa543c";
-export const INTERNAL_DEV_KEY_SET_ID = "3142e763-b230-44b5-8636-aa62f7489c26";
+// The internal project's public publishable key in development (the console's fallback, web/app/lib/env.server.ts).
+// Its secret and admin keys and seed ids are the worker's (worker/internal-seed.ts): not part of the published SDK.
 export const DEV_PUBLISHABLE_CLIENT_KEY = "this-publishable-client-key-is-for-local-development-only";
-export const DEV_SECRET_SERVER_KEY = "this-secret-server-key-is-for-local-development-only";
-export const DEV_SUPER_SECRET_ADMIN_KEY = "this-super-secret-admin-key-is-for-local-development-only";
 export const PUBLIC_CLIENT_SENTINEL = "__stack_public_client__";
 
 export const PASSWORD_MIN_LENGTH = 8;

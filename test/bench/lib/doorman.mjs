@@ -16,7 +16,8 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETC
 
 function readConstant(name, fallback) {
   try {
-    const src = readFileSync(join(root, "sdk/src/shared/constants.ts"), "utf8");
+    // The publishable key is in the wire contract (the console uses it), the secret ones are the worker's.
+    const src = ["sdk/src/shared/constants.ts", "worker/internal-seed.ts"].map((f) => readFileSync(join(root, f), "utf8")).join("\n");
     return src.match(new RegExp(`${name}\\s*=\\s*"([^"]+)"`))?.[1] ?? fallback;
   } catch {
     return fallback;

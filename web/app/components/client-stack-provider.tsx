@@ -6,9 +6,10 @@
  * loader read, and "signed out" when the request had no session cookie; the browser hydrates the
  * same markup with its real app, created at once.
  */
+
+import { type ReactStackApp, StackLoading, StackProvider } from "@doorman/sdk/react";
 import { useMatches } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
-import { type ReactStackApp, StackLoading, StackProvider } from "../../../sdk/src/react";
 import { createServerRenderApp } from "../lib/handler-app";
 import type { HandlerServerData } from "../lib/handler-data.server";
 // A static import (not import()): the module ships with the route's preloaded chunks, so

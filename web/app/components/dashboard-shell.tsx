@@ -1,8 +1,9 @@
 /**
  * The dashboard frame: brand, navigation, the signed-in owner and a sign-out link.
  */
+
+import { useStackApp, useUser } from "@doorman/sdk/react";
 import type { ReactNode } from "react";
-import { useStackApp, useUser } from "../../../sdk/src/react";
 
 export function DashboardShell({ children }: { children: ReactNode }) {
   const app = useStackApp();

@@ -2,8 +2,9 @@
  * The project's default permission sets: what a team's creator and its members get on joining,
  * and what every new user gets (project permissions). Saved through the project config.
  */
+
+import type { PermissionDefinition } from "@doorman/sdk";
 import { useId, useState } from "react";
-import type { PermissionDefinition } from "../../../sdk/src";
 import type { OwnedProject } from "../lib/dashboard-types";
 import { Alert, useAction } from "./console-ui";
 

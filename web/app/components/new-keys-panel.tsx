@@ -3,7 +3,7 @@
  * and a clear warning that the secret values cannot be shown again.
  */
 
-import { CopyButton } from "../../../sdk/src/react";
+import { CopyButton } from "@doorman/sdk/react";
 import type { FirstViewKeys } from "../lib/dashboard-types";
 
 type Row = { id: string; label: string; value: string | undefined; hint: string };

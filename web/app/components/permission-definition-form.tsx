@@ -2,9 +2,10 @@
  * The "new permission" form of the permissions page: scope, id, description and the permissions
  * it contains (checkboxes over the scope's existing ones), with per-field errors.
  */
+
+import type { PermissionDefinition } from "@doorman/sdk";
+import { KnownError } from "@doorman/sdk";
 import { type FormEvent, useId, useState } from "react";
-import type { PermissionDefinition } from "../../../sdk/src";
-import { KnownError } from "../../../sdk/src";
 import { errorMessage } from "../lib/project-context";
 import { Alert, useAction } from "./console-ui";
 

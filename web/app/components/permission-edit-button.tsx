@@ -1,6 +1,7 @@
 /** "Edit" on a permission definition: its description and the permissions it contains, in a dialog. */
+
+import type { PermissionDefinition } from "@doorman/sdk";
 import { useId, useRef, useState } from "react";
-import type { PermissionDefinition } from "../../../sdk/src";
 import { Alert, useAction } from "./console-ui";
 
 export function PermissionEditButton(props: {

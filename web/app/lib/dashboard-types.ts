@@ -1,7 +1,7 @@
 /**
  * The SDK types the dashboard works with, under the names the dashboard uses.
  */
-import type { AdminOwnedProject, CurrentUser, InternalApiKeyFirstView } from "../../../sdk/src";
+import type { AdminOwnedProject, CurrentUser, InternalApiKeyFirstView } from "@doorman/sdk";
 
 /** Full values of a freshly created key set (shown once). */
 export type FirstViewKeys = InternalApiKeyFirstView;

@@ -1,8 +1,9 @@
 /**
  * Server-only reads of the Pages environment (web/wrangler.toml [vars]).
  */
+
+import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { DEV_PUBLISHABLE_CLIENT_KEY } from "../../../sdk/src/shared/constants";
 
 /** The internal project's publishable client key, for the browser's client app. */
 export function readPublishableClientKey(context: AppLoadContext): string {

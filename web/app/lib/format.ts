@@ -6,7 +6,7 @@
  * Payments words live here too: money in a currency ("$5.00"), intervals ("per month", "every 3
  * months"), free trials ("7-day free trial"), item repeats, and a price's main currency.
  */
-import { CURRENCY_CODES, type Currency, type Interval } from "../../../sdk/src/shared/wire-payments";
+import { CURRENCY_CODES, type Currency, type Interval } from "@doorman/shared/wire-payments";
 
 /** What a missing date shows. */
 export const NO_DATE = "—";

@@ -2,8 +2,8 @@
  * What the handler pages' app is made of, shared by the browser's client app
  * (stack-app.client.ts) and the one used for server rendering, so both render the same links.
  */
-import { StackClientApp } from "../../../sdk/src";
-import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+import { StackClientApp } from "@doorman/sdk";
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 
 /** A new account lands on its settings; sign-in returns to the dashboard (or after_auth_return_to). */
 export const HANDLER_APP_URLS = { afterSignUp: "/handler/account-settings", afterSignIn: "/projects" } as const;

@@ -2,9 +2,10 @@
  * What the server knows before rendering a handler page: the internal project's client view
  * (which sign-in methods are on, its name) and whether the request carries any session cookie.
  */
+
+import type { StackProjectView } from "@doorman/sdk/react";
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { StackProjectView } from "../../../sdk/src/react";
-import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
 import { readPublishableClientKey } from "./env.server";
 import { hasSessionCookie } from "./handler-session";
 

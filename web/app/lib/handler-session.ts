@@ -1,6 +1,6 @@
 /** Whether a request to a handler page comes with a session of the internal project. */
-import { ACCESS_COOKIE_NAME, refreshCookieName } from "../../../sdk/src/session/token-store";
-import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+import { ACCESS_COOKIE_NAME, refreshCookieName } from "@doorman/sdk/session/token-store";
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 
 /** True when the Cookie header has a non-empty session cookie of the internal project. */
 export function hasSessionCookie(cookieHeader: string | null): boolean {

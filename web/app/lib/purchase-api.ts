@@ -4,7 +4,7 @@
  * The browser calls them on its own origin (the Pages function forwards /api/* to the API); the
  * page's loader passes a `send` that goes through the API service binding instead.
  */
-import type { ValidatedCode } from "../../../sdk/src/shared/wire-payments";
+import type { ValidatedCode } from "@doorman/shared/wire-payments";
 
 export type { ValidatedCode };
 

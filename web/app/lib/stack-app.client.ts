@@ -3,8 +3,8 @@
  * only in the browser (the token store is the browser's cookies). Same origin: the
  * Pages function forwards /api/* to the API worker.
  */
-import { StackClientApp } from "../../../sdk/src";
-import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+import { StackClientApp } from "@doorman/sdk";
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import { HANDLER_APP_URLS } from "./handler-app";
 
 let app: StackClientApp | null = null;

@@ -5,10 +5,11 @@
  * that depend on who is signed in render a skeleton of the card until the browser knows, unless
  * the request had no session cookie (then nobody is, and the signed-out form is rendered).
  */
+
+import { AuthCard, handlerPageName, StackHandler } from "@doorman/sdk/react";
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
-import { AuthCard, handlerPageName, StackHandler } from "../../../sdk/src/react";
 import type { StackServerRenderHandle } from "../components/client-stack-provider";
 import { RouteError } from "../components/route-error";
 import { loadHandlerData } from "../lib/handler-data.server";

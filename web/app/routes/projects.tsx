@@ -2,9 +2,10 @@
  * `/projects`: the owner's dashboard. Lists owned projects, creates one, and shows
  * the new project's keys once. Signed-out visitors are sent to sign-in (and back).
  */
+
+import { useUser } from "@doorman/sdk/react";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
-import { useUser } from "../../../sdk/src/react";
 import { type Created, CreateProjectForm } from "../components/create-project-form";
 import { DashboardShell } from "../components/dashboard-shell";
 import { NewKeysPanel } from "../components/new-keys-panel";

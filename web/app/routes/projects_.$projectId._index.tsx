@@ -3,10 +3,11 @@
  * charts of the project's metrics (sign-ups and daily active users per day, sign-ins by method,
  * users by country), the setup checklist and links to every page.
  */
+
+import type { ProjectMetrics, ProjectStats } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { ProjectMetrics, ProjectStats } from "../../../sdk/src";
 import { Loaded, PageHeading } from "../components/console-ui";
 import type { ChartState } from "../components/metrics/chart-panel";
 import { CountryTable } from "../components/metrics/country-table";

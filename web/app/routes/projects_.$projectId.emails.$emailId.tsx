@@ -2,10 +2,11 @@
  * `/projects/{id}/emails/{emailId}`: one logged email as stored: codes and secret links are
  * redacted (the log never holds a live credential). The HTML is shown in a sandboxed frame.
  */
+
+import type { SentEmail } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { SentEmail } from "../../../sdk/src";
 import { Loaded, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { formatTimestamp } from "../lib/format";

@@ -2,10 +2,11 @@
  * `/projects/{id}/emails`: the email server (shared, or the owner's SMTP with a test email), a
  * sign-in invitation, and the email log (newest first, redacted) with a detail view per email.
  */
+
+import type { SentEmail } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import type { SentEmail } from "../../../sdk/src";
 import { DataTable } from "../components/data-table";
 import { EmailServerForm } from "../components/emails/email-server-form";
 import { EmailsHeading } from "../components/emails/emails-heading";

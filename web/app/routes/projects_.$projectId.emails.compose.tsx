@@ -4,9 +4,10 @@
  * (transactional or marketing), a live preview, and Send after a confirmation stating how many
  * users get it; then the per-user results (sent, skipped, failed), which the sent log also lists.
  */
+
+import type { EmailPreviewOptions, EmailThemeChoice, SendEmailResult } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useId, useMemo, useRef, useState } from "react";
-import type { EmailPreviewOptions, EmailThemeChoice, SendEmailResult } from "../../../sdk/src";
 import { Loaded } from "../components/console-ui";
 import { templateName } from "../components/emails/email-names";
 import { EmailPreview } from "../components/emails/email-preview";

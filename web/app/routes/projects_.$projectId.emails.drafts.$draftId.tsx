@@ -2,10 +2,11 @@
  * `/projects/{id}/emails/drafts/{draftId}`: a draft's name, theme and TSX in the code editor with
  * the live preview, and sending it to chosen users, a team or all users, with per-user results.
  */
+
+import type { EmailDraft, EmailThemeChoice, SendEmailResult } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useParams } from "@remix-run/react";
 import { useCallback, useId, useMemo, useRef, useState } from "react";
-import type { EmailDraft, EmailThemeChoice, SendEmailResult } from "../../../sdk/src";
 import { Loaded, PageHeading, TextField, useAction } from "../components/console-ui";
 import { EmailPreview } from "../components/emails/email-preview";
 import { EmailsNav } from "../components/emails/emails-nav";

@@ -4,9 +4,10 @@
  * render or server error, next retry) with Pause/Unpause, Retry and Cancel; an open email that is
  * still on its way is re-read every few seconds.
  */
+
+import type { AdminEmailOutbox } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { AdminEmailOutbox } from "../../../sdk/src";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { OutboxDetails } from "../components/emails/outbox-details";
 import { EXACT_STATUSES, filterOptions, OUTBOX_FILTERS } from "../components/emails/outbox-status";

@@ -3,10 +3,11 @@
  * (or none), preview variables, and the live preview beside it (under it on narrow screens); Save
  * checks that it renders. A built-in template can be reset to Doorman's version, an own one deleted.
  */
+
+import type { EmailThemeChoice } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate, useParams } from "@remix-run/react";
 import { useCallback, useId, useMemo, useState } from "react";
-import type { EmailThemeChoice } from "../../../sdk/src";
 import { ConfirmButton, Loaded, PageHeading, useAction } from "../components/console-ui";
 import { isBuiltInTemplate, templateName, templateWhen } from "../components/emails/email-names";
 import { EmailPreview } from "../components/emails/email-preview";

@@ -2,10 +2,11 @@
  * `/projects/{id}/emails/themes/{themeId}`: one theme's TSX in the code editor and its name, with
  * the live preview of one of the project's templates in it; Save checks that it renders.
  */
+
+import type { EmailTemplate, EmailTheme } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useParams } from "@remix-run/react";
 import { type FormEvent, useCallback, useId, useMemo, useRef, useState } from "react";
-import type { EmailTemplate, EmailTheme } from "../../../sdk/src";
 import { Loaded, PageHeading, TextField, useAction } from "../components/console-ui";
 import { templateName } from "../components/emails/email-names";
 import { EmailPreview } from "../components/emails/email-preview";

@@ -3,9 +3,10 @@
  * characters of each key, valid/expired/revoked), creating one (its keys shown once with copy
  * buttons) and revoking one behind a confirmation.
  */
+
+import type { InternalApiKey } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
-import type { InternalApiKey } from "../../../sdk/src";
 import { KeySetForm, type NewKeySet } from "../components/config/key-set-form";
 import { NewKeySetPanel } from "../components/config/new-key-set-panel";
 import { ConfirmButton, Loaded, PageHeading } from "../components/console-ui";

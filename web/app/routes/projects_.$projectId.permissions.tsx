@@ -2,9 +2,10 @@
  * `/projects/{id}/permissions`: a project's team and project permission definitions (the `$…`
  * system ones included, read-only), with create and delete, through the owner's admin app.
  */
+
+import type { PermissionDefinition } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
-import type { PermissionDefinition } from "../../../sdk/src";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { DataTable } from "../components/data-table";
 import { DefaultPermissionsForm } from "../components/default-permissions-form";

@@ -3,9 +3,10 @@
  * passkeys, new sign-ups), its OAuth providers, account merging, and the team and API-key
  * switches. Each change is saved at once through the owner's admin app (project.update).
  */
+
+import type { ProjectConfig } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useId } from "react";
-import type { ProjectConfig } from "../../../sdk/src";
 import { ConfigToggle } from "../components/config/config-toggle";
 import { OAuthProvidersPanel } from "../components/config/oauth-providers-panel";
 import { useConfigSave } from "../components/config/use-config-save";

@@ -3,10 +3,11 @@
  * per-member team permissions), invitations (send, revoke), metadata, and delete, through the
  * owner's admin app.
  */
+
+import type { TeamInvitation } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate, useParams } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { TeamInvitation } from "../../../sdk/src";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { AddMemberForm } from "../components/teams/add-member-form";

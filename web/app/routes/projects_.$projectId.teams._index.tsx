@@ -2,10 +2,11 @@
  * `/projects/:projectId/teams`: every team of the project (searchable by name or id, newest
  * first) and the "Create a team" form, through the owner's admin app.
  */
+
+import type { ServerTeam } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
-import type { ServerTeam } from "../../../sdk/src";
 import { PageHeading } from "../components/console-ui";
 import { DataTable, IdText } from "../components/data-table";
 import { RouteError } from "../components/route-error";

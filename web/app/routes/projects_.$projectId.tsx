@@ -3,9 +3,10 @@
  * navigation (the current page marked with aria-current), the assistant panel and toasts. It loads
  * the owned project through the owner's session and hands it to the pages (useProject()).
  */
+
+import { useUser } from "@doorman/sdk/react";
 import { NavLink, Outlet, useParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { useUser } from "../../../sdk/src/react";
 import { AssistantPanel, AssistantToggle, useAssistantToggle } from "../components/assistant/assistant-panel";
 import { useToasts } from "../components/console-ui";
 import { DashboardShell } from "../components/dashboard-shell";

@@ -3,10 +3,11 @@
  * channels, sessions (revoke, impersonate), teams, project permissions, OAuth accounts, passkey
  * and two-factor resets, restricting by an admin, and delete.
  */
+
+import type { ServerUser, ServerUserUpdateOptions } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useNavigate, useParams } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { ServerUser, ServerUserUpdateOptions } from "../../../sdk/src";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
 import { EventList } from "../components/events/event-list";
 import { RouteError } from "../components/route-error";

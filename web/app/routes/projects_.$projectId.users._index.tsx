@@ -3,10 +3,11 @@
  * searchable by email, name or id, sorted by sign-up date, name or email (either way), with
  * anonymous and restricted users on request; and the "Create a user" form. Search, filter, order and page live in the URL.
  */
+
+import type { ListUsersOptions } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useSearchParams } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import type { ListUsersOptions } from "../../../sdk/src";
 import { PageHeading } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { CreateUserForm, type NewUser } from "../components/users/create-user-form";

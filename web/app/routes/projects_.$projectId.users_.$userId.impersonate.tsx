@@ -10,10 +10,11 @@
  * The browser's own history may still have recorded the address, which is one reason the
  * session is short (an hour) and can be ended here or revoked from the user's page.
  */
+
+import { type CurrentUser, StackClientApp } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useParams } from "@remix-run/react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { type CurrentUser, StackClientApp } from "../../../sdk/src";
 import { PageHeading, useAction } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { userLabel } from "../components/users/user-table";

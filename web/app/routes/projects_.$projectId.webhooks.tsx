@@ -3,9 +3,10 @@
  * disabled and why), adding one (its signing secret shown once), sending a test event, and the
  * delivery log with every attempt and payload, and "Resend".
  */
+
+import type { WebhookDelivery, WebhookEndpoint } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
-import type { WebhookDelivery, WebhookEndpoint } from "../../../sdk/src";
 import { Loaded, PageHeading, useAction } from "../components/console-ui";
 import { RouteError } from "../components/route-error";
 import { DeliveryLog } from "../components/webhooks/delivery-log";

@@ -2,7 +2,7 @@
  * The wire errors of the email problems (themes, templates, drafts, render, send, outbox), as the
  * reference answers them: EMAIL_RENDERING_ERROR with the renderer's message, plain status errors elsewhere.
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { KnownError } from "@doorman/shared/known-errors";
 import { StatusError } from "../../lib/errors";
 import type { EmailProblemFields } from "../../services/email/problems";
 import type { ProblemMap } from "../../services/result";

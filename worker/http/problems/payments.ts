@@ -3,7 +3,7 @@
  * catalogue's item, customer, product and Stripe errors, plain status errors where the reference
  * has no known error. A refused Stripe webhook delivery is a 400, so Stripe shows it and retries.
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { KnownError } from "@doorman/shared/known-errors";
 import { StatusError } from "../../lib/errors";
 import type { PaymentsProblemFields } from "../../services/payments/problems";
 import type { ProblemMap } from "../../services/result";

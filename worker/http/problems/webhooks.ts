@@ -1,5 +1,5 @@
 /** The wire errors of the webhooks problems (the /webhooks endpoint routes). */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { KnownError } from "@doorman/shared/known-errors";
 import { StatusError } from "../../lib/errors";
 import type { ProblemMap } from "../../services/result";
 import type { WebhooksProblemFields } from "../../services/webhooks/problems";

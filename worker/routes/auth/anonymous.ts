@@ -1,6 +1,7 @@
 /** /auth/anonymous/sign-up: an anonymous (restricted) user with a session. */
+
+import { tokensSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { tokensSchema } from "../../../sdk/src/shared/wire";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

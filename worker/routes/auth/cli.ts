@@ -1,13 +1,9 @@
 /** /auth/cli: CLI login (polling code + browser confirmation), wire-protocol.md §5 "CLI auth". */
+
+import { CLI_LOGIN_MAX_EXPIRY_MS } from "@doorman/shared/constants";
+import { successSchema, tokensSchema } from "@doorman/shared/wire";
+import { cliLoginStartedSchema, cliPollPendingSchema, cliPollSuccessSchema, cliSessionStateSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { CLI_LOGIN_MAX_EXPIRY_MS } from "../../../sdk/src/shared/constants";
-import { successSchema, tokensSchema } from "../../../sdk/src/shared/wire";
-import {
-  cliLoginStartedSchema,
-  cliPollPendingSchema,
-  cliPollSuccessSchema,
-  cliSessionStateSchema,
-} from "../../../sdk/src/shared/wire-auth";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

@@ -1,6 +1,7 @@
 /** Pieces shared by the /auth/* declarations: one-time code errors, bot-challenge fields, sign-in answers. */
+
+import type { SignInTokensJson } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import type { SignInTokensJson } from "../../../sdk/src/shared/wire-auth";
 import type { SignInTokens } from "../../services/auth/password";
 
 /** What redeeming a one-time code (email link, OTP, attempt or ceremony code) can answer. */

@@ -3,8 +3,9 @@
  * recovery code), Doorman's enrolment step when the project requires a second factor, and the
  * signed-in user's recovery codes.
  */
+
+import { signInTokensSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

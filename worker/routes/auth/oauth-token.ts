@@ -3,9 +3,10 @@
  * body keys accepted as the wire does). grant_type=refresh_token refreshes a session;
  * grant_type=authorization_code exchanges the outer code from the OAuth callback (PKCE).
  */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { oauthTokenSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { oauthTokenSchema } from "../../../sdk/src/shared/wire-auth";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

@@ -1,9 +1,10 @@
 /** /auth/oauth/authorize/{provider} and /auth/oauth/callback/{provider}: Doorman as OAuth client and authorization server. */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { oauthLocationSchema } from "@doorman/shared/wire-auth";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { oauthLocationSchema } from "../../../sdk/src/shared/wire-auth";
 import type { AppEnv } from "../../http/hono-env";
 import { problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";

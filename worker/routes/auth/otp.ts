@@ -1,6 +1,7 @@
 /** /auth/otp: send a sign-in code (magic link + OTP) and sign in with it. */
+
+import { codeValidSchema, signInCodeSentSchema, signInTokensSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { codeValidSchema, signInCodeSentSchema, signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

@@ -1,6 +1,7 @@
 /** /auth/passkey: WebAuthn registration (signed-in user) and sign-in, each as initiate + finish. */
+
+import { passkeyOptionsSchema, passkeyRegisteredSchema, signInTokensSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { passkeyOptionsSchema, passkeyRegisteredSchema, signInTokensSchema } from "../../../sdk/src/shared/wire-auth";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

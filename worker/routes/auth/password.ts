@@ -1,8 +1,9 @@
 /** /auth/password: sign-up and sign-in with email and password, password change and reset. */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { successSchema, tokensSchema } from "@doorman/shared/wire";
+import { codeValidSchema, resetCodeSentSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { successSchema, tokensSchema } from "../../../sdk/src/shared/wire";
-import { codeValidSchema, resetCodeSentSchema } from "../../../sdk/src/shared/wire-auth";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";

@@ -1,9 +1,10 @@
 /** /auth/sessions: create (server), list, revoke, sign out, and refresh the current session. */
+
+import { MAX_SESSION_EXPIRY_MS } from "@doorman/shared/constants";
+import { KnownError } from "@doorman/shared/known-errors";
+import { listSchema, sessionSchema, successSchema, tokensSchema } from "@doorman/shared/wire";
+import { refreshedTokensSchema } from "@doorman/shared/wire-auth";
 import { z } from "zod";
-import { MAX_SESSION_EXPIRY_MS } from "../../../sdk/src/shared/constants";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { listSchema, sessionSchema, successSchema, tokensSchema } from "../../../sdk/src/shared/wire";
-import { refreshedTokensSchema } from "../../../sdk/src/shared/wire-auth";
 import { findSession, listSessionsOfUser } from "../../db/queries/sessions";
 import { unwrap } from "../../http/problems";
 import { ownUserId, requireUser } from "../../http/request";

@@ -2,13 +2,8 @@
  * POST /emails/render-email (admin: the live preview of a template in a theme) and
  * POST /emails/send-email (server: a message to users, per-user results), as the reference.
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import {
-  renderEmailBodySchema,
-  renderEmailResultSchema,
-  sendEmailBodySchema,
-  sendEmailResultSchema,
-} from "../../../sdk/src/shared/wire-emails";
+import { KnownError } from "@doorman/shared/known-errors";
+import { renderEmailBodySchema, renderEmailResultSchema, sendEmailBodySchema, sendEmailResultSchema } from "@doorman/shared/wire-emails";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { readEmailSettings } from "../../services/email/config";

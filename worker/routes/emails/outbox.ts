@@ -3,13 +3,14 @@
  * GET /emails/outbox/{id}, PATCH /emails/outbox/{id} (pause, cancel, reschedule, new content).
  * Server or admin access; the contract is sdk/src/shared/wire-email-outbox.ts.
  */
-import { z } from "zod";
+
 import {
   emailOutboxItemSchema,
   emailOutboxListQuerySchema,
   emailOutboxListSchema,
   emailOutboxUpdateSchema,
-} from "../../../sdk/src/shared/wire-email-outbox";
+} from "@doorman/shared/wire-email-outbox";
+import { z } from "zod";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { getOutboxEmail, listOutbox, updateOutboxEmail } from "../../services/email/outbox-admin";

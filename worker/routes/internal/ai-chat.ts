@@ -3,8 +3,8 @@
  * saves, GET reads) plus Doorman's stored-thread question and server-sent events
  * (sdk/src/shared/wire-ai-chat.ts). Admin access: the admin key or a project owner's session.
  */
-import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+
+import { KnownError } from "@doorman/shared/known-errors";
 import {
   AI_CHAT_MAX_MESSAGES,
   AI_CHAT_MAX_STORED_MESSAGE_BYTES,
@@ -14,7 +14,8 @@ import {
   aiChatReplySchema,
   aiChatThreadIdSchema,
   aiChatThreadSchema,
-} from "../../../sdk/src/shared/wire-ai-chat";
+} from "@doorman/shared/wire-ai-chat";
+import { z } from "zod";
 import { apiSummaryLines } from "../../http/api-document";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { appendToThread, type PreparedChat, prepareChat, readThread, replaceThread, threadKey } from "../../services/ai/chat";

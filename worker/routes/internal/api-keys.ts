@@ -1,7 +1,8 @@
 /** /internal/api-keys: the project's key sets (publishable/secret/admin keys), admin only. */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { keySetSchema, listSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { keySetSchema, listSchema } from "../../../sdk/src/shared/wire";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { createKeySet, getProjectKeySet, listProjectKeySets, updateProjectKeySet } from "../../services/key-sets";
 import { keySetView } from "../../views/projects";

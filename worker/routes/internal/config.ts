@@ -3,8 +3,9 @@
  * reference: `config_string` / `config_override_string`, answers `{success: true}`). Server access
  * may manage only the branch level, as in the reference.
  */
+
+import { successSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { successSchema } from "../../../sdk/src/shared/wire";
 import { problemError } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";

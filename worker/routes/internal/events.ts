@@ -1,7 +1,8 @@
 /** /internal/events: the project's event log for its owners, newest first, filtered and cursor-paged (admin). */
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { eventListSchema } from "@doorman/shared/wire-events";
 import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { eventListSchema } from "../../../sdk/src/shared/wire-events";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { listEvents } from "../../services/events";
 import { eventView } from "../../views/events";

@@ -1,6 +1,7 @@
 /** /internal/metrics: the project's counts and daily series for the console's overview (admin), in the reference's shape. */
+
+import { metricsSchema } from "@doorman/shared/wire-metrics";
 import { z } from "zod";
-import { metricsSchema } from "../../../sdk/src/shared/wire-metrics";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { queryBool } from "../../http/validate";
 import { projectMetrics } from "../../services/metrics";

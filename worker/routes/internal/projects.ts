@@ -1,8 +1,9 @@
 /** /internal/projects: owners create and list projects (internal project); admins manage the current one. */
+
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
+import { KnownError } from "@doorman/shared/known-errors";
+import { listSchema, projectAdminSchema, successSchema } from "@doorman/shared/wire";
 import { z } from "zod";
-import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { listSchema, projectAdminSchema, successSchema } from "../../../sdk/src/shared/wire";
 import { problemError } from "../../http/problems";
 import { requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";

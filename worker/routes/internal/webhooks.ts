@@ -4,10 +4,9 @@
  * POST /webhooks/svix-token. The /internal/webhooks routes take admin access, or the token from
  * /webhooks/svix-token as `Authorization: Bearer <token>` (as the reference's console calls Svix).
  */
-import type { MiddlewareHandler } from "hono";
-import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import { successSchema } from "../../../sdk/src/shared/wire";
+
+import { KnownError } from "@doorman/shared/known-errors";
+import { successSchema } from "@doorman/shared/wire";
 import {
   sendTestWebhookBodySchema,
   sendTestWebhookResultSchema,
@@ -19,7 +18,9 @@ import {
   webhookEndpointListSchema,
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
-} from "../../../sdk/src/shared/wire-webhooks";
+} from "@doorman/shared/wire-webhooks";
+import type { MiddlewareHandler } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../http/hono-env";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";

@@ -4,7 +4,7 @@
  * to. Public, as the reference: the purchase code is the credential. In test mode it answers
  * SCHEMA_ERROR pointing at the test checkout.
  */
-import { purchaseSessionBodySchema, purchaseSessionSchema } from "../../../sdk/src/shared/wire-payments";
+import { purchaseSessionBodySchema, purchaseSessionSchema } from "@doorman/shared/wire-payments";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { startStripeCheckout } from "../../services/payments/stripe-checkout";

@@ -3,8 +3,8 @@
  * ("products") a customer owns, purchase URLs and codes, and the test-mode checkout. Clients read
  * and buy only for their own user and their own teams; quantity changes and grants are server-only.
  */
-import { z } from "zod";
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+
+import { KnownError } from "@doorman/shared/known-errors";
 import {
   createPurchaseUrlBodySchema,
   customerTypeSchema,
@@ -20,7 +20,8 @@ import {
   updateQuantityQuerySchema,
   validateCodeBodySchema,
   validatedCodeSchema,
-} from "../../../sdk/src/shared/wire-payments";
+} from "@doorman/shared/wire-payments";
+import { z } from "zod";
 import { listPurchasesOf } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import { problemError, unwrap } from "../../http/problems";

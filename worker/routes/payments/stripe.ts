@@ -3,8 +3,9 @@
  * (POST /integrations/stripe/webhooks: public, verified by its Stripe-Signature header over the
  * raw body) and the embedded components' account session (POST /stripe-widgets/account-session).
  */
+
+import { accountSessionSchema } from "@doorman/shared/wire-payments";
 import { z } from "zod";
-import { accountSessionSchema } from "../../../sdk/src/shared/wire-payments";
 import { problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { stripeProviderOf } from "../../services/payments/stripe-client";

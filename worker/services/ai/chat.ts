@@ -3,14 +3,14 @@
  * prompt, history, the question), and what is kept once a reply is complete (the question and the
  * reply together, and the project's token use for the day).
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
+import { KnownError } from "@doorman/shared/known-errors";
 import {
   AI_CHAT_MAX_MESSAGES,
   type AiChatContent,
   type AiChatContextType,
   type AiChatMessage,
   aiChatMessageSchema,
-} from "../../../sdk/src/shared/wire-ai-chat";
+} from "@doorman/shared/wire-ai-chat";
 import {
   aiUsageSince,
   appendThreadMessages,

@@ -3,7 +3,7 @@
  * left out, and the API's operations (the OpenAPI summaries), so that answers use this project's
  * facts ("why is my redirect refused" → its trusted domains). Email contexts add the source being edited.
  */
-import type { AiChatContextType } from "../../../sdk/src/shared/wire-ai-chat";
+import type { AiChatContextType } from "@doorman/shared/wire-ai-chat";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { RenderedConfig } from "../project-config/rendered";
 import { withoutSecrets } from "../project-config/secrets";

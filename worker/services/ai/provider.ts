@@ -5,8 +5,8 @@
  * `timeoutMs` bounds the wait for the first byte and every gap between streamed pieces; the deployment's
  * `outbound.ai` bounds the whole answer (time and bytes), so a provider that drips forever still ends.
  */
-import { KnownError } from "../../../sdk/src/shared/known-errors";
-import type { AiProviderChoice } from "../../../sdk/src/shared/wire-ai-chat";
+import { KnownError } from "@doorman/shared/known-errors";
+import type { AiProviderChoice } from "@doorman/shared/wire-ai-chat";
 import { DEFAULT_OUTBOUND_LIMITS, type DeploymentAi, type OutboundLimits } from "../../config";
 import type { WorkersAiBinding } from "../../env";
 import { readCapped } from "../../lib/outbound-fetch";

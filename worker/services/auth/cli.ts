@@ -11,7 +11,7 @@
  * - Completed by a signed-in user without one: the poll creates a new session of that user (its
  *   id reserved when the login started, so the session's primary key is the mark).
  */
-import { CLI_LOGIN_DEFAULT_EXPIRY_MS } from "../../../sdk/src/shared/constants";
+import { CLI_LOGIN_DEFAULT_EXPIRY_MS } from "@doorman/shared/constants";
 import { encryptAtRest, openSealed } from "../../crypto/at-rest";
 import { constantTimeEqual, sha256Hex } from "../../crypto/hash";
 import { claimCliHandout, pruneCliHandouts } from "../../db/queries/cli-handouts";

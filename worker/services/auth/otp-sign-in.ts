@@ -4,7 +4,7 @@
  * unknown email signs up (when sign-up is on), upgrading a current anonymous user in place.
  */
 
-import type { EmailOutboxRecipient } from "../../../sdk/src/shared/wire-email-outbox";
+import type { EmailOutboxRecipient } from "@doorman/shared/wire-email-outbox";
 import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../../db/queries/users";
 import type { Deps } from "../deps";

@@ -91,7 +91,8 @@ export function trustedCeremony(config: FlatProjectConfig, clientDataJSON: strin
 
 /** The user handle of a user: the UTF-8 bytes of the user id (a UUID: 36 bytes, within 1..64). */
 export function userHandleBytes(userId: string): Uint8Array<ArrayBuffer> {
-  const bytes = new TextEncoder().encode(userId);
+  // The Workers types widen encode()'s result to ArrayBufferLike; it is always a fresh ArrayBuffer.
+  const bytes = new TextEncoder().encode(userId) as Uint8Array<ArrayBuffer>;
   if (bytes.length < 1 || bytes.length > USER_HANDLE_MAX_BYTES) throw new Error("a WebAuthn user handle must be 1 to 64 bytes");
   return bytes;
 }

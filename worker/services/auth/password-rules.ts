@@ -4,8 +4,8 @@
  * (ASVS 6.2.1), not one of the 10,000 most common passwords (6.2.4), and no context-specific word
  * (6.1.2, 6.2.11; the list is in docs/security.md § Password rules). No composition rules (6.2.5).
  */
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../sdk/src/shared/constants";
-import { domainHost } from "../../../sdk/src/shared/domain-rules";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@doorman/shared/constants";
+import { domainHost } from "@doorman/shared/domain-rules";
 import { COMMON_PASSWORDS } from "../../crypto/common-passwords.generated";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";

@@ -5,7 +5,7 @@
  * (compare-and-set updates), so a racing sign-out yields "not found", never a 5xx.
  */
 
-import { DEFAULT_SESSION_EXPIRY_MS, INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
+import { DEFAULT_SESSION_EXPIRY_MS, INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import { type AccessTokenClaims, signAccessToken } from "../../crypto/access-tokens";
 import { sha256Hex } from "../../crypto/hash";
 import { insertEventIfChangedStatement, type NewEvent } from "../../db/queries/events";

@@ -12,7 +12,7 @@ import {
   type EmailOutboxStatus,
   type EmailOutboxUpdateJson,
   simpleStatusOf,
-} from "../../../sdk/src/shared/wire-email-outbox";
+} from "@doorman/shared/wire-email-outbox";
 import { findOutboxRow, listOutboxRows, type NewOutboxRow, type OutboxRow, updateOutboxRowFrom } from "../../db/queries/email-outbox";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";

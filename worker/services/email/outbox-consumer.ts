@@ -9,7 +9,7 @@
  * - a render failure: render-error (owners' sends). A built-in email whose project template fails is
  *   sent with the built-in template instead, and the failure is kept on the row.
  */
-import type { EmailOutboxAttemptError, EmailOutboxRecipient } from "../../../sdk/src/shared/wire-email-outbox";
+import type { EmailOutboxAttemptError, EmailOutboxRecipient } from "@doorman/shared/wire-email-outbox";
 import { advanceOutboxRow, claimOutboxRow, listStrandedOutboxRows, type NewOutboxRow, type OutboxRow } from "../../db/queries/email-outbox";
 import { findProjectById, type ProjectRow } from "../../db/queries/projects";
 import { findUserRecord } from "../../db/queries/users";

@@ -5,7 +5,7 @@ import {
   type EmailOutboxRecipient,
   type EmailOutboxStatus,
   simpleStatusOf,
-} from "../../../sdk/src/shared/wire-email-outbox";
+} from "@doorman/shared/wire-email-outbox";
 import type { OutboxRow } from "../../db/queries/email-outbox";
 
 /**

@@ -5,8 +5,9 @@
  * caused it answers at once: no end-user request renders or talks to a mail server.
  * If the enqueue is lost (a crash after the commit), the cron sweep finds the row (sweepOutbox).
  */
+
+import type { EmailOutboxRecipient } from "@doorman/shared/wire-email-outbox";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { EmailOutboxRecipient } from "../../../sdk/src/shared/wire-email-outbox";
 import { insertOutboxStatement, type NewOutboxRow } from "../../db/queries/email-outbox";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";

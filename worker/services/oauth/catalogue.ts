@@ -4,6 +4,8 @@
  * Every client is bounded (config.outbound.oauth): userinfo calls through boundedFetch; arctic's token
  * requests (which call the global fetch and take no signal) within the total time limit.
  */
+
+import { PROVIDER_IDS, type ProviderId } from "@doorman/shared/oauth-providers";
 import {
   Bitbucket,
   CodeChallengeMethod,
@@ -19,7 +21,6 @@ import {
   Twitch,
   Twitter,
 } from "arctic";
-import { PROVIDER_IDS, type ProviderId } from "../../../sdk/src/shared/oauth-providers";
 import { type OutboundBounds, withTimeout } from "../../lib/outbound-fetch";
 import type { ProviderClient, ProviderCredentials } from "./provider-types";
 import {

@@ -1,5 +1,5 @@
 /** The OAuth client check of /auth/oauth/token: client_id = project (or project#main), client_secret = publishable key. */
-import { PUBLIC_CLIENT_SENTINEL } from "../../../sdk/src/shared/constants";
+import { PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
 import { sha256Hex } from "../../crypto/hash";
 import { findValidKeySet } from "../../db/queries/key-sets";
 import type { ProjectRow } from "../../db/queries/projects";

@@ -3,7 +3,7 @@
  * customer and one offer (24 h, one purchase), and the purchase page (web, `/purchase/{code}`)
  * reads it back. The full code is `<project id>_<code>`; only the code's SHA-256 is stored.
  */
-import type { CustomerType, InlineOffer, ValidatedCode } from "../../../sdk/src/shared/wire-payments";
+import type { CustomerType, InlineOffer, ValidatedCode } from "@doorman/shared/wire-payments";
 import { sha256Hex } from "../../crypto/hash";
 import { findPurchaseCode, insertPurchaseCode, listPurchasesOf, type PurchaseCodeRow } from "../../db/queries/payments";
 import { findProjectById, type ProjectRow } from "../../db/queries/projects";

@@ -3,7 +3,7 @@
  * and test mode. It lives only in the config overrides (read through renderConfig where payments
  * need it), like the email themes; the per-request flat config stays small.
  */
-import { z } from "zod";
+
 import {
   CURRENCY_CODES,
   type Currency,
@@ -13,7 +13,8 @@ import {
   moneyAmountSchema,
   repeatSchema,
   userIdSchema,
-} from "../../../sdk/src/shared/wire-payments";
+} from "@doorman/shared/wire-payments";
+import { z } from "zod";
 
 const includedItem = z.strictObject({
   quantity: z.number().int().min(0).max(1_000_000_000),

@@ -3,7 +3,7 @@
  * existence and when it began (the anchor of its items' default repeats), and what a client may
  * read: its own user, and teams it is a member of.
  */
-import type { CustomerType } from "../../../sdk/src/shared/wire-payments";
+import type { CustomerType } from "@doorman/shared/wire-payments";
 import { teamCreatedAt, userSignedUpAt } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import { isTeamMember } from "../../db/queries/teams";

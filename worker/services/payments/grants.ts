@@ -4,7 +4,7 @@
  * (key null). One that can end — a repeat's current grant ("when-repeated"), or items that end
  * with their purchase — has a key, so a decrease spent from it ends with it (ledger `grant_key`).
  */
-import type { Interval } from "../../../sdk/src/shared/wire-payments";
+import type { Interval } from "@doorman/shared/wire-payments";
 import type { PurchaseRow } from "../../db/queries/payments";
 import type { IncludedItem, ItemConfig, OfferConfig, PaymentsConfig } from "./config";
 

@@ -3,7 +3,7 @@
  * server. A purchase is a row; what it grants is computed by time (grants.ts), so ending,
  * canceling or refunding it changes the customer's quantities with no other write.
  */
-import type { CustomerType } from "../../../sdk/src/shared/wire-payments";
+import type { CustomerType } from "@doorman/shared/wire-payments";
 import { findPurchaseByExternalId, listPurchasesOf, type PurchaseRow, updatePurchaseWhere } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";

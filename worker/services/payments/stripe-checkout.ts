@@ -3,7 +3,7 @@
  * Checkout Session on the project's connected account. Nothing is granted here: the paid session's
  * webhook (stripe-webhooks.ts) records the purchase, so only money that moved grants items.
  */
-import { CURRENCIES, CURRENCY_CODES, type Currency } from "../../../sdk/src/shared/wire-payments";
+import { CURRENCIES, CURRENCY_CODES, type Currency } from "@doorman/shared/wire-payments";
 import { listPurchasesOf } from "../../db/queries/payments";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";

@@ -6,8 +6,9 @@
  * Idempotent per event id: the event is recorded first (stripe_events) and a redelivered id
  * changes nothing; if handling fails, the record is dropped so Stripe's retry handles it again.
  */
+
+import { customerTypeSchema } from "@doorman/shared/wire-payments";
 import { z } from "zod";
-import { customerTypeSchema } from "../../../sdk/src/shared/wire-payments";
 import { findPurchaseCode, spendCodeStatement, updatePurchaseWhere } from "../../db/queries/payments";
 import { findProjectById } from "../../db/queries/projects";
 import { forgetStripeEvent, recordStripeEvent } from "../../db/queries/stripe";

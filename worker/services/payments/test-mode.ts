@@ -3,7 +3,7 @@
  * customer, with the test card) or from the console (an admin of the code's project). Either way
  * the purchase is recorded exactly as a paid checkout's, so the offer's items are granted.
  */
-import { TEST_CARD_NUMBER } from "../../../sdk/src/shared/wire-payments";
+import { TEST_CARD_NUMBER } from "@doorman/shared/wire-payments";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
 import { type CodeProblem, readPurchaseCode } from "./codes";

@@ -4,15 +4,16 @@
  * production-mode rules of SPEC.md §5. It is derived from the override levels through the
  * rendered config (overrides.ts draws the three shapes).
  */
-import { z } from "zod";
+
 import {
   domainError,
   domainHost,
   isLocalhostHost,
   isValidDomainHost,
   productionModeErrors as sharedProductionModeErrors,
-} from "../../../sdk/src/shared/domain-rules";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../../sdk/src/shared/rate-limit-rules";
+} from "@doorman/shared/domain-rules";
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "@doorman/shared/rate-limit-rules";
+import { z } from "zod";
 import { DEFAULT_EMAIL_THEME_ID } from "../email/defaults";
 
 export const oauthProviderSchema = z.strictObject({

@@ -5,9 +5,10 @@
  * reads per request, and `toRenderedConfig` maps back, so the typed settings and the overrides are
  * one source of truth. The picture of the three shapes is in overrides.ts.
  */
+
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "@doorman/shared/rate-limit-rules";
+import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "@doorman/shared/wire-ai-chat";
 import { z } from "zod";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "../../../sdk/src/shared/rate-limit-rules";
-import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "../../../sdk/src/shared/wire-ai-chat";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
 import { type FlatProjectConfig, SESSION_POLICY_MAX_MINUTES } from "./flat";

@@ -3,7 +3,7 @@
  * server-side JSON of the user or team as D1 holds it now, `{ team_id, user_id }` for a membership,
  * `{ id, user_id, team_id }` for a team permission, and for deletions what the event row kept.
  */
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../../sdk/src/shared/wire-webhooks";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@doorman/shared/wire-webhooks";
 import type { EventRow } from "../../db/queries/events";
 import { findProjectById } from "../../db/queries/projects";
 import { findTeam } from "../../db/queries/teams";

@@ -8,7 +8,7 @@
  * Deliveries are unique per (endpoint, event) and claimed before each attempt, so a message seen
  * twice never sends an attempt twice.
  */
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../../../sdk/src/shared/wire-webhooks";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "@doorman/shared/wire-webhooks";
 import { insertDeliveries, listOverdueDeliveries, pruneDeliveryRows, type WebhookDeliveryRow } from "../../db/queries/webhook-deliveries";
 import { findEventRow, listUndispatchedEvents } from "../../db/queries/webhook-events";
 import { hasEnabledWebhookEndpoint, listEndpointsForEvent, type WebhookEndpointRow } from "../../db/queries/webhooks";

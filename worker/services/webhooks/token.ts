@@ -5,8 +5,9 @@
  * The token is bound to the credential that minted it (the admin key set, or the owner's session),
  * and that credential must still be live on every use.
  */
+
+import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import { jwtVerify, SignJWT } from "jose";
-import { INTERNAL_PROJECT_ID } from "../../../sdk/src/shared/constants";
 import { verifyAccessToken } from "../../crypto/access-tokens";
 import { sha256Hex } from "../../crypto/hash";
 import { findValidKeySet } from "../../db/queries/key-sets";

@@ -3,9 +3,10 @@
  * the conversation as a polite live log, the growing reply while it streams, the question box
  * (Enter sends, Shift+Enter starts a new line), Send or Stop, New chat, and the last failure.
  */
+
+import { AI_CHAT_MAX_MESSAGE_CHARS } from "@doorman/sdk";
 import { Link } from "@remix-run/react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { AI_CHAT_MAX_MESSAGE_CHARS } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { AssistantMarkdown } from "./assistant-markdown";
 import type { ShownMessage } from "./assistant-thread";

@@ -3,7 +3,7 @@
  * the rendered config, the form's checks, and the dotted keys written back with updateConfig.
  */
 // Types only: the wire module's zod schemas stay out of the Settings page's bundle.
-import type { AiProviderChoice } from "../../../../sdk/src/shared/wire-ai-chat";
+import type { AiProviderChoice } from "@doorman/shared/wire-ai-chat";
 import type { OwnedProject } from "../../lib/dashboard-types";
 
 export type AiConfig = { provider: AiProviderChoice; baseUrl?: string; model?: string; timeoutMs?: number };

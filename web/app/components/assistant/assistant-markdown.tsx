@@ -3,8 +3,9 @@
  * text (the library's default), links open in a new tab without the opener, images become links,
  * and each code block has a "Copy" button.
  */
+
+import { CopyButton } from "@doorman/sdk/react";
 import Markdown, { type Components } from "react-markdown";
-import { CopyButton } from "../../../../sdk/src/react";
 
 type HastNode = { type: string; value?: string; tagName?: string; properties?: Record<string, unknown>; children?: HastNode[] };
 

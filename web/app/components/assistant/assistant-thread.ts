@@ -3,7 +3,7 @@
  * localStorage (so a reload finds the same conversation), and a stored message turned into what the
  * panel shows, whatever its content form (a string, or text and tool-call blocks).
  */
-import type { AiChatStoredMessage } from "../../../../sdk/src";
+import type { AiChatStoredMessage } from "@doorman/sdk";
 
 const storageKey = (projectId: string) => `doorman.assistant.thread.${projectId}`;
 

@@ -4,8 +4,9 @@
  * failure of the last question; New chat deletes the thread it leaves. askAssistant stores the question and the reply together once the
  * reply is complete, so a failed or stopped question is stored nowhere and goes back to the input.
  */
+
+import { KnownError } from "@doorman/sdk";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { KnownError } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
 import { readThreadId, type ShownMessage, shownThread, startThread } from "./assistant-thread";

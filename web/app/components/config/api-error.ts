@@ -3,7 +3,7 @@
  * check) come as a plain-text 400, which the SDK wraps as "Doorman API answered 400: …": the
  * owner should read only the rule.
  */
-import { HttpError, RateLimitedError } from "../../../../sdk/src";
+import { HttpError, RateLimitedError } from "@doorman/sdk";
 import { errorMessage } from "../../lib/project-context";
 
 export function configErrorMessage(error: unknown, fallback: string): string {

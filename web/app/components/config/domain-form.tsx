@@ -5,8 +5,8 @@
  * own error is shown too.
  */
 
+import { domainError, productionModeErrors } from "@doorman/shared/domain-rules";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { domainError, productionModeErrors } from "../../../../sdk/src/shared/domain-rules";
 import { Alert, TextField, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
 

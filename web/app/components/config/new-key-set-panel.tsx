@@ -2,8 +2,9 @@
  * A new key set's keys, shown once right after creation, each with a copy button, and the warning
  * that the secret values cannot be shown again.
  */
+
+import { CopyButton } from "@doorman/sdk/react";
 import { useEffect, useRef } from "react";
-import { CopyButton } from "../../../../sdk/src/react";
 import type { FirstViewKeys } from "../../lib/dashboard-types";
 
 export function NewKeySetPanel({ projectId, keys, onDone }: { projectId: string; keys: FirstViewKeys; onDone: () => void }) {

@@ -1,5 +1,5 @@
 /** The OAuth providers Doorman can sign in with, by id, with their display names (sdk/src/shared/oauth-providers.ts). */
-import { PROVIDER_IDS, PROVIDER_NAMES } from "../../../../sdk/src/shared/oauth-providers";
+import { PROVIDER_IDS, PROVIDER_NAMES } from "@doorman/shared/oauth-providers";
 
 export const OAUTH_PROVIDERS = PROVIDER_IDS.map((id) => ({ id, name: PROVIDER_NAMES[id] }));
 

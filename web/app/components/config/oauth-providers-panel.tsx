@@ -3,8 +3,9 @@
  * shown only as "•••• stored"), add, edit and remove (behind a confirmation). Every change
  * PATCHes the whole provider list; providers sent without a secret keep their stored one.
  */
+
+import type { ProjectConfig } from "@doorman/sdk";
 import { useState } from "react";
-import type { ProjectConfig } from "../../../../sdk/src";
 import { ConfirmButton } from "../console-ui";
 import { OAuthProviderForm, type ProviderInput } from "./oauth-provider-form";
 import { providerName } from "./oauth-provider-ids";

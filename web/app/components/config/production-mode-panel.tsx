@@ -3,9 +3,10 @@
  * production mode and why, computed from the config before the switch is flipped (the API
  * answers the same messages if it is flipped anyway), plus advice that does not block it.
  */
+
+import { type LeftoverConfig, type ProductionCheck, productionChecks } from "@doorman/shared/domain-rules";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { type LeftoverConfig, type ProductionCheck, productionChecks } from "../../../../sdk/src/shared/domain-rules";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { PROJECT_PAGES } from "../../lib/project-pages";
 import { loadPaymentsConfig } from "../payments/payments-config";

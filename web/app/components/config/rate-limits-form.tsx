@@ -2,8 +2,9 @@
  * The project's rate limits (Settings page): for each rule, "count/seconds", "0" to turn it off,
  * or empty for the deployment's default. Saved as config.rate_limits.
  */
+
+import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_RULES, RATE_LIMIT_VALUE, type RateLimitRule } from "@doorman/shared/rate-limit-rules";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_RULES, RATE_LIMIT_VALUE, type RateLimitRule } from "../../../../sdk/src/shared/rate-limit-rules";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { Alert } from "../console-ui";
 import { useConfigSave } from "./use-config-save";

@@ -4,8 +4,9 @@
  * project.update as config.session_idle_timeout_minutes, session_max_lifetime_minutes and
  * max_sessions_per_user (`doorman.sessions.*` in the config override).
  */
+
+import type { ProjectConfig } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import type { ProjectConfig } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { Alert } from "../console-ui";
 import { useConfigSave } from "./use-config-save";

@@ -3,8 +3,9 @@
  * internal project, as the signed-in owner), behind a confirmation that says who gains and who
  * loses access.
  */
+
+import type { UserTeam } from "@doorman/sdk";
 import { useEffect, useId, useState } from "react";
-import type { UserTeam } from "../../../../sdk/src";
 import { errorMessage, useProject } from "../../lib/project-context";
 import { ConfirmButton } from "../console-ui";
 

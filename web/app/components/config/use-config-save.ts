@@ -3,8 +3,9 @@
  * page sees the new values, and toasts. Progress and the API's error are kept per control key,
  * so each control shows "Saving…" and its own error next to it.
  */
+
+import type { ProjectUpdate } from "@doorman/sdk";
 import { useCallback, useState } from "react";
-import type { ProjectUpdate } from "../../../../sdk/src";
 import { useProject } from "../../lib/project-context";
 import { useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";

@@ -2,7 +2,7 @@
  * The built-in email templates in plain words (they keep the reference's ids and names on the
  * wire), and the theme choice as the pages' pickers show it.
  */
-import type { EmailThemeChoice } from "../../../../sdk/src";
+import type { EmailThemeChoice } from "@doorman/sdk";
 
 const BUILT_IN_TEMPLATES: Record<string, { name: string; when: string }> = {
   "e7d009ce-8d47-4528-b245-5bf119f2ffa3": {

@@ -4,8 +4,9 @@
  * desktop or mobile width, with the subject, a loading state and the error (with its line) in a
  * live region. The last good render stays visible while there is an error.
  */
+
+import type { EmailPreviewOptions, RenderedEmailPreview } from "@doorman/sdk";
 import { useEffect, useId, useRef, useState } from "react";
-import type { EmailPreviewOptions, RenderedEmailPreview } from "../../../../sdk/src";
 import { errorMessage } from "../../lib/project-context";
 import { type RenderProblem, renderProblem } from "./render-error";
 

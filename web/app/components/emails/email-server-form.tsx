@@ -3,8 +3,9 @@
  * write-only: kept when left empty, never shown). "Send test email" tries the typed settings
  * without saving them.
  */
+
+import type { ProjectConfig } from "@doorman/sdk/apps/admin-project";
 import { useId, useState } from "react";
-import type { ProjectConfig } from "../../../../sdk/src/apps/admin-project";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { Alert, useAction } from "../console-ui";
 

@@ -4,8 +4,9 @@
  * project's template failed and the built-in one was sent, the email as rendered (redacted), and
  * the actions its status allows: Pause/Unpause, Retry (a failed email) and Cancel (confirmed).
  */
+
+import type { AdminEmailOutbox } from "@doorman/sdk";
 import type { RefObject } from "react";
-import type { AdminEmailOutbox } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
 import { Alert, ConfirmButton, useAction } from "../console-ui";

@@ -3,9 +3,10 @@
  * status beside it when they differ, so the state is never told by colour alone), its recipient,
  * the filter choices, and which actions a status allows (the contract's editable statuses).
  */
+
+import type { AdminEmailOutbox, AdminEmailOutboxRecipient, AdminEmailOutboxStatus, EmailOutboxListOptions } from "@doorman/sdk";
+import { EMAIL_OUTBOX_DOORMAN_STATUSES, EMAIL_OUTBOX_EDITABLE_STATUSES } from "@doorman/shared/email-outbox-statuses";
 import { Link } from "@remix-run/react";
-import type { AdminEmailOutbox, AdminEmailOutboxRecipient, AdminEmailOutboxStatus, EmailOutboxListOptions } from "../../../../sdk/src";
-import { EMAIL_OUTBOX_DOORMAN_STATUSES, EMAIL_OUTBOX_EDITABLE_STATUSES } from "../../../../sdk/src/shared/email-outbox-statuses";
 
 export type OutboxBadge = "queued" | "scheduled" | "sending" | "sent" | "failed" | "skipped" | "paused";
 

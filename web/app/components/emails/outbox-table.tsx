@@ -2,7 +2,7 @@
  * The outbox as a table, newest first: recipient, subject (a button that opens the details),
  * status, created time and retries; "Load more" continues on the API's cursor.
  */
-import type { AdminEmailOutbox } from "../../../../sdk/src";
+import type { AdminEmailOutbox } from "@doorman/sdk";
 import { formatTimestamp } from "../../lib/format";
 import { DataTable } from "../data-table";
 import { OutboxStatus, Recipient } from "./outbox-status";

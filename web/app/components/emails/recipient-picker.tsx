@@ -3,8 +3,9 @@
  * (listTeams). `resolveRecipients` turns the choice into what sendEmail takes, with the count the
  * send confirmation states.
  */
+
+import type { ServerTeam } from "@doorman/sdk";
 import { type RefObject, useEffect, useState } from "react";
-import type { ServerTeam } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
 import { Alert } from "../console-ui";

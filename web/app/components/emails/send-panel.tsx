@@ -3,9 +3,10 @@
  * asks before sending (the dialog states how many users get the email), and the per-user results
  * table: sent, queued, skipped (no primary email, unsubscribed) or failed, with a link to the log.
  */
+
+import type { SendEmailResult } from "@doorman/sdk";
 import { Link } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
-import type { SendEmailResult } from "../../../../sdk/src";
 import { Alert, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
 import type { ResolvedRecipients } from "./recipient-picker";

@@ -1,5 +1,5 @@
 /** A labelled theme <select>: the project's active theme, no theme, or one of the project's themes. */
-import type { EmailThemeChoice } from "../../../../sdk/src";
+import type { EmailThemeChoice } from "@doorman/sdk";
 import { themeChoiceFrom, themeChoiceValue } from "./email-names";
 
 export function ThemePicker(props: {

@@ -2,9 +2,10 @@
  * A page of the event log as a table (newest first) with "Load more" on the cursor. Used by the
  * Events page (with filters) and by a user's detail page (that user's events).
  */
+
+import type { ProjectEvent } from "@doorman/sdk";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import type { ProjectEvent } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";

@@ -1,6 +1,7 @@
 /** A per-day series (sign-ups, daily active users) as a bar chart over the window's UTC days. */
+
+import type { MetricsDataPoint } from "@doorman/sdk";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { MetricsDataPoint } from "../../../../sdk/src";
 import { formatCount, formatUtcDay } from "../../lib/format";
 import { ChartPanel, type ChartState } from "./chart-panel";
 import { ClientOnly } from "./client-only";

@@ -2,8 +2,9 @@
  * Picks the customer the Customers section shows: a user (searched with listUsers), a team
  * (listTeams, filtered by name) or a custom id typed in.
  */
+
+import type { CustomerType } from "@doorman/shared/wire-payments";
 import { type FormEvent, useEffect, useState } from "react";
-import type { CustomerType } from "../../../../sdk/src/shared/wire-payments";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
 import { TextField } from "../console-ui";

@@ -3,8 +3,9 @@
  * and quantities, its purchases and subscriptions, the recent ledger changes, and change a
  * quantity by hand (admin: getPaymentsCustomer; the server item's increase/decreaseQuantity).
  */
+
+import type { PaymentsCustomerView } from "@doorman/sdk";
 import { useCallback, useEffect, useState } from "react";
-import type { PaymentsCustomerView } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatCount, formatDateTime } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";

@@ -3,8 +3,9 @@
  * 3 months", or a "none" choice such as "Never" or "One-time"); focusing the first field in error
  * after a failed save is lib/focus-first-error.ts.
  */
+
+import { INTERVAL_UNITS, type Interval, type IntervalUnit } from "@doorman/shared/wire-payments";
 import type { ReactNode, SelectHTMLAttributes } from "react";
-import { INTERVAL_UNITS, type Interval, type IntervalUnit } from "../../../../sdk/src/shared/wire-payments";
 
 export function SelectField({
   id,

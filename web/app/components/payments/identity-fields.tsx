@@ -2,7 +2,7 @@
  * The first fields of the item and offer editors: the id (new entries only; it is the config key),
  * the display name and the customer type.
  */
-import { CUSTOMER_TYPES, type CustomerType } from "../../../../sdk/src/shared/wire-payments";
+import { CUSTOMER_TYPES, type CustomerType } from "@doorman/shared/wire-payments";
 import type { FieldErrors } from "../../lib/focus-first-error";
 import { TextField } from "../console-ui";
 import { SelectField } from "./fields";

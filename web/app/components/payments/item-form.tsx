@@ -3,8 +3,9 @@
  * type, and the default quantity every customer of the type holds, optionally granted again
  * every N days/weeks/months/years and expiring when repeated.
  */
+
+import type { CustomerType, Interval } from "@doorman/shared/wire-payments";
 import { useState } from "react";
-import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
 import type { FieldErrors } from "../../lib/focus-first-error";
 import { TextField } from "../console-ui";
 import { ConfigEntryForm, useEntryForm } from "./config-entries";

@@ -2,8 +2,9 @@
  * Create or edit an offer of the payments config: id (new offers only), name, customer type,
  * group, server only, stackable, free trial, its prices and the items it includes.
  */
+
+import type { CustomerType, Interval } from "@doorman/shared/wire-payments";
 import { useState } from "react";
-import type { CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
 import type { FieldErrors } from "../../lib/focus-first-error";
 import { TextField } from "../console-ui";
 import { ConfigEntryForm, useEntryForm } from "./config-entries";

@@ -3,7 +3,7 @@
  * units) and included items (item, quantity, repeat, expiry), with their conversions from and to
  * the config.
  */
-import { CURRENCIES, CURRENCY_CODES, type Currency, type Interval } from "../../../../sdk/src/shared/wire-payments";
+import { CURRENCIES, CURRENCY_CODES, type Currency, type Interval } from "@doorman/shared/wire-payments";
 import type { FieldErrors } from "../../lib/focus-first-error";
 import { formatMoney } from "../../lib/format";
 import { TextField } from "../console-ui";

@@ -3,7 +3,7 @@
  * items, offers, groups, testMode), read from `project.getConfig()` and written back one entry at
  * a time through `project.updateConfig({ "payments.items.<id>": … })`; null deletes an entry.
  */
-import type { Currency, CustomerType, Interval } from "../../../../sdk/src/shared/wire-payments";
+import type { Currency, CustomerType, Interval } from "@doorman/shared/wire-payments";
 import type { OwnedProject } from "../../lib/dashboard-types";
 
 export type Repeat = "never" | Interval;

@@ -2,7 +2,7 @@
  * What the purchase page shows of an offer: its prices (a picker when there are several), the
  * quantity of a stackable offer, what it includes, and the total to pay.
  */
-import type { InlineOffer, Interval } from "../../../../sdk/src/shared/wire-payments";
+import type { InlineOffer, Interval } from "@doorman/shared/wire-payments";
 import { formatCount, formatFreeTrial, formatInterval, formatMoney, formatRepeat, multiplyAmount, priceAmounts } from "../../lib/format";
 
 export type WirePrice = InlineOffer["prices"][string];

@@ -2,8 +2,9 @@
  * "Add a member" on a team's detail page: search the project's users by email, name or id
  * (GET /users?query=) and add one of the results, or add a user by id.
  */
+
+import { KnownError, type ServerUser } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { KnownError, type ServerUser } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
 import { Alert, useAction } from "../console-ui";

@@ -2,8 +2,9 @@
  * The "Create a team" form of the Teams page: a display name and, optionally, the user who
  * creates it (that user joins with the project's team-creator permissions).
  */
+
+import { KnownError, type ServerTeam } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { KnownError, type ServerTeam } from "../../../../sdk/src";
 import { Alert, TextField, useAction } from "../console-ui";
 import { teamNameProblem, userIdProblem } from "./team-fields";
 

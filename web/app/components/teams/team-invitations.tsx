@@ -3,8 +3,9 @@
  * team-invitation page, by default on the project's first trusted domain) and revoke open ones
  * behind a confirmation.
  */
+
+import { KnownError, type TeamInvitation } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { KnownError, type TeamInvitation } from "../../../../sdk/src";
 import { formatDateTime } from "../../lib/format";
 import { Alert, ConfirmButton, TextField, useAction } from "../console-ui";
 import { emailProblem, urlProblem } from "./team-fields";

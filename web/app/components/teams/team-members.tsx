@@ -3,8 +3,9 @@
  * permissions (revoke, and grant from the team permission definitions), and "Remove" behind a
  * confirmation.
  */
+
+import type { PermissionDefinition, ServerTeamUser, TeamMemberPermission } from "@doorman/sdk";
 import { type FormEvent, useId, useState } from "react";
-import type { PermissionDefinition, ServerTeamUser, TeamMemberPermission } from "../../../../sdk/src";
 import { Alert, ConfirmButton, useAction } from "../console-ui";
 
 type Props = {

@@ -3,8 +3,9 @@
  * (with name and email), their direct team permissions, the team permission definitions, and the
  * open invitations. Each part can be re-read after a change.
  */
+
+import type { PermissionDefinition, ServerTeam, ServerTeamUser, TeamInvitation, TeamMemberPermission } from "@doorman/sdk";
 import { useCallback, useEffect, useState } from "react";
-import type { PermissionDefinition, ServerTeam, ServerTeamUser, TeamInvitation, TeamMemberPermission } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { errorMessage } from "../../lib/project-context";
 

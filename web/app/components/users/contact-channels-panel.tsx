@@ -2,8 +2,9 @@
  * The user's contact channels (emails): primary, verified and sign-in state, with "mark
  * verified", "make primary" and remove (confirmed), and a form to add an email.
  */
+
+import { KnownError, type ServerContactChannel, type ServerUser } from "@doorman/sdk";
 import { type FormEvent, useCallback, useId, useRef, useState } from "react";
-import { KnownError, type ServerContactChannel, type ServerUser } from "../../../../sdk/src";
 import { focusFirstError } from "../../lib/focus-first-error";
 import { errorMessage } from "../../lib/project-context";
 import { useLoad } from "../../lib/use-load";

@@ -2,8 +2,9 @@
  * The users page's "Create a user" form: email, an optional password and display name, and
  * whether the email counts as verified. Per-field errors; focus goes to the first one.
  */
+
+import { KnownError } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { KnownError } from "../../../../sdk/src";
 import { focusFirstError } from "../../lib/focus-first-error";
 import { useAction } from "../console-ui";
 

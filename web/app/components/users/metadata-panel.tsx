@@ -3,8 +3,9 @@
  * client read-only (the user sees it) and server (only back ends see it). Invalid JSON is a
  * field error and nothing is saved.
  */
+
+import type { ServerUser } from "@doorman/sdk";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import type { ServerUser } from "../../../../sdk/src";
 import { focusFirstError } from "../../lib/focus-first-error";
 import { useAction } from "../console-ui";
 

@@ -1,6 +1,7 @@
 /** The provider accounts (OAuth) linked to the user, each unlinkable after a confirmation. */
+
+import type { ServerUser } from "@doorman/sdk";
 import { useCallback, useId } from "react";
-import type { ServerUser } from "../../../../sdk/src";
 import { useLoad } from "../../lib/use-load";
 import { ConfirmButton } from "../console-ui";
 import { DataTable, IdText } from "../data-table";

@@ -2,8 +2,9 @@
  * The user's profile: display name, primary email and whether it is verified (editable), and
  * what the console knows about them (id, sign-up, last activity, sign-in methods, restriction).
  */
+
+import { KnownError, type ServerUser, type ServerUserUpdateOptions } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { KnownError, type ServerUser, type ServerUserUpdateOptions } from "../../../../sdk/src";
 import { focusFirstError } from "../../lib/focus-first-error";
 import { formatDateTime } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";

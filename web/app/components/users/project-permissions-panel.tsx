@@ -2,9 +2,10 @@
  * The user's project permissions: those granted directly (each revocable after a confirmation),
  * those held through containment, and a grant form over the project's permission definitions.
  */
+
+import type { ServerUser, StackAdminApp } from "@doorman/sdk";
 import { Link } from "@remix-run/react";
 import { type FormEvent, useCallback, useId, useState } from "react";
-import type { ServerUser, StackAdminApp } from "../../../../sdk/src";
 import { useLoad } from "../../lib/use-load";
 import { ConfirmButton, useAction } from "../console-ui";
 

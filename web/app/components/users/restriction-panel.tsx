@@ -3,8 +3,9 @@
  * restricted), a reason shown to the user and private details kept for admins; "Restrict user"
  * asks first, "Lift restriction" clears the restriction and both texts.
  */
+
+import type { ServerUser, ServerUserUpdateOptions } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
-import type { ServerUser, ServerUserUpdateOptions } from "../../../../sdk/src";
 import { ConfirmButton, useAction } from "../console-ui";
 
 type Props = {

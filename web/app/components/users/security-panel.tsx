@@ -2,8 +2,9 @@
  * Passkey sign-in and two-factor (TOTP) state, with resets: turning passkey sign-in off (the
  * API keeps no separate passkey list to show) and removing the TOTP secret.
  */
+
+import type { ServerUser } from "@doorman/sdk";
 import { useId } from "react";
-import type { ServerUser } from "../../../../sdk/src";
 import { ConfirmButton } from "../console-ui";
 
 type Props = { user: ServerUser; label: string; onReset: (what: "passkey" | "totp") => Promise<void> };

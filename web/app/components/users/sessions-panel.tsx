@@ -5,8 +5,9 @@
  * the console's impersonation page. "Sign out everywhere" ends every session of the user at once
  * (DELETE /auth/sessions?user_id=…), after a confirmation.
  */
+
+import type { ActiveSession, ServerUser } from "@doorman/sdk";
 import { useCallback, useId, useState } from "react";
-import type { ActiveSession, ServerUser } from "../../../../sdk/src";
 import { formatDateTime } from "../../lib/format";
 import { useLoad } from "../../lib/use-load";
 import { Alert, ConfirmButton, useAction } from "../console-ui";

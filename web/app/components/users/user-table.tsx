@@ -1,6 +1,7 @@
 /** One page of the users list: each row links to the user's detail page. */
+
+import type { ServerUser } from "@doorman/sdk";
 import { Link } from "@remix-run/react";
-import type { ServerUser } from "../../../../sdk/src";
 import { formatDateTime } from "../../lib/format";
 import { DataTable, IdText } from "../data-table";
 

@@ -1,7 +1,8 @@
 /** The teams the user belongs to, each linking to the team's console page. */
+
+import type { ServerUser, StackAdminApp } from "@doorman/sdk";
 import { Link } from "@remix-run/react";
 import { useCallback, useId } from "react";
-import type { ServerUser, StackAdminApp } from "../../../../sdk/src";
 import { useLoad } from "../../lib/use-load";
 
 export function UserTeamsPanel({ app, projectId, user }: { app: StackAdminApp; projectId: string; user: ServerUser }) {

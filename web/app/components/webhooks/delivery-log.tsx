@@ -2,8 +2,9 @@
  * The delivery log: newest first, optionally one endpoint's; each delivery opens to its payload and
  * every attempt (status, latency, response excerpt or error), with "Resend".
  */
+
+import type { WebhookDelivery, WebhookEndpoint } from "@doorman/sdk";
 import { useCallback, useEffect, useId, useState } from "react";
-import type { WebhookDelivery, WebhookEndpoint } from "../../../../sdk/src";
 import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
 import { Loaded } from "../console-ui";

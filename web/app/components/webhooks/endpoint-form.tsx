@@ -1,6 +1,7 @@
 /** The form that adds a webhook endpoint: URL, description, and the event types it takes (none ticked: every type). */
+
+import { WEBHOOK_EVENT_TYPES } from "@doorman/sdk";
 import { useId, useRef, useState } from "react";
-import { WEBHOOK_EVENT_TYPES } from "../../../../sdk/src";
 import { Alert, TextField, useAction } from "../console-ui";
 
 export type NewEndpoint = { url: string; description: string; eventTypes: string[] };

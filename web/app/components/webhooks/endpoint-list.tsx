@@ -1,5 +1,5 @@
 /** The project's webhook endpoints: URL, event types, state (with a disabled endpoint's reason), and their actions. */
-import type { WebhookEndpoint } from "../../../../sdk/src";
+import type { WebhookEndpoint } from "@doorman/sdk";
 import { ConfirmButton } from "../console-ui";
 import { DataTable } from "../data-table";
 

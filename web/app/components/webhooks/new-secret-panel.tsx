@@ -1,6 +1,7 @@
 /** A new endpoint's signing secret, shown once right after creation with a copy button. */
+
+import { CopyButton } from "@doorman/sdk/react";
 import { useEffect, useRef } from "react";
-import { CopyButton } from "../../../../sdk/src/react";
 
 export function NewSecretPanel({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);

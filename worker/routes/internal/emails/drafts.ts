@@ -2,7 +2,7 @@
  * /internal/email-drafts (admin, as the reference): list, create, get, update and delete a
  * project's drafts. A draft is sent with POST /emails/send-email `draft_id`, which stamps `sent_at`.
  */
-import { z } from "zod";
+
 import {
   emailDraftCreateSchema,
   emailDraftListSchema,
@@ -10,7 +10,8 @@ import {
   emailDraftUpdateSchema,
   emailIdSchema,
   emailOkSchema,
-} from "../../../../sdk/src/shared/wire-emails";
+} from "@doorman/shared/wire-emails";
+import { z } from "zod";
 import type { EmailDraftRow } from "../../../db/queries/email-drafts";
 import { problemError } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";

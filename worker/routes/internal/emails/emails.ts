@@ -1,7 +1,8 @@
 /** /internal/emails (the log, newest first), /internal/send-test-email and /internal/send-sign-in-invitation (admin). */
+
+import { listSchema, successSchema } from "@doorman/shared/wire";
+import { emailLogEntrySchema, emailSchema, testEmailResultSchema } from "@doorman/shared/wire-misc";
 import { z } from "zod";
-import { listSchema, successSchema } from "../../../../sdk/src/shared/wire";
-import { emailLogEntrySchema, emailSchema, testEmailResultSchema } from "../../../../sdk/src/shared/wire-misc";
 import { unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { StatusError } from "../../../lib/errors";

@@ -3,7 +3,7 @@
  * theme_id) and delete. The built-in templates (verification, reset, sign-in code, invitations,
  * password changed, new sign-in) are always listed; deleting one's edit resets it.
  */
-import { z } from "zod";
+
 import {
   emailObjectIdSchema,
   emailTemplateCreateSchema,
@@ -11,7 +11,8 @@ import {
   emailTemplateSchema,
   emailTemplateUpdatedSchema,
   emailTemplateUpdateSchema,
-} from "../../../../sdk/src/shared/wire-emails";
+} from "@doorman/shared/wire-emails";
+import { z } from "zod";
 import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { readEmailSettings } from "../../../services/email/config";

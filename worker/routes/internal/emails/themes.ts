@@ -3,8 +3,8 @@
  * display_name) and delete a project's email themes. The active theme is the config's
  * `emails.selectedThemeId` (or `config.email_theme` of PATCH /internal/projects/current).
  */
-import { z } from "zod";
-import { successSchema } from "../../../../sdk/src/shared/wire";
+
+import { successSchema } from "@doorman/shared/wire";
 import {
   emailObjectIdSchema,
   emailThemeCreateSchema,
@@ -12,7 +12,8 @@ import {
   emailThemeSchema,
   emailThemeUpdatedSchema,
   emailThemeUpdateSchema,
-} from "../../../../sdk/src/shared/wire-emails";
+} from "@doorman/shared/wire-emails";
+import { z } from "zod";
 import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { StatusError } from "../../../lib/errors";

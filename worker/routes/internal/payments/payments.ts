@@ -2,8 +2,9 @@
  * /internal/payments (admin, issue 15): the console's view of one customer (its items with
  * quantities, purchases and recent ledger changes), and the reference's test-mode purchase.
  */
+
+import { customerTypeSchema, customerViewSchema } from "@doorman/shared/wire-payments";
 import { z } from "zod";
-import { customerTypeSchema, customerViewSchema } from "../../../../sdk/src/shared/wire-payments";
 import { listLedgerChanges, listPurchasesOf } from "../../../db/queries/payments";
 import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";

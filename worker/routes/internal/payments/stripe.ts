@@ -4,8 +4,9 @@
  * onboarding URL; GET /internal/payments/stripe/account-info answers the account's state;
  * POST /internal/payments/stripe-widgets/account-session answers an embedded-components secret.
  */
+
+import { accountSessionSchema, setupUrlSchema, stripeAccountInfoSchema } from "@doorman/shared/wire-payments";
 import { z } from "zod";
-import { accountSessionSchema, setupUrlSchema, stripeAccountInfoSchema } from "../../../../sdk/src/shared/wire-payments";
 import { problemError, unwrap } from "../../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../../http/route";
 import { stripeProviderOf } from "../../../services/payments/stripe-client";
