@@ -209,7 +209,7 @@ export function defineConsoleUserSteps(runner, { page, origin, shots }) {
   runner.step("console users: sign out everywhere ends every session of the user after confirming", async () => {
     const sessionsOf = async () => (await api(`/auth/sessions?user_id=${state.userId}`)).body.items;
     assert.ok((await sessionsOf()).length > 0, "the user has a session to end");
-    const open = page.getByRole("button", { name: `Sign ${user.email} out everywhere` });
+    const open = page.getByRole("button", { name: `Sign out everywhere: ${user.email}` });
     await open.click();
     const dialog = page.getByRole("dialog", { name: `Sign ${user.email} out everywhere?` });
     await dialog.getByText("The user can sign in again.").waitFor();

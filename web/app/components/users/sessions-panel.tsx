@@ -86,7 +86,7 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
           <ConfirmButton
             small
             label="Sign out everywhere"
-            ariaLabel={`Sign ${props.label} out everywhere`}
+            ariaLabel={`Sign out everywhere: ${props.label}`}
             title={`Sign ${props.label} out everywhere?`}
             consequence={`Every session of ${props.label} ends now, impersonations included: each device's access token stops working at its next request. The user can sign in again.`}
             confirmLabel="Sign out everywhere"
