@@ -5,6 +5,7 @@
  * one category off for that one user.
  */
 import { jwtVerify, SignJWT } from "jose";
+import { tokenKeyFor } from "../../crypto/token-key";
 import { findProjectById } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { NOTIFICATION_CATEGORIES, type NotificationCategory, setPreference } from "../notification-preferences";
@@ -12,18 +13,9 @@ import { NOTIFICATION_CATEGORIES, type NotificationCategory, setPreference } fro
 const AUDIENCE = "doorman:unsubscribe";
 export const UNSUBSCRIBE_PATH = "/api/v1/emails/unsubscribe-link";
 
-const keys = new Map<string, Promise<Uint8Array>>();
-
-/** A key of its own, derived from the server secret, so an unsubscribe token never passes as any other token. */
+/** A key of its own, derived from the server secret (crypto/token-key.ts). */
 function tokenKey(secret: string): Promise<Uint8Array> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle
-      .digest("SHA-256", new TextEncoder().encode(`doorman-unsubscribe-token:v1:${secret}`))
-      .then((d) => new Uint8Array(d));
-    keys.set(secret, key);
-  }
-  return key;
+  return tokenKeyFor("unsubscribe", secret);
 }
 
 export type UnsubscribeTarget = { projectId: string; userId: string; categoryId: string };

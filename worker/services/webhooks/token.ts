@@ -10,6 +10,7 @@ import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import { jwtVerify, SignJWT } from "jose";
 import { verifyAccessToken } from "../../crypto/access-tokens";
 import { sha256Hex } from "../../crypto/hash";
+import { tokenKeyFor } from "../../crypto/token-key";
 import { findValidKeySet } from "../../db/queries/key-sets";
 import { isProjectOwnedByUser } from "../../db/queries/projects";
 import { findLiveSession } from "../../db/queries/sessions";
@@ -24,16 +25,9 @@ export type WebhookTokenCredential = { adminKey: string } | { adminAccessToken: 
 /** The claim a token carries about its credential: the admin key's SHA-256, or the owner's session. */
 type Binding = { kh: string } | { sid: string; uid: string };
 
-const keys = new Map<string, Promise<Uint8Array>>();
-
-/** A key of its own, derived from the server secret, so this token can never pass as an access token or the reverse. */
+/** A key of its own, derived from the server secret (crypto/token-key.ts). */
 function tokenKey(secret: string): Promise<Uint8Array> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.digest("SHA-256", new TextEncoder().encode(`doorman-webhooks-token:v1:${secret}`)).then((d) => new Uint8Array(d));
-    keys.set(secret, key);
-  }
-  return key;
+  return tokenKeyFor("webhooks", secret);
 }
 
 async function bindingOf(deps: Deps, credential: WebhookTokenCredential): Promise<Binding | null> {
