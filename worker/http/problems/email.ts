@@ -8,7 +8,7 @@ import type { EmailProblemFields } from "../../services/email/problems";
 import type { ProblemMap } from "../../services/result";
 
 export const emailProblems = {
-  email_render_error: (problem) => new KnownError("EMAIL_RENDERING_ERROR", { error: problem.error }),
+  render_error: (problem) => new KnownError("EMAIL_RENDERING_ERROR", { error: problem.error }),
   email_config_invalid: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
   email_config_conflict: () => new StatusError(409, "The project's config changed while saving; try again."),
   theme_not_found: () => new StatusError(404, "No theme found with given id"),

@@ -9,7 +9,7 @@ type NoFields = Record<never, never>;
 
 export type EmailProblemFields = {
   /** The template or theme did not render (or rendered without a subject or notification category). */
-  email_render_error: { error: string; line?: number };
+  render_error: { error: string; line?: number };
   email_config_invalid: { message: string };
   email_config_conflict: NoFields;
   theme_not_found: NoFields;

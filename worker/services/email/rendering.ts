@@ -15,7 +15,7 @@ import { DEFAULT_EMAIL_THEME_ID, DEFAULT_EMAIL_THEMES } from "./defaults";
 /** A theme choice on the wire: an id, false (no theme), or null/absent (the project's active theme). */
 export type ThemeChoice = string | false | null | undefined;
 
-export type RenderFailure = Problem<"email_render_error">;
+export type RenderFailure = Problem<"render_error">;
 export type Rendered = Extract<EmailRenderResult, { ok: true }>;
 
 /** The TSX of the theme a choice stands for; an id that names no theme falls back to the active one. */
@@ -47,7 +47,7 @@ export async function renderSourcesWith(
     result = await renderEmailSources(input);
   }
   if (result.ok) return result;
-  return fail("email_render_error", { error: result.error, ...(result.line !== undefined ? { line: result.line } : {}) });
+  return fail("render_error", { error: result.error, ...(result.line !== undefined ? { line: result.line } : {}) });
 }
 
 /** Runs the renderer (the deployment's EMAIL_RENDERER binding); a failure becomes a RenderFailure. */
@@ -114,8 +114,8 @@ export async function checkTemplate(
     previewMode: true,
   });
   if (!result.ok) return result;
-  if (!result.subject) return fail("email_render_error", { error: "Subject is required, import it from @stackframe/emails" });
+  if (!result.subject) return fail("render_error", { error: "Subject is required, import it from @stackframe/emails" });
   if (result.notificationCategory === undefined)
-    return fail("email_render_error", { error: "NotificationCategory is required, import it from @stackframe/emails" });
+    return fail("render_error", { error: "NotificationCategory is required, import it from @stackframe/emails" });
   return result;
 }
