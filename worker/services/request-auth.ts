@@ -39,7 +39,7 @@ export type RequestAuth = {
   user: UserRecord | null;
   /** The session behind the access token (its refresh_token_id). */
   sessionId: string | null;
-  /** Set when an owner's admin access token authenticated the request. */
+  /** Set when an owner's admin access token authenticated the request, at whatever access type (`type` is unchanged). */
   adminUserId: string | null;
 };
 
@@ -58,14 +58,14 @@ function accessTokenError(decoded: Exclude<DecodedToken, { ok: true }>): KnownEr
 }
 
 /**
- * The credentials an access type reads; the others are dropped unread. A client request that
- * also carries a secret key, an admin key or an owner's admin token stays a client request:
- * elevation needs the access type that asks for it (and then that type's own credential).
+ * The credentials an access type reads; the other levels' keys are dropped unread. An owner's
+ * admin access token is read at every level (as the reference does): it stands in for the
+ * level's key and the request keeps its access type, so a client request with it is still a
+ * client request. Elevation needs the access type that asks for it (and then its credential).
  */
 export function credentialsFor(accessType: AccessType, h: AuthHeaders): AuthHeaders {
-  if (accessType === "client") return { ...h, secretServerKey: undefined, superSecretAdminKey: undefined, adminAccessToken: undefined };
-  if (accessType === "server")
-    return { ...h, publishableClientKey: undefined, superSecretAdminKey: undefined, adminAccessToken: undefined };
+  if (accessType === "client") return { ...h, secretServerKey: undefined, superSecretAdminKey: undefined };
+  if (accessType === "server") return { ...h, publishableClientKey: undefined, superSecretAdminKey: undefined };
   return { ...h, publishableClientKey: undefined, secretServerKey: undefined };
 }
 
@@ -110,7 +110,8 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
   const type: AccessType = accessType;
   let adminUserId: string | null = null;
   if (h.adminAccessToken) {
-    // Admin requests only (credentialsFor): the owner's token stands in for the admin key.
+    // At every access level the owner's token stands in for the level's key, which is then not read
+    // (wire §1). The type stays the one asked for: the token never raises a client or server request.
     adminUserId = await checkAdminAccessToken(deps, project, h.adminAccessToken);
   } else {
     checkKey(project, accessType, h, rows.keyValid);
