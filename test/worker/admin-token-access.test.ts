@@ -7,7 +7,7 @@
  */
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CallResult, call, createProjectWithKeys, type SignedUp, signUp, uniqueEmail } from "../helpers/api";
+import { type CallResult, call, createProjectWithKeys, internalClient, type SignedUp, signUp, uniqueEmail } from "../helpers/api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -127,6 +127,12 @@ describe("tokens that do not open this project, at client and server level", () 
 
     it(`${level}: the project's own end user is ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (not an internal session)`, async () => {
       expectKnown(await call("/projects/current", as(endUser.accessToken)), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+    });
+
+    it(`${level}: an anonymous internal session is UNPARSABLE_ADMIN_ACCESS_TOKEN (the reference decodes admin tokens without anonymous users)`, async () => {
+      const anon = await call("/auth/anonymous/sign-up", { ...internalClient, method: "POST" });
+      expect(anon.status, anon.text).toBe(200);
+      expectKnown(await call("/projects/current", as(anon.body.access_token)), "UNPARSABLE_ADMIN_ACCESS_TOKEN");
     });
 
     it(`${level}: garbage is UNPARSABLE_ADMIN_ACCESS_TOKEN, even beside a valid key`, async () => {

@@ -190,10 +190,11 @@ async function checkAdminAccessToken(deps: Deps, project: ProjectRow, token: str
     if (decoded.reason === "expired") throw new KnownError("ADMIN_ACCESS_TOKEN_EXPIRED", { expired_at_millis: decoded.expiredAtMs });
     throw new KnownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   }
+  // An anonymous or restricted session is never an admin's: the reference decodes admin tokens with
+  // neither allowed, so they fail there as unparsable (before the project is looked at).
+  if (decoded.claims.is_anonymous || decoded.claims.is_restricted) throw new KnownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   // Admin tokens are sessions of the internal project only: a project's own users never administer it.
-  if (decoded.claims.project_id !== INTERNAL_PROJECT_ID || decoded.claims.is_anonymous || decoded.claims.is_restricted) {
-    throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
-  }
+  if (decoded.claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   const [owner, session] = await Promise.all([
     findUserRecord(deps.db, INTERNAL_PROJECT_ID, decoded.claims.sub),
     findLiveSession(deps.db, INTERNAL_PROJECT_ID, decoded.claims.refresh_token_id, decoded.claims.sub, deps.now()),
