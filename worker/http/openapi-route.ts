@@ -53,7 +53,7 @@ export const SECURITY_SCHEMES = {
     type: "apiKey",
     in: "header",
     name: "x-stack-admin-access-token",
-    description: "An owner's session on the internal project.",
+    description: "An owner's session on the internal project: stands in for the key of any access level, and keeps that level.",
   },
   accessToken: { type: "apiKey", in: "header", name: "x-stack-access-token", description: "The signed-in user's access token." },
 } as const;
