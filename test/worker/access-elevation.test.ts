@@ -2,6 +2,8 @@
  * The access type decides which credentials are read (issue 10's security fix). A request is
  * never elevated by a credential of another level: every credential header is tried at every
  * access level, and the request must keep its declared level or fail on its own credential.
+ * An owner's admin access token is read at every level (as the reference does, issue 27) but
+ * keeps the level asked for: test/worker/admin-token-access.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CallOptions, type CallResult, call, createProjectWithKeys, signUp } from "../helpers/api";
@@ -41,7 +43,7 @@ function expectInsufficient(res: CallResult, actual: Level) {
   expect(res.body.details.actual_access_type).toBe(actual);
 }
 
-describe("a client request ignores server and admin credentials", () => {
+describe("a client request is never raised by server or admin credentials", () => {
   for (const [name, credential] of CREDENTIALS) {
     if (name === "publishable client key") continue;
     it(`client + ${name}: GET /users stays client-only`, async () => {
@@ -68,23 +70,33 @@ describe("a client request ignores server and admin credentials", () => {
     });
   }
 
-  it("an ignored credential is not even checked: a garbage admin token on a client request passes as client", async () => {
-    const res = await call("/projects/current", {
-      ...p.client,
-      adminAccessToken: "garbage",
-      superSecretAdminKey: "x",
-      secretServerKey: "y",
-    });
+  it("an ignored credential is not even checked: a garbage admin or secret key on a client request passes as client", async () => {
+    const res = await call("/projects/current", { ...p.client, superSecretAdminKey: "x", secretServerKey: "y" });
     expect(res.status, res.text).toBe(200);
+  });
+
+  it("an admin access token is read on a client request (the reference's order): a garbage one is refused", async () => {
+    const res = await call("/projects/current", { ...p.client, adminAccessToken: "garbage" });
+    expect(res.status, res.text).toBe(401);
+    expect(res.body.code).toBe("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   });
 });
 
-describe("a server request ignores admin credentials and the publishable key", () => {
+describe("a server request is never raised by admin credentials", () => {
   for (const [name, credential] of CREDENTIALS) {
     if (name === "secret server key") continue;
     it(`server + ${name}: an admin-only route stays refused`, async () => {
       expectInsufficient(await call("/internal/api-keys", { ...p.server, ...credential() }), "server");
     });
+    // The owner's token stands in for the secret key and keeps the server level (the reference's rule).
+    if (name === "owner's admin access token") {
+      it(`server without its key + ${name}: a server request, still refused an admin-only route`, async () => {
+        const own = { projectId: p.projectId, accessType: "server", ...credential() };
+        expect((await call("/users", own)).status).toBe(200);
+        expectInsufficient(await call("/internal/api-keys", own), "server");
+      });
+      continue;
+    }
     it(`server without its key + ${name}: SERVER_AUTHENTICATION_REQUIRED`, async () => {
       const res = await call("/users", { projectId: p.projectId, accessType: "server", ...credential() });
       expect(res.status, res.text).toBe(401);

@@ -14,13 +14,7 @@ import type { ResponseDecl, RouteSpec } from "./route-spec";
 const AUTH_ERRORS: Record<AccessType, readonly KnownErrorCode[]> = {
   client: ["INVALID_PUBLISHABLE_CLIENT_KEY", "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"],
   server: ["SERVER_AUTHENTICATION_REQUIRED", "INVALID_SECRET_SERVER_KEY"],
-  admin: [
-    "ADMIN_AUTHENTICATION_REQUIRED",
-    "INVALID_SUPER_SECRET_ADMIN_KEY",
-    "UNPARSABLE_ADMIN_ACCESS_TOKEN",
-    "ADMIN_ACCESS_TOKEN_EXPIRED",
-    "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
-  ],
+  admin: ["ADMIN_AUTHENTICATION_REQUIRED", "INVALID_SUPER_SECRET_ADMIN_KEY"],
 };
 const REQUEST_AUTH_ERRORS: readonly KnownErrorCode[] = [
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
@@ -34,6 +28,10 @@ const REQUEST_AUTH_ERRORS: readonly KnownErrorCode[] = [
   "INVALID_PROJECT_FOR_ACCESS_TOKEN",
   "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
   "RESTRICTED_USER_NOT_ALLOWED",
+  // An owner's admin access token is read at every access level.
+  "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+  "ADMIN_ACCESS_TOKEN_EXPIRED",
+  "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
 ];
 
 /** Errors any route of an access level can answer; docs/api.md lists them once instead of per route. */
@@ -55,7 +53,7 @@ export const SECURITY_SCHEMES = {
     type: "apiKey",
     in: "header",
     name: "x-stack-admin-access-token",
-    description: "An owner's session on the internal project.",
+    description: "An owner's session on the internal project: stands in for the key of any access level, and keeps that level.",
   },
   accessToken: { type: "apiKey", in: "header", name: "x-stack-access-token", description: "The signed-in user's access token." },
 } as const;
@@ -64,14 +62,9 @@ function security(spec: RouteSpec): Record<string, string[]>[] {
   if (spec.access === "public") return [];
   const base: Record<string, string[]> = { projectId: [], accessType: [] };
   const user: Record<string, string[]> = spec.user ? { accessToken: [] } : {};
-  return spec.access.flatMap((type): Record<string, string[]>[] => {
-    if (type === "client") return [{ ...base, ...user, publishableClientKey: [] }];
-    if (type === "server") return [{ ...base, ...user, secretServerKey: [] }];
-    return [
-      { ...base, ...user, superSecretAdminKey: [] },
-      { ...base, ...user, adminAccessToken: [] },
-    ];
-  });
+  // An owner's admin access token stands in for the key at every level (request-auth.ts credentialsFor).
+  const key = { client: "publishableClientKey", server: "secretServerKey", admin: "superSecretAdminKey" } as const;
+  return [...spec.access.map((type) => ({ ...base, ...user, [key[type]]: [] })), { ...base, ...user, adminAccessToken: [] }];
 }
 
 /** Every known error a route can answer: its own, plus those its access, inputs and user imply. */

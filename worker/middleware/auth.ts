@@ -23,11 +23,11 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   });
   c.set("auth", auth);
   if (auth) {
-    // The actor of what this request changes: an owner acting as admin, the signed-in user, or the key's access level.
-    if (auth.adminUserId) deps.audit.actorType = "admin";
-    else if (auth.type === "client") deps.audit.actorType = auth.user ? "user" : "system";
+    // The actor of what this request changes: the signed-in user on a client request, else the access
+    // level, named by the owner whose admin access token authenticated it (an owner's token keeps the level).
+    if (auth.type === "client") deps.audit.actorType = auth.user ? "user" : "system";
     else deps.audit.actorType = auth.type;
-    deps.audit.actorId = auth.adminUserId ?? (auth.type === "client" ? (auth.user?.user.id ?? null) : null);
+    deps.audit.actorId = auth.type === "client" ? (auth.user?.user.id ?? null) : auth.adminUserId;
   }
   if (auth?.user && auth.user.user.lastActiveAt < deps.now() - 60_000) {
     deps.defer(touchUserActivity(deps.db, auth.user.user.id, deps.now()));

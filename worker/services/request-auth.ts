@@ -39,7 +39,7 @@ export type RequestAuth = {
   user: UserRecord | null;
   /** The session behind the access token (its refresh_token_id). */
   sessionId: string | null;
-  /** Set when an owner's admin access token authenticated the request. */
+  /** Set when an owner's admin access token authenticated the request, at whatever access type (`type` is unchanged). */
   adminUserId: string | null;
 };
 
@@ -58,14 +58,14 @@ function accessTokenError(decoded: Exclude<DecodedToken, { ok: true }>): KnownEr
 }
 
 /**
- * The credentials an access type reads; the others are dropped unread. A client request that
- * also carries a secret key, an admin key or an owner's admin token stays a client request:
- * elevation needs the access type that asks for it (and then that type's own credential).
+ * The credentials an access type reads; the other levels' keys are dropped unread. An owner's
+ * admin access token is read at every level (as the reference does): it stands in for the
+ * level's key and the request keeps its access type, so a client request with it is still a
+ * client request. Elevation needs the access type that asks for it (and then its credential).
  */
 export function credentialsFor(accessType: AccessType, h: AuthHeaders): AuthHeaders {
-  if (accessType === "client") return { ...h, secretServerKey: undefined, superSecretAdminKey: undefined, adminAccessToken: undefined };
-  if (accessType === "server")
-    return { ...h, publishableClientKey: undefined, superSecretAdminKey: undefined, adminAccessToken: undefined };
+  if (accessType === "client") return { ...h, secretServerKey: undefined, superSecretAdminKey: undefined };
+  if (accessType === "server") return { ...h, publishableClientKey: undefined, superSecretAdminKey: undefined };
   return { ...h, publishableClientKey: undefined, secretServerKey: undefined };
 }
 
@@ -110,7 +110,8 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
   const type: AccessType = accessType;
   let adminUserId: string | null = null;
   if (h.adminAccessToken) {
-    // Admin requests only (credentialsFor): the owner's token stands in for the admin key.
+    // At every access level the owner's token stands in for the level's key, which is then not read
+    // (wire §1). The type stays the one asked for: the token never raises a client or server request.
     adminUserId = await checkAdminAccessToken(deps, project, h.adminAccessToken);
   } else {
     checkKey(project, accessType, h, rows.keyValid);
@@ -189,10 +190,11 @@ async function checkAdminAccessToken(deps: Deps, project: ProjectRow, token: str
     if (decoded.reason === "expired") throw new KnownError("ADMIN_ACCESS_TOKEN_EXPIRED", { expired_at_millis: decoded.expiredAtMs });
     throw new KnownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   }
+  // An anonymous or restricted session is never an admin's: the reference decodes admin tokens with
+  // neither allowed, so they fail there as unparsable (before the project is looked at).
+  if (decoded.claims.is_anonymous || decoded.claims.is_restricted) throw new KnownError("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   // Admin tokens are sessions of the internal project only: a project's own users never administer it.
-  if (decoded.claims.project_id !== INTERNAL_PROJECT_ID || decoded.claims.is_anonymous || decoded.claims.is_restricted) {
-    throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
-  }
+  if (decoded.claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   const [owner, session] = await Promise.all([
     findUserRecord(deps.db, INTERNAL_PROJECT_ID, decoded.claims.sub),
     findLiveSession(deps.db, INTERNAL_PROJECT_ID, decoded.claims.refresh_token_id, decoded.claims.sub, deps.now()),
