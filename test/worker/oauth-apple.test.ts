@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { APPLE } from "../../worker/services/oauth/catalogue";
 import { forgetKeySets } from "../../worker/services/oauth/id-token";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
+import { withHealthPolls } from "../helpers/health";
 import { authorizeUrl, CookieJar, exchangeCode, fetchWorker, randomVerifier, s256 } from "../helpers/oauth";
 
 const CLIENT_ID = "com.example.doorman";
@@ -39,10 +40,13 @@ async function idToken(claims: Claims, o: { key?: CryptoKey; kid?: string } = {}
 let nextIdToken = "";
 let keySetFetches = 0;
 let publishedKeys: Claims[] = [];
+/** How the key set answers: normally, never (until the caller gives up), or with 50 MB. */
+let keySetMode: "ok" | "hang" | "huge" = "ok";
 beforeEach(() => {
   forgetKeySets();
   keySetFetches = 0;
   publishedKeys = [publicJwk];
+  keySetMode = "ok";
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new Request(input as RequestInfo, init).url;
@@ -56,6 +60,19 @@ beforeEach(() => {
       });
     if (url === APPLE.keys) {
       keySetFetches += 1;
+      const signal = new Request(input as RequestInfo, init).signal;
+      if (keySetMode === "hang") return new Promise<Response>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+      if (keySetMode === "huge") {
+        const chunk = new Uint8Array(1024 * 1024).fill(32);
+        let sent = 0;
+        const body = new ReadableStream({
+          pull(controller) {
+            if (sent++ >= 50) return controller.close();
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { headers: { "content-type": "application/json" } });
+      }
       return Response.json({ keys: publishedKeys });
     }
     return realFetch(input as RequestInfo, init);
@@ -90,6 +107,28 @@ async function appleCallback(p: Awaited<ReturnType<typeof appleProject>>, token:
   expect(callback.status).toBe(303);
   return new URL(callback.headers.get("location")!);
 }
+
+describe("Sign in with Apple: a dead or hostile key set", () => {
+  it.each([
+    ["hang", "a key set that never answers"],
+    ["huge", "a 50 MB key set"],
+  ])(
+    "%s (%s) ends the sign-in with OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE while /health keeps answering",
+    async (mode) => {
+      keySetMode = mode as "hang" | "huge";
+      const p = await appleProject();
+      vi.spyOn(console, "warn").mockImplementation(() => {});
+      const token = await idToken({ sub: `dead-keys.${crypto.randomUUID()}` });
+      const { result: back, ...health } = await withHealthPolls(() => appleCallback(p, token, randomVerifier()));
+      console.log(`Apple key set ${mode}: /health polled ${health.polls}×, max ${health.maxMs} ms`);
+      expect(`${back.origin}${back.pathname}`).toBe("http://localhost:3000/handler/error");
+      expect(back.searchParams.get("errorCode")).toBe("OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE");
+      expect(health.failures).toBe(0);
+      expect((await call("/users", { ...p.server })).body.items).toHaveLength(0);
+    },
+    60_000,
+  );
+});
 
 describe("Sign in with Apple: the ID token is verified", () => {
   it("a token signed by Apple's key, for this client, unexpired, signs in (the key set is fetched once)", async () => {
