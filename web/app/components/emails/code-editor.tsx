@@ -90,7 +90,10 @@ export function CodeEditor(props: {
           <p className="muted" role="status">
             Loading the editor…
           </p>
-          <pre className="code-editor-loading">{props.value}</pre>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: until the editor loads, this scrollable copy of the source must be reachable by keyboard (axe scrollable-region-focusable). */}
+          <pre className="code-editor-loading" tabIndex={0}>
+            {props.value}
+          </pre>
         </>
       )}
     </div>
