@@ -25,6 +25,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 8788);
 const origin = `http://localhost:${port}`;
 const probeOrigin = `http://127.0.0.1:${port}`;
+// Where the local D1/KV/DO state lives (relative to the repo). DOORMAN_STATE_DIR gives a run its own
+// state, e.g. `npm run compat:reference`, so a test run never touches a developer's data.
+const stateDir = process.env.DOORMAN_STATE_DIR || ".wrangler/state";
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const env = {
@@ -165,6 +168,8 @@ function workerConfigWithRelay() {
     "SHARED_SMTP_SENDER_EMAIL",
     "SHARED_SMTP_SENDER_NAME",
     "OAUTH_MOCK_ISSUER",
+    "STRIPE_API_URL",
+    "STRIPE_SECRET_KEY",
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
   ];
   const relay = names.filter((n) => process.env[n]);
@@ -188,8 +193,8 @@ async function main() {
   const started = Date.now();
   if (await portInUse(port)) fail(`port ${port} is already in use (another \`npm start\`?). Stop it, or run with PORT=<other port>.`);
 
-  log("applying D1 migrations to .wrangler/state …");
-  await step(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", ".wrangler/state"], {
+  log(`applying D1 migrations to ${stateDir} …`);
+  await step(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
     stdio: ["ignore", "inherit", "inherit"],
   });
 
@@ -226,7 +231,7 @@ async function main() {
       "-c",
       `../${workerConfig}`,
       "--persist-to",
-      "../.wrangler/state",
+      resolve(root, stateDir),
       "--ip",
       "127.0.0.1",
       "--port",
@@ -268,7 +273,7 @@ async function main() {
   const line = "─".repeat(72);
   console.log(`
 ${line}
-  Doorman is running (ready in ${secs} s). Offline; data in .wrangler/state.
+  Doorman is running (ready in ${secs} s). Offline; data in ${stateDir}.
 
   App           ${origin}/
   API base      ${origin}/api/v1        (health: ${origin}/api/v1/health)
