@@ -44,7 +44,7 @@ async function readForm(req) {
 }
 
 /** Starts the provider on 127.0.0.1:`port` (0 = any free port). */
-export async function startOidcDevServer({ port = 0, host = "127.0.0.1" } = {}) {
+export async function startOidcDevServer({ port = 0, host = "127.0.0.1", issuerHost = host } = {}) {
   const emails = new Map(); // subject -> email, for the claims of signed-in subjects
   let issuer = "";
   const server = createServer();
@@ -52,7 +52,7 @@ export async function startOidcDevServer({ port = 0, host = "127.0.0.1" } = {}) 
     server.once("error", reject);
     server.listen(port, host, resolve);
   });
-  issuer = `http://${host}:${server.address().port}`;
+  issuer = `http://${issuerHost}:${server.address().port}`;
 
   const provider = new Provider(issuer, {
     clients: [
@@ -100,13 +100,27 @@ export async function startOidcDevServer({ port = 0, host = "127.0.0.1" } = {}) 
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         return res.end(loginPage(details.uid, details.params.client_id));
       }
-      const email = (await readForm(req)).get("email")?.trim().toLowerCase() ?? "";
+      const form = await readForm(req);
+      // oidc-provider's development-interaction protocol (the reference suite's mock OAuth server
+      // speaks it: npm run compat:reference): POST /interaction/{uid} with prompt=login (login=email),
+      // then, as a second interaction, prompt=consent.
+      if (!match[2] && form.get("prompt") === "consent") {
+        const grant = details.grantId
+          ? await provider.Grant.find(details.grantId)
+          : new provider.Grant({ accountId: details.session?.accountId, clientId: details.params.client_id });
+        grant.addOIDCScope(String(details.params.scope ?? "openid"));
+        const grantId = await grant.save();
+        return await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+      }
+      const fromPrompt = !match[2] && form.get("prompt") === "login";
+      const email = (fromPrompt ? form.get("login") : form.get("email"))?.trim().toLowerCase() ?? "";
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
         res.writeHead(400, { "content-type": "text/html; charset=utf-8" });
         return res.end(loginPage(details.uid, details.params.client_id, "Enter an email address."));
       }
       const accountId = subjectOf(email);
       emails.set(accountId, email);
+      if (fromPrompt) return await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
       const grant = new provider.Grant({ accountId, clientId: details.params.client_id });
       grant.addOIDCScope(String(details.params.scope ?? "openid"));
       const grantId = await grant.save();

@@ -156,7 +156,8 @@ async function waitForHealth(child, timeoutMs) {
  * (gitignored), because the worker behind `pages dev` reads vars only from its wrangler.toml, not
  * from .dev.vars or --var. It always sets ENVIRONMENT = "development" (the committed wrangler.toml
  * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
- * mail catcher) or SHARED_OAUTH_* (real shared OAuth keys), and for OAUTH_MOCK_ISSUER (the bundled
+ * mail catcher), SHARED_OAUTH_* (real shared OAuth keys), RATE_LIMIT_* (a deployment's rate limits,
+ * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY, and for OAUTH_MOCK_ISSUER (the bundled
  * OpenID provider started below), they are added too.
  */
 function workerConfigWithRelay() {
@@ -171,6 +172,7 @@ function workerConfigWithRelay() {
     "STRIPE_API_URL",
     "STRIPE_SECRET_KEY",
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
+    ...Object.keys(process.env).filter((n) => /^RATE_LIMIT_[A-Z_]+$/.test(n)),
   ];
   const relay = names.filter((n) => process.env[n]);
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");

@@ -8,13 +8,16 @@
  *   3. vitest on the checkout's tests, linked into .run/ (nothing of them is copied in), with the
  *      one relaxation in setup.ts (a response snapshot is checked for status and known-error code);
  *   4. the JSON report, grouped by areas.ts.
- * Env: COMPAT_PORT (default 8793), COMPAT_WORKERS (vitest workers, default 4), REFERENCE_COMMIT (when
+ * The suite's OAuth flows go through Doorman's dev OpenID provider (scripts/oidc-dev-server.mjs), on
+ * localhost:8114 where the suite expects its mock OAuth server, speaking the same interaction protocol.
+ * Env: COMPAT_PORT (default 8102), COMPAT_WORKERS (vitest workers, default 4), REFERENCE_COMMIT (when
  * the checkout is not a git work tree, e.g. a `git archive` of it).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RATE_LIMIT_RULES } from "../../../sdk/src/shared/rate-limit-rules";
 import { areaOf, EXCLUDED, isSpecArea, OUT_OF_SCOPE } from "./areas";
 import { startInbucket } from "./inbucket";
 
@@ -23,9 +26,13 @@ const root = resolve(here, "../../..");
 const args = process.argv.slice(2).filter((a) => a !== "--");
 const checkout = args[0] ? resolve(args[0]) : "";
 const filters = args.slice(1);
-const port = Number(process.env.COMPAT_PORT ?? 8793);
+// The suite expects the API on localhost:{prefix}02 and its mock OAuth server on {prefix}14 (prefix 81).
+const port = Number(process.env.COMPAT_PORT ?? 8102);
 const origin = `http://localhost:${port}`;
 const runDir = join(here, ".run");
+
+/** Stops what the run started (Doorman, the mail sink, the OAuth provider); set once they run. */
+let cleanup: () => Promise<void> = async () => {};
 
 function fail(message: string): never {
   console.error(`[compat] ${message}`);
@@ -35,8 +42,8 @@ function fail(message: string): never {
 if (!checkout || !existsSync(join(checkout, "apps/e2e/tests/backend"))) {
   fail("usage: npm run compat:reference -- <path to a checkout of stack-auth/stack-auth> [test filters]");
 }
-if (!existsSync(join(here, "../node_modules/@stackframe/stack-shared"))) {
-  fail("test/compat has no packages: run `npm ci --prefix test/compat` first");
+if (!existsSync(join(here, "node_modules/@stackframe/stack-shared"))) {
+  fail("the suite's packages are missing: run `npm ci --prefix test/compat/reference` first");
 }
 
 function referenceCommit(): string {
@@ -123,6 +130,10 @@ async function main() {
   const mail = await startInbucket();
   console.log(`[compat] SMTP sink on 127.0.0.1:${mail.smtpPort}, Inbucket API on ${mail.url}`);
 
+  const { startOidcDevServer } = await import("../../../scripts/oidc-dev-server.mjs");
+  const oidc = await startOidcDevServer({ port: 8114, issuerHost: "localhost" }).catch(() => null);
+  if (!oidc) console.warn("[compat] port 8114 is taken: OAuth tests will fail (npm start's own provider is used)");
+
   const state = join(runDir, "state");
   const doorman = spawn("node", ["scripts/start.mjs"], {
     cwd: root,
@@ -134,6 +145,10 @@ async function main() {
       DOORMAN_STATE_DIR: relative(root, state),
       SHARED_SMTP_HOST: "127.0.0.1",
       SHARED_SMTP_PORT: String(mail.smtpPort),
+      ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
+      // The suite drives ~1,000 sign-ups and sign-ins from one address within minutes; the reference
+      // has no per-address limits in its test setup, so the deployment's limits are off (docs/compat.md).
+      ...Object.fromEntries(Object.keys(RATE_LIMIT_RULES).map((rule) => [`RATE_LIMIT_${rule}`, "0"])),
     },
   });
   const log: string[] = [];
@@ -142,7 +157,9 @@ async function main() {
   const stop = async () => {
     killGroup(doorman);
     await mail.stop();
+    await oidc?.close();
   };
+  cleanup = stop;
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
 
   console.log(`[compat] starting Doorman (npm start) on ${origin} …`);
@@ -195,7 +212,8 @@ async function main() {
   process.exit(0);
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   console.error(err);
+  await cleanup().catch(() => {});
   process.exit(1);
 });

@@ -50,6 +50,14 @@ function actualCode(response: ResponseLike): string | null {
   return body && typeof body === "object" && typeof body.code === "string" ? body.code : null;
 }
 
+function callsiteError(): Error {
+  const frames = (new Error().stack ?? "").split("\n").slice(1);
+  const callsite = frames.find((line) => line.includes("/tests/")) ?? frames[frames.length - 1] ?? "";
+  const error = new Error("STACK_TRACE_ERROR");
+  error.stack = `Error: STACK_TRACE_ERROR\n    at __INLINE_SNAPSHOT_OFFSET_1__ (${import.meta.url}:1:1)\n${callsite}`;
+  return error;
+}
+
 chai.util.overwriteMethod(
   chai.Assertion.prototype,
   "toMatchInlineSnapshot",
@@ -58,6 +66,9 @@ chai.util.overwriteMethod(
       const received = chai.util.flag(this, "object");
       const snapshot = args.find((a): a is string => typeof a === "string");
       if (!isResponse(received) || snapshot === undefined || !snapshot.includes("NiceResponse {")) {
+        // vitest finds an inline snapshot's place from the stack; through this wrapper every call
+        // would share one place, so hand it the caller's frame (its __INLINE_SNAPSHOT_OFFSET_n__ rule).
+        if (!chai.util.flag(this, "error")) chai.util.flag(this, "error", callsiteError());
         return original.apply(this, args);
       }
       const expected = expectedOf(snapshot);
