@@ -817,5 +817,8 @@ export const dataVaultEntries = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.storeId, t.keyHash] }), index("data_vault_entries_project_bytes").on(t.projectId, t.valueBytes)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.storeId, t.keyHash] }),
+    index("data_vault_entries_project_bytes").on(t.projectId, t.valueBytes),
+  ],
 );

@@ -13,11 +13,9 @@ import { HASHED_KEY_MAX_LENGTH, SET_BODY_MAX_BYTES, VALUE_MAX_BYTES } from "../s
 const params = z.strictObject({ storeId: z.string().max(1024) });
 const hashedKey = z.string().min(1, "must not be empty").max(HASHED_KEY_MAX_LENGTH);
 // Why capped: one value is one D1 row (2 MB at most, sealed), and a tenant must not fill the database.
-const encryptedValue = z
-  .string()
-  .refine((v) => v.length <= VALUE_MAX_BYTES / 3 || new TextEncoder().encode(v).length <= VALUE_MAX_BYTES, {
-    message: `must be at most ${VALUE_MAX_BYTES} bytes (UTF-8)`,
-  });
+const encryptedValue = z.string().refine((v) => v.length <= VALUE_MAX_BYTES / 3 || new TextEncoder().encode(v).length <= VALUE_MAX_BYTES, {
+  message: `must be at most ${VALUE_MAX_BYTES} bytes (UTF-8)`,
+});
 
 const setValue = defineRoute({
   method: "post",

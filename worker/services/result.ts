@@ -158,11 +158,7 @@ type AssertNone<T extends never> = T;
 export type _SlicesAreDisjoint = AssertNone<SharedReasons<Slices>>;
 
 /** Each problem reason with the fields its wire error reads. */
-export type ProblemFields = CoreProblemFields &
-  PaymentsProblemFields &
-  EmailProblemFields &
-  WebhooksProblemFields &
-  DataVaultProblemFields;
+export type ProblemFields = CoreProblemFields & PaymentsProblemFields & EmailProblemFields & WebhooksProblemFields & DataVaultProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

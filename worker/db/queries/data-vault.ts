@@ -37,7 +37,9 @@ export async function findVaultEntry(db: Db, k: VaultEntryKey): Promise<string |
   const row = await db
     .select({ sealed: dataVaultEntries.valueSealed })
     .from(dataVaultEntries)
-    .where(and(eq(dataVaultEntries.projectId, k.projectId), eq(dataVaultEntries.storeId, k.storeId), eq(dataVaultEntries.keyHash, k.keyHash)))
+    .where(
+      and(eq(dataVaultEntries.projectId, k.projectId), eq(dataVaultEntries.storeId, k.storeId), eq(dataVaultEntries.keyHash, k.keyHash)),
+    )
     .get();
   return row?.sealed ?? null;
 }

@@ -5,8 +5,8 @@
  */
 import { encryptAtRest, openSealed } from "../../crypto/at-rest";
 import { sha256Hex } from "../../crypto/hash";
-import type { ProjectRow } from "../../db/queries/projects";
 import { findVaultEntry, putVaultEntry, type VaultEntryKey } from "../../db/queries/data-vault";
+import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { renderedConfigOf } from "../project-config/cache";
 import { fail, type Problem } from "../result";
