@@ -50,6 +50,24 @@ describe("SDK data vault", () => {
     for (const clear of ["user:42", "sk_live_123", "in api-keys", "in other"]) expect(stored).not.toContain(clear);
   });
 
+  it("reads a value the published Stack SDK wrote (same hashed key, same encryption)", async () => {
+    const { p, server } = await setup();
+    // Made once with @stackframe/stack-shared 2.8.108's vault helpers (hashKey, encryptValue).
+    const published = {
+      secret: "published-sdk-secret",
+      key: "published-key",
+      hashedKey: "G5V5bRSOh9xL5T2wYDcqkR6K1FvGd5MGYaSQHPEStfU=",
+      encryptedValue: "AQCP3q8ZbHJAPUkYcDs1uC3igfZMXWsmkS7i1rBvJiEtNFcjHWT/5XKP22ygAsRXqLs2dwTJNbCtDysx5sLaSqzIZIuvjF/PDsWkb4oLEA==",
+    };
+    const res = await call("/data-vault/stores/api-keys/set", {
+      ...p.server,
+      body: { hashed_key: published.hashedKey, encrypted_value: published.encryptedValue },
+    });
+    expect(res.status, res.text).toBe(200);
+    const store = await server.getDataVaultStore("api-keys");
+    expect(await store.getValue(published.key, { secret: published.secret })).toBe("written by @stackframe/js 2.8.108");
+  });
+
   it("needs the secret, and names an unknown store", async () => {
     const { server } = await setup();
     const store = await server.getDataVaultStore("api-keys");
