@@ -28,6 +28,7 @@ import { passwordRoutes } from "./routes/auth/password";
 import { sessionsRoutes } from "./routes/auth/sessions";
 import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
+import { dataVaultRoutes } from "./routes/data-vault";
 import { emailsRoutes } from "./routes/emails/emails";
 import { emailsOutboxRoutes } from "./routes/emails/outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
@@ -94,6 +95,7 @@ const api = routeGroup()
   .route("/team-api-keys", teamApiKeysRoutes)
   .route("/integrations/credential-scanning", credentialScanningRoutes)
   .route("/contact-channels", contactChannelsRoutes)
+  .route("/data-vault", dataVaultRoutes)
   .route("/emails/notification-preference", notificationPreferencesRoutes)
   .route("/emails", emailsRoutes)
   .route("/emails", emailsOutboxRoutes)

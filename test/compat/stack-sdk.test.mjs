@@ -92,6 +92,14 @@ test("owner flow: sign up on internal, update, create a project, mint keys", asy
   assert.equal((await server.listUsers({ limit: 10 })).length, 1);
   assert.equal(await server.getUser("6f1a4f0e-3b5d-4c1e-9a7b-000000000000"), null);
 
+  // The data vault: a store of the config, values by key and secret (hashed and encrypted by the SDK).
+  await admin.updateConfig({ "dataVault.stores.compat-store": { displayName: "Compat store" } });
+  const vault = await server.getDataVaultStore("compat-store");
+  await vault.setValue("user:1", "vault value 🔐", { secret: "compat secret" });
+  assert.equal(await vault.getValue("user:1", { secret: "compat secret" }), "vault value 🔐");
+  assert.equal(await vault.getValue("user:1", { secret: "another secret" }), null);
+  assert.equal(await vault.getValue("user:2", { secret: "compat secret" }), null);
+
   // End users of that project sign in with the publishable key.
   const app = clientApp(project.id, keys.publishableClientKey);
   const bad = await app.signInWithCredential({ email: member, password: "wrong password 1", noRedirect: true });

@@ -798,3 +798,27 @@ export const emailOutbox = sqliteTable(
     index("email_outbox_status_due").on(t.status, t.scheduledAt),
   ],
 );
+
+/**
+ * Data vault entries: one value per (project, store, key). `keyHash` is the SHA-256 hex of the
+ * client's hashed key; `valueSealed` is sealed with the server secret, bound to project, store and key.
+ * `valueBytes` (the sealed length) sits before the value, so the project's total is read without it.
+ */
+export const dataVaultEntries = sqliteTable(
+  "data_vault_entries",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    storeId: text("store_id").notNull(),
+    keyHash: text("key_hash").notNull(),
+    valueBytes: integer("value_bytes").notNull(),
+    valueSealed: text("value_sealed").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.storeId, t.keyHash] }),
+    index("data_vault_entries_project_bytes").on(t.projectId, t.valueBytes),
+  ],
+);

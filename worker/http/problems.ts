@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@doorman/shared/consta
 import { KnownError, PASSWORD_RULE_MESSAGES } from "@doorman/shared/known-errors";
 import { StatusError } from "../lib/errors";
 import type { Problem, ProblemMap, ProblemReason } from "../services/result";
+import { dataVaultProblems } from "./problems/data-vault";
 import { emailProblems } from "./problems/email";
 import { paymentsProblems } from "./problems/payments";
 import { webhooksProblems } from "./problems/webhooks";
@@ -22,6 +23,7 @@ const problemErrors = {
   ...paymentsProblems,
   ...emailProblems,
   ...webhooksProblems,
+  ...dataVaultProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

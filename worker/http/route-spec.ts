@@ -33,6 +33,8 @@ export type RouteSpec = {
   body?: z.ZodType;
   /** A narrower body for client callers (server-only fields are a SCHEMA_ERROR for them). */
   clientBody?: z.ZodType;
+  /** Largest body this route reads, in bytes, when it needs more than MAX_BODY_BYTES (validate.ts). */
+  maxBodyBytes?: number;
   /** Media types documented for the body; JSON by default (the reader also takes form and text bodies). */
   bodyMediaTypes?: readonly string[];
   response: ResponseDecl | readonly ResponseDecl[];

@@ -54,7 +54,7 @@ export function addRoute<S extends RouteSpec>(app: OpenAPIHono<AppEnv>, spec: S,
     const auth = c.get("auth");
     const schema = spec.clientBody && auth?.type === "client" ? spec.clientBody : spec.body;
     const query = spec.query ? parseQuery(c, spec.query) : undefined;
-    const body = schema ? await parseBody(c, schema) : undefined;
+    const body = schema ? await parseBody(c, schema, spec.maxBodyBytes) : undefined;
     const settleLimits = await enforceRouteLimits(c, spec.rateLimit, body);
     const input = {
       auth,

@@ -36,15 +36,13 @@ export function nestingDepth(value: unknown): number {
   return deepest;
 }
 
-export async function readBody(c: Context): Promise<unknown> {
+export async function readBody(c: Context, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
   const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES)
-    throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (declared > maxBytes) throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${maxBytes} bytes.`);
   // Bytes, then UTF-8: workerd warns when .text() reads a form-encoded body.
   const text = new TextDecoder().decode(await c.req.arrayBuffer());
-  if (text.length > MAX_BODY_BYTES)
-    throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (text.length > maxBytes) throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${maxBytes} bytes.`);
   if (text.trim() === "") return undefined;
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
@@ -75,9 +73,9 @@ function check<T extends z.ZodType>(c: Context, schema: T, value: unknown, where
   return result.data;
 }
 
-/** Parses and validates the body. An absent body is validated as `{}`. */
-export async function parseBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const body = await readBody(c);
+/** Parses and validates the body (at most `maxBytes`). An absent body is validated as `{}`. */
+export async function parseBody<T extends z.ZodType>(c: Context, schema: T, maxBytes?: number): Promise<z.infer<T>> {
+  const body = await readBody(c, maxBytes);
   return check(c, schema, body ?? {}, "body");
 }
 

@@ -3,7 +3,7 @@
  * worker/http/problems.ts maps every reason to its wire error; a reason added here without a
  * mapping there, or a service failing with a reason not listed here, fails the typecheck.
  * A feature with many reasons declares its slice beside its services (services/payments/problems.ts,
- * services/email/problems.ts, services/webhooks/problems.ts) and its part of the map in
+ * services/email/problems.ts, services/webhooks/problems.ts, services/data-vault/problems.ts) and its part of the map in
  * worker/http/problems/<feature>.ts; ProblemFields joins the slices, which must not share a reason.
  *
  * @example
@@ -14,6 +14,7 @@
 import type { RestrictedReason } from "../crypto/access-tokens";
 import type { ApiKeyType } from "../crypto/api-key-format";
 import type { PermissionScope } from "../db/queries/permissions";
+import type { DataVaultProblemFields } from "./data-vault/problems";
 import type { EmailProblemFields } from "./email/problems";
 import type { PaymentsProblemFields } from "./payments/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
@@ -148,7 +149,7 @@ type CoreProblemFields = {
   internal_project_sessions: NoFields;
 };
 
-type Slices = [CoreProblemFields, PaymentsProblemFields, EmailProblemFields, WebhooksProblemFields];
+type Slices = [CoreProblemFields, PaymentsProblemFields, EmailProblemFields, WebhooksProblemFields, DataVaultProblemFields];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
   ? { [I in keyof Tail]: keyof Head & keyof Tail[I] }[number] | SharedReasons<Tail>
@@ -157,7 +158,7 @@ type AssertNone<T extends never> = T;
 export type _SlicesAreDisjoint = AssertNone<SharedReasons<Slices>>;
 
 /** Each problem reason with the fields its wire error reads. */
-export type ProblemFields = CoreProblemFields & PaymentsProblemFields & EmailProblemFields & WebhooksProblemFields;
+export type ProblemFields = CoreProblemFields & PaymentsProblemFields & EmailProblemFields & WebhooksProblemFields & DataVaultProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

@@ -13,6 +13,7 @@ import type { ClientAppOptions } from "./app-core";
 import { ClientAppBase, type GetUserOptions } from "./client-app";
 import * as connections from "./connected-accounts";
 import { type ActiveSession, type CurrentUserOf, type OwnerAdminAppFactory, sessionFromJson } from "./current-user";
+import { type DataVaultStore, dataVaultStore } from "./data-vault";
 import * as payments from "./payments";
 import type { CustomerProductsList, CustomerProductsListOptions, Purchase } from "./payments-shapes";
 import * as permissions from "./permissions";
@@ -271,6 +272,19 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
   async getUserByApiKey(apiKey: string): Promise<ServerUser | null> {
     const key = await this.validateUserApiKey(apiKey);
     return key ? this.getUser(key.userId) : null;
+  }
+  // --- data-vault ---
+  /**
+   * A data vault store of the project's config (`dataVault.stores.<id>`): values by key, encrypted
+   * with your secret before they leave this server, sealed again at rest by Doorman.
+   *
+   * @example
+   * const store = await server.getDataVaultStore("api-keys");
+   * await store.setValue(userId, token, { secret: process.env.VAULT_SECRET! });
+   * const token = await store.getValue(userId, { secret: process.env.VAULT_SECRET! }); // string | null
+   */
+  async getDataVaultStore(id: string): Promise<DataVaultStore> {
+    return dataVaultStore(this._serverRequest.bind(this), id);
   }
   // --- payments ---
   private customer(selector: payments.CustomerSelector): payments.ServerCustomer {

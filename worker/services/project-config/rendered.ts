@@ -9,6 +9,7 @@
 import { RATE_LIMIT_RULE_NAMES, RATE_LIMIT_VALUE } from "@doorman/shared/rate-limit-rules";
 import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "@doorman/shared/wire-ai-chat";
 import { z } from "zod";
+import { dataVaultConfigSchema, defaultDataVaultConfig } from "../data-vault/config";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
 import { type FlatProjectConfig, SESSION_POLICY_MAX_MINUTES } from "./flat";
@@ -80,6 +81,8 @@ export const renderedConfigSchema = z.strictObject({
   }),
   /** Items, offers, groups and test mode (services/payments/config.ts). */
   payments: paymentsConfigSchema,
+  /** Data vault stores (services/data-vault/config.ts). */
+  dataVault: dataVaultConfigSchema,
   onboarding: z.strictObject({ requireEmailVerification: bool }),
   project: z.strictObject({ requirePublishableClientKey: bool }),
   doorman: z.strictObject({
@@ -157,6 +160,8 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
     },
     // Payments live only in the overrides (read through renderConfig where payments need them).
     payments: defaultPaymentsConfig(),
+    // Data vault stores live only in the overrides (read through renderConfig by the vault's routes).
+    dataVault: defaultDataVaultConfig(),
     onboarding: { requireEmailVerification: c.require_email_verification },
     project: { requirePublishableClientKey: c.require_publishable_client_key },
     doorman: {
