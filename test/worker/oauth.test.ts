@@ -85,18 +85,33 @@ describe("GET /auth/oauth/authorize/{provider}", () => {
     expect(await knownError(await fetchWorker(url.toString()))).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
   });
 
-  it("refuses untrusted redirect, error and after-callback URLs", async () => {
+  it("refuses untrusted redirect, error and after-callback URLs at the callback, before any code or redirect", async () => {
     const p = await oauthProject({ allow_localhost: false, domains: [{ domain: "https://app.example.com", handler_path: "/handler" }] });
     const evil = "https://evil.example.net/cb";
     for (const extra of [{ redirect_uri: evil }, { error_redirect_url: evil }, { after_callback_redirect_url: evil }]) {
       const url = new URL(authorizeUrl(p.client, { redirectUri: "https://app.example.com/handler/oauth-callback" }));
       url.searchParams.set("error_redirect_url", "https://app.example.com/handler/error");
       for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);
-      expect(await knownError(await fetchWorker(url.toString()))).toMatchObject({ status: 400, code: "REDIRECT_URL_NOT_WHITELISTED" });
+      // As the reference: the authorize step goes to the provider; the callback refuses.
+      const start = await fetchWorker(url.toString());
+      expect(start.status).toBe(307);
+      const jar = new CookieJar();
+      jar.store(start);
+      const providerCallback = await loginAtProvider(start.headers.get("location")!, uniqueEmail("evil"));
+      const res = await fetchWorker(providerCallback, { headers: { cookie: jar.header() } });
+      expect(res.headers.get("location")).toBeNull();
+      expect(await knownError(res)).toMatchObject({ status: 400, code: "REDIRECT_URL_NOT_WHITELISTED" });
     }
     const ok = new URL(authorizeUrl(p.client, { redirectUri: "https://app.example.com/handler/oauth-callback" }));
     ok.searchParams.set("error_redirect_url", "https://app.example.com/handler/error");
-    expect((await fetchWorker(ok.toString())).status).toBe(307);
+    const start = await fetchWorker(ok.toString());
+    const jar = new CookieJar();
+    jar.store(start);
+    const res = await fetchWorker(await loginAtProvider(start.headers.get("location")!, uniqueEmail("good")), {
+      headers: { cookie: jar.header() },
+    });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get("location")!).origin).toBe("https://app.example.com");
   });
 
   it("limits authorize requests per IP", async () => {
@@ -194,7 +209,7 @@ describe("GET|POST /auth/oauth/callback/{provider}", () => {
     const start = await fetchWorker(authorizeUrl(p.client, { responseMode: "json" }));
     const innerState = new URL(((await start.json()) as { location: string }).location).searchParams.get("state")!;
     const res = await fetchWorker(`http://localhost/api/v1/auth/oauth/callback/github?state=${innerState}&error=access_denied`);
-    expect(res.status).toBe(303);
+    expect(res.status).toBe(307);
     const location = new URL(res.headers.get("location")!);
     expect(location.pathname).toBe("/handler/error");
     expect(location.searchParams.get("errorCode")).toBe("OAUTH_PROVIDER_ACCESS_DENIED");
@@ -211,10 +226,10 @@ describe("GET|POST /auth/oauth/callback/{provider}", () => {
     expect(await knownError(late)).toMatchObject({ status: 408, code: "OUTER_OAUTH_TIMEOUT" });
   });
 
-  it("sends known errors to error_redirect_url with error=server_error, errorCode, message and details", async () => {
+  it("sends known errors to error_redirect_url (307) with error=server_error, errorCode, message and details", async () => {
     const p = await oauthProject({ sign_up_enabled: false });
     const flow = await oauthFlow(p.client, uniqueEmail("nosignup"));
-    expect(flow.callback.status).toBe(303);
+    expect(flow.callback.status).toBe(307);
     expect(`${flow.location.origin}${flow.location.pathname}`).toBe("http://localhost:3000/handler/error");
     expect(flow.location.searchParams.get("error")).toBe("server_error");
     expect(flow.location.searchParams.get("errorCode")).toBe("SIGN_UP_NOT_ENABLED");

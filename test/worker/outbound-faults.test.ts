@@ -215,7 +215,7 @@ describe("OAuth providers", () => {
     ["token-then-redirect", "a userinfo redirect"],
   ])("%s (%s) ends the sign-in with OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE at the app's error URL", async (mode) => {
     const { status, location } = await signInThrough(mode);
-    expect(status).toBe(303);
+    expect(status).toBe(307);
     expect(unavailable(location)).toEqual(expected);
   });
 });

@@ -68,7 +68,6 @@ const authorize = defineRoute({
     "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
     "INVALID_SCOPE",
     "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
-    "REDIRECT_URL_NOT_WHITELISTED",
     "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
     "UNPARSABLE_ACCESS_TOKEN",
     "ACCESS_TOKEN_EXPIRED",
@@ -85,8 +84,8 @@ const callbackSpec = {
     "Errors once the flow is known go back to the app's error URL as errorCode/message/details query parameters.",
   access: "public",
   params: providerParams,
-  response: { status: 303, description: "To the app's redirect URL with a code, or to its error URL" },
-  errors: ["OUTER_OAUTH_TIMEOUT"],
+  response: { status: 303, description: "To the app's redirect URL with a code (303), or to its error URL (307)" },
+  errors: ["OUTER_OAUTH_TIMEOUT", "REDIRECT_URL_NOT_WHITELISTED"],
 } as const;
 const callbackGet = defineRoute({ ...callbackSpec, method: "get" });
 const callbackPost = defineRoute({ ...callbackSpec, method: "post" });
@@ -122,7 +121,8 @@ async function callback(c: Context<AppEnv>, provider: string) {
   target.searchParams.set("errorCode", error.code);
   target.searchParams.set("message", error.message);
   target.searchParams.set("details", JSON.stringify(error.details ?? {}));
-  return c.redirect(target.toString(), 303);
+  // 307 for an error, 303 for a code: the reference's statuses, which its clients' tests assert.
+  return c.redirect(target.toString(), 307);
 }
 
 export const oauthRoutes = routeGroup();

@@ -8,7 +8,7 @@ import { verifyAccessToken } from "../../crypto/access-tokens";
 import { encryptAtRest } from "../../crypto/at-rest";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { checkOAuthClient } from "./client-check";
@@ -65,7 +65,6 @@ export type AuthorizeResult =
       | "oauth_invalid_scope"
       | "oauth_link_requires_token"
       | "oauth_pkce_plain_refused"
-      | "untrusted_url"
       | "oauth_extra_scope_shared"
       | "oauth_token_invalid"
       | "oauth_token_expired"
@@ -93,10 +92,8 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
     if (provider.reason === "oauth_provider_not_configured") console.warn(`OAuth provider ${input.providerId}: no keys configured`);
     return fail("oauth_provider_not_enabled");
   }
-  // Every URL we will later send the browser (and a code) to must be the project's own.
-  for (const url of [input.redirectUri, input.errorRedirectUrl, input.afterCallbackRedirectUrl]) {
-    if (url !== undefined && !isTrustedUrl(config, url)) return fail("untrusted_url");
-  }
+  // The redirect URLs are checked against the trusted domains at the callback, as the reference does,
+  // before anything (a code, the browser) is sent to them (services/oauth/callback.ts).
   const extraScopes = (input.providerScope ?? "").split(/\s+/).filter(Boolean);
   // The platform's shared app must not be granted arbitrary scopes on a project's behalf.
   if (provider.shared && extraScopes.length > 0) return fail("oauth_extra_scope_shared");

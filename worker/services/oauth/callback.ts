@@ -9,6 +9,7 @@ import { openSealed } from "../../crypto/at-rest";
 import { sha256Hex } from "../../crypto/hash";
 import { findProjectIdOfCode } from "../../db/queries/verification-codes";
 import type { Deps } from "../deps";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { loadProject } from "../seed";
 import { issueCode, redeemCode, spendCheckedCode } from "../verification-codes";
@@ -31,7 +32,7 @@ export type CallbackInput = {
   hasInnerCookie: (innerState: string) => boolean;
 };
 
-type BeforeOuter = Problem<"oauth_state_invalid" | "oauth_outer_timeout" | "oauth_inner_cookie_missing">;
+type BeforeOuter = Problem<"oauth_state_invalid" | "oauth_outer_timeout" | "oauth_inner_cookie_missing" | "untrusted_url">;
 type AfterOuter = Exclude<ResolveResult, { ok: true }> | Problem<OuterProblem>;
 type OuterProblem =
   | "oauth_provider_not_enabled"
@@ -61,6 +62,13 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
   // One use only: a replayed provider callback cannot mint a second code.
   const used = await spendCheckedCode(deps, peek.row);
   if (!used.ok) return fail("oauth_state_invalid");
+
+  // Every URL the browser (and a code) will go to must be the project's own by its trusted domains
+  // now; an untrusted one is answered here, never redirected to (REDIRECT_URL_NOT_WHITELISTED).
+  const config = readProjectConfig(project.config);
+  for (const url of [outer.redirect_uri, outer.error_redirect_url, outer.after_callback_redirect_url]) {
+    if (url && !isTrustedUrl(config, url)) return fail("untrusted_url");
+  }
 
   const errorRedirectUrl = outer.error_redirect_url ?? outer.redirect_uri;
   const redirected = (problem: AfterOuter): CallbackResult => ({ ...problem, errorRedirectUrl });
