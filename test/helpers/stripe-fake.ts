@@ -25,7 +25,17 @@ const stripeEnv = {
 };
 
 /** `call` (test/helpers/api.ts) against the worker with Stripe configured. */
-export async function stripeCall(path: string, o: CallOptions = {}): Promise<CallResult> {
+export function stripeCall(path: string, o: CallOptions = {}): Promise<CallResult> {
+  return callWithVars(stripeEnv, path, o);
+}
+
+/** `call` (test/helpers/api.ts) against the worker with these vars over the test env (e.g. another STRIPE_API_URL). */
+export function callWithEnv(vars: Record<string, string | undefined>) {
+  const merged = { ...(env as unknown as Record<string, unknown>), ...vars };
+  return (path: string, o: CallOptions = {}) => callWithVars(merged, path, o);
+}
+
+async function callWithVars(vars: Record<string, unknown>, path: string, o: CallOptions): Promise<CallResult> {
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
   const set = (name: string, value: string | undefined) => {
     if (value !== undefined) headers[`x-stack-${name}`] = value;
@@ -48,7 +58,7 @@ export async function stripeCall(path: string, o: CallOptions = {}): Promise<Cal
     body,
   });
   const ctx = createExecutionContext();
-  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, stripeEnv as never, ctx);
+  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, vars as never, ctx);
   await waitOnExecutionContext(ctx);
   const text = await res.text();
   const parsed: unknown = (res.headers.get("content-type") ?? "").includes("application/json") ? JSON.parse(text) : text;

@@ -8,14 +8,16 @@
  */
 import Stripe from "stripe";
 import { type Config, DEFAULT_OUTBOUND_LIMITS } from "../../config";
-import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
+import { boundedFetchFn, type OutboundBounds, OutboundTimeoutError } from "../../lib/outbound-fetch";
 import { fail } from "../result";
 import {
   type CheckoutRequest,
   type PaymentsProvider,
   type ProviderAccount,
   type ProviderEvent,
+  type ProviderMethodConfig,
   ProviderRefusedError,
+  ProviderUnavailableError,
   type WebhookVerification,
 } from "./stripe-provider";
 
@@ -31,6 +33,59 @@ function toAccount(a: { id: string; charges_enabled?: boolean; details_submitted
     chargesEnabled: a.charges_enabled === true,
     detailsSubmitted: a.details_submitted === true,
     payoutsEnabled: a.payouts_enabled === true,
+  };
+}
+
+/** An error and what it wraps (the stripe package's `detail` and `exception`, `cause`), outermost first. */
+function causes(err: unknown, depth = 0): Error[] {
+  if (!(err instanceof Error) || depth > 4) return [];
+  const inner = err as { detail?: unknown; exception?: unknown };
+  return [err, ...causes(inner.detail, depth + 1), ...causes(inner.exception, depth + 1), ...causes(err.cause, depth + 1)];
+}
+
+/** Stripe down, slow, failing or refusing the platform's key, as ProviderUnavailableError; any other error as it was. */
+function unavailableOr(err: unknown): unknown {
+  const { errors } = Stripe;
+  if (err instanceof errors.StripeConnectionError) {
+    const wrapped = causes(err);
+    const timedOut = wrapped.some((e) => e instanceof OutboundTimeoutError || (e as { code?: unknown }).code === "ETIMEDOUT");
+    const why = wrapped.find((e) => e instanceof OutboundTimeoutError)?.message ?? wrapped[1]?.message ?? err.message;
+    return new ProviderUnavailableError(`Stripe: ${why}`, timedOut, err);
+  }
+  if (err instanceof errors.StripeAPIError || err instanceof errors.StripeRateLimitError || err instanceof errors.StripeAuthenticationError)
+    return new ProviderUnavailableError(`Stripe: ${err.message}`, false, err);
+  return err;
+}
+
+/** A Stripe call whose unavailability is a ProviderUnavailableError. */
+function guard<T>(call: Promise<T>): Promise<T> {
+  return call.catch((err: unknown) => {
+    throw unavailableOr(err);
+  });
+}
+
+const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing");
+
+/** A configuration's methods: the entries with a display preference (the others are its own fields: id, name, parent, …). */
+function toMethodConfig(config: Record<string, unknown>): ProviderMethodConfig {
+  const methods = Object.entries(config).flatMap(([id, value]) => {
+    if (!value || typeof value !== "object" || !("display_preference" in value)) return [];
+    const entry = value as { available?: boolean; display_preference?: { value?: string; overridable?: boolean | null } };
+    return [
+      {
+        id,
+        available: entry.available === true,
+        // `value` is what checkout shows; `preference` only what was asked (ignored when not overridable).
+        enabled: entry.display_preference?.value === "on",
+        overridable: entry.display_preference?.overridable === true,
+      },
+    ];
+  });
+  return {
+    id: String(config.id),
+    isDefault: config.is_default === true,
+    fromPlatform: Boolean(config.application || config.parent),
+    methods,
   };
 }
 
@@ -99,36 +154,42 @@ export function createStripeProvider(
   const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, bounds, fetchFn));
   return {
     async createAccount({ projectId, idempotencyKey }) {
-      const account = await stripe.accounts.create(
-        {
-          // No Stripe dashboard for the seller: the console's embedded components are their dashboard (as the reference).
-          controller: { stripe_dashboard: { type: "none" } },
-          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-          metadata: { project_id: projectId },
-        },
-        { idempotencyKey },
+      const account = await guard(
+        stripe.accounts.create(
+          {
+            // No Stripe dashboard for the seller: the console's embedded components are their dashboard (as the reference).
+            controller: { stripe_dashboard: { type: "none" } },
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+            metadata: { project_id: projectId },
+          },
+          { idempotencyKey },
+        ),
       );
       return toAccount(account);
     },
     async createOnboardingLink({ accountId, refreshUrl, returnUrl }) {
-      const link = await stripe.accountLinks.create({
-        account: accountId,
-        type: "account_onboarding",
-        refresh_url: refreshUrl,
-        return_url: returnUrl,
-      });
+      const link = await guard(
+        stripe.accountLinks.create({
+          account: accountId,
+          type: "account_onboarding",
+          refresh_url: refreshUrl,
+          return_url: returnUrl,
+        }),
+      );
       return { url: link.url };
     },
     async createAccountSession({ accountId }) {
-      const session = await stripe.accountSessions.create({
-        account: accountId,
-        components: {
-          account_onboarding: { enabled: true },
-          payments: { enabled: true, features: { refund_management: true, dispute_management: true } },
-          payouts: { enabled: true, features: { standard_payouts: true, edit_payout_schedule: true, external_account_collection: true } },
-          notification_banner: { enabled: true },
-        },
-      });
+      const session = await guard(
+        stripe.accountSessions.create({
+          account: accountId,
+          components: {
+            account_onboarding: { enabled: true },
+            payments: { enabled: true, features: { refund_management: true, dispute_management: true } },
+            payouts: { enabled: true, features: { standard_payouts: true, edit_payout_schedule: true, external_account_collection: true } },
+            notification_banner: { enabled: true },
+          },
+        }),
+      );
       return { clientSecret: session.client_secret };
     },
     async readAccount(accountId) {
@@ -136,9 +197,8 @@ export function createStripeProvider(
         return toAccount(await stripe.accounts.retrieve(accountId));
       } catch (err) {
         // An account Stripe does not know (deleted, or another platform's) is "no account", not a failure.
-        if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing")) return null;
-        if (err instanceof Stripe.errors.StripePermissionError) return null;
-        throw err;
+        if (isMissing(err) || err instanceof Stripe.errors.StripePermissionError) return null;
+        throw unavailableOr(err);
       }
     },
     async readSubscription({ accountId, subscriptionId }) {
@@ -146,8 +206,8 @@ export function createStripeProvider(
         const sub = await stripe.subscriptions.retrieve(subscriptionId, {}, { stripeAccount: accountId });
         return sub as unknown as Record<string, unknown>;
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing")) return null;
-        throw err;
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
       }
     },
     async createCheckoutSession(input) {
@@ -157,10 +217,24 @@ export function createStripeProvider(
         .catch((err: unknown) => {
           if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripePermissionError)
             throw new ProviderRefusedError(err.message, err.code ?? null);
-          throw err;
+          throw unavailableOr(err);
         });
       if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url, clientSecret: session.client_secret ?? null };
+    },
+    async listMethodConfigs(accountId) {
+      const list = await guard(stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId }));
+      return list.data.map((config) => toMethodConfig(config as unknown as Record<string, unknown>));
+    },
+    async updateMethodConfig({ accountId, configId, preferences }) {
+      const changes = Object.fromEntries(Object.entries(preferences).map(([id, on]) => [id, { display_preference: { preference: on } }]));
+      try {
+        await stripe.paymentMethodConfigurations.update(configId, changes, { stripeAccount: accountId });
+        return true;
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
+      }
     },
     verifyWebhook: verifyStripeWebhook,
   };
