@@ -8,11 +8,11 @@
 //      so the pages and /api/* (forwarded to the worker via the API service binding) share
 //      http://localhost:$PORT (default 8788); the API reaches the renderer (EMAIL_RENDERER) through
 //      a private wrangler dev registry (WRANGLER_REGISTRY_PATH)
-//      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development")
+//      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development"; without
+//      STRIPE_SECRET_KEY it also points the worker at the local Stripe fake, scripts/stripe-dev-server.mjs,
+//      started here, with a test key)
 //   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
 //      development), then print the URLs and the internal project's dev keys.
-//      (without STRIPE_SECRET_KEY, live-mode payments talk to the local Stripe fake,
-//      scripts/stripe-dev-server.mjs, started here: STRIPE_API_URL and a test key go to the worker)
 //   5. run the worker's cron jobs (pages dev never fires them): the daily retention now and
 //      every 24 h, the webhook sweep every 10 minutes.
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
