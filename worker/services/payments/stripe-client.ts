@@ -4,12 +4,14 @@
  * (Stripe.createSubtleCryptoProvider + constructEventAsync). STRIPE_API_URL (development only)
  * points the client at a local mock instead of api.stripe.com. Every call is bounded
  * (config.outbound.stripe: time to first byte, total time including the body, body bytes; no retries,
- * no redirect followed), so a slow or broken Stripe ends a request with an error instead of holding it.
+ * no redirect followed), so a slow or broken Stripe ends a request with an error instead of holding it
+ * (ProviderUnavailableError, stripe-errors.ts).
  */
 import Stripe from "stripe";
 import { type Config, DEFAULT_OUTBOUND_LIMITS } from "../../config";
-import { boundedFetchFn, type OutboundBounds, OutboundTimeoutError } from "../../lib/outbound-fetch";
+import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
 import { fail } from "../result";
+import { guard, isMissing, unavailableOr } from "./stripe-errors";
 import {
   type CheckoutRequest,
   type PaymentsProvider,
@@ -17,7 +19,6 @@ import {
   type ProviderEvent,
   type ProviderMethodConfig,
   ProviderRefusedError,
-  ProviderUnavailableError,
   type WebhookVerification,
 } from "./stripe-provider";
 
@@ -35,36 +36,6 @@ function toAccount(a: { id: string; charges_enabled?: boolean; details_submitted
     payoutsEnabled: a.payouts_enabled === true,
   };
 }
-
-/** An error and what it wraps (the stripe package's `detail` and `exception`, `cause`), outermost first. */
-function causes(err: unknown, depth = 0): Error[] {
-  if (!(err instanceof Error) || depth > 4) return [];
-  const inner = err as { detail?: unknown; exception?: unknown };
-  return [err, ...causes(inner.detail, depth + 1), ...causes(inner.exception, depth + 1), ...causes(err.cause, depth + 1)];
-}
-
-/** Stripe down, slow, failing or refusing the platform's key, as ProviderUnavailableError; any other error as it was. */
-function unavailableOr(err: unknown): unknown {
-  const { errors } = Stripe;
-  if (err instanceof errors.StripeConnectionError) {
-    const wrapped = causes(err);
-    const timedOut = wrapped.some((e) => e instanceof OutboundTimeoutError || (e as { code?: unknown }).code === "ETIMEDOUT");
-    const why = wrapped.find((e) => e instanceof OutboundTimeoutError)?.message ?? wrapped[1]?.message ?? err.message;
-    return new ProviderUnavailableError(`Stripe: ${why}`, timedOut, err);
-  }
-  if (err instanceof errors.StripeAPIError || err instanceof errors.StripeRateLimitError || err instanceof errors.StripeAuthenticationError)
-    return new ProviderUnavailableError(`Stripe: ${err.message}`, false, err);
-  return err;
-}
-
-/** A Stripe call whose unavailability is a ProviderUnavailableError. */
-function guard<T>(call: Promise<T>): Promise<T> {
-  return call.catch((err: unknown) => {
-    throw unavailableOr(err);
-  });
-}
-
-const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing");
 
 /** A configuration's methods: the entries with a display preference (the others are its own fields: id, name, parent, …). */
 function toMethodConfig(config: Record<string, unknown>): ProviderMethodConfig {
