@@ -5,8 +5,8 @@
 //   - Connect: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/account_sessions;
 //   - on a connected account (Stripe-Account header): POST /v1/checkout/sessions, GET /v1/subscriptions/:id,
 //     GET /v1/payment_method_configurations, POST /v1/payment_method_configurations/:id;
-//   - pages a browser opens: GET/POST /connect/onboarding/:link (completes the account's onboarding
-//     and returns to the link's return_url), GET /checkout/:session (takes no money).
+//   - pages a browser opens: GET/POST /setup/s/:account/:link (Stripe's onboarding URL shape; completes
+//     the account's onboarding and returns to the link's return_url), GET /checkout/:session (takes no money).
 // Idempotency-Key replays the first answer, as Stripe does. Only test keys (sk_test_…) are accepted;
 // a key that starts with sk_test_hang never gets an answer (a hanging Stripe, for the timeout tests).
 
@@ -139,7 +139,12 @@ export function createStripeFake({ origin }) {
         if (!form.return_url || !form.refresh_url) return stripeError(400, "Missing required param: return_url.", { param: "return_url" });
         const linkId = id("acctlink");
         links.set(linkId, { account: form.account, returnUrl: form.return_url, refreshUrl: form.refresh_url, used: false });
-        return json({ object: "account_link", created: now(), expires_at: now() + 300, url: `${origin}/connect/onboarding/${linkId}` });
+        return json({
+          object: "account_link",
+          created: now(),
+          expires_at: now() + 300,
+          url: `${origin}/setup/s/${form.account}/${linkId}`,
+        });
       },
     ],
     [
@@ -150,7 +155,7 @@ export function createStripeFake({ origin }) {
         return json({
           object: "account_session",
           account: form.account,
-          client_secret: `${id("accs")}_secret_fake`,
+          client_secret: `accs_secret__${id("fake")}`,
           components: form.components ?? {},
           expires_at: now() + 1800,
           livemode: false,
@@ -219,9 +224,9 @@ export function createStripeFake({ origin }) {
 
   /** A browser's page: onboarding (GET shows it, POST completes it) and the checkout page. */
   function page(method, path, form) {
-    const onboarding = /^\/connect\/onboarding\/([^/]+)$/.exec(path);
+    const onboarding = /^\/setup\/s\/([^/]+)\/([^/]+)$/.exec(path);
     if (onboarding) {
-      const link = links.get(onboarding[1]);
+      const link = links.get(onboarding[2]);
       if (!link) return html(404, "<p>This onboarding link does not exist (the Stripe fake forgets everything when it restarts).</p>");
       // Account links are single-use, as Stripe's: a used or reloaded one goes to refresh_url for a new one.
       if (link.used) return Response.redirect(link.refreshUrl, 303);

@@ -28,7 +28,8 @@ async function onboardedProject() {
 describe("POST /internal/payments/setup against the local Stripe fake", () => {
   it("answers an onboarding URL on the fake, keeps one account per project, and onboarding completes with one click", async () => {
     const { p, url } = await onboardedProject();
-    expect(url.startsWith(`${stripeApiUrl}/connect/onboarding/`)).toBe(true);
+    // Stripe's shape: /setup/s/<account id>/<link>.
+    expect(url).toMatch(new RegExp(`^${stripeApiUrl}/setup/s/acct_\\w+/acctlink_\\w+$`));
 
     const before = await devCall("/internal/payments/stripe/account-info", p.admin);
     expect(before.status, before.text).toBe(200);
