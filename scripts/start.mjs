@@ -8,7 +8,9 @@
 //      so the pages and /api/* (forwarded to the worker via the API service binding) share
 //      http://localhost:$PORT (default 8788); the API reaches the renderer (EMAIL_RENDERER) through
 //      a private wrangler dev registry (WRANGLER_REGISTRY_PATH)
-//      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development")
+//      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development"; without
+//      STRIPE_SECRET_KEY it also points the worker at the local Stripe fake, scripts/stripe-dev-server.mjs,
+//      started here, with a test key)
 //   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
 //      development), then print the URLs and the internal project's dev keys.
 //   5. run the worker's cron jobs (pages dev never fires them): the daily retention now and
@@ -218,6 +220,20 @@ async function main() {
     oidcNote = `\n  OAuth (shared)  ${oidc.issuer}   (dev OpenID provider: any email signs in)`;
     log(`dev OpenID provider for shared OAuth providers on ${oidc.issuer}`);
   }
+  // Live-mode payments talk to the bundled Stripe fake unless the shell sets a Stripe key (STRIPE_FAKE=off to skip).
+  let stripeNote = "";
+  if (!process.env.STRIPE_SECRET_KEY && process.env.STRIPE_FAKE !== "off") {
+    const { startStripeDevServer, STRIPE_DEV_SECRET_KEY } = await import("./stripe-dev-server.mjs");
+    if (!process.env.STRIPE_API_URL) {
+      const stripePort = (await portInUse(8115)) ? await freePort() : 8115;
+      const stripe = await startStripeDevServer({ port: stripePort });
+      process.env.STRIPE_API_URL = stripe.url;
+      stripeNote = `\n  Stripe (fake)   ${stripe.url}   (local Stripe fake: onboarding is one click, no money moves)`;
+      log(`local Stripe fake for live-mode payments on ${stripe.url}`);
+    }
+    // A test key for the fake (or the shell's own Stripe mock at STRIPE_API_URL); never a real account's.
+    process.env.STRIPE_SECRET_KEY = STRIPE_DEV_SECRET_KEY;
+  }
   const workerConfig = workerConfigWithRelay();
 
   // wrangler's inspector defaults to 9229; another wrangler (e.g. `npm run dev`) may hold it.
@@ -281,7 +297,7 @@ ${line}
   API base      ${origin}/api/v1        (health: ${origin}/api/v1/health)
   Dashboard     ${origin}/projects      (project owners sign in to the internal project)
   Sign in       ${origin}/handler/sign-in
-  Sign up       ${origin}/handler/sign-up${oidcNote}
+  Sign up       ${origin}/handler/sign-up${oidcNote}${stripeNote}
 
   Internal project (the dashboard's own project), development keys:
     project id              internal

@@ -2,6 +2,7 @@
 import type { TestProject } from "vitest/node";
 import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
+import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
@@ -16,6 +17,7 @@ declare module "vitest" {
     openAiPort: number;
     smtpFaultsPort: number;
     hostilePort: number;
+    stripeApiUrl: string;
   }
 }
 
@@ -41,8 +43,12 @@ export default async function setup(project: TestProject) {
   // An HTTP server that hangs, redirects, floods and drips (test/hostile-http.mjs): the outbound-call fault tests.
   const hostile = await startHostileHttp();
   project.provide("hostilePort", hostile.port);
+  // The local Stripe fake npm start runs without a key (scripts/stripe-dev-server.mjs).
+  const stripe = await startStripeDevServer();
+  project.provide("stripeApiUrl", stripe.url);
   const renderer = await rendererReady;
   return async () => {
+    await stripe.close();
     await renderer.stop();
     await hostile.stop();
     await smtpFaults.stop();

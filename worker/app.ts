@@ -42,6 +42,7 @@ import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
+import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
 import { internalPaymentsStripeRoutes } from "./routes/internal/payments/stripe";
 import { internalProjectsRoutes } from "./routes/internal/projects";
@@ -120,7 +121,8 @@ const api = routeGroup()
   .route("/payments", paymentsCheckoutRoutes)
   .route("/integrations/stripe", stripeWebhookRoutes)
   .route("/stripe-widgets", stripeWidgetsRoutes)
-  .route("/internal/payments", internalPaymentsStripeRoutes);
+  .route("/internal/payments", internalPaymentsStripeRoutes)
+  .route("/internal/payments", internalPaymentMethodsRoutes);
 addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */

@@ -15,6 +15,7 @@ import { findWebhookEndpoint } from "../../worker/db/queries/webhooks";
 import worker from "../../worker/index";
 import { makeDeps } from "../../worker/services/deps";
 import { createStripeProvider } from "../../worker/services/payments/stripe-client";
+import { ProviderUnavailableError } from "../../worker/services/payments/stripe-provider";
 import { sendTestWebhook } from "../../worker/services/webhooks/queue";
 import { call, createProjectWithKeys } from "../helpers/api";
 import { withHealthPolls } from "../helpers/health";
@@ -229,10 +230,15 @@ describe("Stripe", () => {
   /** The account id is the hostile mode (Stripe's path `/v1/accounts/{id}`). */
   const accountId = (mode: string) => new URL(hostileUrl(mode)).pathname.slice(1);
 
-  /** The messages of an error and what it wraps (the stripe package's `detail` and `exception`). */
+  /** The messages of an error and what it wraps (its cause, the stripe package's `detail` and `exception`). */
   const messages = (e: unknown): string[] =>
     e instanceof Error
-      ? [e.message, ...messages((e as { detail?: unknown }).detail), ...messages((e as { exception?: unknown }).exception)]
+      ? [
+          e.message,
+          ...messages(e.cause),
+          ...messages((e as { detail?: unknown }).detail),
+          ...messages((e as { exception?: unknown }).exception),
+        ]
       : [];
 
   it.each([
@@ -248,5 +254,8 @@ describe("Stripe", () => {
       ),
     );
     expect(messages(error), JSON.stringify(messages(error))).toContain(message);
+    // The services turn it into stripe_unavailable (a 503/504), never a 500.
+    expect(error).toBeInstanceOf(ProviderUnavailableError);
+    expect((error as ProviderUnavailableError).timedOut).toBe(mode === "hang" || mode === "drip");
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, signUp } from "../helpers/api";
-import { deliverStripeEvent, installStripeFake, stripeCall } from "../helpers/stripe-fake";
+import { accountIdOf, deliverStripeEvent, installStripeFake, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -49,7 +49,7 @@ async function seller(): Promise<{ p: Project; accountId: string; userId: string
   const setup = await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
   expect(setup.status, setup.text).toBe(200);
   const u = await signUp(p.client);
-  return { p, accountId: new URL(setup.body.url).pathname.split("/").pop()!, userId: u.userId };
+  return { p, accountId: accountIdOf(setup.body.url), userId: u.userId };
 }
 
 /** The customer starts a Stripe Checkout; answers the session id and the metadata Doorman gave Stripe. */
@@ -201,7 +201,7 @@ describe("Stripe webhooks", () => {
       ended_at: null,
       items: { object: "list", data: [{ id: "si_1", object: "subscription_item", current_period_end: now + 30 * 86400 }] },
     };
-    fake.addSubscription(subscription);
+    fake.addSubscription(accountId, subscription);
     const completed = checkoutCompleted(accountId, c, { mode: "subscription", payment_intent: null, subscription: subscription.id });
     expect((await deliverStripeEvent(completed)).status).toBe(200);
     expect(await credits(p, userId)).toBe(1000);

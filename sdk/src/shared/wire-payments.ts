@@ -191,4 +191,20 @@ export const stripeAccountInfoSchema = z.object({
   payouts_enabled: z.boolean(),
 });
 export const setupUrlSchema = z.object({ url: z.string() });
+/** GET /internal/payments/method-configs: the payment methods the connected account's checkouts offer. */
+export const paymentMethodConfigSchema = z.object({
+  config_id: z.string(),
+  methods: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      /** What checkout shows now. */
+      enabled: z.boolean(),
+      /** Stripe can offer it on this account at all. */
+      available: z.boolean(),
+      /** The seller may switch it (otherwise the platform's default stands). */
+      overridable: z.boolean(),
+    }),
+  ),
+});
 export const accountSessionSchema = z.object({ client_secret: z.string() });

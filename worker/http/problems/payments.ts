@@ -61,6 +61,18 @@ export const paymentsProblems = {
     new StatusError(400, "This price is free: Stripe Checkout cannot take a zero payment. Grant the offer from the server instead."),
   // Why: Stripe's own message may describe the seller's account; the customer gets a generic one (it is logged).
   stripe_refused: () => new StatusError(400, "The seller's Stripe account cannot take this payment right now. Try again later."),
+  // Why 503/504 and not a 500: Stripe being down or slow is no bug of Doorman's, and the caller may simply retry.
+  stripe_unavailable: (problem) =>
+    problem.timedOut
+      ? new StatusError(504, "Stripe did not answer in time (STRIPE_TIMEOUT_MS). Try again later.")
+      : new StatusError(503, "Stripe could not be reached or failed to answer. Try again later."),
+  payment_method_config_not_found: (problem) =>
+    new StatusError(
+      404,
+      problem.configId
+        ? `Payment method configuration "${problem.configId}" not found on the project's Stripe account.`
+        : "The project's Stripe account has no payment method configuration.",
+    ),
   stripe_webhooks_not_configured: () =>
     new StatusError(400, "Stripe webhooks are not configured on this Doorman server (STRIPE_WEBHOOK_SECRET is unset)."),
   stripe_signature_mismatch: () => new StatusError(400, "The Stripe-Signature header does not match this payload."),

@@ -39,6 +39,10 @@ export type PaymentsProblemFields = {
   stripe_checkout_in_test_mode: NoFields;
   free_one_time_price: NoFields;
   stripe_refused: { message: string };
+  /** Stripe could not be reached, failed, or did not answer within STRIPE_TIMEOUT_MS. */
+  stripe_unavailable: { timedOut: boolean };
+  /** The connected account has no payment method configuration (or not the one named). */
+  payment_method_config_not_found: { configId: string | null };
   // --- Stripe webhook deliveries ---
   stripe_webhooks_not_configured: NoFields;
   stripe_signature_mismatch: NoFields;

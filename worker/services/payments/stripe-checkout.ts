@@ -12,7 +12,7 @@ import type { PriceConfig } from "./config";
 import { readPaymentsConfig } from "./customers";
 import { addInterval } from "./grants";
 import { purchaseBlocker } from "./purchases";
-import { type CheckoutLine, type PaymentsProvider, ProviderRefusedError } from "./stripe-provider";
+import { askProvider, type CheckoutLine, type CheckoutSession, type PaymentsProvider, ProviderRefusedError } from "./stripe-provider";
 
 export type CheckoutProblem =
   | CodeProblem
@@ -25,6 +25,7 @@ export type CheckoutProblem =
       | "stripe_account_missing"
       | "free_one_time_price"
       | "stripe_refused"
+      | "stripe_unavailable"
     >;
 
 const DAY_MS = 86_400_000;
@@ -105,13 +106,15 @@ export async function startStripeCheckout(
     cancelUrl: pageUrl.toString(),
     ...(trial ? { trialPeriodDays: Math.max(1, Math.round((addInterval(now, trial) - now) / DAY_MS)) } : {}),
   };
-  let session: Awaited<ReturnType<PaymentsProvider["createCheckoutSession"]>>;
+  let session: Awaited<ReturnType<typeof askProvider<CheckoutSession>>>;
   try {
-    session = await provider.createCheckoutSession(request);
+    session = await askProvider(() => provider.createCheckoutSession(request));
   } catch (err) {
     if (!(err instanceof ProviderRefusedError)) throw err;
     console.warn(`stripe refused a checkout for project ${project.id}: ${err.message}`);
     return fail("stripe_refused", { message: err.message });
   }
-  return { ok: true, url: session.url, clientSecret: session.clientSecret, sessionId: session.id };
+  if (!session.ok) return session;
+  const { url, clientSecret, id } = session.value;
+  return { ok: true, url, clientSecret, sessionId: id };
 }

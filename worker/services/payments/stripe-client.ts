@@ -4,17 +4,20 @@
  * (Stripe.createSubtleCryptoProvider + constructEventAsync). STRIPE_API_URL (development only)
  * points the client at a local mock instead of api.stripe.com. Every call is bounded
  * (config.outbound.stripe: time to first byte, total time including the body, body bytes; no retries,
- * no redirect followed), so a slow or broken Stripe ends a request with an error instead of holding it.
+ * no redirect followed), so a slow or broken Stripe ends a request with an error instead of holding it
+ * (ProviderUnavailableError, stripe-errors.ts).
  */
 import Stripe from "stripe";
 import { type Config, DEFAULT_OUTBOUND_LIMITS } from "../../config";
 import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
 import { fail } from "../result";
+import { guard, isMissing, unavailableOr } from "./stripe-errors";
 import {
   type CheckoutRequest,
   type PaymentsProvider,
   type ProviderAccount,
   type ProviderEvent,
+  type ProviderMethodConfig,
   ProviderRefusedError,
   type WebhookVerification,
 } from "./stripe-provider";
@@ -31,6 +34,29 @@ function toAccount(a: { id: string; charges_enabled?: boolean; details_submitted
     chargesEnabled: a.charges_enabled === true,
     detailsSubmitted: a.details_submitted === true,
     payoutsEnabled: a.payouts_enabled === true,
+  };
+}
+
+/** A configuration's methods: the entries with a display preference (the others are its own fields: id, name, parent, …). */
+function toMethodConfig(config: Record<string, unknown>): ProviderMethodConfig {
+  const methods = Object.entries(config).flatMap(([id, value]) => {
+    if (!value || typeof value !== "object" || !("display_preference" in value)) return [];
+    const entry = value as { available?: boolean; display_preference?: { value?: string; overridable?: boolean | null } };
+    return [
+      {
+        id,
+        available: entry.available === true,
+        // `value` is what checkout shows; `preference` only what was asked (ignored when not overridable).
+        enabled: entry.display_preference?.value === "on",
+        overridable: entry.display_preference?.overridable === true,
+      },
+    ];
+  });
+  return {
+    id: String(config.id),
+    isDefault: config.is_default === true,
+    fromPlatform: Boolean(config.application || config.parent),
+    methods,
   };
 }
 
@@ -99,36 +125,42 @@ export function createStripeProvider(
   const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, bounds, fetchFn));
   return {
     async createAccount({ projectId, idempotencyKey }) {
-      const account = await stripe.accounts.create(
-        {
-          // No Stripe dashboard for the seller: the console's embedded components are their dashboard (as the reference).
-          controller: { stripe_dashboard: { type: "none" } },
-          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-          metadata: { project_id: projectId },
-        },
-        { idempotencyKey },
+      const account = await guard(
+        stripe.accounts.create(
+          {
+            // No Stripe dashboard for the seller: the console's embedded components are their dashboard (as the reference).
+            controller: { stripe_dashboard: { type: "none" } },
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+            metadata: { project_id: projectId },
+          },
+          { idempotencyKey },
+        ),
       );
       return toAccount(account);
     },
     async createOnboardingLink({ accountId, refreshUrl, returnUrl }) {
-      const link = await stripe.accountLinks.create({
-        account: accountId,
-        type: "account_onboarding",
-        refresh_url: refreshUrl,
-        return_url: returnUrl,
-      });
+      const link = await guard(
+        stripe.accountLinks.create({
+          account: accountId,
+          type: "account_onboarding",
+          refresh_url: refreshUrl,
+          return_url: returnUrl,
+        }),
+      );
       return { url: link.url };
     },
     async createAccountSession({ accountId }) {
-      const session = await stripe.accountSessions.create({
-        account: accountId,
-        components: {
-          account_onboarding: { enabled: true },
-          payments: { enabled: true, features: { refund_management: true, dispute_management: true } },
-          payouts: { enabled: true, features: { standard_payouts: true, edit_payout_schedule: true, external_account_collection: true } },
-          notification_banner: { enabled: true },
-        },
-      });
+      const session = await guard(
+        stripe.accountSessions.create({
+          account: accountId,
+          components: {
+            account_onboarding: { enabled: true },
+            payments: { enabled: true, features: { refund_management: true, dispute_management: true } },
+            payouts: { enabled: true, features: { standard_payouts: true, edit_payout_schedule: true, external_account_collection: true } },
+            notification_banner: { enabled: true },
+          },
+        }),
+      );
       return { clientSecret: session.client_secret };
     },
     async readAccount(accountId) {
@@ -136,9 +168,8 @@ export function createStripeProvider(
         return toAccount(await stripe.accounts.retrieve(accountId));
       } catch (err) {
         // An account Stripe does not know (deleted, or another platform's) is "no account", not a failure.
-        if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing")) return null;
-        if (err instanceof Stripe.errors.StripePermissionError) return null;
-        throw err;
+        if (isMissing(err) || err instanceof Stripe.errors.StripePermissionError) return null;
+        throw unavailableOr(err);
       }
     },
     async readSubscription({ accountId, subscriptionId }) {
@@ -146,8 +177,8 @@ export function createStripeProvider(
         const sub = await stripe.subscriptions.retrieve(subscriptionId, {}, { stripeAccount: accountId });
         return sub as unknown as Record<string, unknown>;
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === "resource_missing")) return null;
-        throw err;
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
       }
     },
     async createCheckoutSession(input) {
@@ -157,10 +188,24 @@ export function createStripeProvider(
         .catch((err: unknown) => {
           if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripePermissionError)
             throw new ProviderRefusedError(err.message, err.code ?? null);
-          throw err;
+          throw unavailableOr(err);
         });
       if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url, clientSecret: session.client_secret ?? null };
+    },
+    async listMethodConfigs(accountId) {
+      const list = await guard(stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId }));
+      return list.data.map((config) => toMethodConfig(config as unknown as Record<string, unknown>));
+    },
+    async updateMethodConfig({ accountId, configId, preferences }) {
+      const changes = Object.fromEntries(Object.entries(preferences).map(([id, on]) => [id, { display_preference: { preference: on } }]));
+      try {
+        await stripe.paymentMethodConfigurations.update(configId, changes, { stripeAccount: accountId });
+        return true;
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
+      }
     },
     verifyWebhook: verifyStripeWebhook,
   };

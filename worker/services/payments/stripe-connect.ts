@@ -7,9 +7,9 @@ import { findProjectById } from "../../db/queries/projects";
 import { setStripeAccountIfUnset } from "../../db/queries/stripe";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
-import type { PaymentsProvider, ProviderAccount } from "./stripe-provider";
+import { askProvider, type PaymentsProvider, type ProviderAccount } from "./stripe-provider";
 
-export type ConnectProblem = Problem<"stripe_account_missing" | "stripe_account_project_not_found">;
+export type ConnectProblem = Problem<"stripe_account_missing" | "stripe_account_project_not_found" | "stripe_unavailable">;
 
 /**
  * Creates the project's connected account if it has none (one per project, even when two setups
@@ -24,11 +24,18 @@ export async function startStripeOnboarding(
   if (!project) return fail("stripe_account_project_not_found");
   let accountId = project.stripeAccountId;
   if (!accountId) {
-    const created = await provider.createAccount({ projectId: project.id, idempotencyKey: `doorman-connect-account-${project.id}` });
-    accountId = (await setStripeAccountIfUnset(deps.db, project.id, created.id)) ?? created.id;
+    const created = await askProvider(() =>
+      provider.createAccount({ projectId: project.id, idempotencyKey: `doorman-connect-account-${project.id}` }),
+    );
+    if (!created.ok) return created;
+    accountId = (await setStripeAccountIfUnset(deps.db, project.id, created.value.id)) ?? created.value.id;
   }
-  const link = await provider.createOnboardingLink({ accountId, refreshUrl: input.returnUrl, returnUrl: input.returnUrl });
-  return { ok: true, url: link.url, accountId };
+  const id = accountId;
+  const link = await askProvider(() =>
+    provider.createOnboardingLink({ accountId: id, refreshUrl: input.returnUrl, returnUrl: input.returnUrl }),
+  );
+  if (!link.ok) return link;
+  return { ok: true, url: link.value.url, accountId };
 }
 
 /** The connected account's state; stripe_account_missing before onboarding started (or when Stripe no longer knows it). */
@@ -40,8 +47,10 @@ export async function readStripeAccountInfo(
   const project = await findProjectById(deps.db, projectId);
   if (!project) return fail("stripe_account_project_not_found");
   if (!project.stripeAccountId || !provider) return fail("stripe_account_missing");
-  const account = await provider.readAccount(project.stripeAccountId);
-  return account ? { ok: true, account } : fail("stripe_account_missing");
+  const { stripeAccountId } = project;
+  const account = await askProvider(() => provider.readAccount(stripeAccountId));
+  if (!account.ok) return account;
+  return account.value ? { ok: true, account: account.value } : fail("stripe_account_missing");
 }
 
 /** A client secret for the embedded components of the project's connected account. */
@@ -53,6 +62,8 @@ export async function createStripeAccountSession(
   const project = await findProjectById(deps.db, projectId);
   if (!project) return fail("stripe_account_project_not_found");
   if (!project.stripeAccountId) return fail("stripe_account_missing");
-  const session = await provider.createAccountSession({ accountId: project.stripeAccountId });
-  return { ok: true, clientSecret: session.clientSecret };
+  const { stripeAccountId } = project;
+  const session = await askProvider(() => provider.createAccountSession({ accountId: stripeAccountId }));
+  if (!session.ok) return session;
+  return { ok: true, clientSecret: session.value.clientSecret };
 }

@@ -4,7 +4,7 @@
  * `stripe` package; services take a PaymentsProvider, so they never import Stripe itself.
  */
 
-import type { Problem } from "../result";
+import { fail, type Problem } from "../result";
 
 /** A connected account's state, as the console shows it. */
 export type ProviderAccount = {
@@ -75,6 +75,44 @@ export class ProviderRefusedError extends Error {
   }
 }
 
+/**
+ * The provider could not be reached, did not answer within its bounds (STRIPE_TIMEOUT_MS), or failed
+ * on its side (a 5xx, a rate limit, the platform's key refused): Doorman cannot go on, but it is no bug.
+ */
+export class ProviderUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+    this.name = "ProviderUnavailableError";
+  }
+}
+
+/** One payment method of a configuration: what checkout shows (`enabled`) and whether the seller may change it. */
+export type ProviderPaymentMethod = { id: string; available: boolean; enabled: boolean; overridable: boolean };
+
+/** A payment method configuration of a connected account (which methods its checkouts offer). */
+export type ProviderMethodConfig = {
+  id: string;
+  isDefault: boolean;
+  /** Made by the platform (Connect) for its accounts, rather than the account's own. */
+  fromPlatform: boolean;
+  methods: ProviderPaymentMethod[];
+};
+
+/** A provider call's outcome, with an unreachable or slow provider as the problem `stripe_unavailable` instead of an exception. */
+export async function askProvider<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | Problem<"stripe_unavailable">> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (err) {
+    if (!(err instanceof ProviderUnavailableError)) throw err;
+    console.warn(`stripe unavailable: ${err.message}`);
+    return fail("stripe_unavailable", { timedOut: err.timedOut });
+  }
+}
+
 export interface PaymentsProvider {
   /** Creates a connected account (no Stripe dashboard: the console embeds Stripe's components) for a project; `projectId` goes into its metadata. */
   createAccount(input: { projectId: string; idempotencyKey: string }): Promise<ProviderAccount>;
@@ -88,6 +126,10 @@ export interface PaymentsProvider {
   readSubscription(input: { accountId: string; subscriptionId: string }): Promise<Record<string, unknown> | null>;
   /** A hosted checkout page on the connected account, for one purchase; ProviderRefusedError when the provider says no. */
   createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
+  /** The connected account's payment method configurations. */
+  listMethodConfigs(accountId: string): Promise<ProviderMethodConfig[]>;
+  /** Turns payment methods of one configuration on or off; null when the provider does not know the configuration. */
+  updateMethodConfig(input: { accountId: string; configId: string; preferences: Record<string, "on" | "off"> }): Promise<true | null>;
   /** Verifies a webhook's signature against the endpoint's secret and parses the event. */
   verifyWebhook(input: { payload: string; signature: string; secret: string; nowMs: number }): Promise<WebhookVerification>;
 }

@@ -1,0 +1,303 @@
+// The local Stripe fake's API (web-standard Request → Response, no Node APIs): the few parts of
+// Stripe's API Doorman calls (worker/services/payments/stripe-client.ts), with Stripe's JSON shapes
+// and errors, state in memory. scripts/stripe-dev-server.mjs serves it over HTTP for `npm start`
+// and the worker tests.
+//   - Connect: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/account_sessions;
+//   - on a connected account (Stripe-Account header): POST /v1/checkout/sessions, GET /v1/subscriptions/:id,
+//     GET /v1/payment_method_configurations, POST /v1/payment_method_configurations/:id;
+//   - pages a browser opens: GET/POST /setup/s/:account/:link (Stripe's onboarding URL shape; completes
+//     the account's onboarding and returns to the link's return_url), GET /checkout/:session (takes no money).
+// Idempotency-Key replays the first answer, as Stripe does. Only test keys (sk_test_…) are accepted;
+// a key that starts with sk_test_hang never gets an answer (a hanging Stripe, for the timeout tests).
+
+const html = (status, body) =>
+  new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stripe fake</title></head><body>${body}</body></html>`, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const json = (value, status = 200) => Response.json(value, { status, headers: { "request-id": `req_fake${Date.now()}` } });
+/** Stripe's error body: {error: {type, message, code?, param?}}. */
+const stripeError = (status, message, extra = {}) => json({ error: { type: "invalid_request_error", message, ...extra } }, status);
+const missing = (what, id) => stripeError(404, `No such ${what}: '${id}'`, { code: "resource_missing", param: "id" });
+
+/** The payment methods a new account's default configuration lists (Stripe's `display_preference` shape). */
+const DEFAULT_METHODS = {
+  card: { available: true, on: true },
+  link: { available: true, on: true },
+  apple_pay: { available: true, on: true },
+  google_pay: { available: true, on: true },
+  cashapp: { available: true, on: false },
+  klarna: { available: true, on: false },
+  affirm: { available: true, on: false },
+  us_bank_account: { available: true, on: false },
+  ideal: { available: false, on: false },
+  sepa_debit: { available: false, on: false },
+};
+
+/** The key of `Authorization: Bearer <key>` or Basic `<key>:` (Stripe takes both; curl -u sends Basic). */
+function apiKeyOf(authorization) {
+  const bearer = /^Bearer (\S+)$/.exec(authorization);
+  if (bearer) return bearer[1];
+  const basic = /^Basic (\S+)$/.exec(authorization);
+  try {
+    return basic ? atob(basic[1]).split(":")[0] : "";
+  } catch {
+    return "";
+  }
+}
+
+/** Stripe's bracketed form fields (`a[b][0][c]=1`) as a nested object (arrays stay index-keyed objects). */
+export function parseForm(params) {
+  const out = {};
+  for (const [key, value] of params) {
+    const path = key.replace(/\]/g, "").split("[");
+    let node = out;
+    for (const [i, part] of path.entries()) {
+      if (i === path.length - 1) node[part] = value;
+      else node = node[part] ??= {};
+    }
+  }
+  return out;
+}
+
+/** A fresh fake; `origin` is where its pages are served (the onboarding and checkout URLs it hands out). */
+export function createStripeFake({ origin }) {
+  let counter = 0;
+  const id = (prefix) => `${prefix}_fake${Date.now().toString(36)}${(++counter).toString(36).padStart(4, "0")}`;
+  const now = () => Math.floor(Date.now() / 1000);
+  const accounts = new Map();
+  const links = new Map();
+  /** Objects that live on a connected account: account id → { sessions, subscriptions, methodConfigs }. */
+  const onAccount = new Map();
+  const idempotent = new Map();
+  const requests = [];
+  const refusing = new Set();
+
+  const scope = (accountId) => {
+    let s = onAccount.get(accountId);
+    if (!s) {
+      s = { sessions: new Map(), subscriptions: new Map(), methodConfigs: new Map() };
+      onAccount.set(accountId, s);
+    }
+    return s;
+  };
+
+  function defaultMethodConfig(accountId) {
+    const config = {
+      id: id("pmc"),
+      object: "payment_method_configuration",
+      active: true,
+      application: null,
+      is_default: true,
+      livemode: false,
+      name: "Default",
+      parent: null,
+    };
+    for (const [method, { available, on }] of Object.entries(DEFAULT_METHODS)) {
+      const preference = on ? "on" : "off";
+      config[method] = { available, display_preference: { overridable: true, preference, value: preference } };
+    }
+    scope(accountId).methodConfigs.set(config.id, config);
+    return config;
+  }
+
+  const routes = [
+    [
+      "POST",
+      /^\/v1\/accounts$/,
+      (_m, form) => {
+        const account = {
+          id: id("acct"),
+          object: "account",
+          type: "custom",
+          country: form.country ?? "US",
+          created: now(),
+          charges_enabled: false,
+          details_submitted: false,
+          payouts_enabled: false,
+          capabilities: Object.fromEntries(Object.keys(form.capabilities ?? {}).map((c) => [c, "inactive"])),
+          controller: form.controller ?? null,
+          metadata: form.metadata ?? {},
+          livemode: false,
+        };
+        accounts.set(account.id, account);
+        defaultMethodConfig(account.id);
+        return json(account);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/accounts\/([^/]+)$/,
+      ([accountId]) => (accounts.has(accountId) ? json(accounts.get(accountId)) : missing("account", accountId)),
+    ],
+    [
+      "POST",
+      /^\/v1\/account_links$/,
+      (_m, form) => {
+        if (!accounts.has(form.account)) return missing("account", form.account);
+        if (!form.return_url || !form.refresh_url) return stripeError(400, "Missing required param: return_url.", { param: "return_url" });
+        const linkId = id("acctlink");
+        links.set(linkId, { account: form.account, returnUrl: form.return_url, refreshUrl: form.refresh_url, used: false });
+        return json({
+          object: "account_link",
+          created: now(),
+          expires_at: now() + 300,
+          url: `${origin}/setup/s/${form.account}/${linkId}`,
+        });
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/account_sessions$/,
+      (_m, form) => {
+        if (!accounts.has(form.account)) return missing("account", form.account);
+        return json({
+          object: "account_session",
+          account: form.account,
+          client_secret: `accs_secret__${id("fake")}`,
+          components: form.components ?? {},
+          expires_at: now() + 1800,
+          livemode: false,
+        });
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/checkout\/sessions$/,
+      (_m, form, account) => {
+        if (refusing.has(account)) return stripeError(400, "This account cannot currently make live charges.");
+        const session = {
+          id: `cs_test_${id("cs").slice(3)}`,
+          object: "checkout.session",
+          mode: form.mode ?? "payment",
+          status: "open",
+          payment_status: "unpaid",
+          metadata: form.metadata ?? {},
+          success_url: form.success_url ?? null,
+          cancel_url: form.cancel_url ?? null,
+          client_secret: null,
+          created: now(),
+          livemode: false,
+        };
+        session.url = `${origin}/checkout/${session.id}`;
+        scope(account).sessions.set(session.id, session);
+        return json(session);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/subscriptions\/([^/]+)$/,
+      ([subId], _f, account) => {
+        const sub = scope(account).subscriptions.get(subId);
+        return sub ? json(sub) : missing("subscription", subId);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/payment_method_configurations$/,
+      (_m, _f, account) => {
+        const configs = [...scope(account).methodConfigs.values()];
+        return json({ object: "list", data: configs, has_more: false, url: "/v1/payment_method_configurations" });
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_method_configurations\/([^/]+)$/,
+      ([configId], form, account) => {
+        const config = scope(account).methodConfigs.get(configId);
+        if (!config) return missing("payment_method_configuration", configId);
+        for (const [method, change] of Object.entries(form)) {
+          const preference = change?.display_preference?.preference;
+          if (preference === undefined) continue;
+          if (!config[method]) return stripeError(400, `Received unknown parameter: ${method}`, { param: method });
+          if (preference !== "on" && preference !== "off")
+            return stripeError(400, `Invalid ${method}[display_preference][preference]: must be one of on or off`, { param: method });
+          const pref = config[method].display_preference;
+          pref.preference = preference;
+          if (pref.overridable) pref.value = preference;
+        }
+        return json(config);
+      },
+    ],
+  ];
+
+  /** A browser's page: onboarding (GET shows it, POST completes it) and the checkout page. */
+  function page(method, path, form) {
+    const onboarding = /^\/setup\/s\/([^/]+)\/([^/]+)$/.exec(path);
+    if (onboarding) {
+      const link = links.get(onboarding[2]);
+      if (!link) return html(404, "<p>This onboarding link does not exist (the Stripe fake forgets everything when it restarts).</p>");
+      // Account links are single-use, as Stripe's: a used or reloaded one goes to refresh_url for a new one.
+      if (link.used) return Response.redirect(link.refreshUrl, 303);
+      if (method === "POST" && form.get("complete") === "yes") {
+        link.used = true;
+        Object.assign(accounts.get(link.account), { charges_enabled: true, details_submitted: true, payouts_enabled: true });
+        return Response.redirect(link.returnUrl, 303);
+      }
+      return html(
+        200,
+        `<h1>Stripe fake: onboarding</h1><p>Account <code>${escapeHtml(link.account)}</code>. Nothing leaves this machine; no money moves.</p>
+<form method="post"><input type="hidden" name="complete" value="yes"><button type="submit">Complete onboarding</button></form>`,
+      );
+    }
+    const checkout = /^\/checkout\/([^/]+)$/.exec(path);
+    if (checkout && method === "GET") {
+      const session = [...onAccount.values()].map((s) => s.sessions.get(checkout[1])).find(Boolean);
+      if (!session) return html(404, "<p>No such checkout session.</p>");
+      const back = session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Back</a></p>` : "";
+      return html(
+        200,
+        `<h1>Stripe fake: checkout</h1><p>The local Stripe fake takes no payments: use the project's test mode to buy offers.</p>${back}`,
+      );
+    }
+    return null;
+  }
+
+  async function handle(request) {
+    const url = new URL(request.url);
+    const body = request.method === "GET" ? "" : await request.text();
+    const params = new URLSearchParams(request.method === "GET" ? url.search : body);
+    const record = { method: request.method, path: url.pathname, headers: request.headers, form: params };
+    requests.push(record);
+    if (!url.pathname.startsWith("/v1/")) return page(request.method, url.pathname, params) ?? html(404, "<p>Not found.</p>");
+    // Only test keys: the fake must never be mistaken for a place a live key belongs.
+    const key = apiKeyOf(request.headers.get("authorization") ?? "");
+    if (!key.startsWith("sk_test_")) return stripeError(401, "Invalid API Key provided (the Stripe fake takes test keys, sk_test_…).");
+    if (key.startsWith("sk_test_hang")) return new Promise(() => {});
+    const account = request.headers.get("stripe-account");
+    if (account && !accounts.has(account))
+      return stripeError(403, `The provided key does not have access to account '${account}' (or that account does not exist).`, {
+        code: "account_invalid",
+      });
+    const idemKey = request.method === "POST" ? request.headers.get("idempotency-key") : null;
+    const idemId = idemKey ? `${key} ${account ?? ""} ${idemKey}` : null;
+    if (idemId && idempotent.has(idemId)) {
+      const first = idempotent.get(idemId);
+      if (first.path !== url.pathname || first.body !== body)
+        return stripeError(400, `Keys for idempotent requests can only be used with the same parameters they were first used with.`, {
+          type: "idempotency_error",
+        });
+      return json(first.value, first.status);
+    }
+    for (const [method, pattern, run] of routes) {
+      const m = method === request.method ? pattern.exec(url.pathname) : null;
+      if (!m) continue;
+      const res = run(m.slice(1).map(decodeURIComponent), parseForm(params), account ?? "");
+      if (idemId && res.status < 500)
+        idempotent.set(idemId, { path: url.pathname, body, status: res.status, value: await res.clone().json() });
+      return res;
+    }
+    return stripeError(404, `Unrecognized request URL (${request.method}: ${url.pathname}).`);
+  }
+
+  return {
+    handle,
+    /** Every request, oldest first. */
+    requests,
+    /** Stripe knows this subscription on `account`. */
+    addSubscription: (accountId, sub) => scope(accountId).subscriptions.set(sub.id, sub),
+    /** Checkout Sessions on this account are refused, as for an account that cannot take charges. */
+    refuseCheckouts: (accountId) => refusing.add(accountId),
+  };
+}
