@@ -180,7 +180,8 @@ describe("POST /auth/cli/complete", () => {
     const other = await signUp();
     const started = await startOk();
     const nobody = await complete({ login_code: started.login_code });
-    expect(nobody.body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    expect(nobody.status).toBe(400);
+    expect(nobody.text).toContain("refresh_token is required");
     const mismatch = await complete(
       { login_code: started.login_code, refresh_token: other.refreshToken },
       { accessToken: user.accessToken },

@@ -121,14 +121,16 @@ const problemErrors = {
   // --- cli ---
   cli_polling_code_invalid: () => new KnownError("INVALID_POLLING_CODE"),
   cli_user_gone: () => new KnownError("CLI_AUTH_ERROR", undefined, "The user who confirmed this CLI login no longer exists."),
-  cli_anon_token_invalid: () => new StatusError(400, "anon_refresh_token is not a live session of an anonymous user of this project."),
+  // The cli texts below are the reference's (its clients match on them).
+  cli_anon_token_invalid: () => new StatusError(400, "Invalid anon refresh token: it is not a live session of this project."),
+  cli_anon_token_not_anonymous: () => new StatusError(400, "The provided refresh token does not belong to an anonymous user."),
   cli_login_invalid: () => new StatusError(400, "The CLI login code is invalid."),
   cli_login_expired: () => new StatusError(400, "This CLI login has expired. Start the login from the command line again."),
   cli_login_used: () => new StatusError(400, "This CLI login has already been completed."),
-  cli_no_anonymous_session: () => new StatusError(400, "No anonymous session is associated with this CLI login."),
-  cli_refresh_token_invalid: () => new StatusError(400, "The refresh token is invalid or has expired."),
+  cli_no_anonymous_session: () => new StatusError(400, "No anonymous session associated with this code."),
+  cli_refresh_token_invalid: () => new StatusError(400, "Invalid refresh token: it is unknown or has expired."),
   cli_refresh_token_mismatch: () => new StatusError(400, "The refresh token belongs to another user than the signed-in one."),
-  cli_user_required: () => new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER"),
+  cli_user_required: () => new StatusError(400, "refresh_token is required when mode is 'complete' and no user is signed in."),
   cli_user_restricted: (problem) => new KnownError("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: problem.restrictedReason }),
   // --- teams, memberships, invitations ---
   team_not_found: (problem) => new KnownError("TEAM_NOT_FOUND", { team_id: problem.teamId }),

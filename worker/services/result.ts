@@ -105,6 +105,7 @@ type CoreProblemFields = {
   cli_polling_code_invalid: NoFields;
   cli_user_gone: NoFields;
   cli_anon_token_invalid: NoFields;
+  cli_anon_token_not_anonymous: NoFields;
   cli_login_invalid: NoFields;
   cli_login_expired: NoFields;
   cli_login_used: NoFields;

@@ -81,7 +81,9 @@ addRoute(cliRoutes, complete, async (c, { auth, body }) => {
   }
   unwrap(
     await completeCliLogin(deps, auth.project, body.login_code, {
-      signedInUserId: auth.user?.user.id ?? null,
+      // A server names the browser's session by its refresh token alone (the reference); a client's
+      // own signed-in user must be that session's user (services/auth/cli.ts).
+      signedInUserId: body.refresh_token !== undefined && auth.type !== "client" ? null : (auth.user?.user.id ?? null),
       refreshToken: body.refresh_token,
     }),
   );

@@ -72,11 +72,15 @@ export async function startCliLogin(
   deps: Deps,
   project: ProjectRow,
   options: { expiresInMs?: number; anonRefreshToken?: string },
-): Promise<StartedCliLogin | Problem<"cli_anon_token_invalid">> {
+): Promise<StartedCliLogin | Problem<"cli_anon_token_invalid" | "cli_anon_token_not_anonymous">> {
   let anonHash: string | undefined;
   if (options.anonRefreshToken !== undefined) {
     anonHash = await sha256Hex(options.anonRefreshToken);
-    if (!(await liveAnonymousUser(deps, project.id, anonHash))) return fail("cli_anon_token_invalid");
+    const session = await findSessionByTokenHash(deps.db, project.id, anonHash);
+    if (!session || session.expiresAt <= deps.now()) return fail("cli_anon_token_invalid");
+    const record = await findUserRecord(deps.db, project.id, session.userId);
+    if (!record) return fail("cli_anon_token_invalid");
+    if (!record.user.isAnonymous) return fail("cli_anon_token_not_anonymous");
   }
   const pollingCode = deps.random.code(CLI_CODE_LENGTH);
   const loginCode = deps.random.code(CLI_CODE_LENGTH);
