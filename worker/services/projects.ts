@@ -34,6 +34,8 @@ import {
   type OverrideLevel,
   renderConfig,
 } from "./project-config/overrides";
+import { NEW_PROJECT_APPS } from "./project-config/apps";
+import { migrateOverrideNames } from "./project-config/migrate";
 import { toFlatProjectConfig } from "./project-config/rendered";
 import { dropSecretPaths, mapSecrets, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./project-config/secrets";
 import { fail, type Problem } from "./result";
@@ -66,7 +68,8 @@ export async function createProject(
   // Only members of the owner team may create a project for it: ownership grants admin access.
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_owner_team_member");
   const sealed = await sealConfigSecrets(deps, fields.config, null);
-  const environment = sealed ? flatUpdateToOverride(sealed) : {};
+  // As in the reference, a new project starts with the authentication and emails apps installed.
+  const environment = { ...NEW_PROJECT_APPS, ...(sealed ? flatUpdateToOverride(sealed) : {}) };
   // A project born in production mode takes real payments only: its test mode starts off.
   if (fields.isProductionMode) environment["payments.testMode"] = false;
   const configOverrides: ConfigOverrides = { environment };
@@ -246,7 +249,9 @@ export function writeConfigOverride(
 ): Promise<SaveResult> {
   return saveProject(deps, project, {}, async (overrides) => {
     const sealed = await mapSecrets(override, (value) => sealConfigValue(deps, value));
-    return { ...overrides, [level]: mode === "merge" ? mergeOverride(overrides[level] ?? {}, sealed) : sealed };
+    // The stored level is brought to the current key names first, so a new name replaces its old one.
+    const stored = migrateOverrideNames(overrides[level] ?? {});
+    return { ...overrides, [level]: mode === "merge" ? mergeOverride(stored, sealed) : sealed };
   });
 }
 
