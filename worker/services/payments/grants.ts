@@ -117,7 +117,8 @@ export function defaultOffers(payments: PaymentsConfig, customerType: string, ow
       .filter(Boolean),
   );
   return Object.entries(payments.products).filter(
-    ([, o]) => o.prices === "include-by-default" && o.customerType === customerType && !(o.productLineId && ownedGroups.has(o.productLineId)),
+    ([, o]) =>
+      o.prices === "include-by-default" && o.customerType === customerType && !(o.productLineId && ownedGroups.has(o.productLineId)),
   );
 }
 

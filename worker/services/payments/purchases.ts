@@ -92,9 +92,7 @@ export async function completePurchase(deps: Deps, input: CompletePurchaseInput)
     );
   const groupId = productLineOf(input.offer);
   const replaced = groupId
-    ? owned.filter(
-        (p) => isOwned(p, now) && p.kind === "subscription" && productLineOf(p.offer) === groupId && p.offerId !== input.offerId,
-      )
+    ? owned.filter((p) => isOwned(p, now) && p.kind === "subscription" && productLineOf(p.offer) === groupId && p.offerId !== input.offerId)
     : [];
   // The inserted purchase needs the code spent by this batch (a code buys once, even under concurrency).
   const codeGuard = input.code ? "(SELECT purchase_id FROM purchase_codes WHERE code_hash = ?19) = ?1" : "?19 IS NULL";

@@ -84,6 +84,21 @@ export function mergeOverride(base: ConfigOverride, patch: ConfigOverride): Conf
   return { ...Object.fromEntries(kept), ...patch };
 }
 
+/** `override` without `keys` and everything under them, whether written dotted or nested (the reference's removeKeysFromConfig). */
+export function removeOverrideKeys(override: ConfigOverride, keys: string[]): ConfigOverride {
+  if (keys.length === 0) return override;
+  const out: ConfigOverride = {};
+  for (const [key, value] of Object.entries(override)) {
+    if (keys.some((k) => key === k || key.startsWith(`${k}.`))) continue;
+    const inner = keys.filter((k) => k.startsWith(`${key}.`)).map((k) => k.slice(key.length + 1));
+    if (inner.length > 0 && isObject(value)) {
+      const kept = removeOverrideKeys(value, inner);
+      if (Object.keys(kept).length > 0) out[key] = kept;
+    } else out[key] = value;
+  }
+  return out;
+}
+
 export class ConfigOverrideError extends Error {}
 
 const UNSAFE_SEGMENTS = new Set(["__proto__", "prototype", "constructor"]);
