@@ -4,6 +4,7 @@
  * resend; managed refused), `payments.products` / `productLines` / `productLineId` with the old
  * names renamed on the way in; analytics still refused. Plus reset-keys and the config source.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, signUp } from "../helpers/api";
 
@@ -180,6 +181,23 @@ describe("payments: products, product lines", () => {
     expect((await rendered(p)).payments.products.pro.displayName).toBe("Pro 2");
     await patch(p, "environment", { "payments.offers.team": null });
     expect((await rendered(p)).payments.products.team).toBeUndefined();
+  });
+
+  it("a level stored under the old names (before this rename) is rendered and answered under the current ones", async () => {
+    const p = await createProjectWithKeys();
+    const old = { environment: { payments: { groups: { plans: {} } }, "payments.offers.pro": { ...product, groupId: "plans" } } };
+    await env.DB.prepare("UPDATE projects SET config_overrides = ?, config_version = config_version + 1 WHERE id = ?")
+      .bind(JSON.stringify(old), p.projectId)
+      .run();
+    // Past the isolate's short memory of the project row.
+    const later = Date.now() + 60_000;
+    const stored = JSON.parse((await call("/internal/config/override/environment", { ...p.admin, nowMs: later })).body.config_string);
+    expect(Object.keys(stored).sort()).toEqual(["payments", "payments.products.pro"]);
+    expect(stored["payments.products.pro"].productLineId).toBe("plans");
+    expect(stored.payments).toEqual({ productLines: { plans: {} } });
+    const config = JSON.parse((await call("/internal/config", { ...p.admin, nowMs: later })).body.config_string);
+    expect(config.payments.products.pro.productLineId).toBe("plans");
+    expect(config.payments.productLines).toEqual({ plans: {} });
   });
 
   it("a purchase behaves the same under either name: the old and new product line make one exclusive group", async () => {

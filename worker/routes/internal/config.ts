@@ -11,6 +11,7 @@ import { problemError } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import { renderedConfigOf } from "../../services/project-config/cache";
+import { migrateOverrideNames } from "../../services/project-config/migrate";
 import { OVERRIDE_LEVELS, type OverrideLevel, parseOverrideString } from "../../services/project-config/overrides";
 import { withoutSecrets } from "../../services/project-config/secrets";
 import { type ConfigSource, configSourceOf, configSourceSchema } from "../../services/project-config/source";
@@ -109,7 +110,9 @@ addRoute(internalConfigRoutes, getRendered, (c, { auth }) => {
 });
 addRoute(internalConfigRoutes, getLevel, (c, { auth, params }) => {
   checkLevelAccess(auth, params.level);
-  return c.json({ config_string: JSON.stringify(withoutSecrets(storedOverrides(auth.project)[params.level] ?? {})) });
+  // A level stored before a rename of the reference's keys is answered under the current names.
+  const override = migrateOverrideNames(storedOverrides(auth.project)[params.level] ?? {});
+  return c.json({ config_string: JSON.stringify(withoutSecrets(override)) });
 });
 
 async function write(
