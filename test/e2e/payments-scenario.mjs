@@ -146,7 +146,7 @@ export function definePaymentsSteps(runner, { page, origin, shots }) {
     assert.equal(config.status, 200, JSON.stringify(config.body));
     const payments = JSON.parse(config.body.config_string).payments;
     assert.deepEqual(payments.items.credits, { displayName: "Credits", customerType: "user", default: { quantity: 0 } });
-    assert.deepEqual(payments.offers.pack, {
+    assert.deepEqual(payments.products.pack, {
       displayName: "Credit pack",
       customerType: "user",
       serverOnly: false,

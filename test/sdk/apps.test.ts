@@ -172,6 +172,10 @@ describe("owners, admin and server apps", () => {
     expect(fresh.config.passkeyEnabled).toBe(true);
     expect(fresh.config.clientTeamCreationEnabled).toBe(true);
     await expect(project.updateConfig({ "auth.nope": true })).rejects.toMatchObject({ code: "SCHEMA_ERROR" });
+    await project.resetConfigOverrideKeys("environment", ["auth.passkey"]);
+    expect(((await project.getConfig()) as { auth: { passkey: { allowSignIn: boolean } } }).auth.passkey.allowSignIn).toBe(false);
+    expect(await project.getPushedConfigSource()).toEqual({ type: "unlinked" });
+    await project.unlinkPushedConfigSource();
 
     expect(await project.app.getProjectStats()).toEqual({
       userCount: 0,

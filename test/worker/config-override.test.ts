@@ -199,7 +199,7 @@ describe("config overrides", () => {
     const put = await call("/internal/config/override/branch", {
       ...p.admin,
       method: "PUT",
-      body: { config_string: JSON.stringify({ "auth.passkey.allowSignIn": true }) },
+      body: { config_string: JSON.stringify({ "auth.passkey.allowSignIn": true }), source: { type: "pushed-from-unknown" } },
     });
     expect(put.status, put.text).toBe(200);
     const config = await typed(p);

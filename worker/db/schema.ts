@@ -26,6 +26,11 @@ export const projects = sqliteTable("projects", {
   config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
   /** The config overrides by level (ConfigOverrides in worker/services/project-config/overrides.ts); null: a project from before overrides. */
   configOverrides: text("config_overrides", { mode: "json" }).$type<Record<string, Record<string, unknown>>>(),
+  /**
+   * Where the branch override was last pushed from (the reference's branch config source:
+   * `{type: "pushed-from-github", owner, repo, …}`, `{type: "pushed-from-unknown"}`); null: unlinked.
+   */
+  configSource: text("config_source", { mode: "json" }).$type<Record<string, unknown>>(),
   /** Bumped by every config write; a write applies only over the version it read (no lost updates). */
   configVersion: integer("config_version").notNull().default(0),
   /** The project's connected Stripe account (Connect), once onboarding has started (issue 15). */

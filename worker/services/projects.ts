@@ -19,6 +19,7 @@ import { eventFor } from "./events";
 import { invalidProviderId } from "./oauth/providers";
 import { defaultDefinitionStatements } from "./permissions";
 import { leftoversOf, projectLeftovers } from "./production-checks";
+import { NEW_PROJECT_APPS } from "./project-config/apps";
 import {
   domainErrors,
   type FlatProjectConfig,
@@ -26,16 +27,19 @@ import {
   productionModeErrors,
   readProjectConfig,
 } from "./project-config/flat";
+import { migrateOverrideNames } from "./project-config/migrate";
 import {
   type ConfigOverride,
   type ConfigOverrides,
   flatUpdateToOverride,
   mergeOverride,
   type OverrideLevel,
+  removeOverrideKeys,
   renderConfig,
 } from "./project-config/overrides";
 import { toFlatProjectConfig } from "./project-config/rendered";
 import { dropSecretPaths, mapSecrets, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./project-config/secrets";
+import type { ConfigSource } from "./project-config/source";
 import { fail, type Problem } from "./result";
 
 export type ProjectFields = {
@@ -66,7 +70,8 @@ export async function createProject(
   // Only members of the owner team may create a project for it: ownership grants admin access.
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_owner_team_member");
   const sealed = await sealConfigSecrets(deps, fields.config, null);
-  const environment = sealed ? flatUpdateToOverride(sealed) : {};
+  // As in the reference, a new project starts with the authentication and emails apps installed.
+  const environment = { ...NEW_PROJECT_APPS, ...(sealed ? flatUpdateToOverride(sealed) : {}) };
   // A project born in production mode takes real payments only: its test mode starts off.
   if (fields.isProductionMode) environment["payments.testMode"] = false;
   const configOverrides: ConfigOverrides = { environment };
@@ -157,7 +162,7 @@ type SaveResult = { ok: true; project: ProjectRow } | ProjectProblem | Problem<"
 async function saveProject(
   deps: Deps,
   project: ProjectRow,
-  fields: Omit<ProjectFields, "config">,
+  fields: Omit<ProjectFields, "config"> & { configSource?: ConfigSource },
   change: ConfigChange,
 ): Promise<SaveResult> {
   let row = project;
@@ -187,6 +192,7 @@ async function saveProject(
     if (fields.isProductionMode !== undefined) patch.isProductionMode = fields.isProductionMode;
     if (fields.logoUrl !== undefined) patch.logoUrl = fields.logoUrl;
     if (fields.fullLogoUrl !== undefined) patch.fullLogoUrl = fields.fullLogoUrl;
+    if (fields.configSource !== undefined) patch.configSource = fields.configSource;
     // Names only: a config value may be a (sealed) secret, and the log is for who changed what.
     const keys = changedKeys(row, patch);
     const event = eventFor(deps, row.id, "project.config_changed", {}, { keys });
@@ -243,11 +249,32 @@ export function writeConfigOverride(
   level: OverrideLevel,
   override: ConfigOverride,
   mode: "merge" | "replace",
+  source?: ConfigSource,
 ): Promise<SaveResult> {
-  return saveProject(deps, project, {}, async (overrides) => {
+  return saveProject(deps, project, source ? { configSource: source } : {}, async (overrides) => {
     const sealed = await mapSecrets(override, (value) => sealConfigValue(deps, value));
-    return { ...overrides, [level]: mode === "merge" ? mergeOverride(overrides[level] ?? {}, sealed) : sealed };
+    // The stored level is brought to the current key names first, so a new name replaces its old one.
+    const stored = migrateOverrideNames(overrides[level] ?? {});
+    return { ...overrides, [level]: mode === "merge" ? mergeOverride(stored, sealed) : sealed };
   });
+}
+
+/**
+ * Removes keys, and everything under them, from one level's override (the reference's reset-keys):
+ * a dotted key goes whether it was written dotted or nested; an empty object left behind goes too.
+ */
+export function resetConfigOverrideKeys(deps: Deps, project: ProjectRow, level: OverrideLevel, keys: string[]): Promise<SaveResult> {
+  // A key may name an old path (payments.offers.x): it is reset under its current name.
+  const current = keys.map((k) => Object.keys(migrateOverrideNames({ [k]: true }))[0] ?? k);
+  return saveProject(deps, project, {}, async (overrides) => ({
+    ...overrides,
+    [level]: removeOverrideKeys(migrateOverrideNames(overrides[level] ?? {}), current),
+  }));
+}
+
+/** Marks the branch override as no longer pushed from anywhere (editable in the console); its keys stay. */
+export function unlinkConfigSource(deps: Deps, project: ProjectRow): Promise<SaveResult> {
+  return saveProject(deps, project, { configSource: { type: "unlinked" } }, async (overrides) => overrides);
 }
 
 export async function removeProject(deps: Deps, project: ProjectRow): Promise<{ ok: true } | Problem<"internal_project">> {

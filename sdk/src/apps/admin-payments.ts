@@ -1,7 +1,7 @@
 /**
  * The admin side of payments (issue 15): the console's customer view, the owner's test-mode
  * purchase, and Stripe Connect (onboarding URL, account state, embedded-component sessions).
- * Items, offers, groups and test mode are config, edited with `project.updateConfig`.
+ * Items, products (offers), product lines and test mode are config, edited with `project.updateConfig`.
  */
 import type { RequestOptions } from "../interface/http";
 import { KnownError } from "../shared/known-errors";

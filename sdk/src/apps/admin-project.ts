@@ -85,7 +85,22 @@ export type AdminProject = {
    * `{ "auth.passkey.allowSignIn": true }`; null resets a key to its default.
    */
   updateConfig(override: Record<string, unknown>, level?: "project" | "branch" | "environment"): Promise<void>;
+  /**
+   * Removes keys, and everything under them, from the branch or environment override, e.g.
+   * `resetConfigOverrideKeys("environment", ["apps.installed.teams"])`; the level below shows again.
+   */
+  resetConfigOverrideKeys(level: "branch" | "environment", keys: string[]): Promise<void>;
+  /** Where the branch override was pushed from, e.g. `{ type: "unlinked" }` (edited in the console). */
+  getPushedConfigSource(): Promise<ConfigSource>;
+  /** Marks the branch override as no longer pushed from anywhere; its keys stay. */
+  unlinkPushedConfigSource(): Promise<void>;
 };
+
+/** Where a project's branch config was pushed from (the reference's branch config source). */
+export type ConfigSource =
+  | { type: "pushed-from-github"; owner: string; repo: string; branch: string; commit_hash: string; config_file_path: string }
+  | { type: "pushed-from-unknown" }
+  | { type: "unlinked" };
 
 /** Minimal view of the app that can change the project (admin access). */
 export type ProjectAdmin = {
@@ -147,6 +162,15 @@ export function adminProjectFromJson(admin: ProjectAdmin, json: ProjectAdminJson
         method: "PATCH",
         body: { config_override_string: JSON.stringify(override) },
       });
+    },
+    async resetConfigOverrideKeys(level, keys) {
+      await admin._adminRequest(`/internal/config/override/${level}/reset-keys`, { method: "POST", body: { keys } });
+    },
+    async getPushedConfigSource() {
+      return (await admin._adminRequest<{ source: ConfigSource }>("/internal/config/source")).source;
+    },
+    async unlinkPushedConfigSource() {
+      await admin._adminRequest("/internal/config/source", { method: "DELETE" });
     },
   };
 }

@@ -5,11 +5,13 @@
  *
  * Config (`payments.*` in GET /internal/config, set through /internal/config/override):
  * - `payments.testMode`: boolean, default true (a built-in test checkout; no Stripe needed).
- * - `payments.groups.<id>`: `{ displayName? }` — "one of these offers at a time".
+ * - `payments.productLines.<id>`: `{ displayName?, customerType? }` — "one of these products at a time".
  * - `payments.items.<id>`: `{ displayName, customerType, default?: { quantity, repeat?, expires? } }`.
- * - `payments.offers.<id>`: `{ displayName, customerType, groupId?, isAddOnTo?, serverOnly, stackable,
+ * - `payments.products.<id>`: `{ displayName, customerType, productLineId?, isAddOnTo?, serverOnly, stackable,
  *   freeTrial?, prices: "include-by-default" | { <priceId>: { USD?: "9.99", EUR?, …, interval?, serverOnly?, freeTrial? } },
  *   includedItems: { <itemId>: { quantity, repeat?, expires? } } }`.
+ * The reference's old names are accepted on writes and stored under these: `payments.offers`,
+ * `payments.groups` / `payments.catalogs`, and a product's `groupId` / `catalogId`.
  */
 import { z } from "zod";
 

@@ -11,7 +11,7 @@ import { CustomersPanel } from "../components/payments/customers-panel";
 import { ItemsPanel } from "../components/payments/items-panel";
 import { ModePanel, StripePanel } from "../components/payments/mode-panel";
 import { OffersPanel } from "../components/payments/offers-panel";
-import { loadPaymentsConfig, type PaymentsConfig } from "../components/payments/payments-config";
+import { loadPaymentsConfig, offerWrite, type PaymentsConfig } from "../components/payments/payments-config";
 import { RouteError } from "../components/route-error";
 import { errorMessage, useProject } from "../lib/project-context";
 
@@ -69,12 +69,9 @@ export default function ProjectPaymentsRoute() {
           <OffersPanel
             config={config}
             onSave={(id, offer, newGroup, created) =>
-              write(
-                { ...(newGroup ? { [`payments.groups.${newGroup}`]: { displayName: newGroup } } : {}), [`payments.offers.${id}`]: offer },
-                `Offer ${id} ${created ? "created" : "saved"}.`,
-              )
+              write(offerWrite(id, offer, newGroup), `Offer ${id} ${created ? "created" : "saved"}.`)
             }
-            onDelete={(id) => write({ [`payments.offers.${id}`]: null }, `Offer ${id} deleted.`)}
+            onDelete={(id) => write({ [`payments.products.${id}`]: null }, `Offer ${id} deleted.`)}
           />
           <CustomersPanel project={project} config={config} toast={toast} />
           <StripePanel project={project} />

@@ -1,7 +1,8 @@
 /**
  * /internal/config: the rendered config, and the per-level overrides with dotted keys (wire as the
  * reference: `config_string` / `config_override_string`, answers `{success: true}`). Server access
- * may manage only the branch level, as in the reference.
+ * may manage only the branch level, as in the reference. Plus reset-keys (admin: drop keys from the
+ * branch or environment level) and the branch override's source (where it was pushed from).
  */
 
 import { successSchema } from "@doorman/shared/wire";
@@ -10,9 +11,11 @@ import { problemError } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
 import { renderedConfigOf } from "../../services/project-config/cache";
+import { migrateOverrideNames } from "../../services/project-config/migrate";
 import { OVERRIDE_LEVELS, type OverrideLevel, parseOverrideString } from "../../services/project-config/overrides";
 import { withoutSecrets } from "../../services/project-config/secrets";
-import { storedOverrides, writeConfigOverride } from "../../services/projects";
+import { type ConfigSource, configSourceOf, configSourceSchema } from "../../services/project-config/source";
+import { resetConfigOverrideKeys, storedOverrides, unlinkConfigSource, writeConfigOverride } from "../../services/projects";
 import type { RequestAuth } from "../../services/request-auth";
 
 const configStringSchema = z.object({ config_string: z.string() });
@@ -54,9 +57,36 @@ const putLevel = defineRoute({
   summary: "Replace one level's override",
   access: ["server", "admin"],
   params: levelParams,
-  body: z.strictObject({ config_string: overrideString, source: z.unknown().optional() }),
+  body: z.strictObject({ config_string: overrideString, source: configSourceSchema.optional() }),
   response: successSchema,
   errors: ["INVALID_SHARED_OAUTH_PROVIDER_ID", "INVALID_STANDARD_OAUTH_PROVIDER_ID"],
+});
+
+const resetKeys = defineRoute({
+  method: "post",
+  path: "/override/{level}/reset-keys",
+  summary: "Remove keys (and everything under them) from the branch or environment override",
+  access: ["admin"],
+  params: z.strictObject({ level: z.enum(["branch", "environment"]) }),
+  // Bounded: a reset names a handful of keys.
+  body: z.strictObject({ keys: z.array(z.string().max(1024)).max(1000) }),
+  response: successSchema,
+});
+
+const getSource = defineRoute({
+  method: "get",
+  path: "/source",
+  summary: "Where the branch override was pushed from (unlinked when edited here)",
+  access: ["admin"],
+  response: z.object({ source: configSourceSchema }),
+});
+
+const unlinkSource = defineRoute({
+  method: "delete",
+  path: "/source",
+  summary: "Unlink the branch override from where it was pushed (its keys stay)",
+  access: ["admin"],
+  response: successSchema,
 });
 
 const patchEnvironment = defineRoute({
@@ -80,7 +110,9 @@ addRoute(internalConfigRoutes, getRendered, (c, { auth }) => {
 });
 addRoute(internalConfigRoutes, getLevel, (c, { auth, params }) => {
   checkLevelAccess(auth, params.level);
-  return c.json({ config_string: JSON.stringify(withoutSecrets(storedOverrides(auth.project)[params.level] ?? {})) });
+  // A level stored before a rename of the reference's keys is answered under the current names.
+  const override = migrateOverrideNames(storedOverrides(auth.project)[params.level] ?? {});
+  return c.json({ config_string: JSON.stringify(withoutSecrets(override)) });
 });
 
 async function write(
@@ -89,11 +121,14 @@ async function write(
   level: OverrideLevel,
   text: string,
   mode: "merge" | "replace",
+  source?: ConfigSource,
 ) {
   checkLevelAccess(auth, level);
   const parsed = parseOverrideString(text);
   if (!parsed.ok) throw problemError({ ok: false, reason: "invalid_config_override", message: parsed.message });
-  const result = await writeConfigOverride(deps, auth.project, level, parsed.override, mode);
+  // As the reference: a push replaces the branch level and must say where it came from.
+  if (mode === "replace" && level === "branch" && !source) throw new StatusError(400, "source is required for branch level config");
+  const result = await writeConfigOverride(deps, auth.project, level, parsed.override, mode, level === "branch" ? source : undefined);
   if (!result.ok) throw problemError(result);
 }
 addRoute(internalConfigRoutes, patchLevel, async (c, { auth, params, body }) => {
@@ -101,10 +136,23 @@ addRoute(internalConfigRoutes, patchLevel, async (c, { auth, params, body }) => 
   return c.json({ success: true as const });
 });
 addRoute(internalConfigRoutes, putLevel, async (c, { auth, params, body }) => {
-  await write(auth, c.get("deps"), params.level, body.config_string, "replace");
+  await write(auth, c.get("deps"), params.level, body.config_string, "replace", body.source);
   return c.json({ success: true as const });
 });
 addRoute(internalConfigRoutes, patchEnvironment, async (c, { auth, body }) => {
   await write(auth, c.get("deps"), "environment", body.config_override_string, "merge");
+  return c.json({ success: true as const });
+});
+addRoute(internalConfigRoutes, resetKeys, async (c, { auth, params, body }) => {
+  const result = await resetConfigOverrideKeys(c.get("deps"), auth.project, params.level, body.keys);
+  if (!result.ok) throw problemError(result);
+  return c.json({ success: true as const });
+});
+addRoute(internalConfigRoutes, getSource, (c, { auth }) => {
+  return c.json({ source: configSourceOf(auth.project.configSource) });
+});
+addRoute(internalConfigRoutes, unlinkSource, async (c, { auth }) => {
+  const result = await unlinkConfigSource(c.get("deps"), auth.project);
+  if (!result.ok) throw problemError(result);
   return c.json({ success: true as const });
 });

@@ -270,7 +270,7 @@ addRoute(paymentsRoutes, listProducts, async (c, { auth, params, query }) => {
     ...rows
       .filter((p) => isOwned(p, now))
       .reverse()
-      .map((p) => ({ cursor: p.id, id: p.offerId, quantity: p.quantity, offer: p.offer as (typeof payments.offers)[string] })),
+      .map((p) => ({ cursor: p.id, id: p.offerId, quantity: p.quantity, offer: p.offer as (typeof payments.products)[string] })),
   ].filter((p) => auth.type !== "client" || !p.offer.serverOnly);
   const start = query.cursor === undefined ? 0 : owned.findIndex((p) => p.cursor === query.cursor);
   if (start < 0) throw new KnownError("SCHEMA_ERROR", { message: "cursor is not a cursor of this list." });
@@ -330,7 +330,7 @@ addRoute(paymentsRoutes, createUrl, async (c, { auth, body }) => {
   if (auth.type === "client") {
     const payments = readPaymentsConfig(auth.project);
     const offer =
-      choice.offerId !== undefined && Object.hasOwn(payments.offers, choice.offerId) ? payments.offers[choice.offerId] : undefined;
+      choice.offerId !== undefined && Object.hasOwn(payments.products, choice.offerId) ? payments.products[choice.offerId] : undefined;
     const type = body.customer_type ?? offer?.customerType ?? "user";
     await guardClient(deps, auth, { projectId: auth.project.id, customerType: type, customerId: body.customer_id });
   }

@@ -10,7 +10,7 @@ import { findProjectById, type ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
-import { type OfferConfig, offerFromWire, offerToWire, type PaymentsConfig } from "./config";
+import { type OfferConfig, offerFromWire, offerToWire, type PaymentsConfig, productLineOf } from "./config";
 import { type Customer, customerSince, readPaymentsConfig } from "./customers";
 import { isOwned } from "./grants";
 import { purchaseBlocker } from "./purchases";
@@ -39,7 +39,7 @@ export function resolveOffer(
     return { ok: true, offerId: null, offer: offerFromWire(choice.inlineOffer) };
   }
   const offerId = choice.offerId!;
-  const offer = Object.hasOwn(payments.offers, offerId) ? payments.offers[offerId] : undefined;
+  const offer = Object.hasOwn(payments.products, offerId) ? payments.products[offerId] : undefined;
   if (!offer) return fail("offer_not_found", { offerId, context: null });
   if (isClient && offer.serverOnly) return fail("offer_not_found", { offerId, context: "server_only" });
   return { ok: true, offerId, offer };
@@ -135,10 +135,10 @@ export async function describePurchaseCode(deps: Deps, code: PurchaseCode, proje
   const now = deps.now();
   const owned = (await listPurchasesOf(deps.db, code)).filter((p) => isOwned(p, now));
   const offer = offerToWire(code.offer);
-  const groupId = code.offer.groupId;
+  const groupId = productLineOf(code.offer);
   const conflicting = groupId
     ? owned
-        .filter((p) => p.offerId !== null && p.offerId !== code.offerId && (p.offer as OfferConfig).groupId === groupId)
+        .filter((p) => p.offerId !== null && p.offerId !== code.offerId && productLineOf(p.offer) === groupId)
         .map((p) => ({ product_id: p.offerId!, offer_id: p.offerId!, display_name: (p.offer as OfferConfig).displayName }))
     : [];
   return {

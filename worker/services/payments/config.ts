@@ -1,6 +1,7 @@
 /**
- * The `payments` section of the config (issue 15), the reference's keys: items, offers and groups,
- * and test mode. It lives only in the config overrides (read through renderConfig where payments
+ * The `payments` section of the config (issue 15), the reference's current keys: items, products
+ * (Doorman's offers) and product lines (its groups), and test mode. Old names (`offers`, `groups`,
+ * `catalogs`, `groupId`, `catalogId`) are renamed on the way in (project-config/migrate.ts). It lives only in the config overrides (read through renderConfig where payments
  * need it), like the email themes; the per-request flat config stays small.
  */
 
@@ -41,14 +42,14 @@ const price: z.ZodType<PriceConfig> = z
 export const offerConfigSchema = z.strictObject({
   displayName: z.string().min(1).max(256),
   customerType: customerTypeSchema,
-  /** Offers of one group are exclusive: buying one replaces the customer's other subscription in it. */
-  groupId: userIdSchema.optional(),
+  /** Offers of one product line are exclusive: buying one replaces the customer's other subscription in it. */
+  productLineId: userIdSchema.optional(),
   /** false, or the offers this one is an add-on of (buyable only by owners of one of them). */
   isAddOnTo: z.union([z.literal(false), z.record(userIdSchema, z.literal(true))]).optional(),
   serverOnly: z.boolean(),
   stackable: z.boolean(),
   freeTrial: intervalSchema.optional(),
-  /** "include-by-default": the group's free default, owned by every customer of the type without buying. */
+  /** "include-by-default": the product line's free default, owned by every customer of the type without buying. */
   prices: z.union([z.literal("include-by-default"), z.record(userIdSchema, price)]),
   includedItems: z.record(userIdSchema, includedItem),
 });
@@ -72,16 +73,21 @@ export type ItemConfig = z.infer<typeof itemConfigSchema>;
 export const paymentsConfigSchema = z.strictObject({
   /** Test mode: the built-in test checkout completes purchases; no money moves. */
   testMode: z.boolean(),
-  groups: z.record(userIdSchema, z.strictObject({ displayName: z.string().max(256).optional() })),
+  /** The reference's product lines (formerly catalogs, groups): "one of these products at a time". */
+  productLines: z.record(
+    userIdSchema,
+    z.strictObject({ displayName: z.string().max(256).optional(), customerType: customerTypeSchema.optional() }),
+  ),
   items: z.record(userIdSchema, itemConfigSchema),
-  offers: z.record(userIdSchema, offerConfigSchema),
+  /** The reference's products (formerly offers). */
+  products: z.record(userIdSchema, offerConfigSchema),
 });
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
-export const defaultPaymentsConfig = (): PaymentsConfig => ({ testMode: true, groups: {}, items: {}, offers: {} });
+export const defaultPaymentsConfig = (): PaymentsConfig => ({ testMode: true, productLines: {}, items: {}, products: {} });
 
 /** Record paths: a set record replaces the default's entries instead of adding to them. */
-export const PAYMENTS_RECORD_PATHS = ["payments.groups", "payments.items", "payments.offers"];
+export const PAYMENTS_RECORD_PATHS = ["payments.productLines", "payments.items", "payments.products"];
 
 /** The wire's inline offer of a config offer. */
 export function offerToWire(o: OfferConfig): InlineOffer {
@@ -138,4 +144,13 @@ export function offerFromWire(w: InlineOffer): OfferConfig {
     ),
     includedItems: w.included_items,
   };
+}
+
+/**
+ * The product line of an offer as stored with a purchase: snapshots written before the rename
+ * carry `groupId`, newer ones `productLineId`.
+ */
+export function productLineOf(offer: unknown): string | undefined {
+  const o = offer as { productLineId?: string; groupId?: string } | null;
+  return o?.productLineId ?? o?.groupId;
 }

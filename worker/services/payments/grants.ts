@@ -6,7 +6,7 @@
  */
 import type { Interval } from "@doorman/shared/wire-payments";
 import type { PurchaseRow } from "../../db/queries/payments";
-import type { IncludedItem, ItemConfig, OfferConfig, PaymentsConfig } from "./config";
+import { type IncludedItem, type ItemConfig, type OfferConfig, type PaymentsConfig, productLineOf } from "./config";
 
 /** One grant bucket: `key` null is the never-expiring pool; `expiresAt` null with a key: ends at a time not known yet. */
 export type Grant = { key: string | null; amount: number; expiresAt: number | null };
@@ -113,11 +113,12 @@ export function defaultOffers(payments: PaymentsConfig, customerType: string, ow
   const ownedGroups = new Set(
     owned
       .filter((p) => isOwned(p, now))
-      .map((p) => (p.offer as OfferConfig).groupId)
+      .map((p) => productLineOf(p.offer))
       .filter(Boolean),
   );
-  return Object.entries(payments.offers).filter(
-    ([, o]) => o.prices === "include-by-default" && o.customerType === customerType && !(o.groupId && ownedGroups.has(o.groupId)),
+  return Object.entries(payments.products).filter(
+    ([, o]) =>
+      o.prices === "include-by-default" && o.customerType === customerType && !(o.productLineId && ownedGroups.has(o.productLineId)),
   );
 }
 

@@ -8,7 +8,7 @@ import { findPurchaseByExternalId, listPurchasesOf, type PurchaseRow, updatePurc
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
-import type { OfferConfig } from "./config";
+import { type OfferConfig, productLineOf } from "./config";
 import { addInterval, isOwned } from "./grants";
 
 export type PurchaseSource = "test_mode" | "stripe" | "api_grant";
@@ -90,11 +90,9 @@ export async function completePurchase(deps: Deps, input: CompletePurchaseInput)
         .prepare("UPDATE purchase_codes SET used_at = ?1, purchase_id = ?2 WHERE code_hash = ?3 AND used_at IS NULL")
         .bind(now, id, input.code.codeHash),
     );
-  const groupId = input.offer.groupId;
+  const groupId = productLineOf(input.offer);
   const replaced = groupId
-    ? owned.filter(
-        (p) => isOwned(p, now) && p.kind === "subscription" && (p.offer as OfferConfig).groupId === groupId && p.offerId !== input.offerId,
-      )
+    ? owned.filter((p) => isOwned(p, now) && p.kind === "subscription" && productLineOf(p.offer) === groupId && p.offerId !== input.offerId)
     : [];
   // The inserted purchase needs the code spent by this batch (a code buys once, even under concurrency).
   const codeGuard = input.code ? "(SELECT purchase_id FROM purchase_codes WHERE code_hash = ?19) = ?1" : "?19 IS NULL";

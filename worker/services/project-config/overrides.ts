@@ -22,6 +22,7 @@
 import type { z } from "zod";
 import { PAYMENTS_RECORD_PATHS } from "../payments/config";
 import { defaultProjectConfig, type FlatProjectConfig, type FlatProjectConfigUpdate } from "./flat";
+import { migrateOverrideNames } from "./migrate";
 import { type RenderedConfig, renderedConfigSchema, toRenderedConfig } from "./rendered";
 
 export const OVERRIDE_LEVELS = ["project", "branch", "environment"] as const;
@@ -81,6 +82,21 @@ export function mergeOverride(base: ConfigOverride, patch: ConfigOverride): Conf
   const keys = Object.keys(patch);
   const kept = Object.entries(base).filter(([k]) => !keys.some((p) => k === p || k.startsWith(`${p}.`)));
   return { ...Object.fromEntries(kept), ...patch };
+}
+
+/** `override` without `keys` and everything under them, whether written dotted or nested (the reference's removeKeysFromConfig). */
+export function removeOverrideKeys(override: ConfigOverride, keys: string[]): ConfigOverride {
+  if (keys.length === 0) return override;
+  const out: ConfigOverride = {};
+  for (const [key, value] of Object.entries(override)) {
+    if (keys.some((k) => key === k || key.startsWith(`${k}.`))) continue;
+    const inner = keys.filter((k) => k.startsWith(`${key}.`)).map((k) => k.slice(key.length + 1));
+    if (inner.length > 0 && isObject(value)) {
+      const kept = removeOverrideKeys(value, inner);
+      if (Object.keys(kept).length > 0) out[key] = kept;
+    } else out[key] = value;
+  }
+  return out;
 }
 
 export class ConfigOverrideError extends Error {}
@@ -144,7 +160,8 @@ const isObject = (v: unknown): v is Nested => typeof v === "object" && v !== nul
  */
 function applyLevels(overrides: ConfigOverrides): Nested {
   const rendered: Nested = {};
-  for (const level of OVERRIDE_LEVELS) for (const [key, value] of Object.entries(overrides[level] ?? {})) setPath(rendered, key, value);
+  for (const level of OVERRIDE_LEVELS)
+    for (const [key, value] of Object.entries(migrateOverrideNames(overrides[level] ?? {}))) setPath(rendered, key, value);
   fillDefaults(rendered, toRenderedConfig(defaultProjectConfig()) as unknown as Nested);
   return rendered;
 }
@@ -183,7 +200,8 @@ export function parseOverrideString(text: string): { ok: true; override: ConfigO
     return { ok: false, message: "A config override must be a JSON object." };
   const unsafe = unsafeKey(value);
   if (unsafe !== null) return { ok: false, message: `Invalid config key: ${JSON.stringify(unsafe)}` };
-  return { ok: true, override: value as ConfigOverride };
+  // The reference's old key names are accepted and stored under the current ones.
+  return { ok: true, override: migrateOverrideNames(value as ConfigOverride) };
 }
 
 /**

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { dataVaultConfigSchema, defaultDataVaultConfig } from "../data-vault/config";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
+import { appsConfigSchema, defaultAppsConfig } from "./apps";
 import { type FlatProjectConfig, SESSION_POLICY_MAX_MINUTES } from "./flat";
 
 const bool = z.boolean();
@@ -57,6 +58,8 @@ export const renderedConfigSchema = z.strictObject({
   teams: z.strictObject({ createPersonalTeamOnSignUp: bool, allowClientTeamCreation: bool }),
   users: z.strictObject({ allowClientUserDeletion: bool }),
   apiKeys: z.strictObject({ enabled: z.strictObject({ user: bool, team: bool }) }),
+  /** Installed apps (apps.ts): dashboard switches, all off unless set. */
+  apps: appsConfigSchema,
   domains: z.strictObject({
     allowLocalhost: bool,
     trustedDomains: z.record(id, z.strictObject({ baseUrl: z.string().min(1).max(512), handlerPath: z.string().max(512) })),
@@ -68,6 +71,13 @@ export const renderedConfigSchema = z.strictObject({
     templates: z.record(id, emailTemplate),
     server: z.strictObject({
       isShared: bool,
+      /**
+       * The reference's providers: "smtp", and "resend" (Resend through its SMTP server, with the same
+       * fields), both sent over SMTP; "managed" (domains the reference's own Resend account manages) is not Doorman's.
+       */
+      provider: z.enum(["smtp", "resend", "managed"]).refine((p) => p !== "managed", {
+        message: 'Doorman has no managed email provider: use "smtp" (or "resend" with Resend\'s SMTP host, port and API key)',
+      }),
       host: z.string().min(1).max(512).optional(),
       port: z.number().int().min(1).max(65535).optional(),
       username: z.string().max(512).optional(),
@@ -126,9 +136,10 @@ const set = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, true as c
 export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
   const server: RenderedConfig["emails"]["server"] =
     c.email_config.type === "shared"
-      ? { isShared: true }
+      ? { isShared: true, provider: "smtp" }
       : {
           isShared: false,
+          provider: "smtp",
           host: c.email_config.host,
           port: c.email_config.port,
           username: c.email_config.username,
@@ -148,6 +159,8 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
     teams: { createPersonalTeamOnSignUp: c.create_team_on_sign_up, allowClientTeamCreation: c.client_team_creation_enabled },
     users: { allowClientUserDeletion: c.client_user_deletion_enabled },
     apiKeys: { enabled: { user: c.allow_user_api_keys, team: c.allow_team_api_keys } },
+    // Installed apps live only in the overrides: all off here.
+    apps: defaultAppsConfig(),
     domains: { allowLocalhost: c.allow_localhost, trustedDomains: domainsToRendered(c.domains) },
     // Themes and templates live only in the overrides (read through renderConfig, never per request): the built-ins here.
     emails: { selectedThemeId: c.email_theme, themes: { ...DEFAULT_EMAIL_THEMES }, templates: { ...DEFAULT_EMAIL_TEMPLATES }, server },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONFIG_ID, idProblem } from "./payments-config";
+import { CONFIG_ID, idProblem, type OfferConfig, offerWrite } from "./payments-config";
 
 describe("payments config ids", () => {
   it("takes letters, digits, _ and -, not - first, at most 63 characters", () => {
@@ -15,5 +15,25 @@ describe("payments config ids", () => {
     expect(idProblem("x y", [], "item")).toMatch(/^Use letters/);
     expect(idProblem("credits", ["credits"], "item")).toMatch(/^There is already an? item with this id\.$/);
     expect(idProblem("credits", ["seats"], "item")).toBeNull();
+  });
+});
+
+describe("offerWrite", () => {
+  const offer: OfferConfig = {
+    displayName: "Pro",
+    customerType: "team",
+    groupId: "plans",
+    serverOnly: false,
+    stackable: false,
+    prices: "include-by-default",
+    includedItems: {},
+  };
+  it("writes an offer as a product under the config's current names, and a new group as a product line", () => {
+    const { groupId: _, ...rest } = offer;
+    expect(offerWrite("pro", offer, "plans")).toEqual({
+      "payments.productLines.plans": { displayName: "plans", customerType: "team" },
+      "payments.products.pro": { ...rest, productLineId: "plans" },
+    });
+    expect(offerWrite("free", rest, null)).toEqual({ "payments.products.free": rest });
   });
 });

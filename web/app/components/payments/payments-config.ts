@@ -1,7 +1,8 @@
 /**
- * The `payments` section of a project's config as the console edits it (the reference's keys:
- * items, offers, groups, testMode), read from `project.getConfig()` and written back one entry at
- * a time through `project.updateConfig({ "payments.items.<id>": … })`; null deletes an entry.
+ * The `payments` section of a project's config as the console edits it (the console's names:
+ * items, offers, groups, testMode; the config's current ones are products, productLines and
+ * productLineId), read from `project.getConfig()` and written back one entry at a time through
+ * `project.updateConfig({ "payments.items.<id>": … })`; null deletes an entry.
  */
 import type { Currency, CustomerType, Interval } from "@doorman/shared/wire-payments";
 import type { OwnedProject } from "../../lib/dashboard-types";
@@ -40,12 +41,31 @@ export type PaymentsConfig = {
 /** The payments section of the rendered config (defaults when the project has none yet). */
 export async function loadPaymentsConfig(project: OwnedProject): Promise<PaymentsConfig> {
   const config = await project.getConfig();
-  const payments = (config.payments ?? {}) as Partial<PaymentsConfig>;
+  const payments = (config.payments ?? {}) as {
+    testMode?: boolean;
+    productLines?: PaymentsConfig["groups"];
+    items?: PaymentsConfig["items"];
+    products?: Record<string, Omit<OfferConfig, "groupId"> & { productLineId?: string }>;
+  };
   return {
     testMode: payments.testMode ?? true,
-    groups: payments.groups ?? {},
+    groups: payments.productLines ?? {},
     items: payments.items ?? {},
-    offers: payments.offers ?? {},
+    offers: Object.fromEntries(
+      Object.entries(payments.products ?? {}).map(([id, { productLineId, ...p }]) => [
+        id,
+        { ...p, ...(productLineId ? { groupId: productLineId } : {}) },
+      ]),
+    ),
+  };
+}
+
+/** The config keys that save an offer (as a product), and a new group (as a product line) when it names one. */
+export function offerWrite(id: string, offer: OfferConfig, newGroup: string | null): Record<string, unknown> {
+  const { groupId, ...product } = offer;
+  return {
+    ...(newGroup ? { [`payments.productLines.${newGroup}`]: { displayName: newGroup, customerType: offer.customerType } } : {}),
+    [`payments.products.${id}`]: { ...product, ...(groupId ? { productLineId: groupId } : {}) },
   };
 }
 

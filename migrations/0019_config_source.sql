@@ -1,0 +1,1 @@
+ALTER TABLE `projects` ADD `config_source` text;

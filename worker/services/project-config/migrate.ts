@@ -1,0 +1,42 @@
+/**
+ * The reference's renames of config keys, applied to an override before it is stored or rendered,
+ * so old names are accepted and only the current ones are kept: `payments.offers` → `products`,
+ * `payments.groups` / `payments.catalogs` → `productLines`, `payments.products.<id>.groupId` /
+ * `catalogId` → `productLineId`; `apps.installed.workflows` (an app the reference removed) is dropped.
+ * Works on nested objects, dotted keys and any mix of them.
+ */
+type ConfigOverride = Record<string, unknown>;
+
+type Nested = { [key: string]: unknown };
+
+/** The segment at `path[i]` (the path so far) under its current name. */
+function renamed(path: string[], i: number): string {
+  const seg = path[i]!;
+  if (path[0] !== "payments") return seg;
+  if (i === 1 && seg === "offers") return "products";
+  if (i === 1 && (seg === "groups" || seg === "catalogs")) return "productLines";
+  if (i === 3 && path[1] === "products" && (seg === "groupId" || seg === "catalogId")) return "productLineId";
+  return seg;
+}
+
+const dropped = (path: string[]) => path[0] === "apps" && path[1] === "installed" && path[2] === "workflows";
+
+function migrate(value: Nested, prefix: string[]): Nested {
+  const out: Nested = {};
+  for (const [key, v] of Object.entries(value)) {
+    const path = [...prefix];
+    for (const seg of key.split(".")) {
+      path.push(seg);
+      path[path.length - 1] = renamed(path, path.length - 1);
+    }
+    if (dropped(path)) continue;
+    const isObject = typeof v === "object" && v !== null && !Array.isArray(v);
+    out[path.slice(prefix.length).join(".")] = isObject ? migrate(v as Nested, path) : v;
+  }
+  return out;
+}
+
+/** The override with every old key name replaced by the current one (a current name set beside an old one wins if it comes later). */
+export function migrateOverrideNames(override: ConfigOverride): ConfigOverride {
+  return migrate(override, []);
+}
