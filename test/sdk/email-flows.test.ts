@@ -17,7 +17,7 @@ describe("SDK email flows", () => {
     const sent = await client.sendMagicLinkEmail(email, { callbackUrl: cb("magic-link-callback") });
     expect(sent.status).toBe("ok");
     const [mail] = await waitForOutbox(email);
-    const otp = /Your code: ([A-Z0-9]{6})/.exec(mail!.text)![1]!;
+    const otp = /Your code is ([A-Z0-9]{6})/.exec(mail!.subject)![1]!;
     const wrong = await client.signInWithMagicLink(`zzzzzz${sent.status === "ok" ? sent.data.nonce : ""}`, { noRedirect: true });
     expect(wrong.status === "error" && wrong.error.code).toBe("VERIFICATION_CODE_NOT_FOUND");
     const signed = await client.signInWithMagicLink(`${otp}${sent.status === "ok" ? sent.data.nonce : ""}`, { noRedirect: true });

@@ -43,7 +43,7 @@ describe("otp sign-in", () => {
     const email = uniqueEmail("new");
     const sent = await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
     const [mail] = await waitForMail(email);
-    const otp = /Your code: ([A-Z0-9]{6})/.exec(mail!.text)![1]!;
+    const otp = /Your code is ([A-Z0-9]{6})/.exec(mail!.subject)![1]!;
     const typed = `${otp.toLowerCase()}${sent.body.nonce}`;
     const check = await call("/auth/otp/sign-in/check-code", { ...p.client, body: { code: typed } });
     expect(check.body).toEqual({ is_code_valid: true });

@@ -150,9 +150,9 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<string, EmailTemplateSourc
       schema: `{ magicLink: "string", otp: "string" }`,
       subject: `"Sign in to " + project.displayName + ": Your code is " + variables.otp`,
       heading: `"Sign in to " + project.displayName`,
-      paragraph: `"Type this one-time code to sign in, or use the button below."`,
+      paragraph: `"Your one-time code is below: type it to sign in, or use the button."`,
       extra: `
-        <Text className="text-2xl font-mono font-bold text-center m-0 pb-4">Your code: {variables.otp}</Text>`,
+        <Text className="text-2xl font-mono font-bold text-center m-0 pb-4">{variables.otp}</Text>`,
       button: { href: "variables.magicLink", label: "Sign in" },
       preview: `{ magicLink: "https://example.com/magic?code=preview", otp: "3SLSWZ" }`,
     }),
