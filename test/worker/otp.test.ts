@@ -96,17 +96,27 @@ describe("otp sign-in", () => {
     expect(maxed.body.code).toBe("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
   });
 
-  it("an existing unverified email is USER_EMAIL_ALREADY_EXISTS (would work once verified)", async () => {
+  it("an existing unverified email is USER_EMAIL_ALREADY_EXISTS at send (no mail), and at sign-in if it became unverified since", async () => {
     const p = await otpProject();
     const user = await signUp(p.client);
-    await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: user.email, callback_url: CALLBACK } });
-    const code = codeFrom((await waitForMail(user.email))[0]!);
-    const res = await call("/auth/otp/sign-in", { ...p.client, body: { code } });
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({
+    const sent = await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: user.email, callback_url: CALLBACK } });
+    expect(sent.status).toBe(409);
+    expect(sent.body).toMatchObject({
       code: "USER_EMAIL_ALREADY_EXISTS",
       details: { email: user.email, would_work_if_email_was_verified: true },
     });
+
+    const email = uniqueEmail("unverified-later");
+    const created = await call("/users", {
+      ...p.server,
+      body: { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true },
+    });
+    await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
+    const code = codeFrom((await waitForMail(email))[0]!);
+    await call(`/users/${created.body.id}`, { ...p.server, method: "PATCH", body: { primary_email_verified: false } });
+    const res = await call("/auth/otp/sign-in", { ...p.client, body: { code } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: "USER_EMAIL_ALREADY_EXISTS", details: { email, would_work_if_email_was_verified: true } });
   });
 
   it("a verified email signs its existing user in and enables OTP for them", async () => {

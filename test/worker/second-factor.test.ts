@@ -178,7 +178,7 @@ describe("account lockout", () => {
       body: { email: user.email, callback_url: "http://localhost:3000/handler/magic-link-callback" },
     });
     const mails = await waitForMail(user.email, 2);
-    const codeMail = mails.find((m) => /Your code/.test(m.text))!;
+    const codeMail = mails.find((m) => /Your code is/.test(m.subject))!;
     const otp = await call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom(codeMail) } });
     expect(otp.status).toBe(200);
 

@@ -18,7 +18,7 @@ const sendCode = defineRoute({
   access,
   body: z.strictObject({ email: z.email().max(320), callback_url: z.url().max(4096), ...botChallenge }),
   response: signInCodeSentSchema,
-  errors: ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED"],
+  errors: ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
   rateLimit: { ip: "OTP_SEND_PER_IP", email: "OTP_SEND_PER_EMAIL" },
 });
 

@@ -17,7 +17,9 @@ import type { IpInfo } from "./sessions";
 import { finishFirstFactor } from "./sign-in";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
-export type SendCodeResult = { ok: true; nonce: string } | Problem<"magic_link_disabled" | "untrusted_url" | "sign_up_disabled">;
+export type SendCodeResult =
+  | { ok: true; nonce: string }
+  | Problem<"magic_link_disabled" | "untrusted_url" | "sign_up_disabled" | "email_unverified">;
 
 export async function sendSignInCode(
   deps: Deps,
@@ -32,6 +34,8 @@ export async function sendSignInCode(
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
   // As the reference: no code is mailed for an account that could never be created.
   if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
+  // Nor for an unverified address, which sign-in would refuse (USER_EMAIL_ALREADY_EXISTS, as the reference).
+  if (existing && (!existing.primaryEmail?.isVerified || existing.primaryEmail.value !== email)) return fail("email_unverified", { email });
   const recipient: EmailOutboxRecipient = existing
     ? { type: "user-custom-emails", user_id: existing.user.id, emails: [email] }
     : { type: "custom-emails", emails: [email] };
