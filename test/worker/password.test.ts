@@ -290,6 +290,15 @@ describe("password update and set", () => {
     expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "first password" } })).status).toBe(200);
   });
 
+  it("set is PASSWORD_AUTHENTICATION_NOT_ENABLED when the project has no password sign-in", async () => {
+    const p = await createProjectWithKeys({ credential_enabled: false });
+    const created = await call("/users", { ...p.server, body: { primary_email: uniqueEmail("nopw-off") } });
+    const session = await call("/auth/sessions", { ...p.server, body: { user_id: created.body.id } });
+    const res = await call("/auth/password/set", { ...p.client, accessToken: session.body.access_token, body: { password: "first password" } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+  });
+
   it("needs a signed-in user", async () => {
     const res = await call("/auth/password/update", {
       ...internalClient,

@@ -146,7 +146,7 @@ export type PasswordChangeResult =
   | { ok: true }
   | PasswordProblem
   | Exclude<UpdateUserResult, { ok: true }>
-  | Problem<"no_password" | "old_password_mismatch" | "already_has_password">;
+  | Problem<"no_password" | "old_password_mismatch" | "already_has_password" | "password_auth_disabled">;
 
 /** Changes a password after checking the old one; every other session of the user ends. */
 export async function updatePassword(
@@ -171,6 +171,8 @@ export async function setPassword(
   user: UserRecord,
   input: { password: string; keepSessionId: string | null },
 ): Promise<PasswordChangeResult> {
+  // A project without password sign-in gives no one a password to sign in with (as the reference).
+  if (!readProjectConfig(project.config).credential_enabled) return fail("password_auth_disabled");
   if (user.user.passwordHash) return fail("already_has_password");
   const result = await updateUser(deps, project, user.user.id, { password: input.password }, { keepSessionId: input.keepSessionId });
   return result.ok ? { ok: true } : result;
