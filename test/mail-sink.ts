@@ -50,7 +50,13 @@ function parts(raw: string): { text: string; html: string } {
   return { text, html };
 }
 
-export async function startMailSink(): Promise<{ smtpPort: number; httpPort: number; messages: SinkMessage[]; stop: () => Promise<void> }> {
+/**
+ * `smtpPort`: where SMTP listens (0 = any free port). `acceptAnyAuth`: any username/password signs in
+ * (the reference suite's projects use test/test); otherwise only the sink's own credentials do.
+ */
+export async function startMailSink(
+  options: { smtpPort?: number; acceptAnyAuth?: boolean } = {},
+): Promise<{ smtpPort: number; httpPort: number; messages: SinkMessage[]; stop: () => Promise<void> }> {
   const messages: SinkMessage[] = [];
   const smtp = new SMTPServer({
     secure: false,
@@ -59,7 +65,8 @@ export async function startMailSink(): Promise<{ smtpPort: number; httpPort: num
     allowInsecureAuth: true,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === SINK_USERNAME && auth.password === SINK_PASSWORD) return callback(null, { user: auth.username });
+      if (options.acceptAnyAuth || (auth.username === SINK_USERNAME && auth.password === SINK_PASSWORD))
+        return callback(null, { user: auth.username });
       return callback(new Error("Invalid username or password"));
     },
     onData(stream, session, callback) {
@@ -83,7 +90,10 @@ export async function startMailSink(): Promise<{ smtpPort: number; httpPort: num
   smtp.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code !== "ECONNRESET" && err.code !== "EPIPE") console.error(`mail sink: ${err.message}`);
   });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    smtp.server.once("error", reject);
+    smtp.listen(options.smtpPort ?? 0, "127.0.0.1", resolve);
+  });
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
   const http: Server = createHttpServer((req, res) => {

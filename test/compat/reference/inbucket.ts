@@ -42,8 +42,9 @@ function summary(m: SinkMessage, id: string, mailbox: string) {
   };
 }
 
-export async function startInbucket() {
-  const sink = await startMailSink();
+/** `smtpPort`: the suite's projects that bring their own SMTP server point it at localhost:8129 (test/test). */
+export async function startInbucket(smtpPort = 0) {
+  const sink = await startMailSink({ smtpPort, acceptAnyAuth: true });
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://inbucket").pathname.split("/").map(decodeURIComponent);
     // ["", "api", "v1", "mailbox", name, id?]

@@ -127,7 +127,8 @@ async function main() {
   );
   const commit = referenceCommit();
 
-  const mail = await startInbucket();
+  // Where the suite's own Inbucket listens for SMTP ({prefix}29): its custom-SMTP projects send there.
+  const mail = await startInbucket(8129).catch(() => startInbucket());
   console.log(`[compat] SMTP sink on 127.0.0.1:${mail.smtpPort}, Inbucket API on ${mail.url}`);
 
   const { startOidcDevServer } = await import("../../../scripts/oidc-dev-server.mjs");
