@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { makeDeps } from "../../worker/services/deps";
 import { RETRY_DELAYS_SECONDS } from "../../worker/services/webhooks/delivery";
+import { messageIdOf } from "../../worker/services/webhooks/message-id";
 import { dispatchDelivery, dispatchEvent, sweepWebhooks } from "../../worker/services/webhooks/queue";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 
@@ -78,7 +79,7 @@ describe("webhooks", () => {
       data: { id: user.body.id, primary_email: user.body.primary_email, display_name: "Hook" },
     });
     expect(body.data).toEqual(user.body);
-    expect(got!.headers["webhook-id"]).toMatch(/^msg_/);
+    expect(got!.headers["webhook-id"]).toMatch(/^msg_[0-9A-Za-z]{27}$/);
     expect(got!.headers["webhook-signature"]).toMatch(/^v1,/);
 
     const [delivery] = await waitFor("the delivery row", async () => {
@@ -277,7 +278,7 @@ describe("webhooks", () => {
     expect(swept.events).toBeGreaterThanOrEqual(1);
     const [got] = await waitFor("the swept webhook", async () => ((await h.received()).length ? h.received() : null));
     expect(JSON.parse(got!.body)).toEqual({ type: "user.deleted", data: { id: userId, teams: [{ id: "t-1" }] } });
-    expect(got!.headers["webhook-id"]).toBe(`msg_${eventId}`);
+    expect(got!.headers["webhook-id"]).toBe(messageIdOf(eventId));
     // Swept again: it has its delivery now, so nothing is enqueued for it.
     const again = await sweepWebhooks(makeDeps(env, { origin: "http://localhost", nowMs: at + 6 * 60_000 }));
     const pending = await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = ?")

@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { RATE_LIMIT_RULES } from "../../../sdk/src/shared/rate-limit-rules";
 import { areaOf, EXCLUDED, isSpecArea, OUT_OF_SCOPE } from "./areas";
 import { startInbucket } from "./inbucket";
+import { startSvixBridge } from "./svix";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../../..");
@@ -173,6 +174,12 @@ async function main() {
   doorman.stdout!.on("data", (d: Buffer) => writeFileSync(join(runDir, "doorman.log"), d, { flag: "a" }));
   doorman.stderr!.on("data", (d: Buffer) => writeFileSync(join(runDir, "doorman.log"), d, { flag: "a" }));
 
+  const svix = await startSvixBridge(origin);
+  const stopDoorman = cleanup;
+  cleanup = async () => {
+    await svix.stop();
+    await stopDoorman();
+  };
   const { DEV_PUBLISHABLE_CLIENT_KEY } = await import("../../../sdk/src/shared/constants");
   const { DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } = await import("../../../worker/internal-seed");
   const reportFile = join(runDir, "report.json");
@@ -194,14 +201,14 @@ async function main() {
         STACK_INTERNAL_PROJECT_SERVER_KEY: DEV_SECRET_SERVER_KEY,
         STACK_INTERNAL_PROJECT_ADMIN_KEY: DEV_SUPER_SECRET_ADMIN_KEY,
         STACK_INBUCKET_API_URL: mail.url,
-        STACK_SVIX_SERVER_URL: `${origin}/svix-not-available`,
+        STACK_SVIX_SERVER_URL: svix.url,
         STACK_EMAIL_MONITOR_SECRET_TOKEN: "not-available",
         CRON_SECRET: "mock_cron_secret",
       },
     },
   );
   const code = await new Promise<number>((r) => vitest.on("exit", (c) => r(c ?? 1)));
-  await stop();
+  await cleanup();
   if (!existsSync(reportFile)) fail(`vitest exited ${code} without a report`);
   const { table, failures, spec, all } = summarise(JSON.parse(readFileSync(reportFile, "utf8")) as Report);
   writeFileSync(join(runDir, "failures.txt"), failures.join("\n"));

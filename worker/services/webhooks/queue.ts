@@ -14,6 +14,7 @@ import { findEventRow, listUndispatchedEvents } from "../../db/queries/webhook-e
 import { hasEnabledWebhookEndpoint, listEndpointsForEvent, type WebhookEndpointRow } from "../../db/queries/webhooks";
 import type { Deps } from "../deps";
 import { type AttemptResult, attemptDelivery } from "./delivery";
+import { messageIdOf } from "./message-id";
 import { buildWebhookPayload, isWebhookEventType, type WebhookPayload } from "./payloads";
 
 export type WebhookMessage = { kind: "event"; projectId: string; eventId: string } | { kind: "delivery"; deliveryId: string };
@@ -81,7 +82,7 @@ export async function dispatchEvent(deps: Deps, projectId: string, eventId: stri
   const endpoints = await listEndpointsForEvent(deps.db, projectId, event.type, event.createdAt);
   const created = await insertDeliveries(
     deps.db,
-    endpoints.map((e) => newDelivery(deps, e, payload, event.id, `msg_${event.id}`)),
+    endpoints.map((e) => newDelivery(deps, e, payload, event.id, messageIdOf(event.id))),
   );
   for (const delivery of created) await followUp(deps, delivery.id, await attemptDelivery(deps, delivery.id));
   return { outcome: "dispatched", deliveries: created.length };
@@ -106,7 +107,7 @@ export async function sendTestWebhook(deps: Deps, endpoint: WebhookEndpointRow):
     type: WEBHOOK_TEST_EVENT_TYPE,
     data: { message: "Doorman webhook test event triggered from the Doorman console.", endpointUrl: endpoint.url },
   };
-  const [delivery] = await insertDeliveries(deps.db, [newDelivery(deps, endpoint, payload, null, `msg_${deps.random.uuid()}`)]);
+  const [delivery] = await insertDeliveries(deps.db, [newDelivery(deps, endpoint, payload, null, messageIdOf(deps.random.uuid()))]);
   if (!delivery) throw new Error("test delivery was not created");
   return { delivery: delivery.id, result: await dispatchDelivery(deps, delivery.id) };
 }
