@@ -21,6 +21,7 @@ import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
 import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthRoutes } from "./routes/auth/oauth";
+import { appleNativeRoutes } from "./routes/auth/oauth-apple-native";
 import { oauthTokenRoutes } from "./routes/auth/oauth-token";
 import { otpRoutes } from "./routes/auth/otp";
 import { passkeyRoutes } from "./routes/auth/passkey";
@@ -80,6 +81,7 @@ const api = routeGroup()
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
   .route("/auth/oauth", oauthRoutes)
+  .route("/auth/oauth", appleNativeRoutes)
   .route("/auth/passkey", passkeyRoutes)
   .route("/auth/cli", cliRoutes)
   .route("/oauth-providers", oauthProvidersRoutes)

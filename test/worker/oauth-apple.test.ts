@@ -4,83 +4,25 @@
  * project's client id) and `exp` are checked. Apple's token endpoint and key set are faked on the
  * global fetch (the worker runs in this isolate) at the catalogue's URLs, with a local key pair.
  */
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { APPLE } from "../../worker/services/oauth/catalogue";
-import { forgetKeySets } from "../../worker/services/oauth/id-token";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
+import {
+  appleIdToken,
+  type Claims,
+  fakeApple,
+  impostorKeys as impostor,
+  jwk,
+  applePublicJwk as publicJwk,
+  rotatedInKeys as rotatedIn,
+} from "../helpers/apple";
 import { withHealthPolls } from "../helpers/health";
 import { authorizeUrl, CookieJar, exchangeCode, fetchWorker, randomVerifier, s256 } from "../helpers/oauth";
 
 const CLIENT_ID = "com.example.doorman";
-const KID = "apple-test-key";
 
-type Claims = Record<string, unknown>;
-
-const apple = await generateKeyPair("RS256", { extractable: true });
-const impostor = await generateKeyPair("RS256", { extractable: true });
-const rotatedIn = await generateKeyPair("RS256", { extractable: true });
-const jwk = async (key: CryptoKey, kid: string) => ({ ...(await exportJWK(key)), kid, alg: "RS256", use: "sig" });
-const publicJwk = await jwk(apple.publicKey, KID);
-
-/** An ID token as Apple makes them; `claims` and `header` override, `key` signs. */
-async function idToken(claims: Claims, o: { key?: CryptoKey; kid?: string } = {}) {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email_verified: "true", ...claims })
-    .setProtectedHeader({ alg: "RS256", kid: o.kid ?? KID })
-    .setIssuer((claims.iss as string | undefined) ?? APPLE.issuer)
-    .setAudience((claims.aud as string | undefined) ?? CLIENT_ID)
-    .setSubject(String(claims.sub))
-    .setIssuedAt((claims.iat as number | undefined) ?? now)
-    .setExpirationTime((claims.exp as number | undefined) ?? now + 600)
-    .sign(o.key ?? apple.privateKey);
-}
-
-/** The fake Apple: the token endpoint answers `nextIdToken`; the key set is counted. */
-let nextIdToken = "";
-let keySetFetches = 0;
-let publishedKeys: Claims[] = [];
-/** How the key set answers: normally, never (until the caller gives up), or with 50 MB. */
-let keySetMode: "ok" | "hang" | "huge" = "ok";
-beforeEach(() => {
-  forgetKeySets();
-  keySetFetches = 0;
-  publishedKeys = [publicJwk];
-  keySetMode = "ok";
-  const realFetch = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new Request(input as RequestInfo, init).url;
-    if (url === APPLE.token)
-      return Response.json({
-        access_token: "apple-access-token",
-        token_type: "bearer",
-        expires_in: 3600,
-        refresh_token: "apple-refresh-token",
-        id_token: nextIdToken,
-      });
-    if (url === APPLE.keys) {
-      keySetFetches += 1;
-      const signal = new Request(input as RequestInfo, init).signal;
-      if (keySetMode === "hang") return new Promise<Response>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
-      if (keySetMode === "huge") {
-        const chunk = new Uint8Array(1024 * 1024).fill(32);
-        let sent = 0;
-        const body = new ReadableStream({
-          pull(controller) {
-            if (sent++ >= 50) return controller.close();
-            controller.enqueue(chunk);
-          },
-        });
-        return new Response(body, { headers: { "content-type": "application/json" } });
-      }
-      return Response.json({ keys: publishedKeys });
-    }
-    return realFetch(input as RequestInfo, init);
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const idToken = (claims: Claims, o: { key?: CryptoKey; kid?: string } = {}) => appleIdToken(CLIENT_ID, claims, o);
+const fake = fakeApple();
 
 const appleProject = () =>
   createProjectWithKeys({
@@ -97,7 +39,7 @@ async function appleCallback(p: Awaited<ReturnType<typeof appleProject>>, token:
   jar.store(start);
   const toApple = new URL(start.headers.get("location")!);
   expect(`${toApple.origin}${toApple.pathname}`).toBe(APPLE.authorize);
-  nextIdToken = token;
+  fake.nextIdToken = token;
   const callback = await fetchWorker("http://localhost/api/v1/auth/oauth/callback/apple", {
     method: "POST",
     headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
@@ -116,7 +58,7 @@ describe("Sign in with Apple: a dead or hostile key set", () => {
   ])(
     "%s (%s) ends the sign-in with OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE while /health keeps answering",
     async (mode) => {
-      keySetMode = mode as "hang" | "huge";
+      fake.keySetMode = mode as "hang" | "huge";
       const p = await appleProject();
       vi.spyOn(console, "warn").mockImplementation(() => {});
       const token = await idToken({ sub: `dead-keys.${crypto.randomUUID()}` });
@@ -146,7 +88,7 @@ describe("Sign in with Apple: the ID token is verified", () => {
       const me = await call("/users/me", { ...p.client, accessToken: tokens.body.access_token });
       expect(me.body).toMatchObject({ primary_email: email, primary_email_verified: true });
     }
-    expect(keySetFetches).toBe(1);
+    expect(fake.keySetFetches).toBe(1);
   });
 
   it.each([
@@ -187,18 +129,18 @@ describe("Sign in with Apple: the ID token is verified", () => {
         : back.searchParams.get("errorCode");
     };
     expect(await signIn(await idToken({ sub: "rotation.1", email: uniqueEmail("apple-rot") }), t)).toBe(200);
-    expect(keySetFetches).toBe(1);
+    expect(fake.keySetFetches).toBe(1);
     // Apple publishes a new key; a token signed with it names a key id the cached set lacks.
-    publishedKeys = [publicJwk, await jwk(rotatedIn.publicKey, "apple-rotated")];
+    fake.publishedKeys = [publicJwk, await jwk(rotatedIn.publicKey, "apple-rotated")];
     const rotated = await idToken(
       { sub: "rotation.2", email: uniqueEmail("apple-rot") },
       { key: rotatedIn.privateKey, kid: "apple-rotated" },
     );
     expect(await signIn(rotated, t + 60_000)).toBe(200);
-    expect(keySetFetches).toBe(2);
+    expect(fake.keySetFetches).toBe(2);
     // A key id nobody published, right after: refused, and the set is not fetched again within the cooldown.
     const unknown = await idToken({ sub: "rotation.3" }, { key: rotatedIn.privateKey, kid: "never-published" });
     expect(await signIn(unknown, t + 61_000)).toBe("OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE");
-    expect(keySetFetches).toBe(2);
+    expect(fake.keySetFetches).toBe(2);
   });
 });

@@ -105,6 +105,8 @@ const problemErrors = {
     }),
   invalid_authorization_code: () => new KnownError("INVALID_AUTHORIZATION_CODE"),
   oauth_redirect_uri_mismatch: () => new StatusError(400, "Invalid request: `redirect_uri` is invalid"),
+  apple_bundle_id_not_configured: () => new KnownError("APPLE_BUNDLE_ID_NOT_CONFIGURED"),
+  apple_credentials_invalid: () => new KnownError("INVALID_APPLE_CREDENTIALS"),
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
   linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),

@@ -88,6 +88,9 @@ type CoreProblemFields = {
   oauth_email_in_use: { email: string; wouldWorkIfVerified: boolean };
   invalid_authorization_code: NoFields;
   oauth_redirect_uri_mismatch: NoFields;
+  /** Native Sign in with Apple: no bundle id is configured, or the identity token did not verify. */
+  apple_bundle_id_not_configured: NoFields;
+  apple_credentials_invalid: NoFields;
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;

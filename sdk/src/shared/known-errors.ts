@@ -152,8 +152,11 @@ export const catalogue = {
   OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: e(400, "A provider account with this account ID already exists and is used for sign-in."),
   OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: e(503, "The OAuth provider is temporarily unavailable. Please try again later."),
   OAUTH_PROVIDER_ACCESS_DENIED: e(400, "The OAuth provider denied access to the user."),
-  APPLE_BUNDLE_ID_NOT_CONFIGURED: e(400, "Apple Sign In is not configured with any bundle IDs."),
-  INVALID_APPLE_CREDENTIALS: e(400, "The Apple credentials are invalid."),
+  APPLE_BUNDLE_ID_NOT_CONFIGURED: e(
+    400,
+    "Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the Stack Auth dashboard under OAuth Providers > Apple > Apple Bundle IDs.",
+  ),
+  INVALID_APPLE_CREDENTIALS: e(400, "The Apple Sign In credentials could not be verified. Please try signing in again."),
   INVALID_SHARED_OAUTH_PROVIDER_ID: e(400, (d) => `The shared OAuth provider with ID ${str(d.provider_id)} is not valid.`, ["provider_id"]),
   INVALID_STANDARD_OAUTH_PROVIDER_ID: e(400, (d) => `The standard OAuth provider with ID ${str(d.provider_id)} is not valid.`, ["provider_id"]),
   INVALID_AUTHORIZATION_CODE: e(400, "The given authorization code is invalid."),

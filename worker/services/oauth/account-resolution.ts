@@ -22,7 +22,8 @@ import type { ProviderUser } from "./provider-types";
 export type ResolveInput = {
   providerConfigId: string;
   providerUser: ProviderUser;
-  tokens: SealedProviderTokens;
+  /** Null when the sign-in brought no provider tokens (native Sign in with Apple): stored ones are kept. */
+  tokens: SealedProviderTokens | null;
   type: "authenticate" | "link";
   /** The user of the `token` sent to authorize (link target, or a signed-in/anonymous user). */
   currentUserId: string | null;
@@ -42,14 +43,14 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
     // One sign-in identity per provider account: linking another user's would hand them a sign-in.
     if (existing.some((a) => a.userId !== target.user.id && a.allowSignIn)) return fail("oauth_connection_taken");
     const mine = existing.find((a) => a.userId === target.user.id);
-    if (mine) await updateOAuthAccountTokens(deps.db, mine.id, { ...input.tokens, email: providerUser.email });
+    if (mine) await refreshAccount(deps, mine.id, input);
     else if (!(await attachAccount(deps, project, target.user.id, input))) return fail("oauth_connection_taken");
     return { ok: true, userId: target.user.id, isNewUser: false };
   }
 
   const signIn = existing.find((a) => a.allowSignIn);
   if (signIn) {
-    await updateOAuthAccountTokens(deps.db, signIn.id, { ...input.tokens, email: providerUser.email });
+    await refreshAccount(deps, signIn.id, input);
     return { ok: true, userId: signIn.userId, isNewUser: false };
   }
 
@@ -101,13 +102,27 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       profileImageUrl: providerUser.profileImageUrl,
       signUp: { method: "oauth", provider: input.providerConfigId },
     },
-    [{ providerConfigId: input.providerConfigId, accountId: providerUser.accountId, email: providerUser.email, tokens: input.tokens }],
+    [
+      {
+        providerConfigId: input.providerConfigId,
+        accountId: providerUser.accountId,
+        email: providerUser.email,
+        tokens: input.tokens ?? NO_TOKENS,
+      },
+    ],
   );
   if (result.ok) return { ok: true, userId: result.record.user.id, isNewUser: true };
   // Lost a race to a concurrent callback for the same identity (its email or its identity row
   // landed first): sign in as the user it created. Otherwise the email belongs to someone else.
   const winner = await signInAsWinner(deps, project, input);
   return winner.ok ? winner : emailTaken(providerUser.email);
+}
+
+const NO_TOKENS: SealedProviderTokens = { accessTokenSealed: null, refreshTokenSealed: null, accessTokenExpiresAt: null, scopes: "" };
+
+/** Stores the sign-in's fresh provider tokens on the account; without any, the stored ones stay. */
+async function refreshAccount(deps: Deps, accountId: string, input: ResolveInput): Promise<void> {
+  if (input.tokens) await updateOAuthAccountTokens(deps.db, accountId, { ...input.tokens, email: input.providerUser.email });
 }
 
 /** A concurrent callback linked this identity first: sign in as the user it went to. */
@@ -133,7 +148,7 @@ async function attachAccount(deps: Deps, project: ProjectRow, userId: string, in
         email: input.providerUser.email,
         allowSignIn: true,
         allowConnectedAccounts: true,
-        ...input.tokens,
+        ...(input.tokens ?? NO_TOKENS),
         createdAt: deps.now(),
       }),
       eventStatement(

@@ -6,16 +6,17 @@
  *
  * The key set is fetched with the OAuth bounds (boundedFetch) and kept per isolate for a few minutes;
  * a token naming a key the cached set lacks (the provider rotated its keys) fetches the set again,
- * at most once per cooldown. Results are values, never throws: the caller picks its error.
+ * at most once per cooldown. Results are values, never throws: the caller picks its error, told
+ * apart by `kind` (the key set could not be had, or the token was refused).
  */
-import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import { IsolateCache } from "../../lib/isolate-cache";
 import { boundedFetch, type OutboundBounds } from "../../lib/outbound-fetch";
 
-/** Who must have issued the token, where its keys are, and who it must be for. */
-export type IdTokenExpectation = { issuer: string; jwksUrl: string; audience: string };
+/** Who must have issued the token, where its keys are, and who it must be for (one of them, for a list). */
+export type IdTokenExpectation = { issuer: string; jwksUrl: string; audience: string | string[] };
 
-export type IdTokenResult = { ok: true; claims: JWTPayload } | { ok: false; message: string };
+export type IdTokenResult = { ok: true; claims: JWTPayload } | { ok: false; kind: "key_set" | "refused"; message: string };
 
 /** How long a fetched key set is used before it is fetched again. */
 export const KEY_SET_TTL_MS = 10 * 60 * 1000;
@@ -63,6 +64,16 @@ async function verifyWith(token: string, jwks: JSONWebKeySet, expected: IdTokenE
   return { ok: true, claims: payload };
 }
 
+function isWellFormed(token: string): boolean {
+  try {
+    const header = decodeProtectedHeader(token);
+    decodeJwt(token);
+    return typeof header.alg === "string" && ALGORITHMS.includes(header.alg);
+  } catch {
+    return false;
+  }
+}
+
 /** Verifies `token` against the expectation at the injected clock `now`. */
 export async function verifyIdToken(
   token: string,
@@ -70,17 +81,21 @@ export async function verifyIdToken(
   bounds: OutboundBounds,
   now: number,
 ): Promise<IdTokenResult> {
+  // Not even a signed JWT with an accepted algorithm: refused without reaching out for keys.
+  if (!isWellFormed(token))
+    return { ok: false, kind: "refused", message: `the ID token is malformed or its alg is not ${ALGORITHMS.join("/")}` };
   let set = await keySet(expected.jwksUrl, bounds, now);
-  if (typeof set === "string") return { ok: false, message: set };
+  if (typeof set === "string") return { ok: false, kind: "key_set", message: set };
   for (;;) {
     try {
       return await verifyWith(token, set.jwks, expected, now);
     } catch (err) {
       // A key id the cached set lacks: the provider may have rotated its keys since we fetched them.
       const rotated = err instanceof errors.JWKSNoMatchingKey && now - set.fetchedAt >= REFETCH_COOLDOWN_MS;
-      if (!rotated) return { ok: false, message: `the ID token was refused: ${err instanceof Error ? err.message : String(err)}` };
+      if (!rotated)
+        return { ok: false, kind: "refused", message: `the ID token was refused: ${err instanceof Error ? err.message : String(err)}` };
       const fresh = await fetchKeySet(expected.jwksUrl, bounds, now);
-      if (typeof fresh === "string") return { ok: false, message: fresh };
+      if (typeof fresh === "string") return { ok: false, kind: "key_set", message: fresh };
       set = fresh;
     }
   }

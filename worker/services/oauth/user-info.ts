@@ -6,6 +6,7 @@
  * floods is a ProviderApiError (oauth_provider_unavailable), never a hung sign-in.
  */
 import type { OAuth2Tokens } from "arctic";
+import type { JWTPayload } from "jose";
 import { boundedFetch, type OutboundBounds } from "../../lib/outbound-fetch";
 import { type IdTokenExpectation, verifyIdToken } from "./id-token";
 import type { ProviderUser } from "./provider-types";
@@ -137,7 +138,16 @@ export async function appleUser(
   if (typeof idToken !== "string") throw new ProviderApiError("Apple answered without an ID token");
   const verified = await verifyIdToken(idToken, expected, bounds, now);
   if (!verified.ok) throw new ProviderApiError(`Apple: ${verified.message}`);
-  const claims = verified.claims as Json;
+  const signedIn = appleClaimsUser(verified.claims);
+  if (!signedIn) throw new ProviderApiError("Apple: the ID token names no user");
+  return signedIn;
+}
+
+/** The user a verified Apple ID token names (web or native sign-in); null without a subject. */
+export function appleClaimsUser(verifiedClaims: JWTPayload): ProviderUser | null {
+  const claims = verifiedClaims as Json;
+  if (!str(claims.sub)) return null;
+  // Apple sends email_verified as a boolean or the string "true".
   return user(claims.sub, { email: str(claims.email), emailVerified: claims.email_verified === true || claims.email_verified === "true" });
 }
 

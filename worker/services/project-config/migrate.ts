@@ -2,7 +2,8 @@
  * The reference's renames of config keys, applied to an override before it is stored or rendered,
  * so old names are accepted and only the current ones are kept: `payments.offers` → `products`,
  * `payments.groups` / `payments.catalogs` → `productLines`, `payments.products.<id>.groupId` /
- * `catalogId` → `productLineId`; `apps.installed.workflows` (an app the reference removed) is dropped.
+ * `catalogId` → `productLineId`; `auth.oauth.providers.<id>.appleBundleIds` (Doorman's first name) →
+ * `appleBundles`; `apps.installed.workflows` (an app the reference removed) is dropped.
  * Works on nested objects, dotted keys and any mix of them.
  */
 type ConfigOverride = Record<string, unknown>;
@@ -12,6 +13,7 @@ type Nested = { [key: string]: unknown };
 /** The segment at `path[i]` (the path so far) under its current name. */
 function renamed(path: string[], i: number): string {
   const seg = path[i]!;
+  if (i === 4 && seg === "appleBundleIds" && path[0] === "auth" && path[1] === "oauth" && path[2] === "providers") return "appleBundles";
   if (path[0] !== "payments") return seg;
   if (i === 1 && seg === "offers") return "products";
   if (i === 1 && (seg === "groups" || seg === "catalogs")) return "productLines";

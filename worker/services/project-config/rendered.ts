@@ -24,7 +24,8 @@ const providerSchema = z.strictObject({
   clientSecret: z.string().max(2048).optional(),
   facebookConfigId: z.string().max(256).optional(),
   microsoftTenantId: z.string().max(256).optional(),
-  appleBundleIds: z.record(id, z.strictObject({ bundleId: z.string().max(256) })).optional(),
+  /** Native Sign in with Apple: the apps' bundle ids, the audiences its ID tokens may name (the reference's key). */
+  appleBundles: z.record(id, z.strictObject({ bundleId: z.string().max(256) })).optional(),
   allowSignIn: bool.optional(),
   allowConnectedAccounts: bool.optional(),
 });
@@ -204,7 +205,7 @@ function providersToRendered(providers: FlatProjectConfig["oauth_providers"]): R
         ...(p.client_secret !== undefined ? { clientSecret: p.client_secret } : {}),
         ...(p.facebook_config_id !== undefined ? { facebookConfigId: p.facebook_config_id } : {}),
         ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
-        ...(p.apple_bundle_ids ? { appleBundleIds: Object.fromEntries(p.apple_bundle_ids.map((b, i) => [`b${i}`, { bundleId: b }])) } : {}),
+        ...(p.apple_bundle_ids ? { appleBundles: Object.fromEntries(p.apple_bundle_ids.map((b, i) => [`b${i}`, { bundleId: b }])) } : {}),
         allowSignIn: true,
         allowConnectedAccounts: true,
       },
@@ -248,7 +249,7 @@ export function toFlatProjectConfig(r: RenderedConfig): FlatProjectConfig {
         ...(p.clientSecret !== undefined ? { client_secret: p.clientSecret } : {}),
         ...(p.facebookConfigId !== undefined ? { facebook_config_id: p.facebookConfigId } : {}),
         ...(p.microsoftTenantId !== undefined ? { microsoft_tenant_id: p.microsoftTenantId } : {}),
-        ...(p.appleBundleIds ? { apple_bundle_ids: Object.values(p.appleBundleIds).map((b) => b.bundleId) } : {}),
+        ...(p.appleBundles ? { apple_bundle_ids: Object.values(p.appleBundles).map((b) => b.bundleId) } : {}),
       })),
     domains: Object.values(r.domains.trustedDomains).map((d) => ({ domain: d.baseUrl, handler_path: d.handlerPath || "/handler" })),
     email_config: s.isShared
