@@ -134,6 +134,22 @@ describe("evaluation and actions (password sign-up)", () => {
     });
   });
 
+  it("lifting a restriction clears its reason and details; false with a reason is refused", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, { "auth.signUpRules.r": rule("true", "restrict") });
+    const { user_id: userId } = (await passwordSignUp(p)).body;
+    const refused = await call(`/users/${userId}`, {
+      ...p.admin,
+      method: "PATCH",
+      body: { restricted_by_admin: false, restricted_by_admin_reason: "x" },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("SCHEMA_ERROR");
+    const lifted = await call(`/users/${userId}`, { ...p.admin, method: "PATCH", body: { restricted_by_admin: false } });
+    expect(lifted.status, lifted.text).toBe(200);
+    expect(lifted.body).toMatchObject({ restricted_by_admin: false, restricted_by_admin_private_details: null, is_restricted: false });
+  });
+
   it("an unverified email is the restricted reason shown first, as in the reference", async () => {
     const p = await createProjectWithKeys({ require_email_verification: true });
     await setRules(p, { "auth.signUpRules.r": rule("true", "restrict") });

@@ -42,6 +42,9 @@ const compiled = new IsolateCache<CompiledCondition>({ ttlMs: Number.POSITIVE_IN
 
 /** The condition compiled, or why it is refused (parse error, type error, not a bool, too costly). */
 export function compileCondition(condition: string): CompiledCondition {
+  // Checked before the cache, so an oversized text is never kept as a key.
+  if (condition.length > MAX_CONDITION_LENGTH)
+    return { ok: false, message: `a condition may have at most ${MAX_CONDITION_LENGTH} characters` };
   const cached = compiled.get(condition, 0);
   if (cached) return cached;
   const result = compileUncached(condition);
@@ -50,8 +53,6 @@ export function compileCondition(condition: string): CompiledCondition {
 }
 
 function compileUncached(condition: string): CompiledCondition {
-  if (condition.length > MAX_CONDITION_LENGTH)
-    return { ok: false, message: `a condition may have at most ${MAX_CONDITION_LENGTH} characters` };
   let run: ParseResult;
   try {
     run = environment.parse(condition);
