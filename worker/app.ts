@@ -47,6 +47,7 @@ import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
 import { internalPaymentsStripeRoutes } from "./routes/internal/payments/stripe";
 import { internalProjectsRoutes } from "./routes/internal/projects";
+import { signUpRulesStatsRoutes, signUpRulesTestRoutes } from "./routes/internal/sign-up-rules";
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
@@ -117,6 +118,8 @@ const api = routeGroup()
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)
+  .route("/internal/sign-up-rules-test", signUpRulesTestRoutes)
+  .route("/internal/sign-up-rules-stats", signUpRulesStatsRoutes)
   .route("/webhooks/svix-token", svixTokenRoutes)
   .route("/payments", paymentsRoutes)
   .route("/internal/payments", internalPaymentsRoutes)

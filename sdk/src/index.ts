@@ -132,6 +132,7 @@ export type { Result } from "./interface/result";
 export type { CookieJar, RequestLike, TokenStoreInit, Tokens } from "./session/token-store";
 export { AI_CHAT_CONTEXT_TYPES, AI_CHAT_MAX_MESSAGE_CHARS, type AiChatContextType } from "./shared/ai-chat-limits";
 export { KnownError, type KnownErrorCode } from "./shared/known-errors";
+export type { SignUpRule, SignUpRuleAction, SignUpRuleActionType } from "./shared/wire-sign-up-rules";
 export { type HandlerUrls, isTrustedRedirect } from "./urls";
 export {
   type AccessTokenVerifier,

@@ -827,3 +827,21 @@ export const dataVaultEntries = sqliteTable(
     index("data_vault_entries_project_bytes").on(t.projectId, t.valueBytes),
   ],
 );
+
+/**
+ * Sign-up rule triggers: how many sign-ups each rule matched, per project, rule, action and UTC hour
+ * (the reference reads them from its analytics events). Counted by one atomic upsert per trigger.
+ */
+export const signUpRuleTriggers = sqliteTable(
+  "sign_up_rule_triggers",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    ruleId: text("rule_id").notNull(),
+    action: text("action").notNull(),
+    hourStart: integer("hour_start").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.ruleId, t.action, t.hourStart] })],
+);

@@ -25,7 +25,9 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const cf = (c.req.raw as Request & { cf?: { country?: unknown } }).cf;
   deps.audit.ip = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null;
   deps.audit.userAgent = c.req.header("user-agent")?.slice(0, 512) ?? null;
-  deps.audit.countryCode = typeof cf?.country === "string" ? cf.country : null;
+  // Development only: wrangler dev's request.cf is a fixed placeholder, so the test suites set the country with Cloudflare's header.
+  const devCountry = config.environment === "development" ? (c.req.header("cf-ipcountry") ?? null) : null;
+  deps.audit.countryCode = devCountry ?? (typeof cf?.country === "string" ? cf.country : null);
   c.set("deps", deps);
 
   await next();

@@ -84,6 +84,13 @@ function toUpdate(body: Partial<UpdateBody>): UserUpdate {
   if (body.password !== undefined && body.password_hash !== undefined) {
     throw new StatusError(400, "Cannot set both password and password_hash at the same time.");
   }
+  // As the reference: an unrestricted user has no restriction reason or details, so lifting one clears them.
+  const unrestricting = body.restricted_by_admin === false;
+  if (unrestricting && (body.restricted_by_admin_reason != null || body.restricted_by_admin_private_details != null)) {
+    throw new KnownError("SCHEMA_ERROR", {
+      message: "restricted_by_admin_reason and restricted_by_admin_private_details must be null when restricted_by_admin is false.",
+    });
+  }
   return {
     displayName: body.display_name,
     profileImageUrl: body.profile_image_url,
@@ -100,8 +107,8 @@ function toUpdate(body: Partial<UpdateBody>): UserUpdate {
     password: body.password,
     passwordHash: body.password_hash,
     restrictedByAdmin: body.restricted_by_admin,
-    restrictedByAdminReason: body.restricted_by_admin_reason,
-    restrictedByAdminPrivateDetails: body.restricted_by_admin_private_details,
+    restrictedByAdminReason: unrestricting ? null : body.restricted_by_admin_reason,
+    restrictedByAdminPrivateDetails: unrestricting ? null : body.restricted_by_admin_private_details,
     countryCode: body.country_code,
     riskScores: body.risk_scores,
     isAnonymous: body.is_anonymous,

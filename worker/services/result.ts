@@ -17,6 +17,7 @@ import type { PermissionScope } from "../db/queries/permissions";
 import type { DataVaultProblemFields } from "./data-vault/problems";
 import type { EmailProblemFields } from "./email/problems";
 import type { PaymentsProblemFields } from "./payments/problems";
+import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
@@ -153,7 +154,14 @@ type CoreProblemFields = {
   internal_project_sessions: NoFields;
 };
 
-type Slices = [CoreProblemFields, PaymentsProblemFields, EmailProblemFields, WebhooksProblemFields, DataVaultProblemFields];
+type Slices = [
+  CoreProblemFields,
+  PaymentsProblemFields,
+  EmailProblemFields,
+  WebhooksProblemFields,
+  DataVaultProblemFields,
+  SignUpRulesProblemFields,
+];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
   ? { [I in keyof Tail]: keyof Head & keyof Tail[I] }[number] | SharedReasons<Tail>
@@ -162,7 +170,12 @@ type AssertNone<T extends never> = T;
 export type _SlicesAreDisjoint = AssertNone<SharedReasons<Slices>>;
 
 /** Each problem reason with the fields its wire error reads. */
-export type ProblemFields = CoreProblemFields & PaymentsProblemFields & EmailProblemFields & WebhooksProblemFields & DataVaultProblemFields;
+export type ProblemFields = CoreProblemFields &
+  PaymentsProblemFields &
+  EmailProblemFields &
+  WebhooksProblemFields &
+  DataVaultProblemFields &
+  SignUpRulesProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

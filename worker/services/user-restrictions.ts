@@ -5,7 +5,8 @@ import type { FlatProjectConfig } from "./project-config/flat";
 
 export function restrictedReasonOf(record: UserRecord, config: FlatProjectConfig): RestrictedReason | null {
   if (record.user.isAnonymous) return { type: "anonymous" };
-  if (record.user.restrictedByAdmin) return { type: "restricted_by_administrator" };
+  // The reference's order: an unverified email first, since the user can fix that one.
   if (config.require_email_verification && !record.primaryEmail?.isVerified) return { type: "email_not_verified" };
+  if (record.user.restrictedByAdmin) return { type: "restricted_by_administrator" };
   return null;
 }

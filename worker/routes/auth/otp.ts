@@ -29,7 +29,7 @@ const signIn = defineRoute({
   access,
   body: codeBody,
   response: signInTokensSchema,
-  errors: [...CODE_ERRORS, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
+  errors: [...CODE_ERRORS, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "SIGN_UP_NOT_ENABLED", "SIGN_UP_REJECTED", "USER_EMAIL_ALREADY_EXISTS"],
   rateLimit: { ip: "CODE_VERIFY_PER_IP" },
 });
 

@@ -11,6 +11,7 @@ import type { Deps } from "../deps";
 import { emailCarryingCode } from "../email/outbox";
 import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";
 import type { IpInfo } from "./sessions";
@@ -53,7 +54,7 @@ export type OtpSignInResult =
   | SignInTokens
   | MfaRequired
   | CodeProblem
-  | Problem<"magic_link_disabled" | "sign_up_disabled" | "email_unverified">;
+  | Problem<"magic_link_disabled" | "sign_up_disabled" | "email_unverified" | "sign_up_rejected">;
 
 export async function signInWithCode(
   deps: Deps,
@@ -79,13 +80,15 @@ export async function signInWithCode(
     if (!existing.user.otpAuthEnabled) await updateUserStatement(deps.db, project.id, userId, { otpAuthEnabled: true });
   } else {
     if (!config.sign_up_enabled) return fail("sign_up_disabled");
+    const ruled = await checkSignUpRules(deps, project, { email, authMethod: "otp" });
+    if (!ruled.ok) return ruled;
     isNewUser = true;
     if (input.currentUser?.user.isAnonymous) {
       userId = input.currentUser.user.id;
       const upgraded = await upgradeAnonymousUser(deps, project, userId, {
         email,
         emailVerified: true,
-        patch: { otpAuthEnabled: true },
+        patch: { otpAuthEnabled: true, ...ruled.restriction },
         method: "otp",
       });
       if (!upgraded.ok) return fail("email_unverified", { email });
@@ -96,6 +99,7 @@ export async function signInWithCode(
         primaryEmailVerified: true,
         primaryEmailAuthEnabled: true,
         otpAuthEnabled: true,
+        ...ruled.restriction,
         signUp: { method: "otp" },
       });
       if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");

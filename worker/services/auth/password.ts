@@ -9,6 +9,7 @@ import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
 import { checkNewPassword } from "./password-rules";
 import { createSessionForUser, type IpInfo } from "./sessions";
@@ -22,7 +23,7 @@ export type SignUpResult =
   | SignInTokens
   | MfaRequired
   | PasswordProblem
-  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken">;
+  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected">;
 
 export async function signUpWithPassword(
   deps: Deps,
@@ -36,6 +37,8 @@ export async function signUpWithPassword(
   // Checked here too: the anonymous upgrade below hashes the password without createUser.
   const rules = checkNewPassword(input.password, { project, email });
   if (!rules.ok) return rules;
+  const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password" });
+  if (!ruled.ok) return ruled;
 
   let userId: string;
   if (input.currentUser?.user.isAnonymous) {
@@ -43,7 +46,7 @@ export async function signUpWithPassword(
     const upgraded = await upgradeAnonymousUser(deps, project, userId, {
       email,
       emailVerified: false,
-      patch: { passwordHash: await hashPassword(input.password) },
+      patch: { passwordHash: await hashPassword(input.password), ...ruled.restriction },
       method: "password",
     });
     if (!upgraded.ok) return upgraded;
@@ -52,6 +55,7 @@ export async function signUpWithPassword(
       primaryEmail: email,
       password: input.password,
       primaryEmailAuthEnabled: true,
+      ...ruled.restriction,
       signUp: { method: "password" },
     });
     if (!created.ok) {

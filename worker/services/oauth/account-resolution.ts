@@ -16,6 +16,7 @@ import type { Deps } from "../deps";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUserWithOAuthProviders, updateUser } from "../users";
 import type { ProviderUser } from "./provider-types";
 
@@ -31,7 +32,7 @@ export type ResolveInput = {
 
 export type ResolveResult =
   | { ok: true; userId: string; isNewUser: boolean }
-  | Problem<"user_not_found" | "sign_up_disabled" | "oauth_connection_taken" | "oauth_email_in_use">;
+  | Problem<"user_not_found" | "sign_up_disabled" | "oauth_connection_taken" | "oauth_email_in_use" | "sign_up_rejected">;
 
 export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
   const { providerUser } = input;
@@ -73,6 +74,12 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
   }
 
   if (!config.sign_up_enabled) return fail("sign_up_disabled");
+  const ruled = await checkSignUpRules(deps, project, {
+    email: providerUser.email,
+    authMethod: "oauth",
+    oauthProvider: input.providerConfigId,
+  });
+  if (!ruled.ok) return ruled;
   const current = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
   if (current?.user.isAnonymous) {
     // Upgrade in place: the anonymous user's data stays with the same id.
@@ -83,6 +90,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
         : {}),
       displayName: current.user.displayName ?? providerUser.displayName,
       profileImageUrl: current.user.profileImageUrl ?? providerUser.profileImageUrl,
+      ...ruled.restriction,
     });
     if (!upgraded.ok) return emailTaken(providerUser.email);
     const userId = current.user.id;
@@ -100,6 +108,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       primaryEmailAuthEnabled: emailAuthEnabled,
       displayName: providerUser.displayName,
       profileImageUrl: providerUser.profileImageUrl,
+      ...ruled.restriction,
       signUp: { method: "oauth", provider: input.providerConfigId },
     },
     [

@@ -139,6 +139,7 @@ const RECORD_PATHS = new Set([
   "rbac.defaultPermissions.teamMember",
   "rbac.defaultPermissions.signUp",
   "doorman.rateLimits",
+  "auth.signUpRules",
   ...PAYMENTS_RECORD_PATHS,
 ]);
 

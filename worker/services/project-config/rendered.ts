@@ -12,6 +12,12 @@ import { z } from "zod";
 import { dataVaultConfigSchema, defaultDataVaultConfig } from "../data-vault/config";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
+import {
+  DEFAULT_SIGN_UP_RULES_ACTION,
+  defaultSignUpRules,
+  signUpRulesDefaultActionSchema,
+  signUpRulesSchema,
+} from "../sign-up-rules/config";
 import { appsConfigSchema, defaultAppsConfig } from "./apps";
 import { type FlatProjectConfig, SESSION_POLICY_MAX_MINUTES } from "./flat";
 
@@ -55,6 +61,9 @@ export const renderedConfigSchema = z.strictObject({
       accountMergeStrategy: z.enum(["link_method", "raise_error", "allow_duplicates"]),
       providers: z.record(id, providerSchema),
     }),
+    /** Sign-up rules and what happens when none decides (services/sign-up-rules/config.ts). */
+    signUpRules: signUpRulesSchema,
+    signUpRulesDefaultAction: signUpRulesDefaultActionSchema,
   }),
   teams: z.strictObject({ createPersonalTeamOnSignUp: bool, allowClientTeamCreation: bool }),
   users: z.strictObject({ allowClientUserDeletion: bool }),
@@ -156,6 +165,9 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
       otp: { allowSignIn: c.magic_link_enabled },
       passkey: { allowSignIn: c.passkey_enabled },
       oauth: { accountMergeStrategy: c.oauth_account_merge_strategy, providers: providersToRendered(c.oauth_providers) },
+      // Sign-up rules live only in the overrides (read through renderedConfigOf at sign-up).
+      signUpRules: defaultSignUpRules(),
+      signUpRulesDefaultAction: DEFAULT_SIGN_UP_RULES_ACTION,
     },
     teams: { createPersonalTeamOnSignUp: c.create_team_on_sign_up, allowClientTeamCreation: c.client_team_creation_enabled },
     users: { allowClientUserDeletion: c.client_user_deletion_enabled },

@@ -1,0 +1,46 @@
+/**
+ * The sign-up rules at a sign-up: every path that creates a user for someone signing up (password,
+ * OTP / magic link, OAuth, and an anonymous user's upgrade by any of them) asks `checkSignUpRules`
+ * first. Anonymous sign-ups and users created by the server or an admin are not checked, as in the
+ * reference. A rejection creates nothing; a `restrict` rule creates the user restricted, with the
+ * reference's private details; every matched rule is counted (stats.ts).
+ */
+import type { ProjectRow } from "../../db/queries/projects";
+import { countRuleTriggers } from "../../db/queries/sign-up-rule-triggers";
+import type { Deps } from "../deps";
+import { renderedConfigOf } from "../project-config/cache";
+import { fail, type Problem } from "../result";
+import { type SignUpFacts, signUpRuleContext } from "./context";
+import { evaluateSignUpRules } from "./evaluate";
+
+/** What a restrict rule sets on the new user (the reason stays empty: the user is not told). */
+export type SignUpRestriction = { restrictedByAdmin: true; restrictedByAdminPrivateDetails: string };
+
+export const HOUR_MS = 3_600_000;
+
+export async function checkSignUpRules(
+  deps: Deps,
+  project: ProjectRow,
+  facts: Omit<SignUpFacts, "countryCode">,
+): Promise<{ ok: true; restriction: SignUpRestriction | null } | Problem<"sign_up_rejected">> {
+  const auth = renderedConfigOf(project).auth;
+  if (Object.keys(auth.signUpRules).length === 0 && auth.signUpRulesDefaultAction === "allow") return { ok: true, restriction: null };
+  const context = signUpRuleContext({ ...facts, countryCode: deps.audit.countryCode });
+  const trace = evaluateSignUpRules(auth.signUpRules, auth.signUpRulesDefaultAction, context);
+  // Counted before answering, rejected or not: an upsert per rule, exact under concurrent sign-ups.
+  if (trace.triggered.length > 0) {
+    const hourStart = Math.floor(deps.now() / HOUR_MS) * HOUR_MS;
+    await countRuleTriggers(deps.db, project.id, trace.triggered, hourStart);
+  }
+  if (!trace.outcome.shouldAllow) return fail("sign_up_rejected");
+  const ruleId = trace.outcome.restrictedBecauseOfRuleId;
+  if (ruleId === null) return { ok: true, restriction: null };
+  const displayName = auth.signUpRules[ruleId]?.displayName ?? "";
+  return {
+    ok: true,
+    restriction: {
+      restrictedByAdmin: true,
+      restrictedByAdminPrivateDetails: `Restricted by sign-up rule: ${ruleId}${displayName ? ` (${displayName})` : ""}`,
+    },
+  };
+}
