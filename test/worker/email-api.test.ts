@@ -183,8 +183,8 @@ describe("render-email", () => {
     expect(syntax.body.code).toBe("EMAIL_RENDERING_ERROR");
     expect((await call("/emails/render-email", { ...p.admin, body: { theme_id: false } })).body.code).toBe("SCHEMA_ERROR");
     const unknown = "6f1a4f0e-3b5d-4c1e-9a7b-000000000000";
-    expect((await call("/emails/render-email", { ...p.admin, body: { template_id: unknown } })).status).toBe(404);
-    expect((await call("/emails/render-email", { ...p.admin, body: { template_id: VERIFICATION, theme_id: unknown } })).status).toBe(404);
+    expect((await call("/emails/render-email", { ...p.admin, body: { template_id: unknown } })).status).toBe(400);
+    expect((await call("/emails/render-email", { ...p.admin, body: { template_id: VERIFICATION, theme_id: unknown } })).status).toBe(400);
     expect((await call("/emails/render-email", { ...p.server, body: { template_id: VERIFICATION } })).body.code).toBe(
       "INSUFFICIENT_ACCESS_TYPE",
     );

@@ -14,6 +14,9 @@ export const emailProblems = {
   theme_not_found: () => new StatusError(404, "No theme found with given id"),
   template_not_found: () => new StatusError(404, "No template found with given id"),
   draft_not_found: () => new StatusError(404, "No draft found with given id"),
+  // What a render or send request names is bad input (400); a theme or template looked up by its own URL is not found (404).
+  source_theme_not_found: () => new StatusError(400, "No theme found with given id"),
+  source_template_not_found: () => new StatusError(400, "No template found with given id"),
   built_in_theme_undeletable: () => new StatusError(400, "Built-in email themes cannot be deleted."),
   active_theme_undeletable: () =>
     new StatusError(400, "Cannot delete the currently active email theme. Please select a different theme first."),

@@ -20,6 +20,9 @@ export type EmailProblemFields = {
   requires_custom_email_server: NoFields;
   /** A send names a notification category that does not exist. */
   email_category_not_found: NoFields;
+  /** A render or send request names a theme or template that does not exist (400, as the reference; a library route answers 404). */
+  source_theme_not_found: NoFields;
+  source_template_not_found: NoFields;
   outbox_email_not_found: NoFields;
   outbox_email_not_editable: { emailId: string; status: string };
   /** A list cursor or a change the outbox cannot take. */

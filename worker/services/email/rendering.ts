@@ -63,7 +63,7 @@ export type PreviewInput = {
   variables?: Record<string, unknown>;
 };
 
-export type PreviewResult = Rendered | RenderFailure | Problem<"theme_not_found" | "template_not_found">;
+export type PreviewResult = Rendered | RenderFailure | Problem<"source_theme_not_found" | "source_template_not_found">;
 
 /**
  * The live preview: a template (by id or source) in a theme (by id, by source, or none), in
@@ -78,14 +78,14 @@ export async function renderPreview(
   let themeSource: string | null;
   if (input.themeTsxSource !== undefined) themeSource = input.themeTsxSource;
   else {
-    if (typeof input.themeId === "string" && !Object.hasOwn(settings.themes, input.themeId)) return fail("theme_not_found");
+    if (typeof input.themeId === "string" && !Object.hasOwn(settings.themes, input.themeId)) return fail("source_theme_not_found");
     themeSource = themeSourceFor(settings, input.themeId);
   }
   let templateSource: string;
   if (input.templateTsxSource !== undefined) templateSource = input.templateTsxSource;
   else {
     const template = input.templateId ? settings.templates[input.templateId] : undefined;
-    if (!template || !Object.hasOwn(settings.templates, input.templateId!)) return fail("template_not_found");
+    if (!template || !Object.hasOwn(settings.templates, input.templateId!)) return fail("source_template_not_found");
     templateSource = template.tsxSource;
   }
   return renderSources(deps, {

@@ -39,9 +39,9 @@ export type SendEmailOutcome =
   | Problem<
       | "requires_custom_email_server"
       | "email_category_not_found"
-      | "template_not_found"
+      | "source_template_not_found"
       | "draft_not_found"
-      | "theme_not_found"
+      | "source_theme_not_found"
       | "user_id_not_found"
     >
   | RenderFailure;

@@ -39,14 +39,14 @@ export async function resolveSendSources(
   settings: EmailSettings,
   source: SendSource,
   themeId: ThemeChoice,
-): Promise<JobSources | Problem<"template_not_found" | "draft_not_found" | "theme_not_found">> {
+): Promise<JobSources | Problem<"source_template_not_found" | "draft_not_found" | "source_theme_not_found">> {
   let templateSource: string;
   let themeChoice: ThemeChoice = themeId;
   let templateId: string | null = null;
   let draftId: string | null = null;
   if (source.kind === "html") templateSource = templateSourceFromHtml(source.html);
   else if (source.kind === "template") {
-    if (!Object.hasOwn(settings.templates, source.templateId)) return fail("template_not_found");
+    if (!Object.hasOwn(settings.templates, source.templateId)) return fail("source_template_not_found");
     const template = settings.templates[source.templateId]!;
     templateSource = template.tsxSource;
     templateId = source.templateId;
@@ -58,7 +58,7 @@ export async function resolveSendSources(
     draftId = source.draftId;
     if (themeChoice === null) themeChoice = draftThemeChoice(draft) ?? null;
   }
-  if (typeof themeChoice === "string" && !Object.hasOwn(settings.themes, themeChoice)) return fail("theme_not_found");
+  if (typeof themeChoice === "string" && !Object.hasOwn(settings.themes, themeChoice)) return fail("source_theme_not_found");
   return { templateSource, themeChoice, templateId, draftId };
 }
 
