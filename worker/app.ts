@@ -21,6 +21,7 @@ import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
 import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthRoutes } from "./routes/auth/oauth";
+import { oauthCrossDomainRoutes } from "./routes/auth/oauth-cross-domain";
 import { oauthTokenRoutes } from "./routes/auth/oauth-token";
 import { otpRoutes } from "./routes/auth/otp";
 import { passkeyRoutes } from "./routes/auth/passkey";
@@ -77,6 +78,7 @@ const api = routeGroup()
   .route("/auth/mfa", mfaRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
+  .route("/auth/oauth/cross-domain", oauthCrossDomainRoutes)
   .route("/auth/oauth", oauthRoutes)
   .route("/auth/passkey", passkeyRoutes)
   .route("/auth/cli", cliRoutes)

@@ -87,6 +87,10 @@ type CoreProblemFields = {
   oauth_email_in_use: { email: string; wouldWorkIfVerified: boolean };
   invalid_authorization_code: NoFields;
   oauth_redirect_uri_mismatch: NoFields;
+  handoff_session_required: NoFields;
+  handoff_refresh_token_required: NoFields;
+  handoff_refresh_token_mismatch: NoFields;
+  handoff_refresh_token_invalid: NoFields;
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;
