@@ -16,6 +16,7 @@ import { cors } from "./middleware/cors";
 import { requestContext } from "./middleware/request-context";
 import { responseHeaders } from "./middleware/response-headers";
 import { webhookDispatch } from "./middleware/webhook-dispatch";
+import { apiIndexRoutes } from "./routes/api-index";
 import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "./routes/api-keys";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
@@ -67,6 +68,7 @@ import { usersRoutes } from "./routes/users";
 import type { Deps } from "./services/deps";
 
 const api = routeGroup()
+  .route("/", apiIndexRoutes)
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
