@@ -42,6 +42,7 @@ import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes }
 import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates";
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
+import { failedEmailsDigestRoutes } from "./routes/internal/failed-emails-digest";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
 import { internalPaymentsStripeRoutes } from "./routes/internal/payments/stripe";
@@ -113,6 +114,7 @@ const api = routeGroup()
   .route("/internal/events", internalEventsRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
+  .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)
