@@ -139,12 +139,20 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     sendRetries: 0,
   });
   const outbox: NewOutboxRow[] = recipients.map((r) => rowFor(r.userId));
-  // As the reference: a skipped user still gets an outbox row, in its final state (skipped, with the reason).
+  // As the reference: a skipped user still gets an outbox row, in its final state (skipped, with the
+  // reason), carrying the up-front render as its rendered copy (the reference renders before it skips).
   const skippedRows: NewOutboxRow[] = skipped.map((r) => ({
     ...rowFor(r.userId),
     status: "skipped",
     skippedReason: r.skippedReason,
     skippedDetails: {},
+    startedRenderingAt: now,
+    renderedAt: now,
+    subject: input.subject ?? probe.subject,
+    html: probe.html,
+    text: probe.text,
+    isTransactional: !category.canDisable,
+    notificationCategoryId: category.id,
   }));
   const allRows = [...outbox, ...skippedRows];
   for (let i = 0; i < allRows.length; i += ROWS_PER_BATCH) {
