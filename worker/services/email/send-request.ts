@@ -153,6 +153,8 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     text: probe.text,
     isTransactional: !category.canDisable,
     notificationCategoryId: category.id,
+    // The reference finds a missing primary email in its sending phase, so that skip has a sending start.
+    startedSendingAt: r.skippedReason === "USER_HAS_NO_PRIMARY_EMAIL" ? now : null,
   }));
   const allRows = [...outbox, ...skippedRows];
   for (let i = 0; i < allRows.length; i += ROWS_PER_BATCH) {
