@@ -16,12 +16,14 @@ import { cors } from "./middleware/cors";
 import { requestContext } from "./middleware/request-context";
 import { responseHeaders } from "./middleware/response-headers";
 import { webhookDispatch } from "./middleware/webhook-dispatch";
+import { apiIndexRoutes } from "./routes/api-index";
 import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "./routes/api-keys";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
 import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthRoutes } from "./routes/auth/oauth";
 import { appleNativeRoutes } from "./routes/auth/oauth-apple-native";
+import { oauthCrossDomainRoutes } from "./routes/auth/oauth-cross-domain";
 import { oauthTokenRoutes } from "./routes/auth/oauth-token";
 import { otpRoutes } from "./routes/auth/otp";
 import { passkeyRoutes } from "./routes/auth/passkey";
@@ -42,6 +44,7 @@ import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes }
 import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates";
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
+import { failedEmailsDigestRoutes } from "./routes/internal/failed-emails-digest";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
@@ -70,6 +73,7 @@ import { usersRoutes } from "./routes/users";
 import type { Deps } from "./services/deps";
 
 const api = routeGroup()
+  .route("/", apiIndexRoutes)
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
@@ -81,6 +85,7 @@ const api = routeGroup()
   .route("/auth/mfa", mfaRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
+  .route("/auth/oauth/cross-domain", oauthCrossDomainRoutes)
   .route("/auth/oauth", oauthRoutes)
   .route("/auth/oauth", appleNativeRoutes)
   .route("/auth/passkey", passkeyRoutes)
@@ -115,6 +120,7 @@ const api = routeGroup()
   .route("/internal/events", internalEventsRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
+  .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)

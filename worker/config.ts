@@ -20,6 +20,9 @@ import type { OutboundBounds } from "./lib/outbound-fetch";
 /** Public, fixed signing secret for local development only; refused in production. */
 export const DEV_SERVER_SECRET = "doorman-development-server-secret-do-not-use-in-production";
 
+/** The reference e2e suite's cron secret; the development default of CRON_SECRET, refused in production. */
+export const DEV_CRON_SECRET = "mock_cron_secret";
+
 /** The public keys of the internal project in development; refused as INTERNAL_* keys in production. */
 const DEV_KEYS: ReadonlySet<string> = new Set([DEV_PUBLISHABLE_CLIENT_KEY, DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY]);
 
@@ -108,6 +111,8 @@ export type Config = {
   emailRetryBaseSeconds: number;
   /** Bounds of outbound calls (webhooks, OAuth providers, Stripe, the assistant's provider). */
   outbound: OutboundLimits;
+  /** The bearer secret of the cron-called internal routes (CRON_SECRET); null = those routes refuse every caller. */
+  cronSecret: string | null;
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -178,6 +183,7 @@ const varsSchema = z.object({
   OAUTH_TIMEOUT_MS: milliseconds,
   STRIPE_TIMEOUT_MS: milliseconds,
   AI_ANSWER_TIMEOUT_MS: milliseconds,
+  CRON_SECRET: optional.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
 });
 type Vars = z.output<typeof varsSchema>;
 
@@ -248,6 +254,8 @@ function checkVars(vars: Vars, environment: Environment): string[] {
     // The mock OpenID provider signs anyone in as any email: development only.
     if (vars.OAUTH_MOCK_ISSUER) problems.push("OAUTH_MOCK_ISSUER is development-only; remove it in production");
     // Another Stripe host would receive the platform's secret key and could fake every payment: development only.
+    // The dev cron secret is public: anyone could trigger the owners' digest mails.
+    if (vars.CRON_SECRET === DEV_CRON_SECRET) problems.push("CRON_SECRET is the public development secret; production needs its own");
     if (vars.STRIPE_API_URL) problems.push("STRIPE_API_URL is development-only (a local Stripe mock); remove it in production");
   }
   const internal = [vars.INTERNAL_PUBLISHABLE_CLIENT_KEY, vars.INTERNAL_SECRET_SERVER_KEY, vars.INTERNAL_SUPER_SECRET_ADMIN_KEY];
@@ -340,6 +348,7 @@ function buildConfig(env: object): Config {
       workersAiModel: vars.AI_MODEL ?? DEFAULT_WORKERS_AI_MODEL,
     },
     outbound: readOutboundLimits(vars),
+    cronSecret: vars.CRON_SECRET ?? (development ? DEV_CRON_SECRET : null),
   };
 }
 

@@ -6,11 +6,12 @@
 import { readConfig } from "./config";
 import type { Env } from "./env";
 import { makeDeps } from "./services/deps";
+import { runFailedEmailsDigest } from "./services/email/failed-digest";
 import { sweepOutbox } from "./services/email/outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
 import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhooks/queue";
 
-/** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs. */
+/** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs (retention, the failed-emails digest). */
 const WEBHOOK_SWEEP_CRON = "*/10 * * * *";
 const DAILY_CRON = "17 3 * * *";
 
@@ -29,9 +30,15 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
       outboxInterrupted: outbox.interrupted,
     };
   }
-  const [events, deliveries] = await Promise.all([pruneExpiredEvents(deps), pruneWebhookDeliveries(deps)]);
-  console.log(`event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted`);
-  return { expiredEventsDeleted: events, oldDeliveriesDeleted: deliveries };
+  const [events, deliveries, digest] = await Promise.all([
+    pruneExpiredEvents(deps),
+    pruneWebhookDeliveries(deps),
+    runFailedEmailsDigest(deps, { dryRun: false }),
+  ]);
+  console.log(
+    `event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted; failed-emails digest: ${digest.queued} queued`,
+  );
+  return { expiredEventsDeleted: events, oldDeliveriesDeleted: deliveries, failedEmailsDigestsQueued: digest.queued };
 }
 
 /**

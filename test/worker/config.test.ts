@@ -2,7 +2,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_SERVER_SECRET, readConfig } from "../../worker/config";
+import { ConfigError, DEV_CRON_SECRET, DEV_SERVER_SECRET, readConfig } from "../../worker/config";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";
 import { DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../worker/internal-seed";
@@ -79,6 +79,11 @@ describe("typed config (worker/config.ts)", () => {
     expect(() => readConfig({ ...prodVars, ALLOW_TEST_CLOCK: "true" })).toThrow(/ALLOW_TEST_CLOCK is development-only/);
     expect(() => readConfig({ ...prodVars, OAUTH_MOCK_ISSUER: "http://127.0.0.1:8114" })).toThrow(/OAUTH_MOCK_ISSUER is development-only/);
     expect(() => readConfig({ ...prodVars, ENVIRONMENT: "staging" })).toThrow(/ENVIRONMENT/);
+    // The cron secret: the public dev value is refused, unset means no cron caller at all, too short is named.
+    expect(() => readConfig({ ...prodVars, CRON_SECRET: DEV_CRON_SECRET })).toThrow(/CRON_SECRET is the public development secret/);
+    expect(readConfig(prodVars).cronSecret).toBeNull();
+    expect(readConfig({ ENVIRONMENT: "development" }).cronSecret).toBe(DEV_CRON_SECRET);
+    expect(() => readConfig({ ...prodVars, CRON_SECRET: "short" })).toThrow(/CRON_SECRET/);
     expect(() => readConfig({ ...prodVars, ACCESS_TOKEN_TTL_SECONDS: "ten minutes" })).toThrow(/ACCESS_TOKEN_TTL_SECONDS/);
     expect(() => readConfig({ ...prodVars, RATE_LIMIT_SIGN_IN_PER_IP: "lots" })).toThrow(/RATE_LIMIT_SIGN_IN_PER_IP/);
     expect(readConfig({ ...prodVars, RATE_LIMIT_SIGN_IN_PER_IP: "0", RATE_LIMIT_SIGN_UP_PER_IP: "3/60" }).rateLimits).toEqual({

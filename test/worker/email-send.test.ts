@@ -44,8 +44,25 @@ describe("send-email", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.results).toEqual([
       { user_id: withEmail, user_email: email, success: true, status: "queued", email_id: expect.any(String) },
-      { user_id: withoutEmail, success: false, status: "skipped", error: "User does not have a primary email" },
+      {
+        user_id: withoutEmail,
+        success: false,
+        status: "skipped",
+        error: "User does not have a primary email",
+        email_id: expect.any(String),
+      },
     ]);
+    // As the reference: the skipped user has an outbox row too, skipped with the reason, and it cannot be edited.
+    const skippedRow = await call(`/emails/outbox/${res.body.results[1].email_id}`, p.server);
+    expect(skippedRow.body).toMatchObject({
+      status: "skipped",
+      simple_status: "ok",
+      is_paused: false,
+      skipped_reason: "USER_HAS_NO_PRIMARY_EMAIL",
+      skipped_details: {},
+    });
+    const edit = await call(`/emails/outbox/${res.body.results[1].email_id}`, { ...p.server, method: "PATCH", body: { is_paused: true } });
+    expect([edit.status, edit.body.code]).toEqual([400, "EMAIL_NOT_EDITABLE"]);
     const [mail] = await waitForMail(email);
     expect(mail!.subject).toBe("News for you");
     expect(mail!.html).toContain("<b>news</b>");
@@ -154,8 +171,10 @@ describe("notification categories and the unsubscribe link", () => {
         success: false,
         status: "skipped",
         error: "User has disabled notifications for this category",
+        email_id: expect.any(String),
       },
     ]);
+    expect((await call(`/emails/outbox/${second.body.results[0].email_id}`, p.server)).body.skipped_reason).toBe("USER_UNSUBSCRIBED");
     const transactional = await call("/emails/send-email", {
       ...p.server,
       body: { ...marketing, subject: "Your receipt", notification_category_name: "Transactional" },

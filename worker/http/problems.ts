@@ -109,6 +109,13 @@ const problemErrors = {
   oauth_redirect_uri_mismatch: () => new StatusError(400, "Invalid request: `redirect_uri` is invalid"),
   apple_bundle_id_not_configured: () => new KnownError("APPLE_BUNDLE_ID_NOT_CONFIGURED"),
   apple_credentials_invalid: () => new KnownError("INVALID_APPLE_CREDENTIALS"),
+  // --- oauth cross-domain handoff (plain status errors, as the reference answers them) ---
+  handoff_session_required: () =>
+    new StatusError(400, "Cross-domain auth handoff requires a refresh-token-bound session. Please sign in again."),
+  handoff_refresh_token_required: () => new StatusError(400, "Cross-domain auth handoff requires passing the current refresh token."),
+  handoff_refresh_token_mismatch: () =>
+    new StatusError(401, "Cross-domain auth handoff refresh token does not match the authenticated session."),
+  handoff_refresh_token_invalid: () => new StatusError(401, "Cross-domain auth handoff refresh token is not valid."),
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
   linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),

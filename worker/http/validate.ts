@@ -14,6 +14,8 @@ export const MAX_BODY_BYTES = 1_000_000;
 export function formatIssues(method: string, path: string, issues: z.core.$ZodIssue[]): string {
   const lines = issues.map((i) => {
     const where = i.path.length ? i.path.join(".") : "body";
+    // The reference's wording for unknown keys, which its clients and tests read.
+    if (i.code === "unrecognized_keys") return `  - ${where} contains unknown properties: ${i.keys.join(", ")}`;
     return `  - ${where}: ${i.message}`;
   });
   return `Request validation failed on ${method} ${path}:\n${lines.join("\n")}`;

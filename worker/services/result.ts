@@ -92,6 +92,10 @@ type CoreProblemFields = {
   /** Native Sign in with Apple: no bundle id is configured, or the identity token did not verify. */
   apple_bundle_id_not_configured: NoFields;
   apple_credentials_invalid: NoFields;
+  handoff_session_required: NoFields;
+  handoff_refresh_token_required: NoFields;
+  handoff_refresh_token_mismatch: NoFields;
+  handoff_refresh_token_invalid: NoFields;
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;

@@ -16,6 +16,16 @@ export function insertOutboxStatement(db: Db, row: NewOutboxRow) {
   return db.insert(emailOutbox).values(row);
 }
 
+/** Inserts the row unless its id exists; true for the one caller that inserted it. */
+export async function insertOutboxRowIfAbsent(db: Db, row: NewOutboxRow): Promise<boolean> {
+  const inserted = await db
+    .insert(emailOutbox)
+    .values(row)
+    .onConflictDoNothing({ target: emailOutbox.id })
+    .returning({ id: emailOutbox.id });
+  return inserted.length > 0;
+}
+
 export async function findOutboxRow(db: Db, projectId: string, id: string): Promise<OutboxRow | null> {
   return (
     (await db

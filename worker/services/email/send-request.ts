@@ -55,14 +55,29 @@ function categoryByName(name: string | undefined): NotificationCategory | null {
   return NOTIFICATION_CATEGORIES.find((c) => c.name === name) ?? null;
 }
 
+type Skipped = SendResultItem & { skippedReason: "USER_HAS_NO_PRIMARY_EMAIL" | "USER_UNSUBSCRIBED" };
+
 /** Users without a primary email or who turned the category off are skipped; the rest are recipients. */
 function sortRecipients(rows: EmailRecipientRow[], category: NotificationCategory) {
   const recipients: Recipient[] = [];
-  const skipped: SendResultItem[] = [];
+  const skipped: Skipped[] = [];
   for (const row of rows) {
-    if (!row.email) skipped.push({ userId: row.userId, email: null, status: "skipped", error: "User does not have a primary email" });
+    if (!row.email)
+      skipped.push({
+        userId: row.userId,
+        email: null,
+        status: "skipped",
+        error: "User does not have a primary email",
+        skippedReason: "USER_HAS_NO_PRIMARY_EMAIL",
+      });
     else if (category.canDisable && !(row.preference ?? category.defaultEnabled))
-      skipped.push({ userId: row.userId, email: row.email, status: "skipped", error: "User has disabled notifications for this category" });
+      skipped.push({
+        userId: row.userId,
+        email: row.email,
+        status: "skipped",
+        error: "User has disabled notifications for this category",
+        skippedReason: "USER_UNSUBSCRIBED",
+      });
     else recipients.push({ userId: row.userId, email: row.email, displayName: row.displayName });
   }
   return { recipients, skipped };
@@ -102,7 +117,7 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
   const { recipients, skipped } = sortRecipients(rows, category);
   const sendId = deps.random.uuid();
   const now = deps.now();
-  const outbox: NewOutboxRow[] = recipients.map((r) => ({
+  const rowFor = (userId: string): NewOutboxRow => ({
     id: deps.random.uuid(),
     projectId: project.id,
     createdAt: now,
@@ -113,7 +128,7 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     sendId,
     tsxSource: sources.templateSource,
     themeChoice: sources.themeChoice ?? null,
-    recipient: { type: "user-primary-email", user_id: r.userId },
+    recipient: { type: "user-primary-email", user_id: userId },
     variables,
     subjectOverride: input.subject ?? null,
     categoryId: category.id,
@@ -122,9 +137,28 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     isPaused: false,
     scheduledAt: now,
     sendRetries: 0,
+  });
+  const outbox: NewOutboxRow[] = recipients.map((r) => rowFor(r.userId));
+  // As the reference: a skipped user still gets an outbox row, in its final state (skipped, with the
+  // reason), carrying the up-front render as its rendered copy (the reference renders before it skips).
+  const skippedRows: NewOutboxRow[] = skipped.map((r) => ({
+    ...rowFor(r.userId),
+    status: "skipped",
+    skippedReason: r.skippedReason,
+    skippedDetails: {},
+    startedRenderingAt: now,
+    renderedAt: now,
+    subject: input.subject ?? probe.subject,
+    html: probe.html,
+    text: probe.text,
+    isTransactional: !category.canDisable,
+    notificationCategoryId: category.id,
+    // The reference finds a missing primary email in its sending phase, so that skip has a sending start.
+    startedSendingAt: r.skippedReason === "USER_HAS_NO_PRIMARY_EMAIL" ? now : null,
   }));
-  for (let i = 0; i < outbox.length; i += ROWS_PER_BATCH) {
-    const statements = outbox.slice(i, i + ROWS_PER_BATCH).map((row) => insertOutboxStatement(deps.db, row));
+  const allRows = [...outbox, ...skippedRows];
+  for (let i = 0; i < allRows.length; i += ROWS_PER_BATCH) {
+    const statements = allRows.slice(i, i + ROWS_PER_BATCH).map((row) => insertOutboxStatement(deps.db, row));
     await deps.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   }
   await enqueueOutbox(
@@ -139,6 +173,7 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     status: "queued",
     emailId: outbox[i]!.id,
   }));
-  const byUser = new Map([...queued, ...skipped].map((r) => [r.userId, r]));
+  const skippedItems: SendResultItem[] = skipped.map(({ skippedReason: _, ...r }, i) => ({ ...r, emailId: skippedRows[i]!.id }));
+  const byUser = new Map([...queued, ...skippedItems].map((r) => [r.userId, r]));
   return { ok: true, results: rows.map((r) => byUser.get(r.userId)!) };
 }

@@ -6,14 +6,15 @@
 import { sha256Hex } from "../../crypto/hash";
 import type { ProjectRow } from "../../db/queries/projects";
 import { deleteSession } from "../../db/queries/sessions";
-import { findUserRecord } from "../../db/queries/users";
+import { findUserRecord, type UserRecord } from "../../db/queries/users";
 import { setCodeDataKey } from "../../db/queries/verification-codes";
-import type { IpInfo } from "../auth/sessions";
+import { type IpInfo, mintAccessToken } from "../auth/sessions";
 import { finishFirstFactor } from "../auth/sign-in";
 import type { SignInTokens } from "../auth/sign-in-tokens";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
 import { CODE_LENGTH, redeemCode, spendCheckedCode } from "../verification-codes";
+import { type HandoffCodeData, openHandedOverSession } from "./cross-domain";
 import { type CodeChallengeMethod, verifyPkce } from "./pkce";
 
 const PURPOSE = "oauth_authorization_code";
@@ -29,7 +30,7 @@ type CodeData = {
   after_callback_redirect_url: string | null;
   granted_session_id?: string;
   replayed?: boolean;
-};
+} & Partial<HandoffCodeData>;
 
 export type CodeGrantResult =
   | { ok: true; tokens: SignInTokens; afterCallbackRedirectUrl: string | null }
@@ -62,6 +63,10 @@ export async function exchangeAuthorizationCode(
   }
   const user = await findUserRecord(deps.db, project.id, data.user_id);
   if (!user) return invalid;
+  if (data.handoff_session_id && data.handoff_refresh_token_sealed) {
+    const handoff = { handoff_session_id: data.handoff_session_id, handoff_refresh_token_sealed: data.handoff_refresh_token_sealed };
+    return exchangeHandoff(deps, project, user, handoff, { codeHash, ipInfo: input.ipInfo, after: data.after_callback_redirect_url });
+  }
   const finished = await finishFirstFactor(deps, project, user, {
     isNewUser: data.is_new_user,
     ipInfo: input.ipInfo,
@@ -77,6 +82,34 @@ export async function exchangeAuthorizationCode(
     return invalid;
   }
   return { ok: true, tokens: finished.tokens, afterCallbackRedirectUrl: data.after_callback_redirect_url };
+}
+
+/**
+ * A cross-domain handoff code (cross-domain.ts): the existing session's tokens, not a new session.
+ * As the reference, a TOTP user confirms the second factor on the receiving domain as well.
+ */
+async function exchangeHandoff(
+  deps: Deps,
+  project: ProjectRow,
+  user: UserRecord,
+  handoff: HandoffCodeData,
+  o: { codeHash: string; ipInfo: IpInfo; after: string | null },
+): Promise<CodeGrantResult> {
+  if (user.user.totpSecret) {
+    const second = await finishFirstFactor(deps, project, user, { isNewUser: false, ipInfo: o.ipInfo, method: "oauth" });
+    if (!second.ok) return second;
+  }
+  const session = await openHandedOverSession(deps, project, user.user.id, handoff);
+  if (!session) return invalid;
+  // A replay of this code revokes the handed-over session (revokeReplayedGrant), as for any grant.
+  const after = await setCodeDataKey(deps.db, project.id, PURPOSE, o.codeHash, "granted_session_id", session.sessionId);
+  if (after?.replayed === true) {
+    await deleteSession(deps.db, project.id, session.sessionId);
+    return invalid;
+  }
+  const accessToken = await mintAccessToken(deps, project, user, session.sessionId);
+  const tokens = { ok: true as const, accessToken, refreshToken: session.refreshToken, userId: user.user.id, isNewUser: false };
+  return { ok: true, tokens, afterCallbackRedirectUrl: o.after };
 }
 
 /** Marks the code replayed and revokes whatever session it already granted. */
