@@ -91,7 +91,65 @@ export async function startOidcDevServer({ port = 0, host = "127.0.0.1", issuerH
   provider.Client.prototype.redirectUriAllowed = () => true;
   const callback = provider.callback();
 
+  // Test hooks of the reference suite's mock OAuth server (npm run compat:reference), on this
+  // loopback-only dev provider: the next refresh of a grant fails with a chosen OAuth error, or a
+  // grant / an access token is revoked, as if the user had done it at the provider.
+  const refreshErrorsByGrant = new Map();
+  const REFRESH_ERRORS = {
+    invalid_grant: "The refresh token is invalid or expired",
+    access_denied: "The resource owner denied the request",
+    consent_required: "User consent is required",
+    invalid_token: "The token is invalid",
+    unauthorized_client: "The client is not authorized",
+  };
+  const json = (res, status, body) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  async function testHook(req, res, path) {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    let body = {};
+    try {
+      body = raw.trim().startsWith("{") ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw));
+    } catch {}
+    const accessToken = body.token ? await provider.AccessToken.find(String(body.token)).catch(() => undefined) : undefined;
+    if (!body.token) return json(res, 400, { error: "invalid_request", error_description: "Missing token parameter" });
+    if (path === "/revoke-access-token") {
+      await accessToken?.destroy();
+      return json(res, 200, { success: true });
+    }
+    if (!accessToken?.grantId) return json(res, 400, { error: "invalid_token", error_description: "Access token not found" });
+    if (path === "/revoke-refresh-token") {
+      await (await provider.Grant.find(accessToken.grantId))?.destroy();
+      return json(res, 200, { success: true });
+    }
+    const description = REFRESH_ERRORS[body.error_type];
+    if (!description) return json(res, 400, { error: "invalid_request", error_description: "Invalid error_type" });
+    refreshErrorsByGrant.set(accessToken.grantId, { error: body.error_type, error_description: description });
+    return json(res, 200, { success: true });
+  }
+
   server.on("request", async (req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method === "POST" && ["/simulate-refresh-error", "/revoke-refresh-token", "/revoke-access-token"].includes(path)) {
+      return testHook(req, res, path).catch((err) => json(res, 500, { error: "server_error", error_description: err.message }));
+    }
+    if (req.method === "POST" && path === "/token" && refreshErrorsByGrant.size > 0) {
+      // Read the form here (oidc-provider takes a parsed req.body) to see whether a simulated error is due.
+      const form = await readForm(req);
+      req.body = Object.fromEntries(form);
+      if (form.get("grant_type") === "refresh_token" && form.get("refresh_token")) {
+        const refreshToken = await provider.RefreshToken.find(form.get("refresh_token")).catch(() => undefined);
+        const simulated = refreshToken?.grantId ? refreshErrorsByGrant.get(refreshToken.grantId) : undefined;
+        if (simulated) {
+          refreshErrorsByGrant.delete(refreshToken.grantId);
+          return json(res, 400, simulated);
+        }
+      }
+      return callback(req, res);
+    }
     const match = /^\/interaction\/([^/?]+)(\/login)?/.exec(req.url ?? "");
     if (!match) return callback(req, res);
     try {
