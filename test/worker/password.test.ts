@@ -294,7 +294,11 @@ describe("password update and set", () => {
     const p = await createProjectWithKeys({ credential_enabled: false });
     const created = await call("/users", { ...p.server, body: { primary_email: uniqueEmail("nopw-off") } });
     const session = await call("/auth/sessions", { ...p.server, body: { user_id: created.body.id } });
-    const res = await call("/auth/password/set", { ...p.client, accessToken: session.body.access_token, body: { password: "first password" } });
+    const res = await call("/auth/password/set", {
+      ...p.client,
+      accessToken: session.body.access_token,
+      body: { password: "first password" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED");
   });

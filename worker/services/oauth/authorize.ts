@@ -8,7 +8,6 @@ import { verifyAccessToken } from "../../crypto/access-tokens";
 import { encryptAtRest } from "../../crypto/at-rest";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { checkOAuthClient } from "./client-check";
@@ -81,7 +80,6 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   const client = await checkOAuthClient(deps, input.clientId, input.clientSecret);
   if (!client.ok) return client;
   const project: ProjectRow = client.project;
-  const config = readProjectConfig(project.config);
   if (input.scope !== "legacy") return fail("oauth_invalid_scope");
   // ASVS 10.4.6: with `plain` the challenge is the verifier itself, so whoever reads the authorize URL
   // (history, logs, a proxy) can redeem the code. Only projects in development mode accept it (the wire's e2e clients use it).
