@@ -49,7 +49,9 @@ const problemErrors = {
   email_unverified: (problem) =>
     new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: true }),
   channel_not_found: () => new StatusError(404, "Contact channel not found."),
-  channel_duplicate: () => new StatusError(409, "This user already has this contact channel."),
+  // Changing or deleting a channel that is not there is a 400 on the wire; reading one a 404.
+  channel_to_change_not_found: () => new StatusError(400, "Contact channel not found"),
+  channel_duplicate: () => new StatusError(400, "Contact channel already exists"),
   channel_used_for_auth: (problem) =>
     new KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
       type: "email",

@@ -49,6 +49,7 @@ type CoreProblemFields = {
   magic_link_disabled: NoFields;
   email_unverified: { email: string };
   channel_not_found: NoFields;
+  channel_to_change_not_found: NoFields;
   channel_duplicate: NoFields;
   channel_used_for_auth: { value: string };
   channel_gone: NoFields;
