@@ -190,6 +190,31 @@ describe("/users (server)", () => {
     expect(removed.body.primary_email).toBeNull();
   });
 
+  it("a primary email the user already has is promoted (its verification kept); the old one and null demote, not delete", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const second = uniqueEmail("second");
+    await call("/contact-channels", {
+      ...p.server,
+      body: { user_id: user.userId, value: second, type: "email", used_for_auth: false, is_verified: true },
+    });
+    const moved = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: second } });
+    expect(moved.body).toMatchObject({ primary_email: second, primary_email_verified: true });
+    const removed = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: null } });
+    expect(removed.body).toMatchObject({ primary_email: null, primary_email_verified: false });
+    const channels = (await call(`/contact-channels?user_id=${user.userId}`, p.server)).body.items;
+    expect(channels.map((c: { value: string; is_primary: boolean }) => [c.value, c.is_primary]).sort()).toEqual(
+      [
+        [user.email, false],
+        [second, false],
+      ].sort(),
+    );
+    const flagged = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email_verified: true } });
+    expect([flagged.status, flagged.text]).toEqual([400, "primary_email_verified cannot be true without primary_email"]);
+    const created = await call("/users", { ...p.server, body: { primary_email_auth_enabled: true } });
+    expect([created.status, created.text]).toEqual([400, "primary_email_auth_enabled cannot be true without primary_email"]);
+  });
+
   it("lists with cursor pagination, ordering, search and anonymous filters", async () => {
     const p = await createProjectWithKeys();
     const emails: string[] = [];

@@ -52,6 +52,7 @@ const problemErrors = {
   // Changing or deleting a channel that is not there is a 400 on the wire; reading one a 404.
   channel_to_change_not_found: () => new StatusError(400, "Contact channel not found"),
   channel_duplicate: () => new StatusError(400, "Contact channel already exists"),
+  primary_email_missing: (problem) => new StatusError(400, `${problem.field} cannot be true without primary_email`),
   channel_used_for_auth: (problem) =>
     new KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
       type: "email",

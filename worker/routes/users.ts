@@ -10,8 +10,17 @@ import { jsonValue, queryBool } from "../http/validate";
 import { StatusError } from "../lib/errors";
 import { readProjectConfig } from "../services/project-config/flat";
 import type { RequestAuth } from "../services/request-auth";
+import { fail } from "../services/result";
 import { userClientView, userServerView } from "../services/user-view";
-import { createUserWithOAuthProviders, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
+import {
+  createUserWithOAuthProviders,
+  flagSetWithoutEmail,
+  listUsers,
+  type NewUserInput,
+  removeUser,
+  type UserUpdate,
+  updateUser,
+} from "../services/users";
 
 const meta = jsonValue.nullable().optional();
 const str = (max: number) => z.string().max(max).nullable().optional();
@@ -250,6 +259,8 @@ addRoute(usersRoutes, listAll, async (c, { auth, query: q }) => {
 });
 addRoute(usersRoutes, create, async (c, { auth, body }) => {
   const input: NewUserInput = { ...toUpdate({ ...body, is_anonymous: undefined }), isAnonymous: body.is_anonymous ?? false };
+  const flag = !input.primaryEmail && flagSetWithoutEmail(input);
+  if (flag) throw problemError(fail("primary_email_missing", { field: flag }));
   const links = (body.oauth_providers ?? []).map((p) => ({ providerConfigId: p.id, accountId: p.account_id, email: p.email ?? null }));
   const result = unwrap(await createUserWithOAuthProviders(c.get("deps"), auth.project, input, links));
   return c.json(view(auth, result.record), 201);

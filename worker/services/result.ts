@@ -51,6 +51,7 @@ type CoreProblemFields = {
   channel_not_found: NoFields;
   channel_to_change_not_found: NoFields;
   channel_duplicate: NoFields;
+  primary_email_missing: { field: "primary_email_verified" | "primary_email_auth_enabled" };
   channel_used_for_auth: { value: string };
   channel_gone: NoFields;
   already_verified: NoFields;
