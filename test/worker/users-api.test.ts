@@ -26,6 +26,8 @@ const CLIENT_KEYS = [
   "signed_up_at_millis",
 ].sort();
 
+const GIF = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==";
+
 describe("/users/me", () => {
   it("client access sees exactly the client view; server access sees the server view", async () => {
     const user = await signUp();
@@ -47,14 +49,20 @@ describe("/users/me", () => {
       ...internalClient,
       accessToken: user.accessToken,
       method: "PATCH",
-      body: { display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: "https://img.example.com/a.png" },
+      body: { display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: GIF },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({
-      display_name: "Grace",
-      client_metadata: { a: [1, { b: true }] },
-      profile_image_url: "https://img.example.com/a.png",
-    });
+    expect(ok.body).toMatchObject({ display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: GIF });
+    // A client sets an inline image only (as the wire): a URL or another data type is a plain 400.
+    for (const profile_image_url of ["https://img.example.com/a.png", "data:image/not-valid;base64,test"]) {
+      const res = await call("/users/me", {
+        ...internalClient,
+        accessToken: user.accessToken,
+        method: "PATCH",
+        body: { profile_image_url },
+      });
+      expect([res.status, res.text]).toEqual([400, "Invalid profile image URL"]);
+    }
     for (const body of [{ server_metadata: {} }, { client_read_only_metadata: {} }, { password: "new password 1" }, { unknown: 1 }]) {
       const res = await call("/users/me", { ...internalClient, accessToken: user.accessToken, method: "PATCH", body });
       expect(res.body.code, JSON.stringify(body)).toBe("SCHEMA_ERROR");
@@ -77,7 +85,7 @@ describe("/users/me", () => {
     const off = await createProjectWithKeys();
     const a = await signUp(off.client);
     const refused = await call("/users/me", { ...off.client, accessToken: a.accessToken, method: "DELETE" });
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(400);
     const on = await createProjectWithKeys({ client_user_deletion_enabled: true });
     const b = await signUp(on.client);
     expect((await call("/users/me", { ...on.client, accessToken: b.accessToken, method: "DELETE" })).body).toEqual({ success: true });
@@ -246,8 +254,12 @@ describe("/users (server)", () => {
 
     const all = await call("/users?include_anonymous=true", p.server);
     expect(all.body.items).toHaveLength(6);
-    const only = await call("/users?only_anonymous=true", p.server);
+    const only = await call("/users?only_anonymous=true&include_anonymous=true", p.server);
     expect(only.body.items.map((u: { id: string }) => u.id)).toEqual([anon.body.user_id]);
+    const alone = await call("/users?only_anonymous=true", p.server);
+    expect([alone.status, alone.text]).toEqual([400, "only_anonymous=true requires include_anonymous=true"]);
+    const empty = await call(`/users/${anon.body.user_id}`, { ...p.server, method: "PATCH", body: { profile_image_url: "" } });
+    expect(empty.body.code).toBe("SCHEMA_ERROR");
 
     expect((await call("/users?limit=0", p.server)).body.code).toBe("SCHEMA_ERROR");
     expect((await call("/users?cursor=6f1a4f0e-3b5d-4c1e-9a7b-000000000000", p.server)).body.code).toBe("SCHEMA_ERROR");
