@@ -217,6 +217,14 @@ describe("/users (server)", () => {
         [second, false],
       ].sort(),
     );
+    // auth_with_email follows the password and OTP, not the primary email (as the wire).
+    const off = await call(`/users/${user.userId}`, {
+      ...p.server,
+      method: "PATCH",
+      body: { primary_email: second, primary_email_auth_enabled: false },
+    });
+    expect(off.body).toMatchObject({ primary_email_auth_enabled: false, auth_with_email: true });
+    await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: null } });
     const flagged = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email_verified: true } });
     expect([flagged.status, flagged.text]).toEqual([400, "primary_email_verified cannot be true without primary_email"]);
     const created = await call("/users", { ...p.server, body: { primary_email_auth_enabled: true } });
