@@ -231,6 +231,20 @@ describe("/users (server)", () => {
     expect([created.status, created.text]).toEqual([400, "primary_email_auth_enabled cannot be true without primary_email"]);
   });
 
+  it("a password the back end sets on /users/me ends every session, the current one too", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const set = await call("/users/me", {
+      ...p.server,
+      accessToken: user.accessToken,
+      method: "PATCH",
+      body: { password: "a brand new secret" },
+    });
+    expect(set.status).toBe(200);
+    const refresh = await call("/auth/sessions/current/refresh", { ...p.client, refreshToken: user.refreshToken, body: {} });
+    expect(refresh.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+  });
+
   it("lists with cursor pagination, ordering, search and anonymous filters", async () => {
     const p = await createProjectWithKeys();
     const emails: string[] = [];

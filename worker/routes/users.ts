@@ -244,9 +244,8 @@ addRoute(usersRoutes, updateMe, async (c, { auth, body }) => {
   if (auth.type === "client" && body.profile_image_url && !INLINE_IMAGE.test(body.profile_image_url)) {
     throw new StatusError(400, "Invalid profile image URL");
   }
-  const result = unwrap(
-    await updateUser(c.get("deps"), auth.project, auth.user.user.id, toUpdate(body), { keepSessionId: auth.sessionId }),
-  );
+  // A password set by the back end ends every session of the user, this one included (as the wire).
+  const result = unwrap(await updateUser(c.get("deps"), auth.project, auth.user.user.id, toUpdate(body)));
   return c.json(view(auth, result.record));
 });
 addRoute(usersRoutes, deleteMe, async (c, { auth }) => {
