@@ -176,7 +176,7 @@ describe("projects", () => {
     expect(dev.text).toBe("Trusted domain is not a valid URL: https://a..b");
   });
 
-  it("a trusted domain with a scheme other than http(s) is a SCHEMA_ERROR", async () => {
+  it("a trusted domain with a scheme other than http(s), or an empty OAuth client secret, is a SCHEMA_ERROR", async () => {
     const p = await createProjectWithKeys();
     const res = await call("/internal/projects/current", {
       ...p.admin,
@@ -185,6 +185,12 @@ describe("projects", () => {
     });
     expect(res.body.code).toBe("SCHEMA_ERROR");
     expect(res.body.error).toContain("URL must start with http:// or https://");
+    const emptySecret = await call("/internal/projects/current", {
+      ...p.admin,
+      method: "PATCH",
+      body: { config: { oauth_providers: [{ id: "google", type: "standard", client_id: "id", client_secret: "" }] } },
+    });
+    expect(emptySecret.body.code).toBe("SCHEMA_ERROR");
   });
 
   it("admins delete the project; it is gone afterwards", async () => {

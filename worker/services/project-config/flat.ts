@@ -20,7 +20,7 @@ export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),
   type: z.enum(["shared", "standard"]),
   client_id: z.string().max(512).optional(),
-  client_secret: z.string().max(1024).optional(),
+  client_secret: z.string().min(1, "must not be empty").max(1024).optional(),
   facebook_config_id: z.string().max(256).optional(),
   microsoft_tenant_id: z.string().max(256).optional(),
   apple_bundle_ids: z.array(z.string().max(256)).optional(),
