@@ -39,7 +39,7 @@ describe("contact channels", () => {
     expect((await call("/users/me", as)).body.primary_email).toBe(second);
 
     expect((await call(`/contact-channels/me/${created.body.id}`, { ...as, method: "DELETE" })).body).toEqual({ success: true });
-    expect((await call(`/contact-channels/me/${created.body.id}`, { ...as, method: "DELETE" })).status).toBe(404);
+    expect((await call(`/contact-channels/me/${created.body.id}`, { ...as, method: "DELETE" })).status).toBe(400);
   });
 
   it("an address signs in for one user only (also under a race)", async () => {
@@ -75,7 +75,7 @@ describe("contact channels", () => {
     expect([x.status, y.status].sort()).toEqual([201, 409]);
   });
 
-  it("the same address twice for one user is a 409, not a 500; clients stay in their lane", async () => {
+  it("the same address twice for one user is a 400 (as the wire), not a 500; clients stay in their lane", async () => {
     const p = await mailProject();
     const user = await signUp(p.client);
     const other = await signUp(p.client);
@@ -84,9 +84,16 @@ describe("contact channels", () => {
       accessToken: user.accessToken,
       body: { user_id: "me", value: user.email, type: "email", used_for_auth: false },
     });
-    expect(dup.status).toBe(409);
+    expect([dup.status, dup.text]).toEqual([400, "Contact channel already exists"]);
+    // Changing or deleting a channel that is not there is a 400 too.
+    const missing = await call(`/contact-channels/me/${crypto.randomUUID()}`, {
+      ...p.client,
+      accessToken: user.accessToken,
+      method: "DELETE",
+    });
+    expect([missing.status, missing.text]).toEqual([400, "Contact channel not found"]);
     const foreign = await call(`/contact-channels?user_id=${other.userId}`, { ...p.client, accessToken: user.accessToken });
-    expect(foreign.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    expect(foreign.status).toBe(403);
     const clientVerified = await call("/contact-channels", {
       ...p.client,
       accessToken: user.accessToken,
@@ -240,6 +247,6 @@ describe("notification preferences", () => {
     const server = await call(`/emails/notification-preference/${user.userId}`, p.server);
     expect(server.body.items[1].enabled).toBe(true);
     const other = await signUp(p.client);
-    expect((await call(`/emails/notification-preference/${other.userId}`, as)).body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    expect((await call(`/emails/notification-preference/${other.userId}`, as)).status).toBe(403);
   });
 });

@@ -132,6 +132,19 @@ describe("otp sign-in", () => {
     expect((await call(`/users/${created.body.id}`, p.server)).body.otp_auth_enabled).toBe(true);
   });
 
+  it("a verified auth channel that is not the primary email signs its user in too", async () => {
+    const p = await otpProject();
+    const user = await signUp(p.client);
+    const second = uniqueEmail("second");
+    await call("/contact-channels", {
+      ...p.server,
+      body: { user_id: user.userId, value: second, type: "email", used_for_auth: true, is_verified: true },
+    });
+    await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: second, callback_url: CALLBACK } });
+    const res = await call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom((await waitForMail(second))[0]!) } });
+    expect(res.body).toMatchObject({ user_id: user.userId, is_new_user: false });
+  });
+
   it("sign-up disabled: a new email cannot sign up by code (refused at send, as the reference)", async () => {
     const p = await otpProject({ sign_up_enabled: false });
     const email = uniqueEmail("nosignup");

@@ -95,6 +95,15 @@ describe("common passwords (ASVS 6.2.4)", () => {
     // A bcrypt hash (of anything) is an import, not a password typed here.
     const hash = "$2a$10$CwTycUXWue0Thq9StjUM0uJ8.xG5N0fTgXQXf5tXbP5w5wQ2cJXnq";
     expect((await call("/users", { ...p.server, body: { primary_email: uniqueEmail(), password_hash: hash } })).status).toBe(201);
+    // More than 2^16 rounds would make each sign-in a denial of service: refused as the wire does.
+    const costly = await call("/users", {
+      ...p.server,
+      body: { primary_email: uniqueEmail(), password_hash: hash.replace("$10$", "$17$") },
+    });
+    expect([costly.status, costly.text]).toEqual([
+      400,
+      "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.",
+    ]);
   });
 
   it("reset refuses a common password without using the link up", async () => {

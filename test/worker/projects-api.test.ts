@@ -176,6 +176,23 @@ describe("projects", () => {
     expect(dev.text).toBe("Trusted domain is not a valid URL: https://a..b");
   });
 
+  it("a trusted domain with a scheme other than http(s), or an empty OAuth client secret, is a SCHEMA_ERROR", async () => {
+    const p = await createProjectWithKeys();
+    const res = await call("/internal/projects/current", {
+      ...p.admin,
+      method: "PATCH",
+      body: { config: { domains: [{ domain: "whatever://app.example.com", handler_path: "/handler" }] } },
+    });
+    expect(res.body.code).toBe("SCHEMA_ERROR");
+    expect(res.body.error).toContain("URL must start with http:// or https://");
+    const emptySecret = await call("/internal/projects/current", {
+      ...p.admin,
+      method: "PATCH",
+      body: { config: { oauth_providers: [{ id: "google", type: "standard", client_id: "id", client_secret: "" }] } },
+    });
+    expect(emptySecret.body.code).toBe("SCHEMA_ERROR");
+  });
+
   it("admins delete the project; it is gone afterwards", async () => {
     const p = await createProjectWithKeys();
     expect((await call("/internal/projects/current", { ...p.admin, method: "DELETE" })).body).toEqual({ success: true });

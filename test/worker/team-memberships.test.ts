@@ -19,7 +19,7 @@ describe("adding members (server)", () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("TEAM_MEMBERSHIP_ALREADY_EXISTS");
     const ghost = crypto.randomUUID();
-    expect((await call(`/team-memberships/${teamId}/${ghost}`, { ...p.server, body: {} })).body.code).toBe("USER_ID_DOES_NOT_EXIST");
+    expect((await call(`/team-memberships/${teamId}/${ghost}`, { ...p.server, body: {} })).body.code).toBe("USER_NOT_FOUND");
     expect((await call(`/team-memberships/${ghost}/${user.userId}`, { ...p.server, body: {} })).body.code).toBe("TEAM_NOT_FOUND");
     expect((await call(`/team-memberships/${teamId}/${user.userId}`, { ...p.server, body: { role: "x" } })).body.code).toBe("SCHEMA_ERROR");
     const asClient = await call(`/team-memberships/${teamId}/me`, { ...asUser(p, user), body: {} });
@@ -43,7 +43,7 @@ describe("adding members (server)", () => {
     const b = await teamProject();
     const userB = await signUp(b.client);
     const teamA = await createTeamAs(a, await signUp(a.client));
-    expect((await call(`/team-memberships/${teamA}/${userB.userId}`, { ...a.server, body: {} })).body.code).toBe("USER_ID_DOES_NOT_EXIST");
+    expect((await call(`/team-memberships/${teamA}/${userB.userId}`, { ...a.server, body: {} })).body.code).toBe("USER_NOT_FOUND");
     expect((await call(`/team-memberships/${teamA}/${userB.userId}`, { ...b.server, body: {} })).body.code).toBe("TEAM_NOT_FOUND");
   });
 });

@@ -17,6 +17,16 @@ describe("team creation", () => {
     expect((await call("/teams", { ...closed.server, body: { display_name: "Server team" } })).status).toBe(201);
   });
 
+  it("a client without a session is USER_AUTHENTICATION_REQUIRED; an empty display name is allowed, as the wire", async () => {
+    const p = await teamProject();
+    const user = await signUp(p.client);
+    const anonymous = await call("/teams", { ...p.client, body: { display_name: "Nope", creator_user_id: user.userId } });
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, "USER_AUTHENTICATION_REQUIRED"]);
+    const team = await call("/teams", { ...asUser(p, user), body: { display_name: "Named" } });
+    const renamed = await call(`/teams/${team.body.id}`, { ...p.server, method: "PATCH", body: { display_name: "" } });
+    expect([renamed.status, renamed.body.display_name]).toEqual([200, ""]);
+  });
+
   it("the creator joins with the creator defaults and the team becomes their selected team", async () => {
     const p = await teamProject();
     const user = await signUp(p.client);
@@ -68,8 +78,8 @@ describe("team creation", () => {
     expect((await call("/users/me", asUser(p, user))).body.selected_team_id).toBeNull();
 
     const unknown = await call("/teams", { ...p.server, body: { display_name: "Ghost", creator_user_id: crypto.randomUUID() } });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.code).toBe("USER_ID_DOES_NOT_EXIST");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("USER_NOT_FOUND");
     const empty = await call("/teams", { ...p.server, body: { display_name: "Empty" } });
     expect((await call(`/team-member-profiles?team_id=${empty.body.id}`, p.server)).body.items).toEqual([]);
   });

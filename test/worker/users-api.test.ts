@@ -26,6 +26,8 @@ const CLIENT_KEYS = [
   "signed_up_at_millis",
 ].sort();
 
+const GIF = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==";
+
 describe("/users/me", () => {
   it("client access sees exactly the client view; server access sees the server view", async () => {
     const user = await signUp();
@@ -47,14 +49,20 @@ describe("/users/me", () => {
       ...internalClient,
       accessToken: user.accessToken,
       method: "PATCH",
-      body: { display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: "https://img.example.com/a.png" },
+      body: { display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: GIF },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({
-      display_name: "Grace",
-      client_metadata: { a: [1, { b: true }] },
-      profile_image_url: "https://img.example.com/a.png",
-    });
+    expect(ok.body).toMatchObject({ display_name: "Grace", client_metadata: { a: [1, { b: true }] }, profile_image_url: GIF });
+    // A client sets an inline image only (as the wire): a URL or another data type is a plain 400.
+    for (const profile_image_url of ["https://img.example.com/a.png", "data:image/not-valid;base64,test"]) {
+      const res = await call("/users/me", {
+        ...internalClient,
+        accessToken: user.accessToken,
+        method: "PATCH",
+        body: { profile_image_url },
+      });
+      expect([res.status, res.text]).toEqual([400, "Invalid profile image URL"]);
+    }
     for (const body of [{ server_metadata: {} }, { client_read_only_metadata: {} }, { password: "new password 1" }, { unknown: 1 }]) {
       const res = await call("/users/me", { ...internalClient, accessToken: user.accessToken, method: "PATCH", body });
       expect(res.body.code, JSON.stringify(body)).toBe("SCHEMA_ERROR");
@@ -77,7 +85,7 @@ describe("/users/me", () => {
     const off = await createProjectWithKeys();
     const a = await signUp(off.client);
     const refused = await call("/users/me", { ...off.client, accessToken: a.accessToken, method: "DELETE" });
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(400);
     const on = await createProjectWithKeys({ client_user_deletion_enabled: true });
     const b = await signUp(on.client);
     expect((await call("/users/me", { ...on.client, accessToken: b.accessToken, method: "DELETE" })).body).toEqual({ success: true });
@@ -190,6 +198,53 @@ describe("/users (server)", () => {
     expect(removed.body.primary_email).toBeNull();
   });
 
+  it("a primary email the user already has is promoted (its verification kept); the old one and null demote, not delete", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const second = uniqueEmail("second");
+    await call("/contact-channels", {
+      ...p.server,
+      body: { user_id: user.userId, value: second, type: "email", used_for_auth: false, is_verified: true },
+    });
+    const moved = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: second } });
+    expect(moved.body).toMatchObject({ primary_email: second, primary_email_verified: true });
+    const removed = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: null } });
+    expect(removed.body).toMatchObject({ primary_email: null, primary_email_verified: false });
+    const channels = (await call(`/contact-channels?user_id=${user.userId}`, p.server)).body.items;
+    expect(channels.map((c: { value: string; is_primary: boolean }) => [c.value, c.is_primary]).sort()).toEqual(
+      [
+        [user.email, false],
+        [second, false],
+      ].sort(),
+    );
+    // auth_with_email follows the password and OTP, not the primary email (as the wire).
+    const off = await call(`/users/${user.userId}`, {
+      ...p.server,
+      method: "PATCH",
+      body: { primary_email: second, primary_email_auth_enabled: false },
+    });
+    expect(off.body).toMatchObject({ primary_email_auth_enabled: false, auth_with_email: true });
+    await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email: null } });
+    const flagged = await call(`/users/${user.userId}`, { ...p.server, method: "PATCH", body: { primary_email_verified: true } });
+    expect([flagged.status, flagged.text]).toEqual([400, "primary_email_verified cannot be true without primary_email"]);
+    const created = await call("/users", { ...p.server, body: { primary_email_auth_enabled: true } });
+    expect([created.status, created.text]).toEqual([400, "primary_email_auth_enabled cannot be true without primary_email"]);
+  });
+
+  it("a password the back end sets on /users/me ends every session, the current one too", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const set = await call("/users/me", {
+      ...p.server,
+      accessToken: user.accessToken,
+      method: "PATCH",
+      body: { password: "a brand new secret" },
+    });
+    expect(set.status).toBe(200);
+    const refresh = await call("/auth/sessions/current/refresh", { ...p.client, refreshToken: user.refreshToken, body: {} });
+    expect(refresh.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+  });
+
   it("lists with cursor pagination, ordering, search and anonymous filters", async () => {
     const p = await createProjectWithKeys();
     const emails: string[] = [];
@@ -221,8 +276,12 @@ describe("/users (server)", () => {
 
     const all = await call("/users?include_anonymous=true", p.server);
     expect(all.body.items).toHaveLength(6);
-    const only = await call("/users?only_anonymous=true", p.server);
+    const only = await call("/users?only_anonymous=true&include_anonymous=true", p.server);
     expect(only.body.items.map((u: { id: string }) => u.id)).toEqual([anon.body.user_id]);
+    const alone = await call("/users?only_anonymous=true", p.server);
+    expect([alone.status, alone.text]).toEqual([400, "only_anonymous=true requires include_anonymous=true"]);
+    const empty = await call(`/users/${anon.body.user_id}`, { ...p.server, method: "PATCH", body: { profile_image_url: "" } });
+    expect(empty.body.code).toBe("SCHEMA_ERROR");
 
     expect((await call("/users?limit=0", p.server)).body.code).toBe("SCHEMA_ERROR");
     expect((await call("/users?cursor=6f1a4f0e-3b5d-4c1e-9a7b-000000000000", p.server)).body.code).toBe("SCHEMA_ERROR");

@@ -95,8 +95,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A well-formed bcrypt hash (for `password_hash` imports). */
 export function isBcryptHash(value: string): boolean {
-  return /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/.test(value);
+  const match = /^\$2[abxy]?\$(\d{2})\$[./A-Za-z0-9]{53}$/.exec(value);
+  // At most 2^16 rounds, as the wire: a costlier imported hash would make every sign-in a CPU-time denial of service.
+  return match !== null && Number(match[1]) <= MAX_BCRYPT_COST;
 }
+
+/** The highest bcrypt cost an imported password hash may have. */
+export const MAX_BCRYPT_COST = 16;
 
 let dummyHash: Promise<string> | undefined;
 /** Spends the same work as a real check, so a missing user is not revealed by timing. */

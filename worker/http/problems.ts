@@ -32,7 +32,7 @@ const problemErrors = {
   password_too_common: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.tooCommon }),
   password_has_context_word: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.contextWord }),
   email_taken: (problem) => new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: false }),
-  invalid_password_hash: () => new KnownError("SCHEMA_ERROR", { message: "password_hash must be a bcrypt hash ($2a$/$2b$/$2y$)." }),
+  invalid_password_hash: () => new StatusError(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format."),
   user_not_found: () => new KnownError("USER_NOT_FOUND"),
   team_not_member: (problem) => new KnownError("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: problem.teamId, user_id: problem.userId ?? null }),
   password_auth_disabled: () => new KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED"),
@@ -51,7 +51,10 @@ const problemErrors = {
   email_unverified: (problem) =>
     new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: true }),
   channel_not_found: () => new StatusError(404, "Contact channel not found."),
-  channel_duplicate: () => new StatusError(409, "This user already has this contact channel."),
+  // Changing or deleting a channel that is not there is a 400 on the wire; reading one a 404.
+  channel_to_change_not_found: () => new StatusError(400, "Contact channel not found"),
+  channel_duplicate: () => new StatusError(400, "Contact channel already exists"),
+  primary_email_missing: (problem) => new StatusError(400, `${problem.field} cannot be true without primary_email`),
   channel_used_for_auth: (problem) =>
     new KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
       type: "email",

@@ -6,6 +6,7 @@
 import { KnownError } from "@doorman/shared/known-errors";
 import type { Hook } from "@hono/zod-openapi";
 import type { UserRecord } from "../db/queries/users";
+import { StatusError } from "../lib/errors";
 import type { RequestAuth } from "../services/request-auth";
 import type { TeamActor } from "../services/teams";
 import type { AppEnv } from "./hono-env";
@@ -32,14 +33,14 @@ export function meOr(auth: RequestAuth, value: string): string {
 
 /**
  * A user id for a route where clients act on their own account only: "me" is the signed-in
- * user, and a client naming anyone else gets INSUFFICIENT_ACCESS_TYPE.
+ * user; a client without a session gets CANNOT_GET_OWN_USER_WITHOUT_USER, and one naming anyone
+ * else a plain 403 (the wire's "Client can only … their own user" answer).
  */
 export function ownUserId(auth: RequestAuth, value: string): string {
-  const id = meOr(auth, value);
+  if (auth.type !== "client") return meOr(auth, value);
+  const id = requireUser(auth).user.user.id;
   // An end user's key may only ever reach that user's own records.
-  if (auth.type === "client" && auth.user?.user.id !== id) {
-    throw new KnownError("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: "client", allowed_access_types: ["server", "admin"] });
-  }
+  if (value !== "me" && value !== id) throw new StatusError(403, "Client can only access the records of their own user.");
   return id;
 }
 

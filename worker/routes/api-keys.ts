@@ -60,11 +60,9 @@ const DISABLED = "A project that does not allow this key type answers 400 (plain
 /** The routes of one key type: each declaration's `{type}_id` schemas and errors are those of that type. */
 function apiKeyRoutes(type: ApiKeyType) {
   const keySchema = type === "user" ? userApiKeySchema : teamApiKeySchema;
-  // Who may act: a client on its own user (INSUFFICIENT_ACCESS_TYPE for another) or on a team where it holds $manage_api_keys.
-  const ownerErrors =
-    type === "user"
-      ? (["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE", "API_KEY_NOT_FOUND"] as const)
-      : (["CANNOT_GET_OWN_USER_WITHOUT_USER", "TEAM_PERMISSION_REQUIRED"] as const);
+  // Who may act: a client on its own user (a plain 403 for another) or on a team where it holds
+  // $manage_api_keys (API_KEY_NOT_FOUND otherwise, so a team's existence does not leak).
+  const ownerErrors = ["CANNOT_GET_OWN_USER_WITHOUT_USER", "API_KEY_NOT_FOUND"] as const;
 
   const list = defineRoute({
     method: "get",

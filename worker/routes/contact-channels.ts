@@ -38,7 +38,7 @@ const updateFields = {
 // Only a back end may declare an address verified; a client proves it by code.
 const serverOnly = { is_verified: z.boolean().optional() };
 
-const OWN_USER_ERRORS = ["CANNOT_GET_OWN_USER_WITHOUT_USER", "INSUFFICIENT_ACCESS_TYPE"] as const;
+const OWN_USER_ERRORS = ["CANNOT_GET_OWN_USER_WITHOUT_USER"] as const;
 const CODE_ERRORS = [
   "VERIFICATION_CODE_NOT_FOUND",
   "VERIFICATION_CODE_EXPIRED",
@@ -65,7 +65,7 @@ const create = defineRoute({
   clientBody: z.strictObject(createFields),
   response: [
     { status: 201, description: "The new contact channel", schema: contactChannelSchema },
-    { status: 409, description: "This user already has this contact channel (plain text)." },
+    { status: 400, description: "This user already has this contact channel (plain text)." },
   ],
   errors: [...OWN_USER_ERRORS, "USER_NOT_FOUND", "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"],
 });
@@ -76,6 +76,7 @@ const sendPrimaryCode = defineRoute({
   summary: "Send a verification email to the signed-in user's primary email (legacy route)",
   access: ["client", "server", "admin"],
   user: true,
+  missingUser: "SCHEMA_ERROR",
   body: z.strictObject({ email: emailValue, callback_url: z.url().max(4096) }),
   response: successSchema,
   errors: ["USER_NOT_FOUND", "EMAIL_IS_NOT_PRIMARY_EMAIL", "EMAIL_ALREADY_VERIFIED", "REDIRECT_URL_NOT_WHITELISTED"],
@@ -112,11 +113,7 @@ const update = defineRoute({
   params: channelParams,
   body: z.strictObject({ ...updateFields, ...serverOnly }),
   clientBody: z.strictObject(updateFields),
-  response: [
-    contactChannelSchema,
-    { status: 404, description: "Contact channel not found (plain text)." },
-    { status: 409, description: "This user already has this contact channel (plain text)." },
-  ],
+  response: [contactChannelSchema, { status: 400, description: "Contact channel not found, or this user already has it (plain text)." }],
   errors: [...OWN_USER_ERRORS, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"],
 });
 
@@ -126,7 +123,7 @@ const remove = defineRoute({
   summary: "Remove a contact channel",
   access: ["client", "server", "admin"],
   params: channelParams,
-  response: [successSchema, { status: 404, description: "Contact channel not found (plain text)." }],
+  response: [successSchema, { status: 400, description: "Contact channel not found (plain text)." }],
   errors: OWN_USER_ERRORS,
 });
 

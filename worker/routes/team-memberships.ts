@@ -19,7 +19,7 @@ const add = defineRoute({
   params: membershipParams,
   body: z.strictObject({}),
   response: { status: 201, description: "The membership", schema: teamMembershipSchema },
-  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_ID_DOES_NOT_EXIST", "TEAM_NOT_FOUND", "TEAM_MEMBERSHIP_ALREADY_EXISTS"],
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_NOT_FOUND", "TEAM_NOT_FOUND", "TEAM_MEMBERSHIP_ALREADY_EXISTS"],
 });
 
 const remove = defineRoute({

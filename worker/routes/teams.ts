@@ -1,5 +1,6 @@
 /** /teams: teams of a project (wire-protocol.md §2 "Team", §7 "Teams"). */
 
+import { KnownError } from "@doorman/shared/known-errors";
 import { listSchema, successSchema, teamClientSchema, teamServerSchema } from "@doorman/shared/wire";
 import { z } from "zod";
 import { unwrap } from "../http/problems";
@@ -11,7 +12,8 @@ import type { RequestAuth } from "../services/request-auth";
 import { teamClientView, teamServerView } from "../services/team-view";
 import { createTeam, deleteTeam, getTeam, listTeams, updateTeam } from "../services/teams";
 
-const displayName = z.string().min(1).max(256);
+// Empty is allowed, as the wire; the bound keeps a row small.
+const displayName = z.string().max(256);
 // Clients may set an http(s) URL or an inline image; back ends any string they trust.
 const clientImage = z
   .string()
@@ -84,7 +86,7 @@ const create = defineRoute({
   body: serverCreateSchema,
   clientBody: clientCreateSchema,
   response: { status: 201, description: "The new team", schema: teamView },
-  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_ID_DOES_NOT_EXIST"],
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_AUTHENTICATION_REQUIRED", "USER_NOT_FOUND"],
 });
 
 const getOne = defineRoute({
@@ -134,6 +136,8 @@ addRoute(teamsRoutes, list, async (c, { auth, query: q }) => {
   return c.json({ items: rows.map(view(auth)), is_paginated: false });
 });
 addRoute(teamsRoutes, create, async (c, { auth, body }) => {
+  // A client without a session: USER_AUTHENTICATION_REQUIRED, as the wire ("me" without one stays CANNOT_GET_OWN_USER_WITHOUT_USER).
+  if (auth.type === "client" && !auth.user && body.creator_user_id !== "me") throw new KnownError("USER_AUTHENTICATION_REQUIRED");
   const creator = body.creator_user_id === undefined ? undefined : meOr(auth, body.creator_user_id);
   const input = { ...toPatch(body), displayName: body.display_name, creatorUserId: creator };
   const { team } = unwrap(await createTeam(c.get("deps"), auth.project, teamActor(auth), input));

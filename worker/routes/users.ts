@@ -10,11 +10,32 @@ import { jsonValue, queryBool } from "../http/validate";
 import { StatusError } from "../lib/errors";
 import { readProjectConfig } from "../services/project-config/flat";
 import type { RequestAuth } from "../services/request-auth";
+import { fail } from "../services/result";
 import { userClientView, userServerView } from "../services/user-view";
-import { createUserWithOAuthProviders, listUsers, type NewUserInput, removeUser, type UserUpdate, updateUser } from "../services/users";
+import {
+  createUserWithOAuthProviders,
+  flagSetWithoutEmail,
+  listUsers,
+  type NewUserInput,
+  removeUser,
+  type UserUpdate,
+  updateUser,
+} from "../services/users";
 
 const meta = jsonValue.nullable().optional();
 const str = (max: number) => z.string().max(max).nullable().optional();
+/** A base64 image as data URL (or bare base64), the only profile image a client may set (as the wire). */
+const INLINE_IMAGE = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9+/]+={0,2}$/;
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** A profile image URL: any absolute URL (data: included); an empty string is a SCHEMA_ERROR. */
+const imageUrl = z.string().max(500_000).refine(isUrl, "is not a valid URL").nullable().optional();
 
 /** A TOTP secret: base64 of 10 to 64 random bytes (RFC 4226 asks for at least 128 bits; 160 is usual). */
 const totpSecret = z
@@ -29,7 +50,7 @@ const totpSecret = z
 
 const clientUpdateSchema = z.strictObject({
   display_name: str(256),
-  profile_image_url: str(4096),
+  profile_image_url: imageUrl,
   client_metadata: meta,
   selected_team_id: z.uuid().nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
@@ -226,19 +247,23 @@ const deleteOne = defineRoute({
 export const usersRoutes = routeGroup();
 addRoute(usersRoutes, getMe, (c, { auth }) => c.json(view(auth, auth.user)));
 addRoute(usersRoutes, updateMe, async (c, { auth, body }) => {
-  const result = unwrap(
-    await updateUser(c.get("deps"), auth.project, auth.user.user.id, toUpdate(body), { keepSessionId: auth.sessionId }),
-  );
+  // An end user may set an inline image only, not a URL the browsers of others would fetch.
+  if (auth.type === "client" && body.profile_image_url && !INLINE_IMAGE.test(body.profile_image_url)) {
+    throw new StatusError(400, "Invalid profile image URL");
+  }
+  // A password set by the back end ends every session of the user, this one included (as the wire).
+  const result = unwrap(await updateUser(c.get("deps"), auth.project, auth.user.user.id, toUpdate(body)));
   return c.json(view(auth, result.record));
 });
 addRoute(usersRoutes, deleteMe, async (c, { auth }) => {
   if (auth.type === "client" && !readProjectConfig(auth.project.config).client_user_deletion_enabled) {
-    throw new StatusError(403, "Client user deletion is not enabled for this project.");
+    throw new StatusError(400, "Client user deletion is not enabled for this project");
   }
   await removeUser(c.get("deps"), auth.project.id, auth.user.user.id);
   return c.json({ success: true });
 });
 addRoute(usersRoutes, listAll, async (c, { auth, query: q }) => {
+  if (q.only_anonymous && !q.include_anonymous) throw new StatusError(400, "only_anonymous=true requires include_anonymous=true");
   const page = await listUsers(c.get("deps"), {
     projectId: auth.project.id,
     limit: q.limit ?? 100,
@@ -257,6 +282,8 @@ addRoute(usersRoutes, listAll, async (c, { auth, query: q }) => {
 });
 addRoute(usersRoutes, create, async (c, { auth, body }) => {
   const input: NewUserInput = { ...toUpdate({ ...body, is_anonymous: undefined }), isAnonymous: body.is_anonymous ?? false };
+  const flag = !input.primaryEmail && flagSetWithoutEmail(input);
+  if (flag) throw problemError(fail("primary_email_missing", { field: flag }));
   const links = (body.oauth_providers ?? []).map((p) => ({ providerConfigId: p.id, accountId: p.account_id, email: p.email ?? null }));
   const result = unwrap(await createUserWithOAuthProviders(c.get("deps"), auth.project, input, links));
   return c.json(view(auth, result.record), 201);

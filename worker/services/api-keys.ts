@@ -43,7 +43,6 @@ export type ApiKeyProblem = Problem<
   | "public_api_key_cannot_be_revoked"
   | "user_not_found"
   | "api_key_team_not_found"
-  | "team_permission_required"
 >;
 
 const NOT_FOUND = fail("api_key_not_found");
@@ -61,23 +60,15 @@ function featureGate(project: ProjectRow, type: ApiKeyType): ApiKeyProblem | nul
   return enabled ? null : fail("api_keys_disabled", { type });
 }
 
-/** May the actor manage this owner's keys? `hidden` answers "not found" instead of a permission error. */
-async function authorise(
-  deps: Deps,
-  projectId: string,
-  actor: ApiKeyActor,
-  owner: ApiKeyOwner,
-  hidden: boolean,
-): Promise<ApiKeyProblem | null> {
+/** May the actor manage this owner's keys? If not, the answer is API_KEY_NOT_FOUND. */
+async function authorise(deps: Deps, projectId: string, actor: ApiKeyActor, owner: ApiKeyOwner): Promise<ApiKeyProblem | null> {
   if (actor.kind === "trusted") return null;
   if (owner.type === "user") return owner.userId === actor.userId ? null : NOT_FOUND;
   const allowed =
     (await isTeamMember(deps.db, owner.teamId, actor.userId)) &&
     (await hasTeamPermission(deps, projectId, owner.teamId, actor.userId, MANAGE_API_KEYS));
-  if (allowed) return null;
-  // By id, a key of a team the caller cannot manage stays invisible; naming a team gets the permission error.
-  if (hidden) return NOT_FOUND;
-  return fail("team_permission_required", { teamId: owner.teamId, userId: actor.userId, permissionId: MANAGE_API_KEYS });
+  // A team the caller cannot manage answers "not found" (as the wire does): its existence does not leak.
+  return allowed ? null : NOT_FOUND;
 }
 
 function ownerOf(row: ApiKeyRow): ApiKeyOwner | null {
@@ -96,7 +87,7 @@ export async function listApiKeys(
   actor: ApiKeyActor,
   owner: ApiKeyOwner,
 ): Promise<{ ok: true; rows: ApiKeyRow[] } | ApiKeyProblem> {
-  const problem = featureGate(project, owner.type) ?? (await authorise(deps, project.id, actor, owner, false));
+  const problem = featureGate(project, owner.type) ?? (await authorise(deps, project.id, actor, owner));
   if (problem) return problem;
   return { ok: true, rows: await listApiKeysOf(deps.db, project.id, owner) };
 }
@@ -110,7 +101,7 @@ export async function createApiKey(
   owner: ApiKeyOwner,
   input: CreateApiKeyInput,
 ): Promise<{ ok: true; row: ApiKeyRow; value: string } | ApiKeyProblem> {
-  const problem = featureGate(project, owner.type) ?? (await authorise(deps, project.id, actor, owner, false));
+  const problem = featureGate(project, owner.type) ?? (await authorise(deps, project.id, actor, owner));
   if (problem) return problem;
   if (owner.type === "user" && !(await findUserRecord(deps.db, project.id, owner.userId))) return fail("user_not_found");
   if (owner.type === "team" && !(await findTeam(deps.db, project.id, owner.teamId)))
@@ -153,7 +144,7 @@ export async function getApiKey(
   const row = await findApiKey(deps.db, project.id, id);
   const owner = row && row.type === type ? ownerOf(row) : null;
   if (!row || !owner || (expectedOwner && !sameOwner(owner, expectedOwner))) return NOT_FOUND;
-  const problem = await authorise(deps, project.id, actor, owner, true);
+  const problem = await authorise(deps, project.id, actor, owner);
   return problem ?? { ok: true, row };
 }
 

@@ -20,7 +20,9 @@ import { sendVerificationEmail } from "./email/verification";
 import { fail, type Problem } from "./result";
 import { normaliseEmail } from "./users";
 
-export type ChannelProblem = Problem<"user_not_found" | "channel_not_found" | "channel_used_for_auth" | "channel_duplicate">;
+export type ChannelProblem = Problem<
+  "user_not_found" | "channel_not_found" | "channel_to_change_not_found" | "channel_used_for_auth" | "channel_duplicate"
+>;
 
 export type ChannelInput = { value?: string; usedForAuth?: boolean; isPrimary?: boolean; isVerified?: boolean };
 
@@ -52,6 +54,7 @@ export async function createChannel(
 ): Promise<{ ok: true; channel: ContactChannelRow } | ChannelProblem> {
   if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   const value = normaliseEmail(input.value);
+  if ((await listChannelsOfUser(deps.db, project.id, userId)).some((channel) => channel.value === value)) return fail("channel_duplicate");
   if (input.usedForAuth && (await isAuthEmailTaken(deps.db, project.id, value, userId))) return fail("channel_used_for_auth", { value });
   const id = deps.random.uuid();
   const statements: BatchItem<"sqlite">[] = [
@@ -82,7 +85,7 @@ export async function updateChannel(
   input: ChannelInput,
 ): Promise<{ ok: true; channel: ContactChannelRow } | ChannelProblem> {
   const current = await findChannel(deps.db, project.id, userId, channelId);
-  if (!current) return fail("channel_not_found");
+  if (!current) return fail("channel_to_change_not_found");
   const value = input.value !== undefined ? normaliseEmail(input.value) : current.value;
   const usedForAuth = input.usedForAuth ?? current.usedForAuth;
   if (usedForAuth && (value !== current.value || !current.usedForAuth) && (await isAuthEmailTaken(deps.db, project.id, value, userId))) {
@@ -107,7 +110,7 @@ export async function removeChannel(
   channelId: string,
 ): Promise<{ ok: true } | ChannelProblem> {
   const current = await findChannel(deps.db, project.id, userId, channelId);
-  if (!current) return fail("channel_not_found");
+  if (!current) return fail("channel_to_change_not_found");
   await deleteChannel(deps.db, channelId);
   return { ok: true };
 }

@@ -50,7 +50,9 @@ type CoreProblemFields = {
   magic_link_disabled: NoFields;
   email_unverified: { email: string };
   channel_not_found: NoFields;
+  channel_to_change_not_found: NoFields;
   channel_duplicate: NoFields;
+  primary_email_missing: { field: "primary_email_verified" | "primary_email_auth_enabled" };
   channel_used_for_auth: { value: string };
   channel_gone: NoFields;
   already_verified: NoFields;

@@ -25,7 +25,7 @@ import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
-export type AddMemberResult = { ok: true } | Problem<"team_not_found" | "user_id_not_found" | "membership_exists">;
+export type AddMemberResult = { ok: true } | Problem<"team_not_found" | "user_not_found" | "membership_exists">;
 
 /** Adds a user to a team with the project's member default permissions, in one batch. */
 export async function addMember(
@@ -35,7 +35,7 @@ export async function addMember(
   userId: string,
   extraEvents: BatchItem<"sqlite">[] = [],
 ): Promise<AddMemberResult> {
-  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_id_not_found", { userId });
+  if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   if (!(await findTeam(deps.db, project.id, teamId))) return fail("team_not_found", { teamId });
   try {
     await deps.db.batch([

@@ -64,7 +64,7 @@ export type NewTeamInput = TeamPatch & { displayName: string; creatorUserId?: st
 
 export type CreateTeamResult =
   | { ok: true; team: TeamRow }
-  | Problem<"client_team_creation_disabled" | "creator_not_self" | "user_id_not_found">;
+  | Problem<"client_team_creation_disabled" | "creator_not_self" | "user_not_found">;
 
 /** Creates a team; the creator (a client's own user by default) joins it with the creator defaults. */
 export async function createTeam(deps: Deps, project: ProjectRow, actor: TeamActor, input: NewTeamInput): Promise<CreateTeamResult> {
@@ -75,7 +75,7 @@ export async function createTeam(deps: Deps, project: ProjectRow, actor: TeamAct
     if (creatorId !== undefined && creatorId !== actor.userId) return fail("creator_not_self");
     creatorId = actor.userId;
   }
-  if (creatorId && !(await findUserRecord(deps.db, project.id, creatorId))) return fail("user_id_not_found", { userId: creatorId });
+  if (creatorId && !(await findUserRecord(deps.db, project.id, creatorId))) return fail("user_not_found");
   const now = deps.now();
   const teamId = deps.random.uuid();
   const statements: BatchItem<"sqlite">[] = [

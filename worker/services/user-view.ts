@@ -34,7 +34,8 @@ export function userServerView(record: UserRecord, config: FlatProjectConfig): U
     country_code: user.countryCode ?? null,
     risk_scores: (user.riskScores as UserServerJson["risk_scores"] | null) ?? { sign_up: { bot: 0, free_trial_abuse: 0 } },
     oauth_providers: (record.oauthProviders ?? []).map((p) => ({ id: p.providerConfigId, account_id: p.accountId, email: p.email })),
-    auth_with_email: Boolean(primaryEmail?.usedForAuth && user.passwordHash) || (primaryEmail?.usedForAuth ?? false),
+    // As the wire: a password or OTP sign-in exists (deprecated field, independent of primary_email_auth_enabled).
+    auth_with_email: Boolean(user.passwordHash) || user.otpAuthEnabled,
     requires_totp_mfa: Boolean(user.totpSecret),
   };
 }

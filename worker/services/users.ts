@@ -5,13 +5,13 @@
 
 import type { BatchItem } from "drizzle-orm/batch";
 import { hashPassword, isBcryptHash } from "../crypto/password";
+import { type ContactChannelRow, listChannelsOfUser, updateChannelStatement } from "../db/queries/contact-channels";
 import { deleteRecoveryCodesStatement } from "../db/queries/mfa-recovery-codes";
 import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
 import { insertMembershipStatement, insertTeamStatement, isTeamMember, listTeamsOfProject } from "../db/queries/teams";
 import {
-  deletePrimaryEmailStatement,
   deleteUserStatement,
   findUserRecord,
   insertContactChannelStatement,
@@ -224,7 +224,7 @@ export type UpdateUserResult =
   | { ok: true; record: UserRecord }
   | Problem<"user_not_found">
   | PasswordProblem
-  | Problem<"email_taken" | "invalid_password_hash" | "team_not_member">;
+  | Problem<"email_taken" | "invalid_password_hash" | "team_not_member" | "primary_email_missing">;
 
 /** Applies a partial update. `undefined` leaves a field alone; `null` clears it. */
 export async function updateUser(
@@ -332,16 +332,33 @@ function userUpdateEvents(
   return statements;
 }
 
+/** The flag a create or update sets to true while the user has no primary email, if any. */
+export function flagSetWithoutEmail(input: { primaryEmailVerified?: boolean; primaryEmailAuthEnabled?: boolean }) {
+  if (input.primaryEmailAuthEnabled) return "primary_email_auth_enabled" as const;
+  if (input.primaryEmailVerified) return "primary_email_verified" as const;
+  return null;
+}
+
+/**
+ * A new primary email: an address the user already has becomes primary (keeping its verification
+ * unless told otherwise), any other is added; the old primary stays as a non-primary channel, and
+ * `null` demotes it without deleting it (as the wire; unlike the wire, a demoted one stops signing in).
+ */
 async function primaryEmailStatements(
   deps: Deps,
   project: ProjectRow,
   current: UserRecord,
   update: UserUpdate,
-): Promise<Problem<"email_taken"> | { statements: BatchItem<"sqlite">[] }> {
+): Promise<Problem<"email_taken" | "primary_email_missing"> | { statements: BatchItem<"sqlite">[] }> {
   const statements: BatchItem<"sqlite">[] = [];
   const userId = current.user.id;
+  const hasEmail = update.primaryEmail !== undefined ? update.primaryEmail !== null : current.primaryEmail !== null;
+  const flagWithoutEmail = !hasEmail && flagSetWithoutEmail(update);
+  if (flagWithoutEmail) return fail("primary_email_missing", { field: flagWithoutEmail });
+  // A replaced primary email stays as a contact channel but no longer signs in: the user moved away from it.
+  const demote = updatePrimaryEmailStatement(deps.db, userId, { isPrimary: false, usedForAuth: false });
   if (update.primaryEmail === null) {
-    statements.push(deletePrimaryEmailStatement(deps.db, userId));
+    statements.push(demote);
     return { statements };
   }
   if (update.primaryEmail !== undefined) {
@@ -349,8 +366,15 @@ async function primaryEmailStatements(
     if (current.primaryEmail?.value !== email) {
       const authEnabled = update.primaryEmailAuthEnabled ?? current.primaryEmail?.usedForAuth ?? true;
       if (authEnabled && (await isAuthEmailTaken(deps.db, project.id, email, userId))) return fail("email_taken", { email });
+      statements.push(demote);
+      const owned = (await listChannelsOfUser(deps.db, project.id, userId)).find((channel) => channel.value === email);
+      if (owned) {
+        const patch: Partial<ContactChannelRow> = { isPrimary: true, usedForAuth: authEnabled };
+        if (update.primaryEmailVerified !== undefined) patch.isVerified = update.primaryEmailVerified;
+        statements.push(updateChannelStatement(deps.db, owned.id, patch));
+        return { statements };
+      }
       statements.push(
-        deletePrimaryEmailStatement(deps.db, userId),
         insertContactChannelStatement(deps.db, {
           id: deps.random.uuid(),
           projectId: project.id,

@@ -170,6 +170,8 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
     if (options.query) q.set("query", options.query);
     if (options.includeAnonymous !== undefined) q.set("include_anonymous", String(options.includeAnonymous));
     if (options.onlyAnonymous !== undefined) q.set("only_anonymous", String(options.onlyAnonymous));
+    // The API asks for include_anonymous=true beside only_anonymous=true.
+    if (options.onlyAnonymous) q.set("include_anonymous", "true");
     if (options.includeRestricted !== undefined) q.set("include_restricted", String(options.includeRestricted));
     if (options.teamId) q.set("team_id", options.teamId);
     const list = await this._serverRequest<ListJson<UserJson>>(`/users${q.size ? `?${q}` : ""}`);

@@ -92,8 +92,17 @@ export function userRecordFrom(results: readonly unknown[][]): UserRecord | null
 
 /** The id of the user who signs in with this email (an auth-enabled contact channel), or null. */
 async function findAuthEmailOwner(db: Db, projectId: string, email: string): Promise<string | null> {
+  return (await findAuthEmailChannel(db, projectId, email))?.userId ?? null;
+}
+
+/** The auth-enabled contact channel with this email (its user and whether it is verified), or null. */
+export async function findAuthEmailChannel(
+  db: Db,
+  projectId: string,
+  email: string,
+): Promise<{ userId: string; isVerified: boolean } | null> {
   const row = await db
-    .select({ userId: contactChannels.userId })
+    .select({ userId: contactChannels.userId, isVerified: contactChannels.isVerified })
     .from(contactChannels)
     .where(
       and(
@@ -104,7 +113,7 @@ async function findAuthEmailOwner(db: Db, projectId: string, email: string): Pro
       ),
     )
     .get();
-  return row?.userId ?? null;
+  return row ?? null;
 }
 
 /** The user who signs in with this email. */

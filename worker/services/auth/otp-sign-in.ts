@@ -6,7 +6,13 @@
 
 import type { EmailOutboxRecipient } from "@doorman/shared/wire-email-outbox";
 import type { ProjectRow } from "../../db/queries/projects";
-import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../../db/queries/users";
+import {
+  findAuthEmailChannel,
+  findUserRecord,
+  findUserRecordByAuthEmail,
+  type UserRecord,
+  updateUserStatement,
+} from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { emailCarryingCode } from "../email/outbox";
 import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
@@ -67,15 +73,15 @@ export async function signInWithCode(
   if (!redeemed.ok) return redeemed;
   const email = String(redeemed.row.data.email);
 
-  const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  const channel = await findAuthEmailChannel(deps.db, project.id, email);
+  const existing = channel ? await findUserRecord(deps.db, project.id, channel.userId) : null;
   let userId: string;
   let isNewUser = false;
-  if (existing) {
+  if (channel && existing) {
     // An unverified address could have been registered by someone else: signing in by code
-    // would hand its owner an account another person controls, so it is refused.
-    if (!existing.primaryEmail?.isVerified || existing.primaryEmail.value !== email) {
-      return fail("email_unverified", { email });
-    }
+    // would hand its owner an account another person controls, so it is refused. Any verified
+    // auth channel signs in, primary or not (as the wire).
+    if (!channel.isVerified) return fail("email_unverified", { email });
     userId = existing.user.id;
     if (!existing.user.otpAuthEnabled) await updateUserStatement(deps.db, project.id, userId, { otpAuthEnabled: true });
   } else {

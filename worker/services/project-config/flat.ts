@@ -20,13 +20,20 @@ export const oauthProviderSchema = z.strictObject({
   id: z.string().min(1).max(64),
   type: z.enum(["shared", "standard"]),
   client_id: z.string().max(512).optional(),
-  client_secret: z.string().max(1024).optional(),
+  client_secret: z.string().min(1, "must not be empty").max(1024).optional(),
   facebook_config_id: z.string().max(256).optional(),
   microsoft_tenant_id: z.string().max(256).optional(),
   apple_bundle_ids: z.array(z.string().max(256)).optional(),
 });
 
-export const domainSchema = z.strictObject({ domain: z.string().min(1).max(512), handler_path: z.string().max(512).default("/handler") });
+// A trusted domain with another scheme (javascript:, custom app schemes) is refused as the wire does;
+// a value without any scheme keeps the spec's "Trusted domain is not a valid URL" answer.
+const domainValue = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^https?:\/\//i.test(v), "URL must start with http:// or https://");
+export const domainSchema = z.strictObject({ domain: domainValue, handler_path: z.string().max(512).default("/handler") });
 const permissionRef = z.strictObject({ id: z.string().min(1).max(256) });
 
 /** A project's own SMTP server. */
