@@ -54,8 +54,6 @@ export const paymentsProblems = {
   product_not_owned: () => new StatusError(400, "Customer does not have this product."),
   one_time_not_cancelable: () => new StatusError(400, "This product is a one time purchase and cannot be canceled."),
   subscription_not_found: () => new StatusError(400, "No active subscription found with this ID for the given customer."),
-  stripe_subscription_cancel_unsupported: () =>
-    new StatusError(400, "This subscription is billed through Stripe: cancel it in the Stripe dashboard."),
   purchase_code_project_mismatch: () => new StatusError(400, "Project id does not match value from code data"),
   project_not_in_test_mode: () =>
     new StatusError(400, "This project is in live mode: purchases go through Stripe Checkout (purchase-session)."),

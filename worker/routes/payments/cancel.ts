@@ -1,7 +1,7 @@
 /**
  * DELETE /payments/products/{customer_type}/{customer_id}/{product_id}: cancel a customer's
  * subscription product, as the reference. Clients cancel their own user's and the teams they
- * administer; servers anyone's. `?subscription_id=` names one subscription (inline offers).
+ * administer; servers anyone's. A subscription Stripe bills is canceled at Stripe. `?subscription_id=` names one subscription (inline offers).
  */
 import { KnownError } from "@doorman/shared/known-errors";
 import { customerTypeSchema } from "@doorman/shared/wire-payments";
@@ -9,6 +9,7 @@ import { z } from "zod";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { cancelSubscriptionProduct } from "../../services/payments/cancel";
+import { stripeProviderOf } from "../../services/payments/stripe-client";
 
 const cancelProduct = defineRoute({
   method: "delete",
@@ -30,6 +31,7 @@ const cancelProduct = defineRoute({
     "CUSTOMER_DOES_NOT_EXIST",
     "PRODUCT_DOES_NOT_EXIST",
     "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+    "STRIPE_ACCOUNT_INFO_NOT_FOUND",
     "SCHEMA_ERROR",
   ],
 });
@@ -38,8 +40,10 @@ export const paymentsCancelRoutes = routeGroup();
 addRoute(paymentsCancelRoutes, cancelProduct, async (c, { auth, params, query }) => {
   if (auth.type === "client" && !auth.user) throw new KnownError("USER_AUTHENTICATION_REQUIRED");
   const actor = auth.type === "client" ? { type: "client" as const, userId: auth.user!.user.id } : { type: "server" as const };
+  const deps = c.get("deps");
   const result = await cancelSubscriptionProduct(
-    c.get("deps"),
+    deps,
+    stripeProviderOf(deps.config),
     auth.project,
     actor,
     { projectId: auth.project.id, customerType: params.customer_type, customerId: params.customer_id },

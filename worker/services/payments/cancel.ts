@@ -3,7 +3,7 @@
  * may cancel, which purchases a cancel ends, and the cancel itself. A canceled subscription stays
  * owned until its current period ends, then grants nothing more.
  */
-import { cancelSubscriptionPurchase, listPurchasesOf, type PurchaseRow } from "../../db/queries/payments";
+import { cancelSubscriptionPurchase, listPurchasesOf, type PurchaseRow, updatePurchaseWhere } from "../../db/queries/payments";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { hasTeamPermission } from "../permissions";
@@ -11,6 +11,7 @@ import { fail, type Problem } from "../result";
 import { resolveOffer } from "./codes";
 import { type Customer, customerSince, readPaymentsConfig } from "./customers";
 import { isOwned } from "./grants";
+import { askProvider, type PaymentsProvider, ProviderRefusedError } from "./stripe-provider";
 
 export type CancelProblem = Problem<
   | "client_cancel_forbidden"
@@ -22,7 +23,10 @@ export type CancelProblem = Problem<
   | "product_not_owned"
   | "one_time_not_cancelable"
   | "subscription_not_found"
-  | "stripe_subscription_cancel_unsupported"
+  | "stripe_not_configured"
+  | "stripe_account_missing"
+  | "stripe_refused"
+  | "stripe_unavailable"
 >;
 
 /** The caller: a client acts for its signed-in user only; a server or admin for anyone. */
@@ -46,6 +50,7 @@ async function clientMayCancel(deps: Deps, projectId: string, userId: string, c:
  */
 export async function cancelSubscriptionProduct(
   deps: Deps,
+  provider: PaymentsProvider | null,
   project: ProjectRow,
   actor: CancelActor,
   c: Customer,
@@ -77,9 +82,37 @@ export async function cancelSubscriptionProduct(
     targets = owned.filter((p) => isActiveSubscription(p, now));
     if (targets.length === 0) return fail("one_time_not_cancelable");
   }
-  // Stripe bills these: ending them only here would keep charging the customer.
-  if (targets.some((p) => p.stripeSubscriptionId !== null)) return fail("stripe_subscription_cancel_unsupported");
   let canceled = 0;
-  for (const p of targets) canceled += await cancelSubscriptionPurchase(deps.db, project.id, p.id, now);
+  for (const p of targets) {
+    if (p.stripeSubscriptionId === null) {
+      canceled += await cancelSubscriptionPurchase(deps.db, project.id, p.id, now);
+      continue;
+    }
+    // Stripe bills it: it is canceled there (ending it only here would keep charging the customer).
+    const done = await cancelAtStripe(provider, project, p.stripeSubscriptionId);
+    if (done !== true) return done;
+    canceled += await updatePurchaseWhere(deps.db, { projectId: project.id, id: p.id }, { status: "canceled", endedAt: now });
+  }
   return { ok: true, canceled };
+}
+
+/** Cancels a subscription at Stripe now (its webhook then confirms the end); true, or why not. */
+async function cancelAtStripe(
+  provider: PaymentsProvider | null,
+  project: ProjectRow,
+  subscriptionId: string,
+): Promise<true | CancelProblem> {
+  if (!provider) return fail("stripe_not_configured");
+  if (!project.stripeAccountId) return fail("stripe_account_missing");
+  const accountId = project.stripeAccountId;
+  try {
+    const asked = await askProvider(() => provider.cancelSubscription({ accountId, subscriptionId }));
+    if (!asked.ok) return asked;
+    // Stripe no longer knowing it means it is gone there already: end it here too.
+    return true;
+  } catch (err) {
+    if (!(err instanceof ProviderRefusedError)) throw err;
+    console.warn(`stripe refused canceling subscription ${subscriptionId} of project ${project.id}: ${err.message}`);
+    return fail("stripe_refused", { message: err.message });
+  }
 }

@@ -32,7 +32,6 @@ export type PaymentsProblemFields = {
   one_time_not_cancelable: NoFields;
   /** subscription_id names no active subscription of this customer. */
   subscription_not_found: NoFields;
-  stripe_subscription_cancel_unsupported: NoFields;
   // --- the test checkout ---
   /** The console completes only its own project's purchase codes. */
   purchase_code_project_mismatch: NoFields;
