@@ -3,7 +3,7 @@
 // and errors, state in memory. scripts/stripe-dev-server.mjs serves it over HTTP for `npm start`
 // and the worker tests.
 //   - Connect: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/account_sessions;
-//   - on a connected account (Stripe-Account header): POST /v1/checkout/sessions, GET /v1/subscriptions/:id,
+//   - on a connected account (Stripe-Account header): POST /v1/checkout/sessions, GET/DELETE /v1/subscriptions/:id,
 //     GET /v1/payment_method_configurations, POST /v1/payment_method_configurations/:id;
 //   - pages a browser opens: GET/POST /setup/s/:account/:link (Stripe's onboarding URL shape; completes
 //     the account's onboarding and returns to the link's return_url), GET /checkout/:session (takes no money).
@@ -191,6 +191,18 @@ export function createStripeFake({ origin }) {
       ([subId], _f, account) => {
         const sub = scope(account).subscriptions.get(subId);
         return sub ? json(sub) : missing("subscription", subId);
+      },
+    ],
+    [
+      "DELETE",
+      /^\/v1\/subscriptions\/([^/]+)$/,
+      ([subId], _f, account) => {
+        const sub = scope(account).subscriptions.get(subId);
+        if (!sub) return missing("subscription", subId);
+        if (sub.status === "canceled")
+          return stripeError(400, `A canceled subscription can only update its cancellation_details and metadata.`);
+        Object.assign(sub, { status: "canceled", canceled_at: now(), ended_at: now() });
+        return json(sub);
       },
     ],
     [

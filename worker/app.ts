@@ -54,6 +54,7 @@ import { signUpRulesStatsRoutes, signUpRulesTestRoutes } from "./routes/internal
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
+import { paymentsCancelRoutes } from "./routes/payments/cancel";
 import { paymentsCheckoutRoutes } from "./routes/payments/checkout";
 import { paymentsRoutes } from "./routes/payments/payments";
 import { stripeWebhookRoutes, stripeWidgetsRoutes } from "./routes/payments/stripe";
@@ -130,6 +131,7 @@ const api = routeGroup()
   .route("/payments", paymentsRoutes)
   .route("/internal/payments", internalPaymentsRoutes)
   .route("/payments", paymentsCheckoutRoutes)
+  .route("/payments", paymentsCancelRoutes)
   .route("/integrations/stripe", stripeWebhookRoutes)
   .route("/stripe-widgets", stripeWidgetsRoutes)
   .route("/internal/payments", internalPaymentsStripeRoutes)

@@ -164,6 +164,26 @@ export async function updatePurchaseWhere(
   return rows.length;
 }
 
+/**
+ * Cancels a subscription purchase at its period's end (owned until then), only while it is still
+ * active or trialing: a concurrent cancel changes nothing twice. Answers how many rows changed.
+ */
+export async function cancelSubscriptionPurchase(db: Db, projectId: string, id: string, now: number): Promise<number> {
+  const rows = await db
+    .update(purchases)
+    .set({ status: "canceled", cancelAtPeriodEnd: true, endedAt: sql`coalesce(${purchases.currentPeriodEnd}, ${now})` })
+    .where(
+      and(
+        eq(purchases.projectId, projectId),
+        eq(purchases.id, id),
+        eq(purchases.kind, "subscription"),
+        or(eq(purchases.status, "active"), eq(purchases.status, "trialing")),
+      ),
+    )
+    .returning({ id: purchases.id });
+  return rows.length;
+}
+
 // --- purchase codes ---
 
 export function insertPurchaseCode(db: Db, row: PurchaseCodeRow) {

@@ -44,6 +44,16 @@ export const paymentsProblems = {
     new StatusError(400, `The offer "${problem.offerId}" is an add-on: the customer needs one of the offers it adds on to first.`),
   offer_not_for_sale: () => new StatusError(400, "This offer is included by default or has no prices; it cannot be bought."),
   price_not_found: (problem) => new StatusError(400, `Price "${problem.priceId}" not found on the offer of this purchase code.`),
+  client_cancel_forbidden: (problem) =>
+    new StatusError(
+      403,
+      problem.customerType === "user"
+        ? "Clients can only cancel their own subscriptions."
+        : "Clients can only cancel user or team subscriptions they control.",
+    ),
+  product_not_owned: () => new StatusError(400, "Customer does not have this product."),
+  one_time_not_cancelable: () => new StatusError(400, "This product is a one time purchase and cannot be canceled."),
+  subscription_not_found: () => new StatusError(400, "No active subscription found with this ID for the given customer."),
   purchase_code_project_mismatch: () => new StatusError(400, "Project id does not match value from code data"),
   project_not_in_test_mode: () =>
     new StatusError(400, "This project is in live mode: purchases go through Stripe Checkout (purchase-session)."),

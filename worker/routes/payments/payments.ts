@@ -153,7 +153,7 @@ const grantProduct = defineRoute({
   access: ["server", "admin"],
   params: customerParams,
   body: grantOfferBodySchema,
-  response: z.object({ success: z.literal(true) }),
+  response: z.object({ success: z.literal(true), subscription_id: z.string().optional() }),
   errors: PRODUCT_ERRORS,
 });
 const listPurchases = defineRoute({
@@ -301,19 +301,21 @@ addRoute(paymentsRoutes, grantProduct, async (c, { auth, params, body }) => {
       }),
     );
   await existingCustomer(deps, auth, params.customer_type, params.customer_id);
-  unwrap(
+  // As the reference: a grant takes the offer's first price, so a recurring price makes it a subscription.
+  const priceId = offer.prices === "include-by-default" ? null : (Object.keys(offer.prices)[0] ?? null);
+  const granted = unwrap(
     await completePurchase(deps, {
       project: auth.project,
       customerType: params.customer_type,
       customerId: params.customer_id,
       offerId,
       offer,
-      priceId: null,
+      priceId,
       quantity: body.quantity ?? 1,
       source: "api_grant",
     }),
   );
-  return c.json({ success: true as const });
+  return c.json({ success: true as const, ...(granted.kind === "subscription" ? { subscription_id: granted.purchaseId } : {}) });
 });
 
 addRoute(paymentsRoutes, listPurchases, async (c, { auth, params }) => {

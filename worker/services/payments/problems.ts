@@ -25,6 +25,13 @@ export type PaymentsProblemFields = {
   add_on_without_base: { offerId: string };
   offer_not_for_sale: { offerId: string | null };
   price_not_found: { priceId: string };
+  // --- canceling a subscription product ---
+  /** A client canceling another user's, or a custom customer's, subscriptions. */
+  client_cancel_forbidden: { customerType: "user" | "custom" };
+  product_not_owned: NoFields;
+  one_time_not_cancelable: NoFields;
+  /** subscription_id names no active subscription of this customer. */
+  subscription_not_found: NoFields;
   // --- the test checkout ---
   /** The console completes only its own project's purchase codes. */
   purchase_code_project_mismatch: NoFields;

@@ -34,7 +34,9 @@ export type CompletePurchaseInput = {
 };
 
 export type PurchaseProblem = Problem<"offer_already_owned" | "add_on_without_base" | "price_not_found" | "code_used">;
-export type CompletePurchaseResult = { ok: true; purchaseId: string; created: boolean } | PurchaseProblem;
+export type CompletePurchaseResult =
+  | { ok: true; purchaseId: string; created: boolean; kind: "subscription" | "one_time" }
+  | PurchaseProblem;
 
 /** Problems that make buying `offer` impossible for a customer who owns `owned` now. */
 export function purchaseBlocker(
@@ -64,7 +66,7 @@ export async function completePurchase(deps: Deps, input: CompletePurchaseInput)
   const { project } = input;
   if (input.externalId) {
     const existing = await findPurchaseByExternalId(deps.db, project.id, input.externalId);
-    if (existing) return { ok: true, purchaseId: existing.id, created: false };
+    if (existing) return { ok: true, purchaseId: existing.id, created: false, kind: existing.kind as "subscription" | "one_time" };
   }
   const customer = { projectId: project.id, customerType: input.customerType, customerId: input.customerId };
   const owned = await listPurchasesOf(deps.db, customer);
@@ -136,10 +138,10 @@ export async function completePurchase(deps: Deps, input: CompletePurchaseInput)
         .bind(now, project.id, p.id, id),
     );
   const results = await d1.batch(statements);
-  if (results[input.code ? 1 : 0]?.meta.changes === 1) return { ok: true, purchaseId: id, created: true };
+  if (results[input.code ? 1 : 0]?.meta.changes === 1) return { ok: true, purchaseId: id, created: true, kind };
   if (input.externalId) {
     const existing = await findPurchaseByExternalId(deps.db, project.id, input.externalId);
-    if (existing) return { ok: true, purchaseId: existing.id, created: false };
+    if (existing) return { ok: true, purchaseId: existing.id, created: false, kind: existing.kind as "subscription" | "one_time" };
   }
   return fail("code_used");
 }

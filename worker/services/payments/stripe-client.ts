@@ -181,6 +181,16 @@ export function createStripeProvider(
         throw unavailableOr(err);
       }
     },
+    async cancelSubscription({ accountId, subscriptionId }) {
+      try {
+        await stripe.subscriptions.cancel(subscriptionId, {}, { stripeAccount: accountId });
+        return true;
+      } catch (err) {
+        if (isMissing(err)) return false;
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new ProviderRefusedError(err.message, err.code ?? null);
+        throw unavailableOr(err);
+      }
+    },
     async createCheckoutSession(input) {
       // No idempotency key: a second session for the same code is harmless (each payment is recorded once, by its session id).
       const session = await stripe.checkout.sessions

@@ -124,6 +124,8 @@ export interface PaymentsProvider {
   readAccount(accountId: string): Promise<ProviderAccount | null>;
   /** A subscription's state on a connected account; null when the provider does not know it. */
   readSubscription(input: { accountId: string; subscriptionId: string }): Promise<Record<string, unknown> | null>;
+  /** Cancels a subscription on a connected account now; false when the provider does not know it. */
+  cancelSubscription(input: { accountId: string; subscriptionId: string }): Promise<boolean>;
   /** A hosted checkout page on the connected account, for one purchase; ProviderRefusedError when the provider says no. */
   createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
   /** The connected account's payment method configurations. */
