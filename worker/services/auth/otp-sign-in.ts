@@ -41,8 +41,9 @@ export async function sendSignInCode(
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
   // As the reference: no code is mailed for an account that could never be created.
   if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
-  // Nor for an unverified address, which sign-in would refuse (USER_EMAIL_ALREADY_EXISTS, as the reference).
-  if (existing && (!existing.primaryEmail?.isVerified || existing.primaryEmail.value !== email)) return fail("email_unverified", { email });
+  // Nor for an unverified auth address, which sign-in would refuse (USER_EMAIL_ALREADY_EXISTS, as the reference).
+  const channel = existing ? await findAuthEmailChannel(deps.db, project.id, email) : null;
+  if (channel && !channel.isVerified) return fail("email_unverified", { email });
   const recipient: EmailOutboxRecipient = existing
     ? { type: "user-custom-emails", user_id: existing.user.id, emails: [email] }
     : { type: "custom-emails", emails: [email] };
