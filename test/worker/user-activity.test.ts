@@ -85,16 +85,15 @@ describe("user activity", () => {
     expect(await typesOf(as(p, user), user.userId)).toEqual(page.items.map((i) => i.type));
   });
 
-  it("another user's activity is refused to a client with the error of other /users/{id} client routes", async () => {
+  it("another user's activity is refused to a client with the error of the other own-user client routes", async () => {
     const p = await createProjectWithKeys();
     const alice = await signUp(p.client);
     const bob = await signUp(p.client);
     const theirs = await call(`/users/${bob.userId}/activity`, as(p, alice));
-    const other = await call(`/users/${bob.userId}`, as(p, alice));
-    expect(theirs.status).toBe(401);
-    expect(theirs.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+    const other = await call(`/contact-channels?user_id=${bob.userId}`, as(p, alice));
+    expect(theirs.status).toBe(403);
     expect(theirs.status).toBe(other.status);
-    expect(theirs.body).toEqual(other.body);
+    expect(theirs.text).toBe(other.text);
     expect(theirs.text).not.toContain(bob.userId);
     // Signed out, "me" is nobody; another project's user is not in this project.
     expect((await call("/users/me/activity", p.client)).body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
