@@ -57,6 +57,8 @@ export function EmailTemplate({ project, variables }) {
     expect(reset.text).toContain("Reset my password");
     expect(codeFrom(reset)).toHaveLength(45);
 
+    // A sign-in code goes only to a verified address (USER_EMAIL_ALREADY_EXISTS otherwise, as the reference).
+    expect((await call("/contact-channels/verify", { ...p.client, body: { code: codeFrom(verify!) } })).status).toBe(200);
     await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email: user.email, callback_url: CALLBACK } });
     const otp = (await waitForMail(user.email, 3))[2]!;
     expect(otp.subject).toMatch(/^Sign in to Test project: Your code is [A-Z0-9]{6}$/);
