@@ -10,10 +10,12 @@
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import Stripe from "stripe";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { createStripeFake } from "../../scripts/stripe-fake.mjs";
 import worker from "../../worker/index";
-import type { CallOptions, CallResult } from "./api";
+import { type CallOptions, type CallResult, call, createProjectWithKeys } from "./api";
+
+type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
 export const STRIPE_TEST_HOST = "http://stripe.test";
 export const STRIPE_WEBHOOK_SECRET = "whsec_doorman_test_secret";
@@ -120,4 +122,23 @@ export async function deliverStripeEvent(
     rawBody: options.tamper ? options.tamper(payload) : payload,
     headers: { "stripe-signature": signature, "content-type": "application/json; charset=utf-8" },
   });
+}
+
+/** A project whose environment override is `config` (e.g. live-mode payments with its offers). */
+export async function projectWithConfig(config: Record<string, unknown>): Promise<Project> {
+  const p = await createProjectWithKeys();
+  const res = await call("/internal/config/override/environment", {
+    ...p.admin,
+    method: "PATCH",
+    body: { config_override_string: JSON.stringify(config) },
+  });
+  expect(res.status, res.text).toBe(200);
+  return p;
+}
+
+/** Connects the project's Stripe account (POST /internal/payments/setup); its account id. */
+export async function connectStripe(p: Project): Promise<string> {
+  const setup = await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
+  expect(setup.status, setup.text).toBe(200);
+  return accountIdOf(setup.body.url);
 }

@@ -4,8 +4,8 @@
  * a second cancel finds nothing to cancel. Without Stripe configured it is a clear 400, not a 500.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, signUp } from "../helpers/api";
-import { accountIdOf, deliverStripeEvent, installStripeFake, stripeCall } from "../helpers/stripe-fake";
+import { call, type createProjectWithKeys, signUp } from "../helpers/api";
+import { connectStripe, deliverStripeEvent, installStripeFake, projectWithConfig, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -29,16 +29,8 @@ afterEach(() => fake.restore());
 
 /** A live project whose user subscribed to "pro" through Stripe Checkout (the webhook recorded it). */
 async function subscribed(): Promise<{ p: Project; accountId: string; user: Awaited<ReturnType<typeof signUp>>; subId: string }> {
-  const p = await createProjectWithKeys();
-  const res = await call("/internal/config/override/environment", {
-    ...p.admin,
-    method: "PATCH",
-    body: { config_override_string: JSON.stringify(config) },
-  });
-  expect(res.status, res.text).toBe(200);
-  const setup = await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
-  expect(setup.status, setup.text).toBe(200);
-  const accountId = accountIdOf(setup.body.url);
+  const p = await projectWithConfig(config);
+  const accountId = await connectStripe(p);
   const user = await signUp(p.client);
   const url = await call("/payments/purchases/create-purchase-url", {
     ...p.server,

@@ -5,8 +5,8 @@
  * Stripe API (test/helpers/stripe-fake.ts). Without STRIPE_SECRET_KEY every live route says so.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, signUp } from "../helpers/api";
-import { accountIdOf, installStripeFake, stripeCall } from "../helpers/stripe-fake";
+import { call, type createProjectWithKeys, signUp } from "../helpers/api";
+import { accountIdOf, installStripeFake, projectWithConfig, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -32,15 +32,8 @@ const offers = {
   },
 };
 
-async function liveProject(config: Record<string, unknown> = offers): Promise<Project> {
-  const p = await createProjectWithKeys();
-  const res = await call("/internal/config/override/environment", {
-    ...p.admin,
-    method: "PATCH",
-    body: { config_override_string: JSON.stringify(config) },
-  });
-  expect(res.status, res.text).toBe(200);
-  return p;
+function liveProject(config: Record<string, unknown> = offers): Promise<Project> {
+  return projectWithConfig(config);
 }
 
 async function purchaseCode(p: Project, offerId: string, customerId: string): Promise<string> {

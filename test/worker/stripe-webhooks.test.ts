@@ -5,8 +5,8 @@
  * renewals, cancellations and refunds change the purchase and so the customer's quantities.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, signUp } from "../helpers/api";
-import { accountIdOf, deliverStripeEvent, installStripeFake, stripeCall } from "../helpers/stripe-fake";
+import { call, type createProjectWithKeys, signUp } from "../helpers/api";
+import { connectStripe, deliverStripeEvent, installStripeFake, projectWithConfig, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -39,17 +39,10 @@ afterEach(() => fake.restore());
 
 /** A live project with its connected account, and a customer. */
 async function seller(): Promise<{ p: Project; accountId: string; userId: string }> {
-  const p = await createProjectWithKeys();
-  const res = await call("/internal/config/override/environment", {
-    ...p.admin,
-    method: "PATCH",
-    body: { config_override_string: JSON.stringify(config) },
-  });
-  expect(res.status, res.text).toBe(200);
-  const setup = await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
-  expect(setup.status, setup.text).toBe(200);
+  const p = await projectWithConfig(config);
+  const accountId = await connectStripe(p);
   const u = await signUp(p.client);
-  return { p, accountId: accountIdOf(setup.body.url), userId: u.userId };
+  return { p, accountId, userId: u.userId };
 }
 
 /** The customer starts a Stripe Checkout; answers the session id and the metadata Doorman gave Stripe. */
