@@ -1,6 +1,7 @@
 /** Test helpers: call the real worker (workerFetch) with wire headers, and common flows. */
 
 import { DEV_PUBLISHABLE_CLIENT_KEY } from "@doorman/shared/constants";
+import { expect } from "vitest";
 import { DEV_SECRET_SERVER_KEY, DEV_SUPER_SECRET_ADMIN_KEY } from "../../worker/internal-seed";
 import { workerFetch } from "./worker-fetch";
 
@@ -111,4 +112,16 @@ export async function createProjectWithKeys(config: Record<string, unknown> = {}
     server: { projectId, accessType: "server", secretServerKey: keys.body.secret_server_key as string } as const,
     client: { projectId, accessType: "client", publishableClientKey: keys.body.publishable_client_key as string } as const,
   };
+}
+
+/** A project whose environment override is `config` (e.g. live-mode payments with its offers). */
+export async function projectWithConfig(config: Record<string, unknown>): Promise<Awaited<ReturnType<typeof createProjectWithKeys>>> {
+  const p = await createProjectWithKeys();
+  const res = await call("/internal/config/override/environment", {
+    ...p.admin,
+    method: "PATCH",
+    body: { config_override_string: JSON.stringify(config) },
+  });
+  expect(res.status, res.text).toBe(200);
+  return p;
 }

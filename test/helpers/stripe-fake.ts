@@ -13,7 +13,7 @@ import Stripe from "stripe";
 import { expect, vi } from "vitest";
 import { createStripeFake } from "../../scripts/stripe-fake.mjs";
 import worker from "../../worker/index";
-import { type CallOptions, type CallResult, call, createProjectWithKeys } from "./api";
+import type { CallOptions, CallResult, createProjectWithKeys } from "./api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -122,18 +122,6 @@ export async function deliverStripeEvent(
     rawBody: options.tamper ? options.tamper(payload) : payload,
     headers: { "stripe-signature": signature, "content-type": "application/json; charset=utf-8" },
   });
-}
-
-/** A project whose environment override is `config` (e.g. live-mode payments with its offers). */
-export async function projectWithConfig(config: Record<string, unknown>): Promise<Project> {
-  const p = await createProjectWithKeys();
-  const res = await call("/internal/config/override/environment", {
-    ...p.admin,
-    method: "PATCH",
-    body: { config_override_string: JSON.stringify(config) },
-  });
-  expect(res.status, res.text).toBe(200);
-  return p;
 }
 
 /** Connects the project's Stripe account (POST /internal/payments/setup); its account id. */

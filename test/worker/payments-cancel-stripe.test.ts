@@ -4,8 +4,8 @@
  * a second cancel finds nothing to cancel. Without Stripe configured it is a clear 400, not a 500.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, type createProjectWithKeys, signUp } from "../helpers/api";
-import { connectStripe, deliverStripeEvent, installStripeFake, projectWithConfig, stripeCall } from "../helpers/stripe-fake";
+import { call, type createProjectWithKeys, projectWithConfig, signUp } from "../helpers/api";
+import { connectStripe, deliverStripeEvent, installStripeFake, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 

@@ -5,7 +5,7 @@
  * and concurrent cancels.
  */
 import { describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, signUp } from "../helpers/api";
+import { call, type createProjectWithKeys, projectWithConfig, signUp } from "../helpers/api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 const DAY = 86_400_000;
@@ -46,15 +46,8 @@ const CONFIG = {
   },
 };
 
-async function shop(): Promise<Project> {
-  const p = await createProjectWithKeys();
-  const res = await call("/internal/config/override/environment", {
-    ...p.admin,
-    method: "PATCH",
-    body: { config_override_string: JSON.stringify(CONFIG) },
-  });
-  expect(res.status, res.text).toBe(200);
-  return p;
+function shop(): Promise<Project> {
+  return projectWithConfig(CONFIG);
 }
 
 const grant = async (p: Project, path: string, body: Record<string, unknown>) => {

@@ -4,7 +4,7 @@
  * concurrency, groups (one plan at a time), server grants and the per-customer purchase list.
  */
 import { describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, signUp } from "../helpers/api";
+import { call, type createProjectWithKeys, projectWithConfig, signUp } from "../helpers/api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 const DAY = 86_400_000;
@@ -56,15 +56,8 @@ const CONFIG = {
   },
 };
 
-async function shop(): Promise<Project> {
-  const p = await createProjectWithKeys();
-  const res = await call("/internal/config/override/environment", {
-    ...p.admin,
-    method: "PATCH",
-    body: { config_override_string: JSON.stringify(CONFIG) },
-  });
-  expect(res.status, res.text).toBe(200);
-  return p;
+function shop(): Promise<Project> {
+  return projectWithConfig(CONFIG);
 }
 
 const fullCode = (url: string) => decodeURIComponent(new URL(url).pathname.split("/purchase/")[1]!);

@@ -5,8 +5,8 @@
  * Stripe API (test/helpers/stripe-fake.ts). Without STRIPE_SECRET_KEY every live route says so.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, type createProjectWithKeys, signUp } from "../helpers/api";
-import { accountIdOf, installStripeFake, projectWithConfig, stripeCall } from "../helpers/stripe-fake";
+import { call, type createProjectWithKeys, projectWithConfig, signUp } from "../helpers/api";
+import { accountIdOf, installStripeFake, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 

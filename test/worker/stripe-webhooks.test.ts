@@ -5,8 +5,8 @@
  * renewals, cancellations and refunds change the purchase and so the customer's quantities.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, type createProjectWithKeys, signUp } from "../helpers/api";
-import { connectStripe, deliverStripeEvent, installStripeFake, projectWithConfig, stripeCall } from "../helpers/stripe-fake";
+import { call, type createProjectWithKeys, projectWithConfig, signUp } from "../helpers/api";
+import { connectStripe, deliverStripeEvent, installStripeFake, stripeCall } from "../helpers/stripe-fake";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
