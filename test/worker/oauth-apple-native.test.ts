@@ -124,7 +124,10 @@ describe("native Sign in with Apple: signing in", () => {
         body: { config_override_string: JSON.stringify(override) },
       });
     expectError(await native(p, { id_token: await token({ sub: sub() }) }), 400, "APPLE_BUNDLE_ID_NOT_CONFIGURED");
+    // As the reference, a dotted key into a bundle entry that does not exist yet is dropped: the entry is set whole.
     expect((await patch({ "auth.oauth.providers.apple.appleBundles.ios.bundleId": IOS_BUNDLE })).status).toBe(200);
+    expectError(await native(p, { id_token: await token({ sub: sub() }) }), 400, "APPLE_BUNDLE_ID_NOT_CONFIGURED");
+    expect((await patch({ "auth.oauth.providers.apple.appleBundles.ios": { bundleId: IOS_BUNDLE } })).status).toBe(200);
     expect((await native(p, { id_token: await token({ sub: sub() }) })).status).toBe(200);
     expect((await patch({ "auth.oauth.providers.apple.appleBundleIds": { mac: { bundleId: MAC_BUNDLE } } })).status).toBe(200);
     const config = JSON.parse((await call("/internal/config", p.admin)).body.config_string);

@@ -145,14 +145,15 @@ describe("items", () => {
     expect((await item(p.server, `user/${u.userId}/points`, t0 + 15 * DAY)).body.quantity).toBe(30);
   });
 
-  it("an invalid payments config is a SCHEMA_ERROR naming the key, and nothing is written", async () => {
+  it("an invalid payments config is a 400 naming the key, and nothing is written", async () => {
     const p = await createProjectWithKeys();
     const res = await call("/internal/config/override/environment", {
       ...p.admin,
       method: "PATCH",
       body: { config_override_string: JSON.stringify({ "payments.items.credits": { displayName: "Credits", customerType: "robot" } }) },
     });
-    expect([res.status, res.body.code]).toEqual([400, "SCHEMA_ERROR"]);
-    expect(res.body.error).toContain("payments.items.credits.customerType");
+    // A config override it cannot take is a plain 400 naming the key (no known-error code), as the reference.
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("payments.items.credits.customerType");
   });
 });

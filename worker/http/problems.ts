@@ -195,7 +195,8 @@ const problemErrors = {
   api_key_team_not_found: (problem) => new KnownError("TEAM_NOT_FOUND", { team_id: problem.teamId }),
   // --- projects (internal API; worker/routes/internal/projects.ts answers the same) ---
   invalid_config: (problem) => new StatusError(400, problem.message),
-  invalid_config_override: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
+  // As the reference: a config override it cannot take is a plain 400 naming the key, without a known-error code.
+  invalid_config_override: (problem) => new StatusError(400, problem.message),
   config_conflict: () => new StatusError(409, "The project's config kept changing during this update. Try again."),
   invalid_oauth_provider_id: (problem) =>
     new KnownError(problem.providerType === "shared" ? "INVALID_SHARED_OAUTH_PROVIDER_ID" : "INVALID_STANDARD_OAUTH_PROVIDER_ID", {

@@ -16,6 +16,8 @@ export function formatIssues(method: string, path: string, issues: z.core.$ZodIs
     const where = i.path.length ? i.path.join(".") : "body";
     // The reference's wording for unknown keys, which its clients and tests read.
     if (i.code === "unrecognized_keys") return `  - ${where} contains unknown properties: ${i.keys.join(", ")}`;
+    if (i.code === "invalid_value" && i.values.length > 1)
+      return `  - ${where} must be one of the following values: ${i.values.map(String).join(", ")}`;
     return `  - ${where}: ${i.message}`;
   });
   return `Request validation failed on ${method} ${path}:\n${lines.join("\n")}`;

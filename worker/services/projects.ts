@@ -27,6 +27,7 @@ import {
   productionModeErrors,
   readProjectConfig,
 } from "./project-config/flat";
+import { overrideLevelProblem } from "./project-config/levels";
 import { migrateOverrideNames } from "./project-config/migrate";
 import {
   type ConfigOverride,
@@ -70,11 +71,12 @@ export async function createProject(
   // Only members of the owner team may create a project for it: ownership grants admin access.
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_owner_team_member");
   const sealed = await sealConfigSecrets(deps, fields.config, null);
+  const { project: projectLevel, rest } = splitProjectKeys(sealed ? flatUpdateToOverride(sealed) : {});
   // As in the reference, a new project starts with the authentication and emails apps installed.
-  const environment = { ...NEW_PROJECT_APPS, ...(sealed ? flatUpdateToOverride(sealed) : {}) };
+  const environment = { ...NEW_PROJECT_APPS, ...rest };
   // A project born in production mode takes real payments only: its test mode starts off.
   if (fields.isProductionMode) environment["payments.testMode"] = false;
-  const configOverrides: ConfigOverrides = { environment };
+  const configOverrides: ConfigOverrides = Object.keys(projectLevel).length ? { project: projectLevel, environment } : { environment };
   const rendered = renderConfig(configOverrides);
   if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
   const config = toFlatProjectConfig(rendered.config);
@@ -169,6 +171,8 @@ async function saveProject(
   for (let attempt = 0; attempt < 5; attempt++) {
     const stored = storedOverrides(row);
     let overrides = await change(stored, readProjectConfig(row.config));
+    const asWritten = renderConfig(overrides, { asWritten: true });
+    if (!asWritten.ok) return fail("invalid_config_override", { message: asWritten.message });
     let rendered = renderConfig(overrides);
     if (!rendered.ok) return fail("invalid_config_override", { message: rendered.message });
     // Why: a stored secret is bound to its destination; a write that moves it without the secret drops it.
@@ -230,12 +234,39 @@ function changedKeys(row: ProjectRow, patch: Partial<ProjectRow>): string[] {
   return [...fieldKeys, ...configNames, ...extra].sort();
 }
 
-/** PATCH /internal/projects/current: the typed fields; a config update is written through the environment override. */
+/** The `project.*` keys of an override (the project level's) apart from the rest. */
+function splitProjectKeys(override: ConfigOverride): { project: ConfigOverride; rest: ConfigOverride } {
+  const entries = Object.entries(override);
+  const isProjectKey = (k: string) => k === "project" || k.startsWith("project.");
+  return {
+    project: Object.fromEntries(entries.filter(([k]) => isProjectKey(k))),
+    rest: Object.fromEntries(entries.filter(([k]) => !isProjectKey(k))),
+  };
+}
+
+/**
+ * `patch` merged into the project level. The later levels lose any `project.*` keys: they cannot
+ * take them any more, and one written there before (by the typed PATCH) would hide the new value.
+ */
+function withProjectLevel(overrides: ConfigOverrides, patch: ConfigOverride, mode: "merge" | "replace"): ConfigOverrides {
+  const out: ConfigOverrides = { ...overrides, project: mode === "merge" ? mergeOverride(overrides.project ?? {}, patch) : patch };
+  for (const later of ["branch", "environment"] as const) {
+    if (overrides[later]) out[later] = removeOverrideKeys(overrides[later], ["project"]);
+  }
+  return out;
+}
+
+/**
+ * PATCH /internal/projects/current: the typed fields; a config update is written through the
+ * environment override, its `project.*` keys through the project override.
+ */
 export function updateProjectFields(deps: Deps, project: ProjectRow, fields: ProjectFields): Promise<SaveResult> {
   return saveProject(deps, project, fields, async (overrides, current) => {
     if (!fields.config) return overrides;
     const sealed = (await sealConfigSecrets(deps, fields.config, current)) ?? {};
-    return { ...overrides, environment: mergeOverride(overrides.environment ?? {}, flatUpdateToOverride(sealed)) };
+    const { project: projectKeys, rest } = splitProjectKeys(flatUpdateToOverride(sealed));
+    const next = { ...overrides, environment: mergeOverride(overrides.environment ?? {}, rest) };
+    return Object.keys(projectKeys).length ? withProjectLevel(next, projectKeys, "merge") : next;
   });
 }
 
@@ -251,8 +282,11 @@ export function writeConfigOverride(
   mode: "merge" | "replace",
   source?: ConfigSource,
 ): Promise<SaveResult> {
+  const wrongLevel = overrideLevelProblem(level, override);
+  if (wrongLevel) return Promise.resolve(fail("invalid_config_override", { message: wrongLevel }));
   return saveProject(deps, project, source ? { configSource: source } : {}, async (overrides) => {
     const sealed = await mapSecrets(override, (value) => sealConfigValue(deps, value));
+    if (level === "project") return withProjectLevel(overrides, sealed, mode);
     // The stored level is brought to the current key names first, so a new name replaces its old one.
     const stored = migrateOverrideNames(overrides[level] ?? {});
     return { ...overrides, [level]: mode === "merge" ? mergeOverride(stored, sealed) : sealed };

@@ -56,7 +56,7 @@ export const SESSION_POLICY_MAX_MINUTES = 367 * 24 * 60;
 export const flatProjectConfigSchema = z.strictObject({
   allow_localhost: z.boolean(),
   sign_up_enabled: z.boolean(),
-  /** Anonymous (guest) sign-up, independent of sign_up_enabled (the reference's auth.anonymous.allowSignIn). */
+  /** Anonymous (guest) sign-up, independent of sign_up_enabled (doorman.anonymous.allowSignIn; the reference always allows it). */
   anonymous_sign_up_enabled: z.boolean(),
   credential_enabled: z.boolean(),
   magic_link_enabled: z.boolean(),

@@ -3,7 +3,8 @@
  * so old names are accepted and only the current ones are kept: `payments.offers` → `products`,
  * `payments.groups` / `payments.catalogs` → `productLines`, `payments.products.<id>.groupId` /
  * `catalogId` → `productLineId`; `auth.oauth.providers.<id>.appleBundleIds` (Doorman's first name) →
- * `appleBundles`; `apps.installed.workflows` (an app the reference removed) is dropped.
+ * `appleBundles`; `apps.installed.workflows` (an app the reference removed) is dropped; Doorman's
+ * `auth.anonymous` → `doorman.anonymous`.
  * Works on nested objects, dotted keys and any mix of them.
  */
 type ConfigOverride = Record<string, unknown>;
@@ -38,7 +39,24 @@ function migrate(value: Nested, prefix: string[]): Nested {
   return out;
 }
 
+/**
+ * Doorman's own switch for anonymous sign-up, first kept as `auth.anonymous.*`, is `doorman.anonymous.*`
+ * (the reference's `auth` has no such key): a top-level key is renamed, a nested `auth.anonymous` moved out.
+ */
+function moveAnonymous(override: ConfigOverride): ConfigOverride {
+  const out: ConfigOverride = {};
+  for (const [key, value] of Object.entries(override)) {
+    if (key === "auth.anonymous" || key.startsWith("auth.anonymous.")) out[`doorman.${key.slice("auth.".length)}`] = value;
+    else if (key === "auth" && typeof value === "object" && value !== null && "anonymous" in value) {
+      const { anonymous, ...rest } = value as Nested;
+      out.auth = rest;
+      out["doorman.anonymous"] = anonymous;
+    } else out[key] = value;
+  }
+  return out;
+}
+
 /** The override with every old key name replaced by the current one (a current name set beside an old one wins if it comes later). */
 export function migrateOverrideNames(override: ConfigOverride): ConfigOverride {
-  return migrate(override, []);
+  return moveAnonymous(migrate(override, []));
 }

@@ -41,7 +41,7 @@ export function flatUpdateToOverride(update: FlatProjectConfigUpdate): ConfigOve
   const paths: Record<keyof FlatProjectConfig, [string, unknown]> = {
     allow_localhost: ["domains.allowLocalhost", full.domains.allowLocalhost],
     sign_up_enabled: ["auth.allowSignUp", full.auth.allowSignUp],
-    anonymous_sign_up_enabled: ["auth.anonymous.allowSignIn", full.auth.anonymous.allowSignIn],
+    anonymous_sign_up_enabled: ["doorman.anonymous.allowSignIn", full.doorman.anonymous.allowSignIn],
     credential_enabled: ["auth.password.allowSignIn", full.auth.password.allowSignIn],
     magic_link_enabled: ["auth.otp.allowSignIn", full.auth.otp.allowSignIn],
     passkey_enabled: ["auth.passkey.allowSignIn", full.auth.passkey.allowSignIn],
@@ -103,15 +103,34 @@ export class ConfigOverrideError extends Error {}
 
 const UNSAFE_SEGMENTS = new Set(["__proto__", "prototype", "constructor"]);
 
-/** Sets (or with null removes) a dotted path in a nested object, creating missing records on the way. */
-function setPath(target: Nested, path: string, value: unknown): void {
+/**
+ * Sets (or with null removes) a dotted path in a nested object, creating missing objects on the way.
+ * With `defaults` (rendering): a path through a record entry that neither the levels so far nor the
+ * defaults have is dropped, as in the reference (`domains.trustedDomains.x.baseUrl` alone creates no
+ * domain `x`) unless `keepMissingEntries`; an entry only the defaults have (a built-in template) is
+ * copied in first.
+ */
+function setPath(target: Nested, path: string, value: unknown, defaults?: Nested, keepMissingEntries = false): void {
   const parts = path.split(".");
   if (parts.some((p) => p === "" || UNSAFE_SEGMENTS.has(p))) throw new ConfigOverrideError(`Invalid config key: ${JSON.stringify(path)}`);
   let node = target;
-  for (const part of parts.slice(0, -1)) {
+  const created: [Nested, string][] = [];
+  for (const [i, part] of parts.slice(0, -1).entries()) {
     const next = node[part];
-    if (next === undefined || next === null) node[part] = {};
-    else if (typeof next !== "object" || Array.isArray(next))
+    if ((next === undefined || next === null) && defaults && isRecordPath(parts.slice(0, i))) {
+      const fallback = valueAt(defaults, parts.slice(0, i + 1));
+      if (isObject(fallback)) node[part] = structuredClone(fallback);
+      else if (keepMissingEntries) node[part] = {};
+      else {
+        // Dropped: the objects this key created on the way go too, so their defaults still apply.
+        for (const [parent, key] of created.reverse()) delete parent[key];
+        return;
+      }
+      created.push([node, part]);
+    } else if (next === undefined || next === null) {
+      node[part] = {};
+      created.push([node, part]);
+    } else if (typeof next !== "object" || Array.isArray(next))
       throw new ConfigOverrideError(`Config key ${JSON.stringify(path)} goes into ${JSON.stringify(part)}, which is not an object.`);
     node = node[part] as Nested;
   }
@@ -155,15 +174,48 @@ function fillDefaults(target: Nested, defaults: Nested, prefix = ""): void {
 
 const isObject = (v: unknown): v is Nested => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const valueAt = (root: Nested, parts: string[]): unknown =>
+  parts.reduce<unknown>((node, part) => (isObject(node) && Object.hasOwn(node, part) ? node[part] : undefined), root);
+
+/** Every record (id → entry) of the rendered schema, as paths with "*" for an entry id. */
+let recordPaths: string[][] | undefined;
+function isRecordPath(parts: string[]): boolean {
+  recordPaths ??= schemaRecordPaths(renderedConfigSchema, []);
+  return recordPaths.some((r) => r.length === parts.length && r.every((seg, i) => seg === "*" || seg === parts[i]));
+}
+function schemaRecordPaths(schema: z.core.$ZodType, path: string[]): string[][] {
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  const inner = (key: string) => schemaRecordPaths(def[key] as z.core.$ZodType, path);
+  switch (def.type) {
+    case "object":
+      return Object.entries(def.shape as Record<string, z.core.$ZodType>).flatMap(([k, v]) => schemaRecordPaths(v, [...path, k]));
+    case "record":
+      return [path, ...schemaRecordPaths(def.valueType as z.core.$ZodType, [...path, "*"])];
+    case "optional":
+    case "nullable":
+    case "default":
+    case "readonly":
+      return inner("innerType");
+    case "pipe":
+      return inner("in");
+    case "union":
+      return (def.options as z.core.$ZodType[]).flatMap((o) => schemaRecordPaths(o, path));
+    default:
+      return [];
+  }
+}
+
 /**
  * Renders the levels in order, then Doorman's defaults under whatever they left unset (a key set
  * to null at a later level is removed, so it falls back to the default, as in the reference).
  */
-function applyLevels(overrides: ConfigOverrides): Nested {
+function applyLevels(overrides: ConfigOverrides, asWritten: boolean): Nested {
   const rendered: Nested = {};
+  const defaults = toRenderedConfig(defaultProjectConfig()) as unknown as Nested;
   for (const level of OVERRIDE_LEVELS)
-    for (const [key, value] of Object.entries(migrateOverrideNames(overrides[level] ?? {}))) setPath(rendered, key, value);
-  fillDefaults(rendered, toRenderedConfig(defaultProjectConfig()) as unknown as Nested);
+    for (const [key, value] of Object.entries(migrateOverrideNames(overrides[level] ?? {})))
+      setPath(rendered, key, value, defaults, asWritten);
+  fillDefaults(rendered, defaults);
   return rendered;
 }
 
@@ -176,11 +228,18 @@ function firstIssue(error: z.ZodError): string {
   return `Invalid config value at ${where || "(root)"}: ${issue.message}`;
 }
 
-/** The rendered config of these levels, or the reason it is not valid. */
-export function renderConfig(overrides: ConfigOverrides): { ok: true; config: RenderedConfig } | { ok: false; message: string } {
+/**
+ * The rendered config of these levels, or the reason it is not valid. `asWritten` (the check of a
+ * write): a dotted key into a record entry that does not exist creates it instead of being dropped,
+ * so every key a write sends is checked (`apps.installed.not-an-app.enabled` is refused, not ignored).
+ */
+export function renderConfig(
+  overrides: ConfigOverrides,
+  { asWritten = false }: { asWritten?: boolean } = {},
+): { ok: true; config: RenderedConfig } | { ok: false; message: string } {
   let nested: Nested;
   try {
-    nested = applyLevels(overrides);
+    nested = applyLevels(overrides, asWritten);
   } catch (error) {
     if (error instanceof ConfigOverrideError) return { ok: false, message: error.message };
     throw error;

@@ -25,7 +25,8 @@ const bool = z.boolean();
 const id = z.string().min(1).max(128);
 const providerSchema = z.strictObject({
   type: z.string().min(1).max(64),
-  isShared: bool,
+  /** As the reference: a provider that does not say is on the shared credentials (the branch level cannot say). */
+  isShared: bool.default(true),
   clientId: z.string().max(512).optional(),
   clientSecret: z.string().max(2048).optional(),
   facebookConfigId: z.string().max(256).optional(),
@@ -53,7 +54,6 @@ const emailTemplate = z.strictObject({
 export const renderedConfigSchema = z.strictObject({
   auth: z.strictObject({
     allowSignUp: bool,
-    anonymous: z.strictObject({ allowSignIn: bool }),
     password: z.strictObject({ allowSignIn: bool }),
     otp: z.strictObject({ allowSignIn: bool }),
     passkey: z.strictObject({ allowSignIn: bool }),
@@ -106,6 +106,8 @@ export const renderedConfigSchema = z.strictObject({
   onboarding: z.strictObject({ requireEmailVerification: bool }),
   project: z.strictObject({ requirePublishableClientKey: bool }),
   doorman: z.strictObject({
+    /** Anonymous (guest) sign-up, independent of auth.allowSignUp (the reference always allows it). */
+    anonymous: z.strictObject({ allowSignIn: bool }),
     /** Rotate refresh tokens on use, with reuse detection. */
     refreshTokenRotation: bool,
     /** Every user needs a second factor: one without enrols TOTP at the next sign-in. */
@@ -160,7 +162,6 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
   return {
     auth: {
       allowSignUp: c.sign_up_enabled,
-      anonymous: { allowSignIn: c.anonymous_sign_up_enabled },
       password: { allowSignIn: c.credential_enabled },
       otp: { allowSignIn: c.magic_link_enabled },
       passkey: { allowSignIn: c.passkey_enabled },
@@ -191,6 +192,7 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
     onboarding: { requireEmailVerification: c.require_email_verification },
     project: { requirePublishableClientKey: c.require_publishable_client_key },
     doorman: {
+      anonymous: { allowSignIn: c.anonymous_sign_up_enabled },
       refreshTokenRotation: c.refresh_token_rotation,
       requireMfa: c.require_mfa,
       rateLimits: c.rate_limits,
@@ -237,7 +239,7 @@ export function toFlatProjectConfig(r: RenderedConfig): FlatProjectConfig {
   return {
     allow_localhost: r.domains.allowLocalhost,
     sign_up_enabled: r.auth.allowSignUp,
-    anonymous_sign_up_enabled: r.auth.anonymous.allowSignIn,
+    anonymous_sign_up_enabled: r.doorman.anonymous.allowSignIn,
     credential_enabled: r.auth.password.allowSignIn,
     magic_link_enabled: r.auth.otp.allowSignIn,
     passkey_enabled: r.auth.passkey.allowSignIn,
