@@ -141,3 +141,20 @@ describe("anonymous sign-up", () => {
     expect((await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" })).status).toBe(200);
   });
 });
+
+describe("a wildcard port in a trusted domain", () => {
+  it("is accepted (as the reference's wildcard URLs) and trusts that scheme and host on any port", async () => {
+    const p = await createProjectWithKeys({ allow_localhost: false });
+    const res = await patch(p, "environment", {
+      domains: { trustedDomains: { any: { baseUrl: "http://*.example.com:*", handlerPath: "/" } } },
+    });
+    expect(res.status, res.text).toBe(200);
+    // The same check every redirect target goes through: an untrusted one answers REDIRECT_URL_NOT_WHITELISTED.
+    const reset = (url: string) =>
+      call("/auth/password/send-reset-code", { ...p.client, body: { email: "nobody@example.com", callback_url: url } });
+    expect((await reset("http://app.example.com:8443/cb")).status).toBe(200);
+    expect((await reset("http://app.example.com/cb")).status).toBe(200);
+    expect((await reset("https://app.example.com:8443/cb")).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect((await reset("http://example.org:8443/cb")).body.code).toBe("REDIRECT_URL_NOT_WHITELISTED");
+  });
+});

@@ -9,9 +9,9 @@ export type DomainConfig = { allowLocalhost: boolean; domains: { domain: string 
 
 const WILDCARD_HOST = /^[a-zA-Z0-9*.-]+$/;
 
-/** Hostname of a trusted-domain entry (a full URL, whose host may hold `*`), or null. */
+/** Hostname of a trusted-domain entry (a full URL, whose host may hold `*` and whose port may be `*`), or null. */
 export function domainHost(domain: string): string | null {
-  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(domain.trim());
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:(?:\d+|\*))?(\/[^?#]*)?$/i.exec(domain.trim());
   return match ? match[2]!.toLowerCase() : null;
 }
 

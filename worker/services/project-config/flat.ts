@@ -175,14 +175,15 @@ export function isTrustedUrl(config: FlatProjectConfig, url: string): boolean {
   const host = parsed.hostname.toLowerCase();
   if (config.allow_localhost && isLocalhostHost(host)) return true;
   return config.domains.some(({ domain }) => {
-    const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:\d+)?/i.exec(domain.trim());
+    const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:?#]+)(:(?:\d+|\*))?/i.exec(domain.trim());
     if (!match) return false;
     const port = match[3] ? match[3].slice(1) : "";
     const defaultPort = parsed.protocol === "https:" ? "443" : "80";
     return (
       `${match[1]!.toLowerCase()}:` === parsed.protocol &&
       hostMatches(match[2]!.toLowerCase(), host) &&
-      (port || defaultPort) === (parsed.port || defaultPort)
+      // A `*` port (the reference's wildcard URLs) is any port; otherwise the ports must match.
+      (port === "*" || (port || defaultPort) === (parsed.port || defaultPort))
     );
   });
 }
