@@ -1,6 +1,7 @@
 /** Projects: client view, owner create/list/transfer, admin read/update/delete, config rules. */
 import { describe, expect, it } from "vitest";
-import { call, createProjectWithKeys, internalClient, signUp } from "../helpers/api";
+import { DARK_EMAIL_THEME_ID } from "../../worker/services/email/defaults";
+import { call, createProjectWithKeys, internalClient, internalServer, signUp } from "../helpers/api";
 
 describe("projects", () => {
   it("GET /projects/current is the client view", async () => {
@@ -61,7 +62,7 @@ describe("projects", () => {
       (await call("/internal/projects", { ...p.client, accessToken: outsider.accessToken, body: { display_name: "x" } })).body.code,
     ).toBe("EXPECTED_INTERNAL_PROJECT");
     expect((await call("/internal/projects", { ...internalClient, body: { display_name: "x" } })).body.code).toBe(
-      "CANNOT_GET_OWN_USER_WITHOUT_USER",
+      "USER_AUTHENTICATION_REQUIRED",
     );
     const a = await signUp();
     const foreignTeam = await call("/internal/projects", {
@@ -101,7 +102,7 @@ describe("projects", () => {
         sender_name: "S",
         sender_email: "s@example.com",
       },
-      email_theme: "dark",
+      email_theme: DARK_EMAIL_THEME_ID,
       team_creator_default_permissions: [{ id: "admin" }],
       team_member_default_permissions: [{ id: "member" }],
       user_default_permissions: [{ id: "reader" }],
@@ -234,5 +235,54 @@ describe("projects", () => {
       body: { project_id: p.projectId, new_team_id: team },
     });
     expect(same.body).toEqual({ success: true });
+  });
+
+  it("transfer is for the owner team's admins: a plain member gets TEAM_PERMISSION_REQUIRED (401)", async () => {
+    const p = await createProjectWithKeys();
+    const team = (await call("/users/me", { ...internalClient, accessToken: p.owner.accessToken })).body.selected_team_id;
+    const member = await signUp();
+    const memberTeam = (await call("/users/me", { ...internalClient, accessToken: member.accessToken })).body.selected_team_id;
+    const joined = await call(`/team-memberships/${team}/${member.userId}`, { ...internalServer, method: "POST", body: {} });
+    expect(joined.status, joined.text).toBe(201);
+    const refused = await call("/internal/projects/transfer", {
+      ...internalClient,
+      accessToken: member.accessToken,
+      body: { project_id: p.projectId, new_team_id: memberTeam },
+    });
+    expect([refused.status, refused.body.code]).toEqual([401, "TEAM_PERMISSION_REQUIRED"]);
+    expect(refused.body.details).toMatchObject({ team_id: team, user_id: member.userId, permission_id: "team_admin" });
+    const admin = await call(`/team-permissions/${team}/${member.userId}/team_admin`, { ...internalServer, method: "POST", body: {} });
+    expect(admin.status, admin.text).toBe(201);
+    const moved = await call("/internal/projects/transfer", {
+      ...internalClient,
+      accessToken: member.accessToken,
+      body: { project_id: p.projectId, new_team_id: memberTeam },
+    });
+    expect(moved.body).toEqual({ success: true });
+  });
+
+  it("listing or creating projects without a signed-in user is USER_AUTHENTICATION_REQUIRED (401)", async () => {
+    for (const method of ["GET", "POST"] as const) {
+      const res = await call("/internal/projects", {
+        ...internalClient,
+        method,
+        ...(method === "POST" ? { body: { display_name: "x" } } : {}),
+      });
+      expect([res.status, res.body.code]).toEqual([401, "USER_AUTHENTICATION_REQUIRED"]);
+    }
+  });
+
+  it("the typed PATCH refuses an email theme the project does not have (plain 400), and takes one it has", async () => {
+    const p = await createProjectWithKeys();
+    const bad = await call("/internal/projects/current", {
+      ...p.admin,
+      method: "PATCH",
+      body: { config: { email_theme: "no-such-theme" } },
+    });
+    expect([bad.status, bad.text]).toEqual([400, "Invalid email theme"]);
+    const themes = Object.keys(JSON.parse((await call("/internal/config", p.admin)).body.config_string).emails.themes);
+    const good = await call("/internal/projects/current", { ...p.admin, method: "PATCH", body: { config: { email_theme: themes[1] } } });
+    expect(good.status, good.text).toBe(200);
+    expect(good.body.config.email_theme).toBe(themes[1]);
   });
 });

@@ -15,9 +15,10 @@ import {
 } from "../db/queries/projects";
 import { isTeamMember } from "../db/queries/teams";
 import type { Deps } from "./deps";
+import { DEFAULT_EMAIL_THEMES, LEGACY_THEME_NAMES } from "./email/defaults";
 import { eventFor } from "./events";
 import { invalidProviderId } from "./oauth/providers";
-import { defaultDefinitionStatements } from "./permissions";
+import { defaultDefinitionStatements, hasTeamPermission } from "./permissions";
 import { leftoversOf, projectLeftovers } from "./production-checks";
 import { NEW_PROJECT_APPS } from "./project-config/apps";
 import {
@@ -234,6 +235,12 @@ function changedKeys(row: ProjectRow, patch: Partial<ProjectRow>): string[] {
   return [...fieldKeys, ...configNames, ...extra].sort();
 }
 
+function hasEmailTheme(project: ProjectRow, id: string): boolean {
+  const rendered = renderConfig(storedOverrides(project));
+  const themes = rendered.ok ? rendered.config.emails.themes : DEFAULT_EMAIL_THEMES;
+  return Object.hasOwn(themes, LEGACY_THEME_NAMES[id] ?? id);
+}
+
 /** The `project.*` keys of an override (the project level's) apart from the rest. */
 function splitProjectKeys(override: ConfigOverride): { project: ConfigOverride; rest: ConfigOverride } {
   const entries = Object.entries(override);
@@ -261,6 +268,10 @@ function withProjectLevel(overrides: ConfigOverrides, patch: ConfigOverride, mod
  * environment override, its `project.*` keys through the project override.
  */
 export function updateProjectFields(deps: Deps, project: ProjectRow, fields: ProjectFields): Promise<SaveResult> {
+  // As the reference: the typed PATCH selects only a theme the project has (a built-in's older name included).
+  const theme = fields.config?.email_theme;
+  if (theme !== undefined && !hasEmailTheme(project, theme))
+    return Promise.resolve(fail("invalid_config", { message: "Invalid email theme" }));
   return saveProject(deps, project, fields, async (overrides, current) => {
     if (!fields.config) return overrides;
     const sealed = (await sealConfigSecrets(deps, fields.config, current)) ?? {};
@@ -327,8 +338,13 @@ export async function transferProject(
   ownerUserId: string,
   projectId: string,
   newTeamId: string,
-): Promise<{ ok: true } | Problem<"project_not_found" | "not_owner_team_member">> {
-  if (!(await isProjectOwnedByUser(deps.db, projectId, ownerUserId))) return fail("project_not_found");
+): Promise<{ ok: true } | Problem<"project_not_found" | "not_owner_team_member" | "team_permission_required">> {
+  // Only a member of the owner team learns that the project exists.
+  const project = (await isProjectOwnedByUser(deps.db, projectId, ownerUserId)) ? await findProjectById(deps.db, projectId) : null;
+  if (!project?.ownerTeamId) return fail("project_not_found");
+  // As the reference: giving a project away is for the owner team's admins, not any member.
+  if (!(await hasTeamPermission(deps, INTERNAL_PROJECT_ID, project.ownerTeamId, ownerUserId, "team_admin")))
+    return fail("team_permission_required", { teamId: project.ownerTeamId, userId: ownerUserId, permissionId: "team_admin" });
   if (!(await isTeamMember(deps.db, newTeamId, ownerUserId))) return fail("not_owner_team_member");
   await setProjectOwnerTeam(deps.db, projectId, newTeamId);
   return { ok: true };

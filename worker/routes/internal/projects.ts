@@ -51,12 +51,14 @@ function toFields(body: z.infer<typeof updateSchema>): ProjectFields {
  */
 function requireOwner(auth: RequestAuth) {
   if (auth.project.id !== INTERNAL_PROJECT_ID) throw new KnownError("EXPECTED_INTERNAL_PROJECT");
+  // As the reference: these routes are the signed-in owner's (401), not a "me" lookup.
+  if (!auth.user) throw new KnownError("USER_AUTHENTICATION_REQUIRED");
   const withUser = requireUser(auth);
   if (withUser.user.user.isAnonymous) throw new KnownError("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
   return withUser;
 }
 
-const OWNER_ERRORS = ["EXPECTED_INTERNAL_PROJECT", "CANNOT_GET_OWN_USER_WITHOUT_USER", "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] as const;
+const OWNER_ERRORS = ["EXPECTED_INTERNAL_PROJECT", "USER_AUTHENTICATION_REQUIRED", "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] as const;
 const CONFIG_ERRORS = ["INVALID_SHARED_OAUTH_PROVIDER_ID", "INVALID_STANDARD_OAUTH_PROVIDER_ID"] as const;
 
 const listOwned = defineRoute({
@@ -85,7 +87,7 @@ const transfer = defineRoute({
   access: ["client", "server", "admin"],
   body: z.strictObject({ project_id: z.string().min(1).max(64), new_team_id: z.uuid() }),
   response: successSchema,
-  errors: [...OWNER_ERRORS, "PROJECT_NOT_FOUND", "TEAM_MEMBERSHIP_NOT_FOUND"],
+  errors: [...OWNER_ERRORS, "PROJECT_NOT_FOUND", "TEAM_PERMISSION_REQUIRED", "TEAM_MEMBERSHIP_NOT_FOUND"],
 });
 
 const getCurrent = defineRoute({
