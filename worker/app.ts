@@ -18,6 +18,7 @@ import { responseHeaders } from "./middleware/response-headers";
 import { webhookDispatch } from "./middleware/webhook-dispatch";
 import { apiIndexRoutes } from "./routes/api-index";
 import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "./routes/api-keys";
+import { BETA_VERSION_PREFIX, migrationTestsRoutes, serveBetaVersion } from "./routes/api-versions";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
 import { mfaRoutes } from "./routes/auth/mfa";
@@ -144,6 +145,19 @@ export const openApiDocument = () => buildOpenApiDocument(api);
 export const apiRoutes = api;
 
 export const app = new Hono<AppEnv>({ strict: false, router: new CachedRouter() });
+// The reference's beta versions (routes/api-versions.ts): a route they do not change answers as at
+// /api/latest, through the whole pipeline once, on the rewritten request.
+app.use(`${BETA_VERSION_PREFIX}/*`, (c, next) =>
+  serveBetaVersion(c, next, (request) => {
+    let ctx: Parameters<typeof app.fetch>[2];
+    try {
+      ctx = c.executionCtx;
+    } catch {
+      ctx = undefined; // in tests without an execution context
+    }
+    return app.fetch(request, c.env, ctx);
+  }),
+);
 // Outermost first: request id, config and deps; CORS (and preflights); the wire's response headers; then who is calling.
 app.use("*", requestContext);
 app.use("*", cors);
@@ -154,6 +168,8 @@ app.use("/api/*", webhookDispatch);
 // /api/latest serves the same handlers as /api/v1 (wire §0).
 app.route("/api/v1", api);
 app.route("/api/latest", api);
+app.route("/api/latest/migration-tests", migrationTestsRoutes);
+app.route(`${BETA_VERSION_PREFIX}/migration-tests`, migrationTestsRoutes);
 
 /** Every concrete (method, path) pair, to tell 405 from 404. */
 const methodProbe = new Hono({ strict: false });
