@@ -2,6 +2,9 @@
  * Stripe webhook events (issue 15) turned into purchases: a paid checkout grants the offer, a
  * renewal moves the subscription's period on, a cancellation or end changes its status, a full
  * refund revokes it. Grants are computed from purchases, so each of these is one purchase update.
+ * Events in the reference's shapes (one-time PaymentIntents, a customer's subscriptions and
+ * invoices) are handled in stripe-webhook-sync.ts, their emails in stripe-webhook-emails.ts. A type
+ * the endpoint does not take is a 500 (as the reference), not recorded, so Stripe retries and shows it.
  *
  * Idempotent per event id: the event is recorded first (stripe_events) and a redelivered id
  * changes nothing; if handling fails, the record is dropped so Stripe's retry handles it again.
