@@ -159,7 +159,7 @@ async function waitForHealth(child, timeoutMs) {
  * from .dev.vars or --var. It always sets ENVIRONMENT = "development" (the committed wrangler.toml
  * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
  * mail catcher), SHARED_OAUTH_* (real shared OAuth keys), RATE_LIMIT_* (a deployment's rate limits,
- * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY, and for OAUTH_MOCK_ISSUER (the bundled
+ * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET, and for OAUTH_MOCK_ISSUER (the bundled
  * OpenID provider started below), they are added too.
  */
 function workerConfigWithRelay() {
@@ -173,6 +173,7 @@ function workerConfigWithRelay() {
     "OAUTH_MOCK_ISSUER",
     "STRIPE_API_URL",
     "STRIPE_SECRET_KEY",
+    "STRIPE_WEBHOOK_SECRET",
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
     ...Object.keys(process.env).filter((n) => /^RATE_LIMIT_[A-Z_]+$/.test(n)),
   ];
@@ -223,7 +224,7 @@ async function main() {
   // Live-mode payments talk to the bundled Stripe fake unless the shell sets a Stripe key (STRIPE_FAKE=off to skip).
   let stripeNote = "";
   if (!process.env.STRIPE_SECRET_KEY && process.env.STRIPE_FAKE !== "off") {
-    const { startStripeDevServer, STRIPE_DEV_SECRET_KEY } = await import("./stripe-dev-server.mjs");
+    const { startStripeDevServer, STRIPE_DEV_SECRET_KEY, STRIPE_DEV_WEBHOOK_SECRET } = await import("./stripe-dev-server.mjs");
     if (!process.env.STRIPE_API_URL) {
       const stripePort = (await portInUse(8115)) ? await freePort() : 8115;
       const stripe = await startStripeDevServer({ port: stripePort });
@@ -233,6 +234,8 @@ async function main() {
     }
     // A test key for the fake (or the shell's own Stripe mock at STRIPE_API_URL); never a real account's.
     process.env.STRIPE_SECRET_KEY = STRIPE_DEV_SECRET_KEY;
+    // Webhooks signed with it are accepted (a local tool or test posting Stripe-shaped events), unless the shell sets its own.
+    process.env.STRIPE_WEBHOOK_SECRET ??= STRIPE_DEV_WEBHOOK_SECRET;
   }
   const workerConfig = workerConfigWithRelay();
 

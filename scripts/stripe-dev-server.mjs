@@ -9,6 +9,8 @@ import { createStripeFake } from "./stripe-fake.mjs";
 
 /** The test key npm start gives the worker with the fake (any sk_test_… works; it is not a secret). */
 export const STRIPE_DEV_SECRET_KEY = "sk_test_doorman_local_stripe_fake";
+/** The webhook signing secret npm start gives the worker with the fake (public: development only). */
+export const STRIPE_DEV_WEBHOOK_SECRET = "whsec_doorman_local_stripe_fake";
 
 /** Starts the fake on `host`:`port` (0 = any free port). */
 export async function startStripeDevServer({ port = 0, host = "127.0.0.1" } = {}) {

@@ -5,6 +5,8 @@ export type StripeFake = {
   requests: StripeFakeRequest[];
   addSubscription(accountId: string, sub: Record<string, unknown> & { id: string }): void;
   refuseCheckouts(accountId: string): void;
+  addCustomer(accountId: string, customer: { id: string; metadata?: Record<string, string> }): void;
+  refundsOf(accountId: string): Record<string, unknown>[];
 };
 export declare function parseForm(params: URLSearchParams): Record<string, unknown>;
 export declare function createStripeFake(options: { origin: string }): StripeFake;

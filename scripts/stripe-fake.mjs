@@ -4,6 +4,8 @@
 // and the worker tests.
 //   - Connect: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/account_sessions;
 //   - on a connected account (Stripe-Account header): POST /v1/checkout/sessions, GET/DELETE /v1/subscriptions/:id,
+//     GET /v1/subscriptions?customer=, POST /v1/customers, GET /v1/customers/search, GET /v1/customers/:id,
+//     POST /v1/setup_intents, POST /v1/refunds,
 //     GET /v1/payment_method_configurations, POST /v1/payment_method_configurations/:id;
 //   - pages a browser opens: GET/POST /setup/s/:account/:link (Stripe's onboarding URL shape; completes
 //     the account's onboarding and returns to the link's return_url), GET /checkout/:session (takes no money).
@@ -77,7 +79,7 @@ export function createStripeFake({ origin }) {
   const scope = (accountId) => {
     let s = onAccount.get(accountId);
     if (!s) {
-      s = { sessions: new Map(), subscriptions: new Map(), methodConfigs: new Map() };
+      s = { sessions: new Map(), subscriptions: new Map(), methodConfigs: new Map(), customers: new Map(), refunds: new Map() };
       onAccount.set(accountId, s);
     }
     return s;
@@ -206,6 +208,96 @@ export function createStripeFake({ origin }) {
       },
     ],
     [
+      "POST",
+      /^\/v1\/customers$/,
+      (_m, form, account) => {
+        const customer = {
+          id: id("cus"),
+          object: "customer",
+          created: now(),
+          email: form.email ?? null,
+          metadata: form.metadata ?? {},
+          invoice_settings: { default_payment_method: null },
+          livemode: false,
+        };
+        scope(account).customers.set(customer.id, customer);
+        return json(customer);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/customers\/search$/,
+      (_m, form, account) => {
+        // Stripe's search syntax, the part Doorman sends: metadata['key']:'value' clauses joined by AND.
+        const clauses = [...String(form.query ?? "").matchAll(/metadata\['([^']+)'\]:'((?:[^'\\]|\\.)*)'/g)].map(([, key, value]) => [
+          key,
+          value.replace(/\\(.)/g, "$1"),
+        ]);
+        const data = [...scope(account).customers.values()].filter((c) => clauses.every(([key, value]) => c.metadata?.[key] === value));
+        return json({ object: "search_result", data, has_more: false, next_page: null, url: "/v1/customers/search" });
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/setup_intents$/,
+      (_m, form, account) => {
+        if (form.customer && !scope(account).customers.has(form.customer)) return missing("customer", form.customer);
+        const intentId = id("seti");
+        return json({
+          id: intentId,
+          object: "setup_intent",
+          client_secret: `${intentId}_secret_${id("x").slice(2)}`,
+          customer: form.customer ?? null,
+          status: "requires_payment_method",
+          usage: form.usage ?? "off_session",
+          created: now(),
+          livemode: false,
+        });
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/customers\/([^/]+)$/,
+      ([customerId], _f, account) => {
+        const customer = scope(account).customers.get(customerId);
+        return customer ? json(customer) : missing("customer", customerId);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/subscriptions$/,
+      (_m, form, account) => {
+        const all = [...scope(account).subscriptions.values()];
+        const data = all.filter((sub) => !form.customer || sub.customer === form.customer);
+        return json({ object: "list", data, has_more: false, url: "/v1/subscriptions" });
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/refunds$/,
+      (_m, form, account) => {
+        if (!form.payment_intent && !form.charge)
+          return stripeError(400, "One of the following params should be provided for this request: payment_intent or charge.");
+        const amount = form.amount === undefined ? null : Number(form.amount);
+        if (amount !== null && (!Number.isInteger(amount) || amount < 1))
+          return stripeError(400, "Invalid positive integer", { param: "amount" });
+        // The fake knows no payment intents paid outside it (events a test posts): it refunds any pi_… it is given.
+        const refund = {
+          id: id("re"),
+          object: "refund",
+          amount,
+          charge: form.charge ?? null,
+          payment_intent: form.payment_intent ?? null,
+          currency: "usd",
+          metadata: form.metadata ?? {},
+          status: "succeeded",
+          created: now(),
+        };
+        scope(account).refunds.set(refund.id, refund);
+        return json(refund);
+      },
+    ],
+    [
       "GET",
       /^\/v1\/payment_method_configurations$/,
       (_m, _f, account) => {
@@ -307,6 +399,10 @@ export function createStripeFake({ origin }) {
     handle,
     /** Every request, oldest first. */
     requests,
+    /** Stripe knows this customer on `account` (`{id, metadata}`). */
+    addCustomer: (accountId, customer) => scope(accountId).customers.set(customer.id, { object: "customer", ...customer }),
+    /** The refunds made on `account`, oldest first. */
+    refundsOf: (accountId) => [...scope(accountId).refunds.values()],
     /** Stripe knows this subscription on `account`. */
     addSubscription: (accountId, sub) => scope(accountId).subscriptions.set(sub.id, sub),
     /** Checkout Sessions on this account are refused, as for an account that cannot take charges. */

@@ -50,11 +50,13 @@ import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
 import { internalPaymentsStripeRoutes } from "./routes/internal/payments/stripe";
+import { internalTransactionsRoutes } from "./routes/internal/payments/transactions";
 import { internalProjectsRoutes } from "./routes/internal/projects";
 import { signUpRulesStatsRoutes, signUpRulesTestRoutes } from "./routes/internal/sign-up-rules";
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
+import { paymentsBillingRoutes } from "./routes/payments/billing";
 import { paymentsCancelRoutes } from "./routes/payments/cancel";
 import { paymentsCheckoutRoutes } from "./routes/payments/checkout";
 import { paymentsRoutes } from "./routes/payments/payments";
@@ -133,10 +135,12 @@ const api = routeGroup()
   .route("/internal/payments", internalPaymentsRoutes)
   .route("/payments", paymentsCheckoutRoutes)
   .route("/payments", paymentsCancelRoutes)
+  .route("/payments", paymentsBillingRoutes)
   .route("/integrations/stripe", stripeWebhookRoutes)
   .route("/stripe-widgets", stripeWidgetsRoutes)
   .route("/internal/payments", internalPaymentsStripeRoutes)
-  .route("/internal/payments", internalPaymentMethodsRoutes);
+  .route("/internal/payments", internalPaymentMethodsRoutes)
+  .route("/internal/payments", internalTransactionsRoutes);
 addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */

@@ -86,6 +86,10 @@ export function installStripeFake() {
     addSubscription: fake.addSubscription,
     /** Checkout Sessions on this account are refused, as for an account that cannot take charges. */
     refuseCheckouts: fake.refuseCheckouts,
+    /** Stripe knows this customer on the connected account. */
+    addCustomer: fake.addCustomer,
+    /** The refunds made on the connected account. */
+    refundsOf: fake.refundsOf,
     /** The metadata the last Checkout Session was created with, as Stripe echoes it in events. */
     lastCheckoutMetadata(): Record<string, string> {
       const last = [...fake.requests].reverse().find((r) => r.path === "/v1/checkout/sessions");

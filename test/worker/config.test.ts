@@ -56,6 +56,17 @@ describe("typed config (worker/config.ts)", () => {
     expect(() => readConfig({ ...prodVars, SERVER_SECRET_PREVIOUS: DEV_SERVER_SECRET })).toThrow(/SERVER_SECRET_PREVIOUS/);
   });
 
+  it("a Stripe webhook secret must be Stripe's whsec_… in production; development takes a mock's", () => {
+    expect(() => readConfig({ ...prodVars, STRIPE_WEBHOOK_SECRET: "mock_stripe_webhook_secret" })).toThrow(
+      /STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret/,
+    );
+    expect(readConfig({ ...prodVars, STRIPE_WEBHOOK_SECRET: "whsec_real" }).stripe.webhookSecret).toBe("whsec_real");
+    expect(readConfig({ ENVIRONMENT: "development", STRIPE_WEBHOOK_SECRET: "mock_stripe_webhook_secret" }).stripe.webhookSecret).toBe(
+      "mock_stripe_webhook_secret",
+    );
+    expect(() => readConfig({ ENVIRONMENT: "development", STRIPE_WEBHOOK_SECRET: "short" })).toThrow(ConfigError);
+  });
+
   it("production refuses the dev internal-project keys", () => {
     const devKeys = {
       INTERNAL_PUBLISHABLE_CLIENT_KEY: DEV_PUBLISHABLE_CLIENT_KEY,

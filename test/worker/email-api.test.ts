@@ -15,6 +15,9 @@ const BUILT_IN_TEMPLATES = [
   "dec2a601-c073-4367-b01c-2e616d2f9fa0",
   // Doorman's "sign-in locked" notice (issue 25): the account's password sign-in was locked by failures.
   "5f0c9a7e-3b1d-4e62-9a8f-2c7d41b6e0a3",
+  // The reference's payment receipt and payment failed (Stripe's webhooks send them).
+  "70372aee-0441-4d80-974c-2e858e40123a",
+  "f64b1afe-27ec-4a28-a277-7178f3261f9a",
 ];
 
 const THEME = `export function EmailTheme({ children, unsubscribeLink }) {
@@ -86,7 +89,7 @@ describe("email themes", () => {
 });
 
 describe("email templates", () => {
-  it("lists the eight built-ins; a template is created, saved (rendered), read, and deleted; a built-in's edit resets", async () => {
+  it("lists the ten built-ins; a template is created, saved (rendered), read, and deleted; a built-in's edit resets", async () => {
     const p = await createProjectWithKeys();
     const list = (await call("/internal/email-templates", p.admin)).body.templates;
     expect(list.map((t: { id: string }) => t.id)).toEqual(BUILT_IN_TEMPLATES);

@@ -224,7 +224,7 @@ describe("the built-in emails' fast path", () => {
     project: "Acme & Sons <Ltd> \"Q\" 'R'",
     text: "Tëam\n\twith  spaces & <tags>",
   };
-  const variablesOf = (id: string): Record<string, string> => {
+  const variablesOf = (id: string): Record<string, string | number> => {
     switch (id) {
       case BUILT_IN_TEMPLATE_IDS.email_verification:
         return { emailVerificationLink: tricky.link };
@@ -240,6 +240,10 @@ describe("the built-in emails' fast path", () => {
         return { signInDevice: "Chrome <on> macOS", signInLocation: "Zürich, CH", signInTime: "2025-01-01 12:00 UTC", extra: "ignored" };
       case BUILT_IN_TEMPLATE_IDS.sign_in_locked:
         return { lockedUntil: '2025-01-01 13:00 UTC <soon> & "later"' };
+      case BUILT_IN_TEMPLATE_IDS.payment_receipt:
+        return { productName: "Pro <Plan>", quantity: 2, amount: "USD 5.00", receiptLink: "https://pay.example/r?a=1&b=2" };
+      case BUILT_IN_TEMPLATE_IDS.payment_failed:
+        return { productName: "Pro & more", amount: "USD 15.00", invoiceUrl: "https://pay.example/i", failureReason: "Card <declined>" };
       default:
         return {};
     }
@@ -259,7 +263,9 @@ describe("the built-in emails' fast path", () => {
           const fast = renderBuiltInFast(input);
           const sandbox = await renderEmailSources(input);
           expect(sandbox.ok, `${kind} in ${themeId}`).toBe(true);
-          expect(fast, `${kind} in ${themeId}, name ${JSON.stringify(displayName)}`).toEqual(sandbox);
+          // The payment emails test their optional links in conditions, which a precompiled form cannot hold: the sandbox renders them.
+          if (kind.startsWith("payment_")) expect(fast).toBeNull();
+          else expect(fast, `${kind} in ${themeId}, name ${JSON.stringify(displayName)}`).toEqual(sandbox);
         }
       }
     });

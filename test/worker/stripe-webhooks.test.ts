@@ -246,13 +246,19 @@ describe("Stripe webhooks", () => {
     expect(await credits(p, userId)).toBe(0);
   });
 
-  it("answers 200 to events it does not handle", async () => {
-    const res = await deliverStripeEvent({
+  it("answers 200 to events it takes but needs nothing from, and a 500 naming an unknown type (so Stripe retries and shows it)", async () => {
+    const ignored = await deliverStripeEvent({
       id: eventId(),
-      type: "payout.paid",
+      type: "account.updated",
       account: "acct_x",
-      data: { object: { id: "po_1", object: "payout" } },
+      data: { object: { id: "acct_x", object: "account" } },
     });
-    expect([res.status, res.body]).toEqual([200, { received: true }]);
+    expect([ignored.status, ignored.body]).toEqual([200, { received: true }]);
+    const id = eventId();
+    const payout = { id, type: "payout.paid", account: "acct_x", data: { object: { id: "po_1", object: "payout" } } };
+    const unknown = await deliverStripeEvent(payout);
+    expect([unknown.status, unknown.text]).toEqual([500, "Unknown stripe webhook type received: payout.paid"]);
+    // Not recorded as handled: Stripe's retry is answered the same way.
+    expect((await deliverStripeEvent(payout)).status).toBe(500);
   });
 });

@@ -9,33 +9,38 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 const json = (name: string) => text(name, { mode: "json" }).$type<unknown>();
 const bool = (name: string) => integer(name, { mode: "boolean" });
 
-export const projects = sqliteTable("projects", {
-  id: text("id").primaryKey(),
-  displayName: text("display_name").notNull(),
-  description: text("description").notNull().default(""),
-  createdAt: integer("created_at").notNull(),
-  isProductionMode: bool("is_production_mode").notNull().default(false),
-  logoUrl: text("logo_url"),
-  fullLogoUrl: text("full_logo_url"),
-  ownerTeamId: text("owner_team_id"),
-  onboardingStatus: text("onboarding_status").notNull().default("completed"),
-  /**
-   * The flat project config (FlatProjectConfig in worker/services/project-config/flat.ts), always
-   * rebuilt from `configOverrides` in the same UPDATE: read per request without rendering.
-   */
-  config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
-  /** The config overrides by level (ConfigOverrides in worker/services/project-config/overrides.ts); null: a project from before overrides. */
-  configOverrides: text("config_overrides", { mode: "json" }).$type<Record<string, Record<string, unknown>>>(),
-  /**
-   * Where the branch override was last pushed from (the reference's branch config source:
-   * `{type: "pushed-from-github", owner, repo, …}`, `{type: "pushed-from-unknown"}`); null: unlinked.
-   */
-  configSource: text("config_source", { mode: "json" }).$type<Record<string, unknown>>(),
-  /** Bumped by every config write; a write applies only over the version it read (no lost updates). */
-  configVersion: integer("config_version").notNull().default(0),
-  /** The project's connected Stripe account (Connect), once onboarding has started (issue 15). */
-  stripeAccountId: text("stripe_account_id"),
-});
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+    isProductionMode: bool("is_production_mode").notNull().default(false),
+    logoUrl: text("logo_url"),
+    fullLogoUrl: text("full_logo_url"),
+    ownerTeamId: text("owner_team_id"),
+    onboardingStatus: text("onboarding_status").notNull().default("completed"),
+    /**
+     * The flat project config (FlatProjectConfig in worker/services/project-config/flat.ts), always
+     * rebuilt from `configOverrides` in the same UPDATE: read per request without rendering.
+     */
+    config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    /** The config overrides by level (ConfigOverrides in worker/services/project-config/overrides.ts); null: a project from before overrides. */
+    configOverrides: text("config_overrides", { mode: "json" }).$type<Record<string, Record<string, unknown>>>(),
+    /**
+     * Where the branch override was last pushed from (the reference's branch config source:
+     * `{type: "pushed-from-github", owner, repo, …}`, `{type: "pushed-from-unknown"}`); null: unlinked.
+     */
+    configSource: text("config_source", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Bumped by every config write; a write applies only over the version it read (no lost updates). */
+    configVersion: integer("config_version").notNull().default(0),
+    /** The project's connected Stripe account (Connect), once onboarding has started (issue 15). */
+    stripeAccountId: text("stripe_account_id"),
+  },
+  // The webhook finds an event's project by its connected account.
+  (t) => [index("projects_stripe_account").on(t.stripeAccountId)],
+);
 
 export const apiKeySets = sqliteTable(
   "api_key_sets",
@@ -669,11 +674,66 @@ export const purchases = sqliteTable(
     currentPeriodEnd: integer("current_period_end"),
     cancelAtPeriodEnd: bool("cancel_at_period_end").notNull().default(false),
     endedAt: integer("ended_at"),
+    /** How many of `quantity` a refund took back (internal/payments/transactions/refund): they grant nothing. */
+    refundedQuantity: integer("refunded_quantity").notNull().default(0),
   },
   (t) => [
     index("purchases_customer").on(t.projectId, t.customerType, t.customerId, t.createdAt),
     uniqueIndex("purchases_external_id").on(t.projectId, t.externalId),
     index("purchases_stripe_subscription").on(t.stripeSubscriptionId),
+  ],
+);
+
+/**
+ * A refund an owner made from the console (`POST /internal/payments/transactions/refund`): at most one
+ * per purchase (the unique purchase id is the "already refunded" check), with the quantity it took
+ * back and the money returned (USD minor units; Stripe's refund id when Stripe returned it).
+ */
+export const paymentRefunds = sqliteTable(
+  "payment_refunds",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    purchaseId: text("purchase_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    amountUsdCents: integer("amount_usd_cents").notNull(),
+    stripeRefundId: text("stripe_refund_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("payment_refunds_purchase").on(t.projectId, t.purchaseId),
+    index("payment_refunds_created").on(t.projectId, t.createdAt),
+  ],
+);
+
+/**
+ * A Stripe invoice of a connected account's subscription, as its webhooks told it: the renewals in
+ * the transactions list and the customer's invoices (`GET /payments/invoices/…`). One row per invoice id.
+ */
+export const stripeInvoices = sqliteTable(
+  "stripe_invoices",
+  {
+    id: text("id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    customerType: text("customer_type").notNull(),
+    customerId: text("customer_id").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    /** The subscription's first invoice (billing_reason subscription_create): part of the purchase, not a renewal. */
+    isCreation: bool("is_creation").notNull().default(false),
+    status: text("status"),
+    amountTotal: integer("amount_total"),
+    currency: text("currency"),
+    hostedInvoiceUrl: text("hosted_invoice_url"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("stripe_invoices_customer").on(t.projectId, t.customerType, t.customerId, t.createdAt),
+    index("stripe_invoices_project").on(t.projectId, t.createdAt),
   ],
 );
 

@@ -148,6 +148,8 @@ async function main() {
       SHARED_SMTP_HOST: "127.0.0.1",
       SHARED_SMTP_PORT: String(mail.smtpPort),
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
+      // The suite signs its Stripe events with its backend's test secret (STACK_STRIPE_WEBHOOK_SECRET's default).
+      STRIPE_WEBHOOK_SECRET: process.env.STACK_STRIPE_WEBHOOK_SECRET ?? "mock_stripe_webhook_secret",
       // The suite drives ~1,000 sign-ups and sign-ins from one address within minutes; the reference
       // has no per-address limits in its test setup, so the deployment's limits are off (docs/compat.md).
       ...Object.fromEntries(Object.keys(RATE_LIMIT_RULES).map((rule) => [`RATE_LIMIT_${rule}`, "0"])),

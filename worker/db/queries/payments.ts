@@ -151,12 +151,14 @@ export async function findPurchaseByExternalId(db: Db, projectId: string, extern
 
 export async function updatePurchaseWhere(
   db: Db,
-  where: { stripeSubscriptionId: string } | { stripePaymentIntentId: string } | { projectId: string; id: string },
+  where: { stripeSubscriptionId: string; projectId?: string } | { stripePaymentIntentId: string } | { projectId: string; id: string },
   patch: Partial<Pick<PurchaseRow, "status" | "currentPeriodEnd" | "cancelAtPeriodEnd" | "endedAt">>,
 ): Promise<number> {
   const cond =
     "stripeSubscriptionId" in where
-      ? eq(purchases.stripeSubscriptionId, where.stripeSubscriptionId)
+      ? where.projectId
+        ? and(eq(purchases.projectId, where.projectId), eq(purchases.stripeSubscriptionId, where.stripeSubscriptionId))
+        : eq(purchases.stripeSubscriptionId, where.stripeSubscriptionId)
       : "stripePaymentIntentId" in where
         ? eq(purchases.stripePaymentIntentId, where.stripePaymentIntentId)
         : and(eq(purchases.projectId, where.projectId), eq(purchases.id, where.id));

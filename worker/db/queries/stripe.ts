@@ -49,3 +49,9 @@ export async function setStripeAccountIfUnset(db: Db, projectId: string, account
   const row = await db.select({ stripeAccountId: projects.stripeAccountId }).from(projects).where(eq(projects.id, projectId)).get();
   return row?.stripeAccountId ?? null;
 }
+
+/** The project whose connected account this is; null when no project has it. */
+export async function findProjectIdByStripeAccount(db: Db, accountId: string): Promise<string | null> {
+  const row = await db.select({ id: projects.id }).from(projects).where(eq(projects.stripeAccountId, accountId)).get();
+  return row?.id ?? null;
+}

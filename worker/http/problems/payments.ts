@@ -83,8 +83,20 @@ export const paymentsProblems = {
         ? `Payment method configuration "${problem.configId}" not found on the project's Stripe account.`
         : "The project's Stripe account has no payment method configuration.",
     ),
+  client_billing_forbidden: () => new StatusError(403, "Clients can only manage their own billing."),
+  invoice_cursor_invalid: () => new StatusError(400, "Invalid cursor"),
+  transaction_cursor_invalid: () => new StatusError(400, "Invalid cursor"),
+  refund_invalid: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
+  one_time_purchase_not_found: (problem) => new KnownError("ONE_TIME_PURCHASE_NOT_FOUND", { one_time_purchase_id: problem.id }),
+  subscription_invoice_not_found: (problem) => new KnownError("SUBSCRIPTION_INVOICE_NOT_FOUND", { subscription_invoice_id: problem.id }),
+  one_time_purchase_already_refunded: (problem) =>
+    new KnownError("ONE_TIME_PURCHASE_ALREADY_REFUNDED", { one_time_purchase_id: problem.id }),
+  subscription_already_refunded: (problem) => new KnownError("SUBSCRIPTION_ALREADY_REFUNDED", { subscription_id: problem.id }),
+  test_mode_purchase_non_refundable: () => new KnownError("TEST_MODE_PURCHASE_NON_REFUNDABLE"),
   stripe_webhooks_not_configured: () =>
     new StatusError(400, "Stripe webhooks are not configured on this Doorman server (STRIPE_WEBHOOK_SECRET is unset)."),
   stripe_signature_mismatch: () => new StatusError(400, "The Stripe-Signature header does not match this payload."),
   stripe_payload_invalid: () => new StatusError(400, "The payload is not a Stripe event."),
+  // As the reference: a 500 makes Stripe retry and mark the endpoint failing, so the owner sees events it should not be sent.
+  stripe_event_type_unknown: (problem) => new StatusError(500, `Unknown stripe webhook type received: ${problem.type}`),
 } satisfies ProblemMap<keyof PaymentsProblemFields>;

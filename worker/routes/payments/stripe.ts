@@ -26,6 +26,12 @@ const webhook = defineRoute({
   response: [
     z.object({ received: z.literal(true) }),
     { status: 400, description: "Not configured, a bad signature, or not a Stripe event", schema: z.string(), contentType: "text/plain" },
+    {
+      status: 500,
+      description: "A signed event of a type the endpoint does not take (Stripe retries it)",
+      schema: z.string(),
+      contentType: "text/plain",
+    },
   ],
 });
 

@@ -34,6 +34,20 @@ function templateVariables(project: ProjectRow, kind: TemplateKind, v: TemplateV
       return { signInDevice: v.device ?? "Unknown device", signInLocation: v.location ?? "Unknown location", signInTime: v.time ?? "" };
     case "sign_in_locked":
       return { lockedUntil: v.time ?? "" };
+    case "payment_receipt":
+      return {
+        productName: v.productName ?? "Purchase",
+        quantity: v.quantity ?? 1,
+        amount: v.amount ?? "",
+        ...(v.receiptLink ? { receiptLink: v.receiptLink } : {}),
+      };
+    case "payment_failed":
+      return {
+        productName: v.productName ?? "Subscription",
+        amount: v.amount ?? "",
+        ...(v.invoiceUrl ? { invoiceUrl: v.invoiceUrl } : {}),
+        ...(v.failureReason ? { failureReason: v.failureReason } : {}),
+      };
   }
 }
 

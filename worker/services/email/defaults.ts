@@ -117,6 +117,10 @@ export const BUILT_IN_TEMPLATE_IDS = {
   new_sign_in: "dec2a601-c073-4367-b01c-2e616d2f9fa0",
   /** Doorman's own: password sign-in locked after too many wrong passwords. */
   sign_in_locked: "5f0c9a7e-3b1d-4e62-9a8f-2c7d41b6e0a3",
+  /** A paid one-time purchase or subscription invoice (Stripe's webhook), as the reference. */
+  payment_receipt: "70372aee-0441-4d80-974c-2e858e40123a",
+  /** A subscription's invoice Stripe gave up collecting, as the reference. */
+  payment_failed: "f64b1afe-27ec-4a28-a277-7178f3261f9a",
 } as const;
 
 export type BuiltInEmailKind = keyof typeof BUILT_IN_TEMPLATE_IDS;
@@ -216,6 +220,47 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<string, EmailTemplateSourc
       paragraph: `"Someone typed a wrong password for your " + project.displayName + " account too many times, so signing in with the password is paused until " + variables.lockedUntil + ". You can still sign in with an emailed code, a passkey or a linked account."`,
       footnote: "If this was not you, your password was not accepted. Consider changing it to a long, unique one.",
       preview: `{ lockedUntil: "2025-01-01 13:00 UTC" }`,
+    }),
+  },
+  [BUILT_IN_TEMPLATE_IDS.payment_receipt]: {
+    displayName: "Payment Receipt",
+    tsxSource: templateSource({
+      schema: `{ productName: "string", quantity: "number", amount: "string", "receiptLink?": "string" }`,
+      subject: `"Your receipt from " + project.displayName`,
+      heading: `"Thanks for your purchase"`,
+      paragraph: `"Your payment for " + variables.productName + " is complete."`,
+      extra: `
+        <Text className="text-base font-bold text-center m-0 pb-2">Total paid: {variables.amount}</Text>
+        <Text className="text-sm text-center m-0 pb-4">Quantity: {variables.quantity}</Text>
+        {variables.receiptLink ? (
+          <Section className="text-center py-3">
+            <Button href={variables.receiptLink} className="bg-[#4338ca] text-white text-sm font-bold rounded-md px-5 py-3 no-underline">
+              View receipt
+            </Button>
+          </Section>
+        ) : null}`,
+      footnote: "Keep this email for your records.",
+      preview: `{ productName: "Pro Plan", quantity: 1, amount: "USD 29.00", receiptLink: "https://example.com/receipt" }`,
+    }),
+  },
+  [BUILT_IN_TEMPLATE_IDS.payment_failed]: {
+    displayName: "Payment Failed",
+    tsxSource: templateSource({
+      schema: `{ productName: "string", amount: "string", "invoiceUrl?": "string", "failureReason?": "string" }`,
+      subject: `"Payment failed for " + project.displayName`,
+      heading: `"Your payment did not go through"`,
+      paragraph: `"We could not collect the payment of " + variables.amount + " for " + variables.productName + "."`,
+      extra: `
+        {variables.failureReason ? <Text className="text-sm text-center m-0 pb-4">{variables.failureReason}</Text> : null}
+        {variables.invoiceUrl ? (
+          <Section className="text-center py-3">
+            <Button href={variables.invoiceUrl} className="bg-[#4338ca] text-white text-sm font-bold rounded-md px-5 py-3 no-underline">
+              Update payment
+            </Button>
+          </Section>
+        ) : null}`,
+      footnote: "Update your payment method to keep your subscription.",
+      preview: `{ productName: "Pro Plan", amount: "USD 29.00", invoiceUrl: "https://example.com/invoice" }`,
     }),
   },
 };

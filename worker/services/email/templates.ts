@@ -17,6 +17,13 @@ export type TemplateVars = {
   device?: string;
   location?: string;
   time?: string;
+  /** payment_receipt and payment_failed: what was bought, how many, the amount ("USD 5.00") and Stripe's links. */
+  productName?: string;
+  quantity?: number;
+  amount?: string;
+  receiptLink?: string;
+  invoiceUrl?: string;
+  failureReason?: string;
 };
 
 /**

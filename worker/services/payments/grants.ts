@@ -92,7 +92,7 @@ export function purchaseGrants(itemId: string, rows: PurchaseRow[], now: number)
     if (!included) continue;
     const expires = included.expires ?? "never";
     const endsWithPurchase = expires === "when-purchase-expires" || (expires === "when-repeated" && p.endedAt !== null);
-    const g = { ...included, quantity: included.quantity * p.quantity };
+    const g = { ...included, quantity: included.quantity * (p.quantity - p.refundedQuantity) };
     out.push(...grantsOf(`p:${p.id}`, g, p.createdAt, now, p.endedAt, endsWithPurchase));
   }
   return out;

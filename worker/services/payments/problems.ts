@@ -54,4 +54,19 @@ export type PaymentsProblemFields = {
   stripe_webhooks_not_configured: NoFields;
   stripe_signature_mismatch: NoFields;
   stripe_payload_invalid: NoFields;
+  // --- billing ---
+  /** A client asked for billing that is not its own user's (or a custom customer's). */
+  client_billing_forbidden: NoFields;
+  invoice_cursor_invalid: NoFields;
+  // --- the ledger: transactions and refunds ---
+  transaction_cursor_invalid: NoFields;
+  /** A refund the purchase cannot take (the reference's SCHEMA_ERROR messages). */
+  refund_invalid: { message: string };
+  one_time_purchase_not_found: { id: string };
+  subscription_invoice_not_found: { id: string };
+  one_time_purchase_already_refunded: { id: string };
+  subscription_already_refunded: { id: string };
+  test_mode_purchase_non_refundable: NoFields;
+  /** A signed event of a type the endpoint does not take. */
+  stripe_event_type_unknown: { type: string };
 };

@@ -123,6 +123,28 @@ export function createStripeProvider(
 ): PaymentsProvider {
   const bounds = settings.bounds ?? DEFAULT_OUTBOUND_LIMITS.stripe;
   const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, bounds, fetchFn));
+  /** The customer's default card (invoice settings), read from Stripe when only its id is given. */
+  async function defaultCardOf(customer: { invoice_settings?: { default_payment_method?: unknown } | null }, accountId: string) {
+    const ref = customer.invoice_settings?.default_payment_method;
+    if (!ref) return null;
+    try {
+      const pm =
+        typeof ref === "string"
+          ? await stripe.paymentMethods.retrieve(ref, {}, { stripeAccount: accountId })
+          : (ref as { id: string; card?: unknown });
+      const card = (pm as { card?: { brand?: string; last4?: string; exp_month?: number; exp_year?: number } | null }).card ?? null;
+      return {
+        id: pm.id,
+        brand: card?.brand ?? null,
+        last4: card?.last4 ?? null,
+        exp_month: card?.exp_month ?? null,
+        exp_year: card?.exp_year ?? null,
+      };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw unavailableOr(err);
+    }
+  }
   return {
     async createAccount({ projectId, idempotencyKey }) {
       const account = await guard(
@@ -190,6 +212,63 @@ export function createStripeProvider(
         if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new ProviderRefusedError(err.message, err.code ?? null);
         throw unavailableOr(err);
       }
+    },
+    async findCustomer({ accountId, customerType, customerId }) {
+      // Stripe's search syntax: a quoted value escapes ' and \ with a backslash.
+      const quote = (v: string) => `'${v.replace(/[\\']/g, (ch) => `\\${ch}`)}'`;
+      const found = await guard(
+        stripe.customers.search(
+          {
+            query: `metadata['customerId']:${quote(customerId)} AND metadata['customerType']:${quote(customerType.toUpperCase())}`,
+            limit: 1,
+          },
+          { stripeAccount: accountId },
+        ),
+      );
+      const customer = found.data[0];
+      return customer ? { id: customer.id, defaultCard: await defaultCardOf(customer, accountId) } : null;
+    },
+    async createCustomer({ accountId, customerType, customerId, idempotencyKey }) {
+      // The reference's metadata: its webhooks (and Doorman's) find the Doorman customer by it.
+      const customer = await guard(
+        stripe.customers.create(
+          { metadata: { customerId, customerType: customerType.toUpperCase() } },
+          { stripeAccount: accountId, idempotencyKey },
+        ),
+      );
+      return { id: customer.id, defaultCard: null };
+    },
+    async createSetupIntent({ accountId, stripeCustomerId }) {
+      const intent = await guard(
+        stripe.setupIntents.create({ customer: stripeCustomerId, usage: "off_session" }, { stripeAccount: accountId }),
+      );
+      if (!intent.client_secret) throw new Error(`Stripe answered setup intent ${intent.id} without a client secret`);
+      return { clientSecret: intent.client_secret };
+    },
+    async readCustomer({ accountId, customerId }) {
+      try {
+        const customer = await stripe.customers.retrieve(customerId, {}, { stripeAccount: accountId });
+        if ("deleted" in customer && customer.deleted) return null;
+        return { metadata: { ...(customer as { metadata?: Record<string, string> }).metadata } };
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
+      }
+    },
+    async listSubscriptions({ accountId, customerId }) {
+      const list = await guard(
+        stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }, { stripeAccount: accountId }),
+      );
+      return list.data as unknown as Record<string, unknown>[];
+    },
+    async createRefund({ accountId, paymentIntentId, amount, metadata, idempotencyKey }) {
+      const refund = await stripe.refunds
+        .create({ payment_intent: paymentIntentId, amount, metadata }, { stripeAccount: accountId, idempotencyKey })
+        .catch((err: unknown) => {
+          if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new ProviderRefusedError(err.message, err.code ?? null);
+          throw unavailableOr(err);
+        });
+      return { id: refund.id };
     },
     async createCheckoutSession(input) {
       // No idempotency key: a second session for the same code is harmless (each payment is recorded once, by its session id).

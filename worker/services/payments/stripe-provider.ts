@@ -52,6 +52,11 @@ export type CheckoutRequest = {
 
 export type CheckoutSession = { id: string; url: string; clientSecret: string | null };
 
+/** A saved card, as the customer's billing shows it. */
+export type ProviderCard = { id: string; brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null };
+/** A customer of a connected account (its metadata names Doorman's customer), with its default card if it has one. */
+export type ProviderCustomer = { id: string; defaultCard: ProviderCard | null };
+
 /** A verified webhook event: only the fields Doorman reads. */
 export type ProviderEvent = {
   id: string;
@@ -126,6 +131,24 @@ export interface PaymentsProvider {
   readSubscription(input: { accountId: string; subscriptionId: string }): Promise<Record<string, unknown> | null>;
   /** Cancels a subscription on a connected account now; false when the provider does not know it. */
   cancelSubscription(input: { accountId: string; subscriptionId: string }): Promise<boolean>;
+  /** A customer of a connected account (its metadata names Doorman's customer); null when the provider does not know it. */
+  readCustomer(input: { accountId: string; customerId: string }): Promise<{ metadata: Record<string, string> } | null>;
+  /** The connected account's customer of a Doorman customer (by its metadata), or null. */
+  findCustomer(input: { accountId: string; customerType: string; customerId: string }): Promise<ProviderCustomer | null>;
+  /** Creates the connected account's customer of a Doorman customer. */
+  createCustomer(input: { accountId: string; customerType: string; customerId: string; idempotencyKey: string }): Promise<ProviderCustomer>;
+  /** A SetupIntent that saves a card for the customer (off-session use), for Stripe's in-page form. */
+  createSetupIntent(input: { accountId: string; stripeCustomerId: string }): Promise<{ clientSecret: string }>;
+  /** Every subscription (any status) of a customer of a connected account, as the provider sends them. */
+  listSubscriptions(input: { accountId: string; customerId: string }): Promise<Record<string, unknown>[]>;
+  /** Refunds `amount` (minor units) of a payment intent on a connected account; ProviderRefusedError when the provider says no. */
+  createRefund(input: {
+    accountId: string;
+    paymentIntentId: string;
+    amount: number;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<{ id: string }>;
   /** A hosted checkout page on the connected account, for one purchase; ProviderRefusedError when the provider says no. */
   createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
   /** The connected account's payment method configurations. */

@@ -2,6 +2,9 @@
  * Stripe webhook events (issue 15) turned into purchases: a paid checkout grants the offer, a
  * renewal moves the subscription's period on, a cancellation or end changes its status, a full
  * refund revokes it. Grants are computed from purchases, so each of these is one purchase update.
+ * Events in the reference's shapes (one-time PaymentIntents, a customer's subscriptions and
+ * invoices) are handled in stripe-webhook-sync.ts, their emails in stripe-webhook-emails.ts. A type
+ * the endpoint does not take is a 500 (as the reference), not recorded, so Stripe retries and shows it.
  *
  * Idempotent per event id: the event is recorded first (stripe_events) and a redelivered id
  * changes nothing; if handling fails, the record is dropped so Stripe's retry handles it again.
@@ -15,13 +18,60 @@ import { forgetStripeEvent, recordStripeEvent } from "../../db/queries/stripe";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
 import type { OfferConfig } from "./config";
-import { completePurchase, refundPurchaseByPaymentIntent, type SubscriptionPatch, updateSubscriptionByStripeId } from "./purchases";
+import { completePurchase, refundPurchaseByPaymentIntent, updateSubscriptionByStripeId } from "./purchases";
 import { verifyStripeWebhook } from "./stripe-client";
+import { withEventMockData } from "./stripe-mock-data";
+import { asObj, idOf, listData, num, subscriptionPatchOf, subscriptionPeriodEnd } from "./stripe-objects";
 import type { PaymentsProvider, ProviderEvent } from "./stripe-provider";
+import { sendPaymentFailedEmail, sendReceiptEmail } from "./stripe-webhook-emails";
+import { onOneTimePaymentSucceeded, projectOfEvent, syncCustomerFromEvent } from "./stripe-webhook-sync";
+
+export { subscriptionPatchOf } from "./stripe-objects";
 
 export type StripeWebhookOutcome =
   | { ok: true; duplicate: boolean; handled: boolean }
-  | Problem<"stripe_webhooks_not_configured" | "stripe_signature_mismatch" | "stripe_payload_invalid">;
+  | Problem<"stripe_webhooks_not_configured" | "stripe_signature_mismatch" | "stripe_payload_invalid" | "stripe_event_type_unknown">;
+
+/** The events about a customer's subscriptions and invoices: each syncs the customer's subscriptions (as the reference). */
+const CUSTOMER_SYNC_EVENTS = new Set([
+  "checkout.session.completed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "customer.subscription.paused",
+  "customer.subscription.resumed",
+  "customer.subscription.pending_update_applied",
+  "customer.subscription.pending_update_expired",
+  "customer.subscription.trial_will_end",
+  "invoice.created",
+  "invoice.finalized",
+  "invoice.updated",
+  "invoice.voided",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "invoice.payment_action_required",
+  "invoice.upcoming",
+  "invoice.marked_uncollectible",
+  "invoice.payment_succeeded",
+  "payment_intent.succeeded",
+  "payment_intent.payment_failed",
+  "payment_intent.canceled",
+]);
+
+/** Every event type the endpoint takes; another type is refused with a 500 so Stripe shows the endpoint as failing (as the reference). */
+const KNOWN_EVENTS = new Set([
+  ...CUSTOMER_SYNC_EVENTS,
+  "checkout.session.async_payment_succeeded",
+  "charge.refunded",
+  "charge.dispute.created",
+  // Received but need nothing (as the reference).
+  "account.updated",
+  "account.application.authorized",
+  "capability.updated",
+  "charge.failed",
+  "balance.available",
+  "customer.updated",
+]);
 
 /** What Doorman put on the Checkout Session (stripe-client.ts buildCheckoutParams). */
 const checkoutMetadataSchema = z.object({
@@ -33,55 +83,6 @@ const checkoutMetadataSchema = z.object({
   quantity: z.string().regex(/^[1-9]\d{0,3}$/),
   purchase_code_hash: z.string().min(1),
 });
-
-type Obj = Record<string, unknown>;
-const asObj = (v: unknown): Obj | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : null);
-/** An id field that Stripe sends as a string, or as the expanded object. */
-const idOf = (v: unknown): string | null =>
-  typeof v === "string" ? v : typeof asObj(v)?.id === "string" ? (asObj(v)!.id as string) : null;
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const listData = (v: unknown): Obj[] => {
-  const data = asObj(v)?.data;
-  return Array.isArray(data) ? (data.map(asObj).filter(Boolean) as Obj[]) : [];
-};
-
-/** The latest period end (ms) of a subscription: per item in current API versions, top level in older ones. */
-function subscriptionPeriodEnd(sub: Obj): number | null {
-  const ends = listData(sub.items)
-    .map((item) => num(item.current_period_end))
-    .filter((v): v is number => v !== null);
-  const top = num(sub.current_period_end);
-  if (top !== null) ends.push(top);
-  return ends.length ? Math.max(...ends) * 1000 : null;
-}
-
-/**
- * A Stripe subscription's state as a purchase patch; null for states that change nothing yet
- * ("incomplete": the first payment is still pending, the checkout has not completed).
- */
-export function subscriptionPatchOf(sub: Obj, nowMs: number): SubscriptionPatch | null {
-  const status = typeof sub.status === "string" ? sub.status : "";
-  const currentPeriodEnd = subscriptionPeriodEnd(sub);
-  const cancelAtPeriodEnd = sub.cancel_at_period_end === true;
-  const endedAt = (num(sub.ended_at) ?? Math.floor(nowMs / 1000)) * 1000;
-  switch (status) {
-    case "active":
-    // Stripe is still retrying the payment: the customer keeps the items until Stripe gives up.
-    case "past_due":
-      return { status: "active", currentPeriodEnd, cancelAtPeriodEnd, endedAt: null };
-    case "trialing":
-      return { status: "trialing", currentPeriodEnd, cancelAtPeriodEnd, endedAt: null };
-    case "canceled":
-    case "incomplete_expired":
-      return { status: "canceled", currentPeriodEnd, cancelAtPeriodEnd, endedAt };
-    // Unpaid or paused: no access now; a later payment or resume makes it active again.
-    case "unpaid":
-    case "paused":
-      return { status: "ended", currentPeriodEnd, cancelAtPeriodEnd, endedAt: nowMs };
-    default:
-      return null;
-  }
-}
 
 /** checkout.session.completed / async_payment_succeeded: the paid checkout becomes a purchase (once). */
 async function onCheckoutPaid(deps: Deps, provider: PaymentsProvider | null, event: ProviderEvent): Promise<boolean> {
@@ -181,22 +182,48 @@ async function onChargeRefunded(deps: Deps, event: ProviderEvent): Promise<boole
   return paymentIntentId ? refundPurchaseByPaymentIntent(deps, paymentIntentId) : false;
 }
 
+/** charge.dispute.created: logged for the operator (the reference posts it to its team's chat). */
+async function onDispute(deps: Deps, event: ProviderEvent): Promise<boolean> {
+  const project = await projectOfEvent(deps, event);
+  const d = event.object;
+  console.warn(
+    `stripe chargeback: project ${project?.id ?? "(unknown)"} account ${event.account ?? "(platform)"} event ${event.id} dispute ${idOf(d.id) ?? "?"} ` +
+      `amount ${num(d.amount) ?? "?"} ${typeof d.currency === "string" ? d.currency : ""} reason ${String(d.reason ?? "?")} charge ${idOf(d.charge) ?? "?"}`,
+  );
+  return project !== null;
+}
+
 async function dispatch(deps: Deps, provider: PaymentsProvider | null, event: ProviderEvent): Promise<boolean> {
+  let handled = false;
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
-      return onCheckoutPaid(deps, provider, event);
+      handled = await onCheckoutPaid(deps, provider, event);
+      break;
     case "invoice.paid":
     case "invoice.payment_succeeded":
-      return onInvoicePaid(deps, event);
+      handled = await onInvoicePaid(deps, event);
+      break;
     case "customer.subscription.updated":
     case "customer.subscription.deleted":
-      return onSubscriptionChanged(deps, event);
+      handled = await onSubscriptionChanged(deps, event);
+      break;
     case "charge.refunded":
       return onChargeRefunded(deps, event);
-    default:
-      return false;
+    case "charge.dispute.created":
+      return onDispute(deps, event);
+    case "payment_intent.succeeded": {
+      const payment = await onOneTimePaymentSucceeded(deps, event);
+      // Once per purchase: a redelivered payment finds the purchase and sends nothing again.
+      if (payment?.created) await sendReceiptEmail(deps, payment, event.object);
+      if (payment) return true;
+      break;
+    }
   }
+  if (!CUSTOMER_SYNC_EVENTS.has(event.type)) return handled;
+  const synced = await syncCustomerFromEvent(deps, withEventMockData(deps, provider, event.object), event);
+  if (synced && event.type === "invoice.payment_failed") await sendPaymentFailedEmail(deps, synced, event.object);
+  return handled || synced !== null;
 }
 
 /**
@@ -214,6 +241,7 @@ export async function handleStripeWebhook(
   const verified = await verifyStripeWebhook({ payload: input.payload, signature: input.signature, secret, nowMs: deps.now() });
   if (!verified.ok) return verified;
   const { event } = verified;
+  if (!KNOWN_EVENTS.has(event.type)) return fail("stripe_event_type_unknown", { type: event.type.slice(0, 128) });
   const projectId = asObj(event.object.metadata)?.project_id;
   const fresh = await recordStripeEvent(deps.db, {
     eventId: event.id,

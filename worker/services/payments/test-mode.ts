@@ -11,7 +11,9 @@ import { readPaymentsConfig } from "./customers";
 import { completePurchase, type PurchaseProblem } from "./purchases";
 
 /** Who pays: the customer on the purchase page (test mode only, the test card) or an admin of the code's project. */
-export type TestModePayer = { type: "customer"; cardNumber: string; quantity: number | undefined } | { type: "admin"; projectId: string };
+export type TestModePayer =
+  | { type: "customer"; cardNumber: string; quantity: number | undefined }
+  | { type: "admin"; projectId: string; quantity?: number };
 
 export type TestModePurchaseResult =
   | { ok: true; purchaseId: string }
@@ -45,7 +47,7 @@ export async function completeTestModePurchase(
     offerId: code.offerId,
     offer: code.offer,
     priceId: input.priceId,
-    quantity: payer.type === "customer" && code.offer.stackable ? (payer.quantity ?? 1) : 1,
+    quantity: code.offer.stackable ? (payer.quantity ?? 1) : 1,
     source: "test_mode",
   });
   return result.ok ? { ok: true, purchaseId: result.purchaseId } : result;

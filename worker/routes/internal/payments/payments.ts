@@ -28,7 +28,12 @@ const testModeSession = defineRoute({
   path: "/test-mode-purchase-session",
   summary: "Complete a purchase code's purchase in test mode (the reference's dashboard call)",
   access: ["admin"],
-  body: z.strictObject({ full_code: z.string().min(1).max(512), price_id: z.string().min(1).max(63) }),
+  body: z.strictObject({
+    full_code: z.string().min(1).max(512),
+    price_id: z.string().min(1).max(63),
+    /** Honoured for stackable offers only, as on the purchase page. */
+    quantity: z.number().int().min(1).max(10_000).optional(),
+  }),
   response: z.object({ success: z.literal(true) }),
   errors: [
     "VERIFICATION_CODE_NOT_FOUND",
@@ -66,7 +71,7 @@ addRoute(internalPaymentsRoutes, testModeSession, async (c, { auth, body }) => {
   const result = await completeTestModePurchase(c.get("deps"), {
     fullCode: body.full_code,
     priceId: body.price_id,
-    payer: { type: "admin", projectId: auth.project.id },
+    payer: { type: "admin", projectId: auth.project.id, quantity: body.quantity },
   });
   unwrap(result);
   return c.json({ success: true as const });
