@@ -147,6 +147,8 @@ async function main() {
       DOORMAN_STATE_DIR: relative(root, state),
       SHARED_SMTP_HOST: "127.0.0.1",
       SHARED_SMTP_PORT: String(mail.smtpPort),
+      // The suite expects purchase URLs on its dashboard's origin, localhost:{prefix}01 (8101 by default).
+      WEB_APP_URL: `http://localhost:${process.env.NEXT_PUBLIC_STACK_PORT_PREFIX ?? "81"}01`,
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
       // The suite drives ~1,000 sign-ups and sign-ins from one address within minutes; the reference
       // has no per-address limits in its test setup, so the deployment's limits are off (docs/compat.md).

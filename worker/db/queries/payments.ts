@@ -164,6 +164,16 @@ export async function updatePurchaseWhere(
   return rows.length;
 }
 
+/** A Stripe subscription now belongs to `keepId` only: the purchases it was switched away from stop following its events. */
+export async function detachStripeSubscription(db: Db, projectId: string, stripeSubscriptionId: string, keepId: string): Promise<void> {
+  await db
+    .update(purchases)
+    .set({ stripeSubscriptionId: null })
+    .where(
+      and(eq(purchases.projectId, projectId), eq(purchases.stripeSubscriptionId, stripeSubscriptionId), sql`${purchases.id} <> ${keepId}`),
+    );
+}
+
 /**
  * Cancels a subscription purchase at its period's end (owned until then), only while it is still
  * active or trialing: a concurrent cancel changes nothing twice. Answers how many rows changed.
@@ -195,7 +205,7 @@ export async function findPurchaseCode(db: Db, codeHash: string): Promise<Purcha
 }
 
 /** Marks the code used by this purchase, only if still unused: the statement to batch with the purchase. */
-export function spendCodeStatement(db: Db, codeHash: string, purchaseId: string, now: number) {
+export function spendCodeStatement(db: Db, codeHash: string, purchaseId: string | null, now: number) {
   return db
     .update(purchaseCodes)
     .set({ usedAt: now, purchaseId })

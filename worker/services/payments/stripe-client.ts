@@ -13,12 +13,15 @@ import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
 import { fail } from "../result";
 import { guard, isMissing, unavailableOr } from "./stripe-errors";
 import {
+  type CheckoutMetadata,
   type CheckoutRequest,
+  type PaymentIntentRequest,
   type PaymentsProvider,
   type ProviderAccount,
   type ProviderEvent,
   type ProviderMethodConfig,
   ProviderRefusedError,
+  type StartedPayment,
   type WebhookVerification,
 } from "./stripe-provider";
 
@@ -80,9 +83,9 @@ function clientOptions(apiUrl: string | null, bounds: OutboundBounds, fetchFn?: 
   return options;
 }
 
-function buildCheckoutParams(input: CheckoutRequest) {
-  const { line, metadata } = input;
-  const stringMetadata = {
+/** The purchase as Stripe metadata (strings), which the webhook events echo back. */
+function metadataOf(metadata: CheckoutMetadata) {
+  return {
     project_id: metadata.projectId,
     customer_type: metadata.customerType,
     customer_id: metadata.customerId,
@@ -91,6 +94,16 @@ function buildCheckoutParams(input: CheckoutRequest) {
     quantity: String(metadata.quantity),
     purchase_code_hash: metadata.purchaseCodeHash,
   };
+}
+
+/** The metadata of a payment purchase-session starts: its own events record it (stripe-payment-webhooks.ts), never Checkout's. */
+function elementsMetadataOf(metadata: CheckoutMetadata) {
+  return { ...metadataOf(metadata), payment_flow: "elements" };
+}
+
+function buildCheckoutParams(input: CheckoutRequest) {
+  const { line, metadata } = input;
+  const stringMetadata = metadataOf(metadata);
   const priceData = {
     currency: line.currency,
     unit_amount: line.unitAmount,
@@ -109,6 +122,34 @@ function buildCheckoutParams(input: CheckoutRequest) {
     cancel_url: input.cancelUrl,
   };
 }
+
+/** Stripe's refusals (a bad parameter, an account that cannot charge) as ProviderRefusedError; the rest unavailable. */
+function refusedOr(err: unknown): never {
+  if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripePermissionError)
+    throw new ProviderRefusedError(err.message, err.code ?? null);
+  throw unavailableOr(err);
+}
+
+/** A subscription item's price: the line's amount and interval, on a product made for it. */
+function subscriptionItemPrice(line: PaymentIntentRequest["line"], productId: string) {
+  return {
+    currency: line.currency,
+    unit_amount: line.unitAmount,
+    product: productId,
+    recurring: { interval: line.recurring!.interval, interval_count: line.recurring!.intervalCount },
+  };
+}
+
+/** The client secret the page confirms a subscription with: its first invoice's, or the card setup's during a trial. */
+function subscriptionSecret(sub: Stripe.Subscription): StartedPayment {
+  const invoice = typeof sub.latest_invoice === "object" ? sub.latest_invoice : null;
+  const setup = typeof sub.pending_setup_intent === "object" ? sub.pending_setup_intent : null;
+  const secret = invoice?.confirmation_secret?.client_secret ?? setup?.client_secret ?? null;
+  if (!secret) throw new Error(`Stripe answered subscription ${sub.id} without a client secret`);
+  return { id: sub.id, clientSecret: secret };
+}
+
+const SUBSCRIPTION_EXPAND = ["latest_invoice.confirmation_secret", "pending_setup_intent"];
 
 /**
  * The Stripe implementation. `fetchFn` replaces the global fetch (tests); `apiUrl` another host;
@@ -202,6 +243,83 @@ export function createStripeProvider(
         });
       if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url, clientSecret: session.client_secret ?? null };
+    },
+    async findOrCreateCustomer({ accountId, projectId, customerType, customerId }) {
+      const key = `${customerType}:${customerId}`;
+      const found = await stripe.customers
+        .search({ query: `metadata['doorman_customer']:'${key.replace(/'/g, "\\'")}'`, limit: 1 }, { stripeAccount: accountId })
+        .catch(refusedOr);
+      if (found.data[0]) return { id: found.data[0].id };
+      const created = await stripe.customers
+        .create(
+          { metadata: { doorman_customer: key, project_id: projectId, customer_type: customerType, customer_id: customerId } },
+          { stripeAccount: accountId },
+        )
+        .catch(refusedOr);
+      return { id: created.id };
+    },
+    async createSubscriptionPayment(input) {
+      const opts = { stripeAccount: input.accountId };
+      const product = await stripe.products.create({ name: input.line.productName }, opts).catch(refusedOr);
+      const sub = await stripe.subscriptions
+        .create(
+          {
+            customer: input.customerId,
+            items: [{ price_data: subscriptionItemPrice(input.line, product.id), quantity: input.line.quantity }],
+            // Incomplete until the page confirms the first invoice's payment; nothing is granted before (the webhook does).
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            expand: SUBSCRIPTION_EXPAND,
+            metadata: elementsMetadataOf(input.metadata),
+            ...(input.trialPeriodDays ? { trial_period_days: input.trialPeriodDays } : {}),
+          },
+          opts,
+        )
+        .catch(refusedOr);
+      return subscriptionSecret(sub);
+    },
+    async updateSubscriptionPayment(input) {
+      const opts = { stripeAccount: input.accountId };
+      let current: Stripe.Subscription;
+      try {
+        current = await stripe.subscriptions.retrieve(input.subscriptionId, {}, opts);
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
+      }
+      const item = current.items.data[0];
+      if (!item) return null;
+      const product = await stripe.products.create({ name: input.line.productName }, opts).catch(refusedOr);
+      const sub = await stripe.subscriptions
+        .update(
+          input.subscriptionId,
+          {
+            items: [{ id: item.id, price_data: subscriptionItemPrice(input.line, product.id), quantity: input.line.quantity }],
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            expand: SUBSCRIPTION_EXPAND,
+            metadata: elementsMetadataOf(input.metadata),
+          },
+          opts,
+        )
+        .catch(refusedOr);
+      return subscriptionSecret(sub);
+    },
+    async createOneTimePayment(input) {
+      const intent = await stripe.paymentIntents
+        .create(
+          {
+            amount: input.line.unitAmount * input.line.quantity,
+            currency: input.line.currency,
+            customer: input.customerId,
+            automatic_payment_methods: { enabled: true },
+            metadata: elementsMetadataOf(input.metadata),
+          },
+          { stripeAccount: input.accountId },
+        )
+        .catch(refusedOr);
+      if (!intent.client_secret) throw new Error(`Stripe answered payment intent ${intent.id} without a client secret`);
+      return { id: intent.id, clientSecret: intent.client_secret };
     },
     async listMethodConfigs(accountId) {
       const list = await guard(stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId }));

@@ -52,6 +52,18 @@ export type CheckoutRequest = {
 
 export type CheckoutSession = { id: string; url: string; clientSecret: string | null };
 
+/** A payment the purchase page confirms itself (Stripe Elements): a subscription or a one-time payment intent. */
+export type PaymentIntentRequest = {
+  accountId: string;
+  /** The customer on the connected account (findOrCreateCustomer). */
+  customerId: string;
+  line: CheckoutLine;
+  metadata: CheckoutMetadata;
+  trialPeriodDays?: number;
+};
+/** What the page confirms with: the client secret of the payment (or of the card setup, during a free trial). */
+export type StartedPayment = { id: string; clientSecret: string };
+
 /** A verified webhook event: only the fields Doorman reads. */
 export type ProviderEvent = {
   id: string;
@@ -128,6 +140,14 @@ export interface PaymentsProvider {
   cancelSubscription(input: { accountId: string; subscriptionId: string }): Promise<boolean>;
   /** A hosted checkout page on the connected account, for one purchase; ProviderRefusedError when the provider says no. */
   createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
+  /** The connected account's customer for a Doorman customer, created on first use. */
+  findOrCreateCustomer(input: { accountId: string; projectId: string; customerType: string; customerId: string }): Promise<{ id: string }>;
+  /** An incomplete subscription the page pays (its first invoice's client secret). */
+  createSubscriptionPayment(input: PaymentIntentRequest): Promise<StartedPayment>;
+  /** Moves an existing subscription to another price (a switch within a product line); false-y when Stripe does not know it. */
+  updateSubscriptionPayment(input: PaymentIntentRequest & { subscriptionId: string }): Promise<StartedPayment | null>;
+  /** A one-time payment intent the page confirms. */
+  createOneTimePayment(input: PaymentIntentRequest): Promise<StartedPayment>;
   /** The connected account's payment method configurations. */
   listMethodConfigs(accountId: string): Promise<ProviderMethodConfig[]>;
   /** Turns payment methods of one configuration on or off; null when the provider does not know the configuration. */

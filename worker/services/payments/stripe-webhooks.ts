@@ -17,6 +17,7 @@ import { fail, type Problem } from "../result";
 import type { OfferConfig } from "./config";
 import { completePurchase, refundPurchaseByPaymentIntent, type SubscriptionPatch, updateSubscriptionByStripeId } from "./purchases";
 import { verifyStripeWebhook } from "./stripe-client";
+import { onPaymentIntentSucceeded, onSubscriptionStarted } from "./stripe-payment-webhooks";
 import type { PaymentsProvider, ProviderEvent } from "./stripe-provider";
 
 export type StripeWebhookOutcome =
@@ -189,9 +190,16 @@ async function dispatch(deps: Deps, provider: PaymentsProvider | null, event: Pr
     case "invoice.paid":
     case "invoice.payment_succeeded":
       return onInvoicePaid(deps, event);
-    case "customer.subscription.updated":
+    // A subscription purchase-session started becomes a purchase first; then its state applies as to any.
+    case "customer.subscription.created":
+    case "customer.subscription.updated": {
+      const started = await onSubscriptionStarted(deps, event);
+      return (await onSubscriptionChanged(deps, event)) || started;
+    }
     case "customer.subscription.deleted":
       return onSubscriptionChanged(deps, event);
+    case "payment_intent.succeeded":
+      return onPaymentIntentSucceeded(deps, event);
     case "charge.refunded":
       return onChargeRefunded(deps, event);
     default:
