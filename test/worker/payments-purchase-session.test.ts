@@ -310,6 +310,15 @@ describe("test purchases and grants", () => {
   });
 });
 
+describe("config defaults", () => {
+  it("an item without a display name or customer type is the reference's default: its id, for users", async () => {
+    const p = await projectWithConfig({ "payments.items.seats": {} });
+    const u = await signUp(p.client);
+    const res = await call(`/payments/items/user/${u.userId}/seats`, p.server);
+    expect([res.status, res.body]).toEqual([200, { id: "seats", display_name: "seats", quantity: 0 }]);
+  });
+});
+
 describe("payments.blockNewPurchases", () => {
   it("refuses purchase URLs, purchase sessions and test purchases with NEW_PURCHASES_BLOCKED, and lets them through once turned off", async () => {
     const { p, userId } = await seller({ "payments.testMode": true });

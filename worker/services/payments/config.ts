@@ -64,8 +64,10 @@ export type OfferConfig = z.infer<typeof offerConfigSchema>;
 export type IncludedItem = z.infer<typeof includedItem>;
 
 export const itemConfigSchema = z.strictObject({
-  displayName: z.string().min(1).max(256),
-  customerType: customerTypeSchema,
+  /** Defaults to the item's id (as the reference). */
+  displayName: z.string().min(1).max(256).optional(),
+  /** Defaults to "user" (as the reference). */
+  customerType: customerTypeSchema.default("user"),
   /** What every customer of the type holds without buying: a quantity, optionally granted again each interval. */
   default: z
     .strictObject({
@@ -75,7 +77,15 @@ export const itemConfigSchema = z.strictObject({
     })
     .optional(),
 });
-export type ItemConfig = z.infer<typeof itemConfigSchema>;
+export type ItemConfig = Omit<z.infer<typeof itemConfigSchema>, "displayName"> & { displayName: string };
+
+/** The items of the config, each with its display name (its id when none is set). */
+const itemsSchema = z
+  .record(userIdSchema, itemConfigSchema)
+  .transform(
+    (items): Record<string, ItemConfig> =>
+      Object.fromEntries(Object.entries(items).map(([id, item]) => [id, { ...item, displayName: item.displayName ?? id }])),
+  );
 
 export const paymentsConfigSchema = z.strictObject({
   /** Test mode: the built-in test checkout completes purchases; no money moves. */
@@ -87,7 +97,7 @@ export const paymentsConfigSchema = z.strictObject({
     userIdSchema,
     z.strictObject({ displayName: z.string().max(256).optional(), customerType: customerTypeSchema.optional() }),
   ),
-  items: z.record(userIdSchema, itemConfigSchema),
+  items: itemsSchema,
   /** The reference's products (formerly offers). */
   products: z.record(userIdSchema, offerConfigSchema),
 });
