@@ -8,6 +8,8 @@
 //   - for payments the page confirms (Stripe Elements): POST /v1/customers, GET /v1/customers/search (metadata['k']:'v'),
 //     POST /v1/products, POST /v1/subscriptions (incomplete, with an open first invoice), POST /v1/subscriptions/:id
 //     (new price on its item), POST /v1/payment_intents; `expand` of latest_invoice and pending_setup_intent;
+//   - plan switches: POST /v1/customers/:id (invoice_settings[default_payment_method]); a subscription created or
+//     updated with `payment_behavior=error_if_incomplete` and a `default_payment_method` is paid at once (active);
 //   - pages a browser opens: GET/POST /setup/s/:account/:link (Stripe's onboarding URL shape; completes
 //     the account's onboarding and returns to the link's return_url), GET /checkout/:session (takes no money).
 // Idempotency-Key replays the first answer, as Stripe does. Only test keys (sk_test_…) are accepted;
@@ -164,17 +166,20 @@ export function createStripeFake({ origin }) {
   function newInvoice(account, sub, amount) {
     const invoiceId = id("in");
     const due = sub.status === "trialing" ? 0 : amount;
+    // Charged to the default payment method at once (a plan switch): paid, nothing left to confirm.
+    const charged = sub.status === "active" && sub.default_payment_method;
     const currency = sub.items.data[0].price.currency;
     // The invoice's payment, which the page confirms with the invoice's confirmation secret.
     const intent = due === 0 ? null : newPaymentIntent(account, { amount: due, currency, customer: sub.customer, metadata: {} });
+    if (intent && charged) intent.status = "succeeded";
     const invoice = {
       id: invoiceId,
       object: "invoice",
       customer: sub.customer,
       currency,
       amount_due: due,
-      status: due === 0 ? "paid" : "open",
-      confirmation_secret: intent ? { type: "payment_intent", client_secret: intent.client_secret } : null,
+      status: due === 0 || charged ? "paid" : "open",
+      confirmation_secret: intent && !charged ? { type: "payment_intent", client_secret: intent.client_secret } : null,
       parent: { type: "subscription_details", subscription_details: { subscription: sub.id, metadata: sub.metadata } },
       created: now(),
       livemode: false,
@@ -193,6 +198,9 @@ export function createStripeFake({ origin }) {
       out.pending_setup_intent = s.setupIntents.get(sub.pending_setup_intent);
     return out;
   }
+
+  /** A subscription write charged at once to a default payment method (`error_if_incomplete`): paid, so active. */
+  const paidAtOnce = (form) => form.payment_behavior === "error_if_incomplete" && typeof form.default_payment_method === "string";
 
   const routes = [
     [
@@ -294,6 +302,25 @@ export function createStripeFake({ origin }) {
       },
     ],
     [
+      "POST",
+      /^\/v1\/customers\/([^/]+)$/,
+      ([customerId], form, account) => {
+        const customer = scope(account).customers.get(customerId);
+        if (!customer) return missing("customer", customerId);
+        const method = form.invoice_settings?.default_payment_method;
+        if (method !== undefined) {
+          if (!/^pm_\w+$/.test(method))
+            return stripeError(400, `No such PaymentMethod: '${method}'`, {
+              code: "resource_missing",
+              param: "invoice_settings[default_payment_method]",
+            });
+          customer.invoice_settings = { ...customer.invoice_settings, default_payment_method: method };
+        }
+        if (form.metadata) customer.metadata = { ...customer.metadata, ...form.metadata };
+        return json(customer);
+      },
+    ],
+    [
       "GET",
       /^\/v1\/customers\/search$/,
       (_m, form, account) => {
@@ -333,7 +360,8 @@ export function createStripeFake({ origin }) {
           id: id("sub"),
           object: "subscription",
           customer: form.customer,
-          status: trialDays ? "trialing" : "incomplete",
+          status: trialDays ? "trialing" : paidAtOnce(form) ? "active" : "incomplete",
+          default_payment_method: form.default_payment_method ?? null,
           items: {
             object: "list",
             data: [{ id: id("si"), object: "subscription_item", price, quantity, current_period_start: start, current_period_end: end }],
@@ -380,6 +408,8 @@ export function createStripeFake({ origin }) {
           if (change.quantity !== undefined) item.quantity = Number(change.quantity);
         }
         if (form.metadata) sub.metadata = { ...sub.metadata, ...form.metadata };
+        if (form.default_payment_method) sub.default_payment_method = form.default_payment_method;
+        if (paidAtOnce(form)) sub.status = "active";
         if (form.items) {
           const item = sub.items.data[0];
           sub.latest_invoice = newInvoice(account, sub, item.price.unit_amount * item.quantity).id;

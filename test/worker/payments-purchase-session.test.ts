@@ -310,6 +310,73 @@ describe("test purchases and grants", () => {
   });
 });
 
+describe("switching plans", () => {
+  const switchPlan = (p: Project, userId: string, body: Record<string, unknown>, auth: Record<string, unknown> = p.server) =>
+    stripeCall(`/payments/products/user/${userId}/switch`, { ...auth, body });
+
+  /** Stripe's own API (the fake), as the seller's account: what Stripe.js and the dashboard would do. */
+  const stripeApi = (accountId: string, path: string, form?: Record<string, string>) =>
+    fetch(`http://stripe.test${path}`, {
+      method: form ? "POST" : "GET",
+      headers: { authorization: "Bearer sk_test_doorman_fake", "stripe-account": accountId },
+      ...(form ? { body: new URLSearchParams(form) } : {}),
+    }).then((r) => r.json() as Promise<Record<string, any>>);
+
+  it("moves a Stripe-billed subscription to another product of its line, charged to the default payment method", async () => {
+    const { p, accountId, userId } = await seller();
+    await session(await code(p, userId, "basic"), "monthly");
+    const query = encodeURIComponent(`metadata['doorman_customer']:'user:${userId}'`);
+    const customer = (await stripeApi(accountId, `/v1/customers/search?query=${query}`)).data[0];
+    fake.addSubscription(accountId, { ...subscriptionObject("sub_plan", lastForm("/v1/subscriptions"), "active"), customer: customer.id });
+    await deliverStripeEvent({
+      id: "evt_plan_active",
+      type: "customer.subscription.updated",
+      account: accountId,
+      data: { object: subscriptionObject("sub_plan", lastForm("/v1/subscriptions"), "active") },
+    });
+    expect(await credits(p, userId)).toBe(10);
+
+    const noCard = await switchPlan(p, userId, { from_product_id: "basic", to_product_id: "pro" });
+    expect([noCard.status, noCard.body.code]).toEqual([400, "DEFAULT_PAYMENT_METHOD_REQUIRED"]);
+    await stripeApi(accountId, `/v1/customers/${customer.id}`, { "invoice_settings[default_payment_method]": "pm_card_visa" });
+    const res = await switchPlan(p, userId, { from_product_id: "basic", to_product_id: "pro" });
+    expect([res.status, res.body]).toEqual([200, { success: true }]);
+    expect(lastForm("/v1/subscriptions/sub_plan")).toMatchObject({
+      payment_behavior: "error_if_incomplete",
+      default_payment_method: "pm_card_visa",
+      "items[0][id]": "si_fake_item",
+      "items[0][price_data][unit_amount]": "2000",
+      "metadata[offer_id]": "pro",
+    });
+    expect((await stripeApi(accountId, "/v1/subscriptions/sub_plan")).status).toBe("active");
+    expect(await credits(p, userId)).toBe(1000);
+    const owned = await call(`/payments/products/user/${userId}`, p.server);
+    expect(owned.body.items.map((i: { id: string }) => i.id)).toEqual(["pro"]);
+  });
+
+  it("refuses what the reference refuses, with its messages", async () => {
+    const { p, userId } = await seller({ "payments.testMode": true });
+    const across = await switchPlan(p, userId, { from_product_id: "pack", to_product_id: "pro" });
+    expect([across.status, across.text]).toEqual([400, "Products must be in the same product line to switch."]);
+    const same = await switchPlan(p, userId, { from_product_id: "pro", to_product_id: "pro" });
+    expect([same.status, same.text]).toEqual([400, "Product is already active."]);
+    // A subscription only Doorman knows (test mode) is not billed by Stripe: it cannot be switched.
+    const bought = await call("/internal/payments/test-mode-purchase-session", {
+      ...p.admin,
+      body: { full_code: await code(p, userId, "basic"), price_id: "monthly" },
+    });
+    expect(bought.status).toBe(200);
+    const local = await switchPlan(p, userId, { from_product_id: "basic", to_product_id: "pro" });
+    expect([local.status, local.text]).toEqual([400, "This subscription cannot be switched."]);
+    const other = await signUp(p.client);
+    const asOther = { ...p.client, accessToken: other.accessToken };
+    const forbidden = await switchPlan(p, userId, { from_product_id: "basic", to_product_id: "pro" }, asOther);
+    expect([forbidden.status, forbidden.text]).toEqual([403, "Clients can only manage their own subscriptions."]);
+    const missing = await switchPlan(p, crypto.randomUUID(), { from_product_id: "basic", to_product_id: "pro" });
+    expect(missing.body.code).toBe("USER_NOT_FOUND");
+  });
+});
+
 describe("config defaults", () => {
   it("an item without a display name or customer type is the reference's default: its id, for users", async () => {
     const p = await projectWithConfig({ "payments.items.seats": {} });
@@ -341,6 +408,11 @@ describe("payments.blockNewPurchases", () => {
       body: { full_code: liveCode, price_id: "one" },
     });
     expect([test.status, test.body.code]).toEqual([403, "NEW_PURCHASES_BLOCKED"]);
+    const switched = await stripeCall(`/payments/products/user/${userId}/switch`, {
+      ...p.server,
+      body: { from_product_id: "basic", to_product_id: "pro" },
+    });
+    expect([switched.status, switched.body.code]).toEqual([403, "NEW_PURCHASES_BLOCKED"]);
     expect((await block(false)).status).toBe(200);
     expect((await session(liveCode, "one")).status).toBe(200);
   });

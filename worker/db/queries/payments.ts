@@ -164,6 +164,19 @@ export async function updatePurchaseWhere(
   return rows.length;
 }
 
+/** A plan switch: the purchase now holds another offer, price and quantity (its Stripe subscription moved). */
+export async function switchPurchaseOffer(
+  db: Db,
+  projectId: string,
+  id: string,
+  to: { offerId: string; offer: unknown; priceId: string; quantity: number },
+): Promise<void> {
+  await db
+    .update(purchases)
+    .set({ offerId: to.offerId, offer: to.offer, priceId: to.priceId, quantity: to.quantity })
+    .where(and(eq(purchases.projectId, projectId), eq(purchases.id, id)));
+}
+
 /** A Stripe subscription now belongs to `keepId` only: the purchases it was switched away from stop following its events. */
 export async function detachStripeSubscription(db: Db, projectId: string, stripeSubscriptionId: string, keepId: string): Promise<void> {
   await db

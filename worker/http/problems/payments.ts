@@ -61,6 +61,10 @@ export const paymentsProblems = {
   product_not_owned: () => new StatusError(400, "Customer does not have this product."),
   one_time_not_cancelable: () => new StatusError(400, "This product is a one time purchase and cannot be canceled."),
   subscription_not_found: () => new StatusError(400, "No active subscription found with this ID for the given customer."),
+  client_switch_forbidden: () => new StatusError(403, "Clients can only manage their own subscriptions."),
+  switch_refused: (problem) => new StatusError(400, problem.message),
+  default_payment_method_required: (problem) =>
+    new KnownError("DEFAULT_PAYMENT_METHOD_REQUIRED", { customer_type: problem.customerType, customer_id: problem.customerId }),
   purchase_code_project_mismatch: () => new StatusError(400, "Project id does not match value from code data"),
   project_not_in_test_mode: () =>
     new StatusError(400, "This project is in live mode: purchases go through Stripe Checkout (purchase-session)."),

@@ -42,6 +42,13 @@ export type PaymentsProblemFields = {
   one_time_not_cancelable: NoFields;
   /** subscription_id names no active subscription of this customer. */
   subscription_not_found: NoFields;
+  // --- switching plans ---
+  /** A client switching another user's, or a custom customer's, plan. */
+  client_switch_forbidden: NoFields;
+  /** A plan switch the products or the customer's purchases do not allow (the reference's plain 400s). */
+  switch_refused: { message: string };
+  /** The customer has no Stripe customer with a default payment method to charge a switch to. */
+  default_payment_method_required: { customerType: string; customerId: string };
   // --- the test checkout ---
   /** The console completes only its own project's purchase codes. */
   purchase_code_project_mismatch: NoFields;

@@ -164,6 +164,13 @@ export function createStripeProvider(
 ): PaymentsProvider {
   const bounds = settings.bounds ?? DEFAULT_OUTBOUND_LIMITS.stripe;
   const stripe: StripeClient = new Stripe(settings.secretKey, clientOptions(settings.apiUrl, bounds, fetchFn));
+  /** The account's customer for a Doorman customer (`doorman_customer` metadata), or null. */
+  const findCustomer = async (accountId: string, key: string) => {
+    const found = await stripe.customers
+      .search({ query: `metadata['doorman_customer']:'${key.replace(/'/g, "\\'")}'`, limit: 1 }, { stripeAccount: accountId })
+      .catch(refusedOr);
+    return found.data[0] ?? null;
+  };
   return {
     async createAccount({ projectId, idempotencyKey }) {
       const account = await guard(
@@ -244,12 +251,44 @@ export function createStripeProvider(
       if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url, clientSecret: session.client_secret ?? null };
     },
+    async defaultPaymentMethodOf({ accountId, customerType, customerId }) {
+      const customer = await findCustomer(accountId, `${customerType}:${customerId}`);
+      const method = customer?.invoice_settings?.default_payment_method;
+      const methodId = typeof method === "string" ? method : (method?.id ?? null);
+      return customer && methodId ? { customerId: customer.id, paymentMethodId: methodId } : null;
+    },
+    async switchSubscription(input) {
+      const opts = { stripeAccount: input.accountId };
+      let itemId: string | null = null;
+      if (input.subscriptionId) {
+        try {
+          itemId = (await stripe.subscriptions.retrieve(input.subscriptionId, {}, opts)).items.data[0]?.id ?? null;
+        } catch (err) {
+          if (isMissing(err)) return null;
+          throw unavailableOr(err);
+        }
+        if (!itemId) return null;
+      }
+      const product = await stripe.products.create({ name: input.line.productName }, opts).catch(refusedOr);
+      const item = { price_data: subscriptionItemPrice(input.line, product.id), quantity: input.line.quantity };
+      // Charged now to the default payment method: a switch that cannot be paid fails instead of waiting.
+      const common = {
+        payment_behavior: "error_if_incomplete" as const,
+        payment_settings: { save_default_payment_method: "on_subscription" as const },
+        default_payment_method: input.paymentMethodId,
+        metadata: input.metadata,
+      };
+      const sub = await (input.subscriptionId
+        ? stripe.subscriptions.update(input.subscriptionId, { ...common, items: [{ id: itemId!, ...item }] }, opts)
+        : stripe.subscriptions.create({ ...common, customer: input.customerId, items: [item] }, opts)
+      ).catch(refusedOr);
+      const ends = sub.items.data.map((i) => i.current_period_end).filter((v) => typeof v === "number");
+      return { id: sub.id, status: sub.status, currentPeriodEnd: ends.length ? Math.max(...ends) * 1000 : null };
+    },
     async findOrCreateCustomer({ accountId, projectId, customerType, customerId }) {
       const key = `${customerType}:${customerId}`;
-      const found = await stripe.customers
-        .search({ query: `metadata['doorman_customer']:'${key.replace(/'/g, "\\'")}'`, limit: 1 }, { stripeAccount: accountId })
-        .catch(refusedOr);
-      if (found.data[0]) return { id: found.data[0].id };
+      const existing = await findCustomer(accountId, key);
+      if (existing) return { id: existing.id };
       const created = await stripe.customers
         .create(
           { metadata: { doorman_customer: key, project_id: projectId, customer_type: customerType, customer_id: customerId } },

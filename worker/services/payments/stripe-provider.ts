@@ -148,6 +148,24 @@ export interface PaymentsProvider {
   updateSubscriptionPayment(input: PaymentIntentRequest & { subscriptionId: string }): Promise<StartedPayment | null>;
   /** A one-time payment intent the page confirms. */
   createOneTimePayment(input: PaymentIntentRequest): Promise<StartedPayment>;
+  /** The customer's Stripe customer and its default payment method on the account; null when it has none. */
+  defaultPaymentMethodOf(input: {
+    accountId: string;
+    customerType: string;
+    customerId: string;
+  }): Promise<{ customerId: string; paymentMethodId: string } | null>;
+  /**
+   * A plan switch charged to `paymentMethodId` at once: moves `subscriptionId` to the line's price, or
+   * starts a subscription when null; null when Stripe does not know the subscription.
+   */
+  switchSubscription(input: {
+    accountId: string;
+    customerId: string;
+    paymentMethodId: string;
+    subscriptionId: string | null;
+    line: CheckoutLine;
+    metadata: Record<string, string>;
+  }): Promise<{ id: string; status: string; currentPeriodEnd: number | null } | null>;
   /** The connected account's payment method configurations. */
   listMethodConfigs(accountId: string): Promise<ProviderMethodConfig[]>;
   /** Turns payment methods of one configuration on or off; null when the provider does not know the configuration. */
