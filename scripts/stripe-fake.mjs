@@ -4,9 +4,13 @@
 // and the worker tests.
 //   - Connect: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/account_sessions;
 //   - on a connected account (Stripe-Account header): POST /v1/checkout/sessions, GET/DELETE /v1/subscriptions/:id,
-//     GET /v1/subscriptions?customer=, POST /v1/customers, GET /v1/customers/search, GET /v1/customers/:id,
-//     POST /v1/setup_intents, POST /v1/refunds,
+//     GET /v1/subscriptions?customer=, GET /v1/customers/:id, POST /v1/setup_intents, POST /v1/refunds,
 //     GET /v1/payment_method_configurations, POST /v1/payment_method_configurations/:id;
+//   - for payments the page confirms (Stripe Elements): POST /v1/customers, GET /v1/customers/search (metadata['k']:'v' AND …),
+//     POST /v1/products, POST /v1/subscriptions (incomplete, with an open first invoice), POST /v1/subscriptions/:id
+//     (new price on its item), POST /v1/payment_intents; `expand` of latest_invoice and pending_setup_intent;
+//   - plan switches: POST /v1/customers/:id (invoice_settings[default_payment_method]); a subscription created or
+//     updated with `payment_behavior=error_if_incomplete` and a `default_payment_method` is paid at once (active);
 //   - pages a browser opens: GET/POST /setup/s/:account/:link (Stripe's onboarding URL shape; completes
 //     the account's onboarding and returns to the link's return_url), GET /checkout/:session (takes no money).
 // Idempotency-Key replays the first answer, as Stripe does. Only test keys (sk_test_…) are accepted;
@@ -79,7 +83,17 @@ export function createStripeFake({ origin }) {
   const scope = (accountId) => {
     let s = onAccount.get(accountId);
     if (!s) {
-      s = { sessions: new Map(), subscriptions: new Map(), methodConfigs: new Map(), customers: new Map(), refunds: new Map() };
+      s = {
+        sessions: new Map(),
+        subscriptions: new Map(),
+        methodConfigs: new Map(),
+        customers: new Map(),
+        products: new Map(),
+        invoices: new Map(),
+        setupIntents: new Map(),
+        paymentIntents: new Map(),
+        refunds: new Map(),
+      };
       onAccount.set(accountId, s);
     }
     return s;
@@ -103,6 +117,92 @@ export function createStripeFake({ origin }) {
     scope(accountId).methodConfigs.set(config.id, config);
     return config;
   }
+
+  const secretOf = (objectId) => `${objectId}_secret_${id("s").slice(2)}`;
+  /** The values of a bracketed form list (`expand[0]=…&expand[1]=…`). */
+  const listOf = (v) => (v && typeof v === "object" ? Object.values(v) : v === undefined ? [] : [v]);
+
+  function newPaymentIntent(account, { amount, currency, customer, metadata }) {
+    const intentId = id("pi");
+    const intent = {
+      id: intentId,
+      object: "payment_intent",
+      amount,
+      currency,
+      customer: customer ?? null,
+      status: "requires_payment_method",
+      client_secret: secretOf(intentId),
+      automatic_payment_methods: { enabled: true },
+      metadata: metadata ?? {},
+      created: now(),
+      livemode: false,
+    };
+    scope(account).paymentIntents.set(intent.id, intent);
+    return intent;
+  }
+
+  /** A subscription item's price from `price_data` (Stripe requires an existing product id there). */
+  function priceOf(account, data, param) {
+    if (!data || typeof data !== "object") return { error: stripeError(400, `Missing required param: ${param}.`, { param }) };
+    if (!scope(account).products.has(data.product))
+      return { error: stripeError(400, `No such product: '${data.product}'`, { code: "resource_missing", param: `${param}[product]` }) };
+    const recurring = data.recurring ?? {};
+    if (!["day", "week", "month", "year"].includes(recurring.interval))
+      return {
+        error: stripeError(400, `Missing required param: ${param}[recurring][interval].`, { param: `${param}[recurring][interval]` }),
+      };
+    return {
+      price: {
+        id: id("price"),
+        object: "price",
+        currency: data.currency,
+        unit_amount: Number(data.unit_amount),
+        product: data.product,
+        recurring: { interval: recurring.interval, interval_count: Number(recurring.interval_count ?? 1) },
+        type: "recurring",
+      },
+    };
+  }
+
+  /** The invoice a subscription asks to pay now (open, with the payment's client secret), or a paid $0 one during a trial. */
+  function newInvoice(account, sub, amount) {
+    const invoiceId = id("in");
+    const due = sub.status === "trialing" ? 0 : amount;
+    // Charged to the default payment method at once (a plan switch): paid, nothing left to confirm.
+    const charged = sub.status === "active" && sub.default_payment_method;
+    const currency = sub.items.data[0].price.currency;
+    // The invoice's payment, which the page confirms with the invoice's confirmation secret.
+    const intent = due === 0 ? null : newPaymentIntent(account, { amount: due, currency, customer: sub.customer, metadata: {} });
+    if (intent && charged) intent.status = "succeeded";
+    const invoice = {
+      id: invoiceId,
+      object: "invoice",
+      customer: sub.customer,
+      currency,
+      amount_due: due,
+      status: due === 0 || charged ? "paid" : "open",
+      confirmation_secret: intent && !charged ? { type: "payment_intent", client_secret: intent.client_secret } : null,
+      parent: { type: "subscription_details", subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+      created: now(),
+      livemode: false,
+    };
+    scope(account).invoices.set(invoice.id, invoice);
+    return invoice;
+  }
+
+  /** A subscription as Stripe answers it, with the `expand`ed fields as objects. */
+  function renderSubscription(account, sub, expand) {
+    const s = scope(account);
+    const wants = listOf(expand).map(String);
+    const out = { ...sub };
+    if (wants.some((e) => e.startsWith("latest_invoice")) && sub.latest_invoice) out.latest_invoice = s.invoices.get(sub.latest_invoice);
+    if (wants.includes("pending_setup_intent") && sub.pending_setup_intent)
+      out.pending_setup_intent = s.setupIntents.get(sub.pending_setup_intent);
+    return out;
+  }
+
+  /** A subscription write charged at once to a default payment method (`error_if_incomplete`): paid, so active. */
+  const paidAtOnce = (form) => form.payment_behavior === "error_if_incomplete" && typeof form.default_payment_method === "string";
 
   const routes = [
     [
@@ -188,11 +288,145 @@ export function createStripeFake({ origin }) {
       },
     ],
     [
+      "POST",
+      /^\/v1\/customers$/,
+      (_m, form, account) => {
+        const customer = {
+          id: id("cus"),
+          object: "customer",
+          metadata: form.metadata ?? {},
+          email: form.email ?? null,
+          invoice_settings: { default_payment_method: null },
+          created: now(),
+          livemode: false,
+        };
+        scope(account).customers.set(customer.id, customer);
+        return json(customer);
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/customers\/([^/]+)$/,
+      ([customerId], form, account) => {
+        const customer = scope(account).customers.get(customerId);
+        if (!customer) return missing("customer", customerId);
+        const method = form.invoice_settings?.default_payment_method;
+        if (method !== undefined) {
+          if (!/^pm_\w+$/.test(method))
+            return stripeError(400, `No such PaymentMethod: '${method}'`, {
+              code: "resource_missing",
+              param: "invoice_settings[default_payment_method]",
+            });
+          customer.invoice_settings = { ...customer.invoice_settings, default_payment_method: method };
+        }
+        if (form.metadata) customer.metadata = { ...customer.metadata, ...form.metadata };
+        return json(customer);
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/products$/,
+      (_m, form, account) => {
+        if (!form.name) return stripeError(400, "Missing required param: name.", { param: "name" });
+        const product = { id: id("prod"), object: "product", name: form.name, active: true, created: now(), livemode: false };
+        scope(account).products.set(product.id, product);
+        return json(product);
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/subscriptions$/,
+      (_m, form, account) => {
+        const s = scope(account);
+        if (!s.customers.has(form.customer))
+          return stripeError(400, `No such customer: '${form.customer}'`, { code: "resource_missing", param: "customer" });
+        const item = form.items?.[0];
+        const { price, error } = priceOf(account, item?.price_data, "items[0][price_data]");
+        if (error) return error;
+        const quantity = Number(item.quantity ?? 1);
+        const trialDays = Number(form.trial_period_days ?? 0);
+        const start = now();
+        const end = start + (trialDays ? trialDays * 86400 : 30 * 86400);
+        const sub = {
+          id: id("sub"),
+          object: "subscription",
+          customer: form.customer,
+          status: trialDays ? "trialing" : paidAtOnce(form) ? "active" : "incomplete",
+          default_payment_method: form.default_payment_method ?? null,
+          items: {
+            object: "list",
+            data: [{ id: id("si"), object: "subscription_item", price, quantity, current_period_start: start, current_period_end: end }],
+          },
+          metadata: form.metadata ?? {},
+          cancel_at_period_end: false,
+          trial_end: trialDays ? end : null,
+          latest_invoice: null,
+          pending_setup_intent: null,
+          created: start,
+          livemode: false,
+        };
+        sub.latest_invoice = newInvoice(account, sub, price.unit_amount * quantity).id;
+        if (trialDays) {
+          const setupId = id("seti");
+          s.setupIntents.set(setupId, {
+            id: setupId,
+            object: "setup_intent",
+            status: "requires_payment_method",
+            client_secret: secretOf(setupId),
+          });
+          sub.pending_setup_intent = setupId;
+        }
+        s.subscriptions.set(sub.id, sub);
+        return json(renderSubscription(account, sub, form.expand));
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/subscriptions\/([^/]+)$/,
+      ([subId], form, account) => {
+        const sub = scope(account).subscriptions.get(subId);
+        if (!sub) return missing("subscription", subId);
+        if (sub.status === "canceled")
+          return stripeError(400, `A canceled subscription can only update its cancellation_details and metadata.`);
+        for (const [i, change] of Object.entries(form.items ?? {})) {
+          const item = sub.items.data.find((it) => it.id === change.id);
+          if (!item) return stripeError(400, `Invalid subscription item: '${change.id}'`, { param: `items[${i}][id]` });
+          if (change.price_data) {
+            const { price, error } = priceOf(account, change.price_data, `items[${i}][price_data]`);
+            if (error) return error;
+            item.price = price;
+          }
+          if (change.quantity !== undefined) item.quantity = Number(change.quantity);
+        }
+        if (form.metadata) sub.metadata = { ...sub.metadata, ...form.metadata };
+        if (form.default_payment_method) sub.default_payment_method = form.default_payment_method;
+        if (paidAtOnce(form)) sub.status = "active";
+        if (form.items) {
+          const item = sub.items.data[0];
+          sub.latest_invoice = newInvoice(account, sub, item.price.unit_amount * item.quantity).id;
+        }
+        return json(renderSubscription(account, sub, form.expand));
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_intents$/,
+      (_m, form, account) => {
+        const amount = Number(form.amount);
+        if (!Number.isInteger(amount) || amount < 1)
+          return stripeError(400, "Invalid integer: amount must be at least 1.", { param: "amount" });
+        if (!form.currency) return stripeError(400, "Missing required param: currency.", { param: "currency" });
+        if (form.customer && !scope(account).customers.has(form.customer))
+          return stripeError(400, `No such customer: '${form.customer}'`, { code: "resource_missing", param: "customer" });
+        return json(newPaymentIntent(account, { amount, currency: form.currency, customer: form.customer, metadata: form.metadata }));
+      },
+    ],
+    [
       "GET",
       /^\/v1\/subscriptions\/([^/]+)$/,
-      ([subId], _f, account) => {
+      ([subId], form, account) => {
         const sub = scope(account).subscriptions.get(subId);
-        return sub ? json(sub) : missing("subscription", subId);
+        return sub ? json(renderSubscription(account, sub, form.expand)) : missing("subscription", subId);
       },
     ],
     [
@@ -205,23 +439,6 @@ export function createStripeFake({ origin }) {
           return stripeError(400, `A canceled subscription can only update its cancellation_details and metadata.`);
         Object.assign(sub, { status: "canceled", canceled_at: now(), ended_at: now() });
         return json(sub);
-      },
-    ],
-    [
-      "POST",
-      /^\/v1\/customers$/,
-      (_m, form, account) => {
-        const customer = {
-          id: id("cus"),
-          object: "customer",
-          created: now(),
-          email: form.email ?? null,
-          metadata: form.metadata ?? {},
-          invoice_settings: { default_payment_method: null },
-          livemode: false,
-        };
-        scope(account).customers.set(customer.id, customer);
-        return json(customer);
       },
     ],
     [

@@ -80,6 +80,8 @@ export type Config = {
   environment: Environment;
   /** Public origin of the API without a trailing slash; null = each request's origin. */
   apiUrl: string | null;
+  /** Public origin of the web app (purchase pages), no trailing slash; null = the API's origin (they share it by default). */
+  webAppUrl: string | null;
   /** Access-token lifetime, never below MIN_ACCESS_TOKEN_TTL_S. */
   accessTokenTtlSeconds: number;
   serverSecret: string;
@@ -139,6 +141,7 @@ const httpUrl = optional.refine((v) => v === undefined || /^https?:\/\/[^/\s]+/.
 const varsSchema = z.object({
   ENVIRONMENT: optional.pipe(z.enum(["development", "production"]).optional()),
   API_URL: httpUrl,
+  WEB_APP_URL: httpUrl,
   ACCESS_TOKEN_TTL_SECONDS: optional.refine((v) => v === undefined || /^\d+$/.test(v.trim()), "must be a whole number of seconds"),
   SERVER_SECRET: optional,
   SERVER_SECRET_PREVIOUS: optional,
@@ -313,6 +316,7 @@ function buildConfig(env: object): Config {
   return {
     environment,
     apiUrl: vars.API_URL ? vars.API_URL.replace(/\/+$/, "") : null,
+    webAppUrl: vars.WEB_APP_URL ? vars.WEB_APP_URL.replace(/\/+$/, "") : null,
     // Never below 60 s: the Stack SDK needs at least ~45 s of validity to work.
     accessTokenTtlSeconds: Math.max(MIN_ACCESS_TOKEN_TTL_S, ttl),
     serverSecret: vars.SERVER_SECRET ?? DEV_SERVER_SECRET, // production without one was refused above

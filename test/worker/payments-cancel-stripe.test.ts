@@ -37,7 +37,7 @@ async function subscribed(): Promise<{ p: Project; accountId: string; user: Awai
     body: { customer_type: "user", customer_id: user.userId, offer_id: "pro" },
   });
   const fullCode = decodeURIComponent(new URL(url.body.url).pathname.split("/").pop()!);
-  const session = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: fullCode, price_id: "monthly" } });
+  const session = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: fullCode, price_id: "monthly" } });
   expect(session.status, session.text).toBe(200);
   const subId = `sub_${crypto.randomUUID().replaceAll("-", "")}`;
   const now = Math.floor(Date.now() / 1000);

@@ -117,7 +117,7 @@ describe("Connect onboarding", () => {
     const widgets = await call("/stripe-widgets/account-session", { ...p.admin, body: {} });
     expect([widgets.status, widgets.text.includes("STRIPE_SECRET_KEY")]).toEqual([400, true]);
     const u = await signUp(p.client);
-    const session = await call("/payments/purchases/purchase-session", {
+    const session = await call("/payments/purchases/checkout-session", {
       body: { full_code: await purchaseCode(p, "pack", u.userId), price_id: "one" },
     });
     expect([session.status, session.text.includes("STRIPE_SECRET_KEY")]).toEqual([400, true]);
@@ -134,7 +134,7 @@ describe("purchase-session (Stripe Checkout)", () => {
     const accountId = accountIdOf(setup.body.url);
     const u = await signUp(p.client);
     const fullCode = await purchaseCode(p, "pack", u.userId);
-    const res = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: fullCode, price_id: "one", quantity: 3 } });
+    const res = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: fullCode, price_id: "one", quantity: 3 } });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ url: expect.stringMatching(/^http:\/\/stripe\.test\/checkout\/cs_test_/), client_secret: null });
     const sent = fake.requests.find((r) => r.path === "/v1/checkout/sessions")!;
@@ -163,7 +163,7 @@ describe("purchase-session (Stripe Checkout)", () => {
     expect(JSON.stringify(metadata)).not.toContain(fullCode.split("_").pop()!);
 
     // Yen have no minor unit: 1200 JPY is 1200.
-    await stripeCall("/payments/purchases/purchase-session", { body: { full_code: fullCode, price_id: "yen" } });
+    await stripeCall("/payments/purchases/checkout-session", { body: { full_code: fullCode, price_id: "yen" } });
     const yen = Object.fromEntries(fake.requests.filter((r) => r.path === "/v1/checkout/sessions")[1]!.form);
     expect([yen["line_items[0][price_data][currency]"], yen["line_items[0][price_data][unit_amount]"]]).toEqual(["jpy", "1200"]);
   });
@@ -172,7 +172,7 @@ describe("purchase-session (Stripe Checkout)", () => {
     const p = await liveProject();
     await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
     const u = await signUp(p.client);
-    const res = await stripeCall("/payments/purchases/purchase-session", {
+    const res = await stripeCall("/payments/purchases/checkout-session", {
       body: { full_code: await purchaseCode(p, "pro", u.userId), price_id: "monthly", quantity: 5 },
     });
     expect(res.status, res.text).toBe(200);
@@ -193,12 +193,12 @@ describe("purchase-session (Stripe Checkout)", () => {
     const p = await liveProject();
     const u = await signUp(p.client);
     const code = await purchaseCode(p, "pack", u.userId);
-    const noAccount = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: code, price_id: "one" } });
+    const noAccount = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: code, price_id: "one" } });
     expect([noAccount.status, noAccount.body.code]).toEqual([404, "STRIPE_ACCOUNT_INFO_NOT_FOUND"]);
     await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
-    const noPrice = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: code, price_id: "nope" } });
+    const noPrice = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: code, price_id: "nope" } });
     expect(noPrice.status).toBe(400);
-    const badCode = await stripeCall("/payments/purchases/purchase-session", {
+    const badCode = await stripeCall("/payments/purchases/checkout-session", {
       body: { full_code: `${p.projectId}_nope`, price_id: "one" },
     });
     expect(badCode.body.code).toBe("VERIFICATION_CODE_NOT_FOUND");
@@ -207,7 +207,7 @@ describe("purchase-session (Stripe Checkout)", () => {
     // A project in test mode pays through the test checkout, never Stripe.
     const t = await liveProject({ ...offers, "payments.testMode": true });
     const testCode = await purchaseCode(t, "pack", (await signUp(t.client)).userId);
-    const testMode = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: testCode, price_id: "one" } });
+    const testMode = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: testCode, price_id: "one" } });
     expect([testMode.status, testMode.body.code]).toEqual([400, "SCHEMA_ERROR"]);
     expect(testMode.body.error).toContain("test-mode-purchase");
   });
@@ -217,7 +217,7 @@ describe("purchase-session (Stripe Checkout)", () => {
     const setup = await stripeCall("/internal/payments/setup", { ...p.admin, body: {} });
     fake.refuseCheckouts(accountIdOf(setup.body.url));
     const u = await signUp(p.client);
-    const res = await stripeCall("/payments/purchases/purchase-session", {
+    const res = await stripeCall("/payments/purchases/checkout-session", {
       body: { full_code: await purchaseCode(p, "pack", u.userId), price_id: "one" },
     });
     expect(res.status).toBe(400);

@@ -53,7 +53,7 @@ async function checkout(p: Project, userId: string, offerId: string, priceId: st
   });
   expect(url.status, url.text).toBe(200);
   const fullCode = decodeURIComponent(new URL(url.body.url).pathname.split("/").pop()!);
-  const session = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: fullCode, price_id: priceId, quantity } });
+  const session = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: fullCode, price_id: priceId, quantity } });
   expect(session.status, session.text).toBe(200);
   const sessionId = new URL(session.body.url).pathname.split("/").pop()!;
   return { fullCode, sessionId, metadata: fake.lastCheckoutMetadata() };
@@ -115,7 +115,7 @@ describe("Stripe webhooks", () => {
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ offer_id: "pack", price_id: "one", quantity: 2, kind: "one_time", status: "active", source: "stripe" });
     // The purchase code is spent: the purchase page cannot start another checkout with it.
-    const reuse = await stripeCall("/payments/purchases/purchase-session", { body: { full_code: c.fullCode, price_id: "one" } });
+    const reuse = await stripeCall("/payments/purchases/checkout-session", { body: { full_code: c.fullCode, price_id: "one" } });
     expect(reuse.body.code).toBe("VERIFICATION_CODE_ALREADY_USED");
   });
 

@@ -3,13 +3,14 @@ import type { PurchaseWire } from "@doorman/shared/wire-payments";
 import type { LedgerRow, PurchaseRow } from "../db/queries/payments";
 import { type OfferConfig, offerToWire } from "../services/payments/config";
 
-export function purchaseView(p: PurchaseRow): PurchaseWire {
+/** `audience` "client" leaves out the offer's server metadata. */
+export function purchaseView(p: PurchaseRow, audience: "server" | "client" = "server"): PurchaseWire {
   return {
     id: p.id,
     customer_type: p.customerType as PurchaseWire["customer_type"],
     customer_id: p.customerId,
     offer_id: p.offerId,
-    offer: offerToWire(p.offer as OfferConfig),
+    offer: offerToWire(p.offer as OfferConfig, audience),
     price_id: p.priceId,
     quantity: p.quantity,
     kind: p.kind as PurchaseWire["kind"],

@@ -23,8 +23,8 @@ import * as payments from "./payments";
 import { type PurchaseCodeDetails, purchaseCodeFromJson } from "./payments-shapes";
 import * as teams from "./teams";
 import type {
+  CheckoutSessionJson,
   ProjectClientJson,
-  PurchaseSessionJson,
   SignInTokensJson,
   TestModePurchaseJson,
   TokensJson,
@@ -447,7 +447,7 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   }): Promise<{ url: string; clientSecret: string | null }> {
     const body: Record<string, unknown> = { full_code: options.fullCode, price_id: options.priceId };
     if (options.quantity !== undefined) body.quantity = options.quantity;
-    const json = await this._http.request<PurchaseSessionJson>("/payments/purchases/purchase-session", { body });
+    const json = await this._http.request<CheckoutSessionJson>("/payments/purchases/checkout-session", { body });
     return { url: json.url, clientSecret: json.client_secret };
   }
 }

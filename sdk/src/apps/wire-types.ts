@@ -19,6 +19,7 @@ import type {
 } from "../shared/wire";
 import type { EmailLogEntryJson } from "../shared/wire-misc";
 import type {
+  checkoutSessionSchema,
   ownedProductsSchema,
   purchaseListSchema,
   purchaseSessionSchema,
@@ -93,5 +94,7 @@ export type PurchaseListJson = z.infer<typeof purchaseListSchema>;
 export type StripeAccountInfoJson = z.infer<typeof stripeAccountInfoSchema>;
 /** POST /payments/purchases/purchase-session (live mode). */
 export type PurchaseSessionJson = z.infer<typeof purchaseSessionSchema>;
+/** POST /payments/purchases/checkout-session (live mode, hosted Stripe Checkout; Doorman extension). */
+export type CheckoutSessionJson = z.infer<typeof checkoutSessionSchema>;
 /** POST /payments/purchases/test-mode-purchase. */
 export type TestModePurchaseJson = z.infer<typeof testModePurchaseSchema>;

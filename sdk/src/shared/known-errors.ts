@@ -188,7 +188,7 @@ export const catalogue = {
   SUBSCRIPTION_ALREADY_REFUNDED: e(400, "Subscription already refunded.", ["subscription_id"]),
   ONE_TIME_PURCHASE_ALREADY_REFUNDED: e(400, "One-time purchase already refunded.", ["one_time_purchase_id"]),
   TEST_MODE_PURCHASE_NON_REFUNDABLE: e(400, "Test-mode purchases cannot be refunded."),
-  NEW_PURCHASES_BLOCKED: e(403, "New purchases are currently blocked for this project."),
+  NEW_PURCHASES_BLOCKED: e(403, "New purchases are currently blocked for this project. Please contact support for more information."),
   // Doorman's own (the reference's test checkout answers a bare 403): the public test card never pays on a production project.
   TEST_MODE_NOT_ALLOWED_IN_PRODUCTION: e(403, "This project is in production mode, so the test checkout is off: no test card can pay here. The seller must turn test mode off (Payments) and take payments through Stripe."),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: e(404, "Stripe account information not found."),

@@ -55,6 +55,9 @@ const priceWire = z
   })
   .strict();
 
+/** An offer's free-form metadata (client, client read-only, server), as the reference carries it. */
+const offerMetadata = z.record(z.string(), z.unknown()).nullable().optional();
+
 /** An offer as the wire carries it (inline offers in server requests, and in answers). */
 export const inlineOfferSchema = z.strictObject({
   display_name: z.string().min(1).max(256),
@@ -64,6 +67,10 @@ export const inlineOfferSchema = z.strictObject({
   free_trial: intervalSchema.optional(),
   prices: z.record(userIdSchema, priceWire),
   included_items: z.record(userIdSchema, includedItemWire),
+  client_metadata: offerMetadata,
+  client_read_only_metadata: offerMetadata,
+  /** Never in answers to clients or the public purchase page. */
+  server_metadata: offerMetadata,
 });
 export type InlineOffer = z.infer<typeof inlineOfferSchema>;
 
@@ -84,6 +91,8 @@ export const createPurchaseUrlBodySchema = z.strictObject({
   offer_id: userIdSchema.optional(),
   product_id: userIdSchema.optional(),
   inline_offer: inlineOfferSchema.optional(),
+  /** The inline offer's name on /api/v1 before the offer→product rename. */
+  offer_inline: inlineOfferSchema.optional(),
   product_inline: inlineOfferSchema.optional(),
   return_url: z.string().max(2048).optional(),
 });
@@ -119,8 +128,10 @@ export const purchaseSessionBodySchema = z.strictObject({
   price_id: userIdSchema,
   quantity: z.number().int().min(1).max(1000).optional(),
 });
-/** Live mode: where to send the customer (Stripe Checkout). */
-export const purchaseSessionSchema = z.object({ url: z.string(), client_secret: z.string().nullable() });
+/** The reference's purchase session: the client secret Stripe Elements confirms the payment with. */
+export const purchaseSessionSchema = z.object({ client_secret: z.string() });
+/** Doorman's hosted checkout (live mode): where to send the customer (Stripe Checkout). */
+export const checkoutSessionSchema = z.object({ url: z.string(), client_secret: z.string().nullable() });
 
 /** The Doorman test checkout: the test card completes the purchase exactly as a paid checkout would. */
 export const TEST_CARD_NUMBER = "4242424242424242";

@@ -147,6 +147,8 @@ async function main() {
       DOORMAN_STATE_DIR: relative(root, state),
       SHARED_SMTP_HOST: "127.0.0.1",
       SHARED_SMTP_PORT: String(mail.smtpPort),
+      // The suite expects purchase URLs on its dashboard's origin, localhost:{prefix}01 (8101 by default).
+      WEB_APP_URL: `http://localhost:${process.env.NEXT_PUBLIC_STACK_PORT_PREFIX ?? "81"}01`,
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
       // The suite signs its Stripe events with its backend's test secret (STACK_STRIPE_WEBHOOK_SECRET's default).
       STRIPE_WEBHOOK_SECRET: process.env.STACK_STRIPE_WEBHOOK_SECRET ?? "mock_stripe_webhook_secret",

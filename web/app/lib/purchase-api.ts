@@ -83,7 +83,7 @@ export function startPurchaseSession(args: {
   priceId: string;
   quantity: number;
 }): Promise<{ url: string; client_secret: string | null }> {
-  return post(args.origin, "purchase-session", { full_code: args.fullCode, price_id: args.priceId, quantity: args.quantity }, browserSend);
+  return post(args.origin, "checkout-session", { full_code: args.fullCode, price_id: args.priceId, quantity: args.quantity }, browserSend);
 }
 
 /** A refusal of the card itself (the test checkout declines every card but the test card). */

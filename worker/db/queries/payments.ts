@@ -166,6 +166,29 @@ export async function updatePurchaseWhere(
   return rows.length;
 }
 
+/** A plan switch: the purchase now holds another offer, price and quantity (its Stripe subscription moved). */
+export async function switchPurchaseOffer(
+  db: Db,
+  projectId: string,
+  id: string,
+  to: { offerId: string; offer: unknown; priceId: string; quantity: number },
+): Promise<void> {
+  await db
+    .update(purchases)
+    .set({ offerId: to.offerId, offer: to.offer, priceId: to.priceId, quantity: to.quantity })
+    .where(and(eq(purchases.projectId, projectId), eq(purchases.id, id)));
+}
+
+/** A Stripe subscription now belongs to `keepId` only: the purchases it was switched away from stop following its events. */
+export async function detachStripeSubscription(db: Db, projectId: string, stripeSubscriptionId: string, keepId: string): Promise<void> {
+  await db
+    .update(purchases)
+    .set({ stripeSubscriptionId: null })
+    .where(
+      and(eq(purchases.projectId, projectId), eq(purchases.stripeSubscriptionId, stripeSubscriptionId), sql`${purchases.id} <> ${keepId}`),
+    );
+}
+
 /**
  * Cancels a subscription purchase at its period's end (owned until then), only while it is still
  * active or trialing: a concurrent cancel changes nothing twice. Answers how many rows changed.
@@ -197,7 +220,7 @@ export async function findPurchaseCode(db: Db, codeHash: string): Promise<Purcha
 }
 
 /** Marks the code used by this purchase, only if still unused: the statement to batch with the purchase. */
-export function spendCodeStatement(db: Db, codeHash: string, purchaseId: string, now: number) {
+export function spendCodeStatement(db: Db, codeHash: string, purchaseId: string | null, now: number) {
   return db
     .update(purchaseCodes)
     .set({ usedAt: now, purchaseId })

@@ -29,8 +29,10 @@ export const paymentsProblems = {
     }),
   item_quantity_busy: () => new StatusError(409, "The item is changing too often right now; try again."),
   client_customer_forbidden: () => new StatusError(403, "Clients can only access their own user or team items."),
+  client_purchase_forbidden: () =>
+    new StatusError(403, "Clients can only create purchase URLs for their own user or teams they have admin access to."),
   offer_not_found: (problem) => new KnownError("PRODUCT_DOES_NOT_EXIST", { product_id: problem.offerId, context: problem.context }),
-  offer_choice_invalid: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
+  offer_choice_invalid: (problem) => new StatusError(400, problem.message),
   offer_customer_type_mismatch: (problem) =>
     new KnownError("PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH", {
       product_id: problem.offerId,
@@ -43,7 +45,12 @@ export const paymentsProblems = {
   add_on_without_base: (problem) =>
     new StatusError(400, `The offer "${problem.offerId}" is an add-on: the customer needs one of the offers it adds on to first.`),
   offer_not_for_sale: () => new StatusError(400, "This offer is included by default or has no prices; it cannot be bought."),
-  price_not_found: (problem) => new StatusError(400, `Price "${problem.priceId}" not found on the offer of this purchase code.`),
+  price_not_found: () => new StatusError(400, "Price not found on product associated with this purchase code"),
+  quantity_not_stackable: () => new StatusError(400, "This product is not stackable; quantity must be 1"),
+  one_time_in_product_line: () => new StatusError(400, "Customer already has a one-time purchase in this product line"),
+  new_purchases_blocked: () => new KnownError("NEW_PURCHASES_BLOCKED"),
+  payments_not_set_up: () =>
+    new StatusError(400, "Payments are not set up in this project. Connect a Stripe account on the Payments page of the console first."),
   client_cancel_forbidden: (problem) =>
     new StatusError(
       403,
@@ -54,9 +61,14 @@ export const paymentsProblems = {
   product_not_owned: () => new StatusError(400, "Customer does not have this product."),
   one_time_not_cancelable: () => new StatusError(400, "This product is a one time purchase and cannot be canceled."),
   subscription_not_found: () => new StatusError(400, "No active subscription found with this ID for the given customer."),
+  client_switch_forbidden: () => new StatusError(403, "Clients can only manage their own subscriptions."),
+  switch_refused: (problem) => new StatusError(400, problem.message),
+  default_payment_method_required: (problem) =>
+    new KnownError("DEFAULT_PAYMENT_METHOD_REQUIRED", { customer_type: problem.customerType, customer_id: problem.customerId }),
   purchase_code_project_mismatch: () => new StatusError(400, "Project id does not match value from code data"),
   project_not_in_test_mode: () =>
     new StatusError(400, "This project is in live mode: purchases go through Stripe Checkout (purchase-session)."),
+  test_mode_not_enabled: () => new StatusError(403, "Test mode is not enabled for this project"),
   test_mode_in_production: () => new KnownError("TEST_MODE_NOT_ALLOWED_IN_PRODUCTION"),
   test_card_declined: () => new StatusError(400, "Your card was declined. In test mode, use the test card 4242 4242 4242 4242."),
   // --- Stripe: the catalogue's code where it has one, otherwise a status error that says what to do ---

@@ -154,7 +154,7 @@ const grantProduct = defineRoute({
   params: customerParams,
   body: grantOfferBodySchema,
   response: z.object({ success: z.literal(true), subscription_id: z.string().optional() }),
-  errors: PRODUCT_ERRORS,
+  errors: [...PRODUCT_ERRORS, "USER_NOT_FOUND", "TEAM_NOT_FOUND"],
 });
 const listPurchases = defineRoute({
   method: "get",
@@ -174,7 +174,7 @@ const createUrl = defineRoute({
   access: ["client", "server", "admin"],
   body: createPurchaseUrlBodySchema,
   response: purchaseUrlSchema,
-  errors: [...PRODUCT_ERRORS, "REDIRECT_URL_NOT_WHITELISTED"],
+  errors: [...PRODUCT_ERRORS, "REDIRECT_URL_NOT_WHITELISTED", "NEW_PURCHASES_BLOCKED"],
 });
 const validateCode = defineRoute({
   method: "post",
@@ -201,6 +201,7 @@ const testModePurchase = defineRoute({
     "VERIFICATION_CODE_ALREADY_USED",
     "PRODUCT_ALREADY_GRANTED",
     "TEST_MODE_NOT_ALLOWED_IN_PRODUCTION",
+    "NEW_PURCHASES_BLOCKED",
   ],
 });
 
@@ -277,7 +278,11 @@ addRoute(paymentsRoutes, listProducts, async (c, { auth, params, query }) => {
   const limit = query.limit ?? 10;
   const page = owned.slice(start, start + limit);
   return c.json({
-    items: page.map((p) => ({ id: p.id, quantity: p.quantity, product: offerToWire(p.offer) })),
+    items: page.map((p) => ({
+      id: p.id,
+      quantity: p.quantity,
+      product: offerToWire(p.offer, auth.type === "client" ? "client" : "server"),
+    })),
     is_paginated: true as const,
     pagination: { next_cursor: owned[start + limit]?.cursor ?? null },
   });
@@ -300,7 +305,13 @@ addRoute(paymentsRoutes, grantProduct, async (c, { auth, params, body }) => {
         actualType: params.customer_type,
       }),
     );
-  await existingCustomer(deps, auth, params.customer_type, params.customer_id);
+  // As the reference: only a stackable offer is granted more than once at a time.
+  if ((body.quantity ?? 1) !== 1 && !offer.stackable) throw problemError(fail("quantity_not_stackable"));
+  const customer: Customer = { projectId: auth.project.id, customerType: params.customer_type, customerId: params.customer_id };
+  if ((await customerSince(deps, auth.project, customer)) === null) {
+    if (params.customer_type === "user") throw new KnownError("USER_NOT_FOUND");
+    if (params.customer_type === "team") throw new KnownError("TEAM_NOT_FOUND", { team_id: params.customer_id });
+  }
   // As the reference: a grant takes the offer's first price, so a recurring price makes it a subscription.
   const priceId = offer.prices === "include-by-default" ? null : (Object.keys(offer.prices)[0] ?? null);
   const granted = unwrap(
@@ -322,19 +333,22 @@ addRoute(paymentsRoutes, listPurchases, async (c, { auth, params }) => {
   const deps = c.get("deps");
   const customer = await existingCustomer(deps, auth, params.customer_type, params.customer_id);
   const rows = await listPurchasesOf(deps.db, customer);
-  return c.json({ items: rows.map(purchaseView), is_paginated: false as const });
+  const audience = auth.type === "client" ? "client" : "server";
+  return c.json({ items: rows.map((p) => purchaseView(p, audience)), is_paginated: false as const });
 });
 
 addRoute(paymentsRoutes, createUrl, async (c, { auth, body }) => {
   const deps = c.get("deps");
-  const choice = { offerId: body.offer_id ?? body.product_id, inlineOffer: body.inline_offer ?? body.product_inline };
+  const choice = { offerId: body.offer_id ?? body.product_id, inlineOffer: body.inline_offer ?? body.offer_inline ?? body.product_inline };
   // Which customer a client may buy for is checked before anything about the offer is revealed.
   if (auth.type === "client") {
     const payments = readPaymentsConfig(auth.project);
     const offer =
       choice.offerId !== undefined && Object.hasOwn(payments.products, choice.offerId) ? payments.products[choice.offerId] : undefined;
     const type = body.customer_type ?? offer?.customerType ?? "user";
-    await guardClient(deps, auth, { projectId: auth.project.id, customerType: type, customerId: body.customer_id });
+    if (!auth.user) throw new KnownError("USER_AUTHENTICATION_REQUIRED");
+    const customer: Customer = { projectId: auth.project.id, customerType: type, customerId: body.customer_id };
+    if (!(await clientMayAccess(deps, auth.user.user.id, customer))) throw problemError(fail("client_purchase_forbidden"));
   }
   const result = await createPurchaseUrl(deps, auth.project, {
     customerType: body.customer_type,
@@ -342,7 +356,9 @@ addRoute(paymentsRoutes, createUrl, async (c, { auth, body }) => {
     choice,
     returnUrl: body.return_url,
     isClient: auth.type === "client",
-    webOrigin: deps.apiUrl,
+    // Live purchases need the project's connected Stripe account; a server without Stripe sells in test mode only.
+    stripeConfigured: deps.config.stripe.secretKey !== null,
+    webOrigin: deps.config.webAppUrl ?? deps.apiUrl,
   });
   return c.json({ url: unwrap(result).url });
 });
@@ -360,7 +376,8 @@ addRoute(paymentsRoutes, testModePurchase, async (c, { body }) => {
   const result = await completeTestModePurchase(c.get("deps"), {
     fullCode: body.full_code,
     priceId: body.price_id,
-    payer: { type: "customer", cardNumber: body.card_number, quantity: body.quantity },
+    quantity: body.quantity ?? 1,
+    payer: { type: "customer", cardNumber: body.card_number },
   });
   return c.json({ success: true as const, purchase_id: unwrap(result).purchaseId });
 });

@@ -66,8 +66,8 @@ export async function createSetupIntent(
   const intent = await askProvider(async () => {
     const customer =
       (await provider.findCustomer(who)) ??
-      // One Stripe customer per Doorman customer, even when two first setups race (Stripe replays the key's answer).
-      (await provider.createCustomer({ ...who, idempotencyKey: `doorman-customer-${project.id}-${c.customerType}-${c.customerId}` }));
+      // One Stripe customer per Doorman customer, even when two first setups race (the provider keys the creation by it).
+      (await provider.createCustomer({ ...who, projectId: project.id }));
     return provider.createSetupIntent({ accountId, stripeCustomerId: customer.id });
   });
   if (!intent.ok) return intent;

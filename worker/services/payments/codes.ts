@@ -27,15 +27,17 @@ export function resolveOffer(
   choice: OfferChoice,
   isClient: boolean,
 ): { ok: true; offerId: string | null; offer: OfferConfig } | OfferProblem {
-  if ((choice.offerId === undefined) === (choice.inlineOffer === undefined))
-    return fail("offer_choice_invalid", { message: "Give exactly one of product_id (offer_id) and product_inline (inline_offer)." });
+  if (choice.offerId !== undefined && choice.inlineOffer !== undefined)
+    return fail("offer_choice_invalid", { message: "Cannot specify both product_id and product_inline!" });
+  // An inline offer sets its own price: only the project's back end may do that, never a browser.
+  if (choice.inlineOffer && isClient)
+    return fail("offer_choice_invalid", {
+      message:
+        "Cannot specify product_inline when calling from client! Please call with a server API key, or use the product_id parameter.",
+    });
+  if (choice.offerId === undefined && choice.inlineOffer === undefined)
+    return fail("offer_choice_invalid", { message: "Must specify either product_id or product_inline!" });
   if (choice.inlineOffer) {
-    // An inline offer sets its own price: only the project's back end may do that, never a browser.
-    if (isClient)
-      return fail("offer_choice_invalid", {
-        message:
-          "Cannot specify product_inline when calling from client! Please call with a server API key, or use the product_id parameter.",
-      });
     return { ok: true, offerId: null, offer: offerFromWire(choice.inlineOffer) };
   }
   const offerId = choice.offerId!;
@@ -54,6 +56,8 @@ export type CreateUrlProblem =
       | "add_on_without_base"
       | "offer_not_for_sale"
       | "untrusted_url"
+      | "new_purchases_blocked"
+      | "payments_not_set_up"
     >;
 
 /** Creates a purchase code and answers the purchase page's URL on `webOrigin`. */
@@ -66,10 +70,14 @@ export async function createPurchaseUrl(
     choice: OfferChoice;
     returnUrl?: string;
     isClient: boolean;
+    /** The server has Stripe: then the project needs its connected account, as for any live purchase. */
+    stripeConfigured: boolean;
     webOrigin: string;
   },
 ): Promise<{ ok: true; url: string } | CreateUrlProblem> {
   const payments = readPaymentsConfig(project);
+  if (payments.blockNewPurchases) return fail("new_purchases_blocked");
+  if (input.stripeConfigured && !project.stripeAccountId) return fail("payments_not_set_up");
   const resolved = resolveOffer(payments, input.choice, input.isClient);
   if (!resolved.ok) return resolved;
   const { offerId, offer } = resolved;
@@ -134,7 +142,8 @@ export async function describePurchaseCode(deps: Deps, code: PurchaseCode, proje
   const payments = readPaymentsConfig(project);
   const now = deps.now();
   const owned = (await listPurchasesOf(deps.db, code)).filter((p) => isOwned(p, now));
-  const offer = offerToWire(code.offer);
+  // The page is public to whoever holds the code: never the offer's server metadata.
+  const offer = offerToWire(code.offer, "client");
   const groupId = productLineOf(code.offer);
   const conflicting = groupId
     ? owned

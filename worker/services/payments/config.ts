@@ -39,6 +39,9 @@ const price: z.ZodType<PriceConfig> = z
   .strict()
   .refine((p) => CURRENCY_CODES.some((c) => (p as Record<string, unknown>)[c] !== undefined), "a price needs at least one currency");
 
+/** Free-form JSON the project attaches to an offer (the reference's client / client read-only / server metadata). */
+const metadata = z.record(z.string(), z.unknown()).nullable().optional();
+
 export const offerConfigSchema = z.strictObject({
   displayName: z.string().min(1).max(256),
   customerType: customerTypeSchema,
@@ -52,13 +55,19 @@ export const offerConfigSchema = z.strictObject({
   /** "include-by-default": the product line's free default, owned by every customer of the type without buying. */
   prices: z.union([z.literal("include-by-default"), z.record(userIdSchema, price)]),
   includedItems: z.record(userIdSchema, includedItem),
+  clientMetadata: metadata,
+  clientReadOnlyMetadata: metadata,
+  /** Only servers read it (never clients, never the public purchase page). */
+  serverMetadata: metadata,
 });
 export type OfferConfig = z.infer<typeof offerConfigSchema>;
 export type IncludedItem = z.infer<typeof includedItem>;
 
 export const itemConfigSchema = z.strictObject({
-  displayName: z.string().min(1).max(256),
-  customerType: customerTypeSchema,
+  /** Defaults to the item's id (as the reference). */
+  displayName: z.string().min(1).max(256).optional(),
+  /** Defaults to "user" (as the reference). */
+  customerType: customerTypeSchema.default("user"),
   /** What every customer of the type holds without buying: a quantity, optionally granted again each interval. */
   default: z
     .strictObject({
@@ -68,31 +77,50 @@ export const itemConfigSchema = z.strictObject({
     })
     .optional(),
 });
-export type ItemConfig = z.infer<typeof itemConfigSchema>;
+export type ItemConfig = Omit<z.infer<typeof itemConfigSchema>, "displayName"> & { displayName: string };
+
+/** The items of the config, each with its display name (its id when none is set). */
+const itemsSchema = z
+  .record(userIdSchema, itemConfigSchema)
+  .transform(
+    (items): Record<string, ItemConfig> =>
+      Object.fromEntries(Object.entries(items).map(([id, item]) => [id, { ...item, displayName: item.displayName ?? id }])),
+  );
 
 export const paymentsConfigSchema = z.strictObject({
   /** Test mode: the built-in test checkout completes purchases; no money moves. */
   testMode: z.boolean(),
+  /** Stops new purchases (purchase URLs, checkouts, test purchases, switches): NEW_PURCHASES_BLOCKED. What customers own stays. */
+  blockNewPurchases: z.boolean(),
   /** The reference's product lines (formerly catalogs, groups): "one of these products at a time". */
   productLines: z.record(
     userIdSchema,
     z.strictObject({ displayName: z.string().max(256).optional(), customerType: customerTypeSchema.optional() }),
   ),
-  items: z.record(userIdSchema, itemConfigSchema),
+  items: itemsSchema,
   /** The reference's products (formerly offers). */
   products: z.record(userIdSchema, offerConfigSchema),
 });
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
-export const defaultPaymentsConfig = (): PaymentsConfig => ({ testMode: true, productLines: {}, items: {}, products: {} });
+export const defaultPaymentsConfig = (): PaymentsConfig => ({
+  testMode: true,
+  blockNewPurchases: false,
+  productLines: {},
+  items: {},
+  products: {},
+});
 
 /** Record paths: a set record replaces the default's entries instead of adding to them. */
 export const PAYMENTS_RECORD_PATHS = ["payments.productLines", "payments.items", "payments.products"];
 
-/** The wire's inline offer of a config offer. */
-export function offerToWire(o: OfferConfig): InlineOffer {
+/** The wire's inline offer of a config offer; `audience` "client" leaves out the server metadata. */
+export function offerToWire(o: OfferConfig, audience: "server" | "client" = "server"): InlineOffer {
   const prices = o.prices === "include-by-default" ? {} : o.prices;
   return {
+    client_metadata: o.clientMetadata ?? null,
+    client_read_only_metadata: o.clientReadOnlyMetadata ?? null,
+    ...(audience === "server" ? { server_metadata: o.serverMetadata ?? null } : {}),
     display_name: o.displayName,
     customer_type: o.customerType,
     server_only: o.serverOnly,
@@ -143,6 +171,9 @@ export function offerFromWire(w: InlineOffer): OfferConfig {
       }),
     ),
     includedItems: w.included_items,
+    ...(w.client_metadata ? { clientMetadata: w.client_metadata } : {}),
+    ...(w.client_read_only_metadata ? { clientReadOnlyMetadata: w.client_read_only_metadata } : {}),
+    ...(w.server_metadata ? { serverMetadata: w.server_metadata } : {}),
   };
 }
 

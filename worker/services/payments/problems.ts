@@ -17,6 +17,8 @@ export type PaymentsProblemFields = {
   item_quantity_busy: NoFields;
   /** A client reading or buying for a customer that is not its own user or one of its teams. */
   client_customer_forbidden: NoFields;
+  /** A client creating a purchase URL for a customer that is not its own user or one of its teams. */
+  client_purchase_forbidden: NoFields;
   // --- offers and purchases ---
   offer_not_found: { offerId: string; context: "server_only" | null };
   offer_choice_invalid: { message: string };
@@ -25,6 +27,14 @@ export type PaymentsProblemFields = {
   add_on_without_base: { offerId: string };
   offer_not_for_sale: { offerId: string | null };
   price_not_found: { priceId: string };
+  /** A quantity other than 1 of an offer that is not stackable. */
+  quantity_not_stackable: NoFields;
+  /** The customer owns a one-time purchase in the offer's product line (it cannot be replaced, unlike a subscription). */
+  one_time_in_product_line: NoFields;
+  /** payments.blockNewPurchases is on. */
+  new_purchases_blocked: NoFields;
+  /** Stripe is configured but the project has no connected account (live purchases need one). */
+  payments_not_set_up: NoFields;
   // --- canceling a subscription product ---
   /** A client canceling another user's, or a custom customer's, subscriptions. */
   client_cancel_forbidden: { customerType: "user" | "custom" };
@@ -32,10 +42,19 @@ export type PaymentsProblemFields = {
   one_time_not_cancelable: NoFields;
   /** subscription_id names no active subscription of this customer. */
   subscription_not_found: NoFields;
+  // --- switching plans ---
+  /** A client switching another user's, or a custom customer's, plan. */
+  client_switch_forbidden: NoFields;
+  /** A plan switch the products or the customer's purchases do not allow (the reference's plain 400s). */
+  switch_refused: { message: string };
+  /** The customer has no Stripe customer with a default payment method to charge a switch to. */
+  default_payment_method_required: { customerType: string; customerId: string };
   // --- the test checkout ---
   /** The console completes only its own project's purchase codes. */
   purchase_code_project_mismatch: NoFields;
   project_not_in_test_mode: NoFields;
+  /** The console's test purchase in a project that is not in test mode. */
+  test_mode_not_enabled: NoFields;
   test_mode_in_production: NoFields;
   test_card_declined: NoFields;
   // --- Stripe ---

@@ -26,6 +26,7 @@ export type CheckoutProblem =
       | "free_one_time_price"
       | "stripe_refused"
       | "stripe_unavailable"
+      | "new_purchases_blocked"
     >;
 
 const DAY_MS = 86_400_000;
@@ -70,7 +71,9 @@ export async function startStripeCheckout(
   const read = await readPurchaseCode(deps, input.fullCode);
   if (!read.ok) return read;
   const { code, project } = read;
-  if (readPaymentsConfig(project).testMode) return fail("stripe_checkout_in_test_mode");
+  const payments = readPaymentsConfig(project);
+  if (payments.blockNewPurchases) return fail("new_purchases_blocked");
+  if (payments.testMode) return fail("stripe_checkout_in_test_mode");
   if (!provider) return fail("stripe_not_configured");
   if (!project.stripeAccountId) return fail("stripe_account_missing");
   const prices = code.offer.prices === "include-by-default" ? {} : code.offer.prices;

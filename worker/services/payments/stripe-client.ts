@@ -13,12 +13,15 @@ import { boundedFetchFn, type OutboundBounds } from "../../lib/outbound-fetch";
 import { fail } from "../result";
 import { guard, isMissing, unavailableOr } from "./stripe-errors";
 import {
+  type CheckoutMetadata,
   type CheckoutRequest,
+  type PaymentIntentRequest,
   type PaymentsProvider,
   type ProviderAccount,
   type ProviderEvent,
   type ProviderMethodConfig,
   ProviderRefusedError,
+  type StartedPayment,
   type WebhookVerification,
 } from "./stripe-provider";
 
@@ -80,9 +83,9 @@ function clientOptions(apiUrl: string | null, bounds: OutboundBounds, fetchFn?: 
   return options;
 }
 
-function buildCheckoutParams(input: CheckoutRequest) {
-  const { line, metadata } = input;
-  const stringMetadata = {
+/** The purchase as Stripe metadata (strings), which the webhook events echo back. */
+function metadataOf(metadata: CheckoutMetadata) {
+  return {
     project_id: metadata.projectId,
     customer_type: metadata.customerType,
     customer_id: metadata.customerId,
@@ -91,6 +94,16 @@ function buildCheckoutParams(input: CheckoutRequest) {
     quantity: String(metadata.quantity),
     purchase_code_hash: metadata.purchaseCodeHash,
   };
+}
+
+/** The metadata of a payment purchase-session starts: its own events record it (stripe-payment-webhooks.ts), never Checkout's. */
+function elementsMetadataOf(metadata: CheckoutMetadata) {
+  return { ...metadataOf(metadata), payment_flow: "elements" };
+}
+
+function buildCheckoutParams(input: CheckoutRequest) {
+  const { line, metadata } = input;
+  const stringMetadata = metadataOf(metadata);
   const priceData = {
     currency: line.currency,
     unit_amount: line.unitAmount,
@@ -109,6 +122,34 @@ function buildCheckoutParams(input: CheckoutRequest) {
     cancel_url: input.cancelUrl,
   };
 }
+
+/** Stripe's refusals (a bad parameter, an account that cannot charge) as ProviderRefusedError; the rest unavailable. */
+function refusedOr(err: unknown): never {
+  if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripePermissionError)
+    throw new ProviderRefusedError(err.message, err.code ?? null);
+  throw unavailableOr(err);
+}
+
+/** A subscription item's price: the line's amount and interval, on a product made for it. */
+function subscriptionItemPrice(line: PaymentIntentRequest["line"], productId: string) {
+  return {
+    currency: line.currency,
+    unit_amount: line.unitAmount,
+    product: productId,
+    recurring: { interval: line.recurring!.interval, interval_count: line.recurring!.intervalCount },
+  };
+}
+
+/** The client secret the page confirms a subscription with: its first invoice's, or the card setup's during a trial. */
+function subscriptionSecret(sub: Stripe.Subscription): StartedPayment {
+  const invoice = typeof sub.latest_invoice === "object" ? sub.latest_invoice : null;
+  const setup = typeof sub.pending_setup_intent === "object" ? sub.pending_setup_intent : null;
+  const secret = invoice?.confirmation_secret?.client_secret ?? setup?.client_secret ?? null;
+  if (!secret) throw new Error(`Stripe answered subscription ${sub.id} without a client secret`);
+  return { id: sub.id, clientSecret: secret };
+}
+
+const SUBSCRIPTION_EXPAND = ["latest_invoice.confirmation_secret", "pending_setup_intent"];
 
 /**
  * The Stripe implementation. `fetchFn` replaces the global fetch (tests); `apiUrl` another host;
@@ -144,6 +185,34 @@ export function createStripeProvider(
       if (isMissing(err)) return null;
       throw unavailableOr(err);
     }
+  }
+  /**
+   * The connected account's customer of a Doorman customer, found by the reference's metadata
+   * (customerId, customerType): billing, purchase sessions and switches must all reach the same one.
+   */
+  async function searchCustomer(accountId: string, customerType: string, customerId: string) {
+    // Stripe's search syntax: a quoted value escapes ' and \ with a backslash.
+    const quote = (v: string) => `'${v.replace(/[\\']/g, (ch) => `\\${ch}`)}'`;
+    const found = await guard(
+      stripe.customers.search(
+        {
+          query: `metadata['customerId']:${quote(customerId)} AND metadata['customerType']:${quote(customerType.toUpperCase())}`,
+          limit: 1,
+        },
+        { stripeAccount: accountId },
+      ),
+    );
+    return found.data[0] ?? null;
+  }
+  /** Creates it; one idempotency key per Doorman customer, so two first purchases at once make one customer. */
+  async function createCustomerFor(accountId: string, projectId: string, customerType: string, customerId: string) {
+    return guard(
+      stripe.customers.create(
+        // The reference's metadata: its webhooks (and Doorman's) find the Doorman customer by it.
+        { metadata: { customerId, customerType: customerType.toUpperCase() } },
+        { stripeAccount: accountId, idempotencyKey: `doorman-customer-${projectId}-${customerType}-${customerId}` },
+      ),
+    );
   }
   return {
     async createAccount({ projectId, idempotencyKey }) {
@@ -214,28 +283,11 @@ export function createStripeProvider(
       }
     },
     async findCustomer({ accountId, customerType, customerId }) {
-      // Stripe's search syntax: a quoted value escapes ' and \ with a backslash.
-      const quote = (v: string) => `'${v.replace(/[\\']/g, (ch) => `\\${ch}`)}'`;
-      const found = await guard(
-        stripe.customers.search(
-          {
-            query: `metadata['customerId']:${quote(customerId)} AND metadata['customerType']:${quote(customerType.toUpperCase())}`,
-            limit: 1,
-          },
-          { stripeAccount: accountId },
-        ),
-      );
-      const customer = found.data[0];
+      const customer = await searchCustomer(accountId, customerType, customerId);
       return customer ? { id: customer.id, defaultCard: await defaultCardOf(customer, accountId) } : null;
     },
-    async createCustomer({ accountId, customerType, customerId, idempotencyKey }) {
-      // The reference's metadata: its webhooks (and Doorman's) find the Doorman customer by it.
-      const customer = await guard(
-        stripe.customers.create(
-          { metadata: { customerId, customerType: customerType.toUpperCase() } },
-          { stripeAccount: accountId, idempotencyKey },
-        ),
-      );
+    async createCustomer({ accountId, projectId, customerType, customerId }) {
+      const customer = await createCustomerFor(accountId, projectId, customerType, customerId);
       return { id: customer.id, defaultCard: null };
     },
     async createSetupIntent({ accountId, stripeCustomerId }) {
@@ -281,6 +333,107 @@ export function createStripeProvider(
         });
       if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url, clientSecret: session.client_secret ?? null };
+    },
+    async defaultPaymentMethodOf({ accountId, customerType, customerId }) {
+      const customer = await searchCustomer(accountId, customerType, customerId);
+      const method = customer?.invoice_settings?.default_payment_method;
+      const methodId = typeof method === "string" ? method : (method?.id ?? null);
+      return customer && methodId ? { customerId: customer.id, paymentMethodId: methodId } : null;
+    },
+    async switchSubscription(input) {
+      const opts = { stripeAccount: input.accountId };
+      let itemId: string | null = null;
+      if (input.subscriptionId) {
+        try {
+          itemId = (await stripe.subscriptions.retrieve(input.subscriptionId, {}, opts)).items.data[0]?.id ?? null;
+        } catch (err) {
+          if (isMissing(err)) return null;
+          throw unavailableOr(err);
+        }
+        if (!itemId) return null;
+      }
+      const product = await stripe.products.create({ name: input.line.productName }, opts).catch(refusedOr);
+      const item = { price_data: subscriptionItemPrice(input.line, product.id), quantity: input.line.quantity };
+      // Charged now to the default payment method: a switch that cannot be paid fails instead of waiting.
+      const common = {
+        payment_behavior: "error_if_incomplete" as const,
+        payment_settings: { save_default_payment_method: "on_subscription" as const },
+        default_payment_method: input.paymentMethodId,
+        metadata: input.metadata,
+      };
+      const sub = await (input.subscriptionId
+        ? stripe.subscriptions.update(input.subscriptionId, { ...common, items: [{ id: itemId!, ...item }] }, opts)
+        : stripe.subscriptions.create({ ...common, customer: input.customerId, items: [item] }, opts)
+      ).catch(refusedOr);
+      const ends = sub.items.data.map((i) => i.current_period_end).filter((v) => typeof v === "number");
+      return { id: sub.id, status: sub.status, currentPeriodEnd: ends.length ? Math.max(...ends) * 1000 : null };
+    },
+    async findOrCreateCustomer({ accountId, projectId, customerType, customerId }) {
+      const existing = await searchCustomer(accountId, customerType, customerId);
+      return { id: (existing ?? (await createCustomerFor(accountId, projectId, customerType, customerId))).id };
+    },
+    async createSubscriptionPayment(input) {
+      const opts = { stripeAccount: input.accountId };
+      const product = await stripe.products.create({ name: input.line.productName }, opts).catch(refusedOr);
+      const sub = await stripe.subscriptions
+        .create(
+          {
+            customer: input.customerId,
+            items: [{ price_data: subscriptionItemPrice(input.line, product.id), quantity: input.line.quantity }],
+            // Incomplete until the page confirms the first invoice's payment; nothing is granted before (the webhook does).
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            expand: SUBSCRIPTION_EXPAND,
+            metadata: elementsMetadataOf(input.metadata),
+            ...(input.trialPeriodDays ? { trial_period_days: input.trialPeriodDays } : {}),
+          },
+          opts,
+        )
+        .catch(refusedOr);
+      return subscriptionSecret(sub);
+    },
+    async updateSubscriptionPayment(input) {
+      const opts = { stripeAccount: input.accountId };
+      let current: Stripe.Subscription;
+      try {
+        current = await stripe.subscriptions.retrieve(input.subscriptionId, {}, opts);
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw unavailableOr(err);
+      }
+      const item = current.items.data[0];
+      if (!item) return null;
+      const product = await stripe.products.create({ name: input.line.productName }, opts).catch(refusedOr);
+      const sub = await stripe.subscriptions
+        .update(
+          input.subscriptionId,
+          {
+            items: [{ id: item.id, price_data: subscriptionItemPrice(input.line, product.id), quantity: input.line.quantity }],
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            expand: SUBSCRIPTION_EXPAND,
+            metadata: elementsMetadataOf(input.metadata),
+          },
+          opts,
+        )
+        .catch(refusedOr);
+      return subscriptionSecret(sub);
+    },
+    async createOneTimePayment(input) {
+      const intent = await stripe.paymentIntents
+        .create(
+          {
+            amount: input.line.unitAmount * input.line.quantity,
+            currency: input.line.currency,
+            customer: input.customerId,
+            automatic_payment_methods: { enabled: true },
+            metadata: elementsMetadataOf(input.metadata),
+          },
+          { stripeAccount: input.accountId },
+        )
+        .catch(refusedOr);
+      if (!intent.client_secret) throw new Error(`Stripe answered payment intent ${intent.id} without a client secret`);
+      return { id: intent.id, clientSecret: intent.client_secret };
     },
     async listMethodConfigs(accountId) {
       const list = await guard(stripe.paymentMethodConfigurations.list({ limit: 100 }, { stripeAccount: accountId }));

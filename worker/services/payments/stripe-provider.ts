@@ -56,6 +56,17 @@ export type CheckoutSession = { id: string; url: string; clientSecret: string | 
 export type ProviderCard = { id: string; brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null };
 /** A customer of a connected account (its metadata names Doorman's customer), with its default card if it has one. */
 export type ProviderCustomer = { id: string; defaultCard: ProviderCard | null };
+/** A payment the purchase page confirms itself (Stripe Elements): a subscription or a one-time payment intent. */
+export type PaymentIntentRequest = {
+  accountId: string;
+  /** The customer on the connected account (findOrCreateCustomer). */
+  customerId: string;
+  line: CheckoutLine;
+  metadata: CheckoutMetadata;
+  trialPeriodDays?: number;
+};
+/** What the page confirms with: the client secret of the payment (or of the card setup, during a free trial). */
+export type StartedPayment = { id: string; clientSecret: string };
 
 /** A verified webhook event: only the fields Doorman reads. */
 export type ProviderEvent = {
@@ -136,7 +147,7 @@ export interface PaymentsProvider {
   /** The connected account's customer of a Doorman customer (by its metadata), or null. */
   findCustomer(input: { accountId: string; customerType: string; customerId: string }): Promise<ProviderCustomer | null>;
   /** Creates the connected account's customer of a Doorman customer. */
-  createCustomer(input: { accountId: string; customerType: string; customerId: string; idempotencyKey: string }): Promise<ProviderCustomer>;
+  createCustomer(input: { accountId: string; projectId: string; customerType: string; customerId: string }): Promise<ProviderCustomer>;
   /** A SetupIntent that saves a card for the customer (off-session use), for Stripe's in-page form. */
   createSetupIntent(input: { accountId: string; stripeCustomerId: string }): Promise<{ clientSecret: string }>;
   /** Every subscription (any status) of a customer of a connected account, as the provider sends them. */
@@ -151,6 +162,32 @@ export interface PaymentsProvider {
   }): Promise<{ id: string }>;
   /** A hosted checkout page on the connected account, for one purchase; ProviderRefusedError when the provider says no. */
   createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
+  /** The connected account's customer for a Doorman customer, created on first use. */
+  findOrCreateCustomer(input: { accountId: string; projectId: string; customerType: string; customerId: string }): Promise<{ id: string }>;
+  /** An incomplete subscription the page pays (its first invoice's client secret). */
+  createSubscriptionPayment(input: PaymentIntentRequest): Promise<StartedPayment>;
+  /** Moves an existing subscription to another price (a switch within a product line); false-y when Stripe does not know it. */
+  updateSubscriptionPayment(input: PaymentIntentRequest & { subscriptionId: string }): Promise<StartedPayment | null>;
+  /** A one-time payment intent the page confirms. */
+  createOneTimePayment(input: PaymentIntentRequest): Promise<StartedPayment>;
+  /** The customer's Stripe customer and its default payment method on the account; null when it has none. */
+  defaultPaymentMethodOf(input: {
+    accountId: string;
+    customerType: string;
+    customerId: string;
+  }): Promise<{ customerId: string; paymentMethodId: string } | null>;
+  /**
+   * A plan switch charged to `paymentMethodId` at once: moves `subscriptionId` to the line's price, or
+   * starts a subscription when null; null when Stripe does not know the subscription.
+   */
+  switchSubscription(input: {
+    accountId: string;
+    customerId: string;
+    paymentMethodId: string;
+    subscriptionId: string | null;
+    line: CheckoutLine;
+    metadata: Record<string, string>;
+  }): Promise<{ id: string; status: string; currentPeriodEnd: number | null } | null>;
   /** The connected account's payment method configurations. */
   listMethodConfigs(accountId: string): Promise<ProviderMethodConfig[]>;
   /** Turns payment methods of one configuration on or off; null when the provider does not know the configuration. */

@@ -22,6 +22,7 @@ import { completePurchase, refundPurchaseByPaymentIntent, updateSubscriptionBySt
 import { verifyStripeWebhook } from "./stripe-client";
 import { withEventMockData } from "./stripe-mock-data";
 import { asObj, idOf, listData, num, subscriptionPatchOf, subscriptionPeriodEnd } from "./stripe-objects";
+import { onPaymentIntentSucceeded, onSubscriptionStarted } from "./stripe-payment-webhooks";
 import type { PaymentsProvider, ProviderEvent } from "./stripe-provider";
 import { sendPaymentFailedEmail, sendReceiptEmail } from "./stripe-webhook-emails";
 import { onOneTimePaymentSucceeded, projectOfEvent, syncCustomerFromEvent } from "./stripe-webhook-sync";
@@ -204,7 +205,13 @@ async function dispatch(deps: Deps, provider: PaymentsProvider | null, event: Pr
     case "invoice.payment_succeeded":
       handled = await onInvoicePaid(deps, event);
       break;
-    case "customer.subscription.updated":
+    // A subscription purchase-session started becomes a purchase first; then its state applies as to any.
+    case "customer.subscription.created":
+    case "customer.subscription.updated": {
+      const started = await onSubscriptionStarted(deps, event);
+      handled = (await onSubscriptionChanged(deps, event)) || started;
+      break;
+    }
     case "customer.subscription.deleted":
       handled = await onSubscriptionChanged(deps, event);
       break;
@@ -213,6 +220,8 @@ async function dispatch(deps: Deps, provider: PaymentsProvider | null, event: Pr
     case "charge.dispute.created":
       return onDispute(deps, event);
     case "payment_intent.succeeded": {
+      // A payment Doorman's purchase-session started (metadata payment_flow "elements"), else the reference's one-time shape.
+      if (await onPaymentIntentSucceeded(deps, event)) return true;
       const payment = await onOneTimePaymentSucceeded(deps, event);
       // Once per purchase: a redelivered payment finds the purchase and sends nothing again.
       if (payment?.created) await sendReceiptEmail(deps, payment, event.object);

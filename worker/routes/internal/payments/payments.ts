@@ -31,8 +31,7 @@ const testModeSession = defineRoute({
   body: z.strictObject({
     full_code: z.string().min(1).max(512),
     price_id: z.string().min(1).max(63),
-    /** Honoured for stackable offers only, as on the purchase page. */
-    quantity: z.number().int().min(1).max(10_000).optional(),
+    quantity: z.number().int().min(1).max(1000).optional(),
   }),
   response: z.object({ success: z.literal(true) }),
   errors: [
@@ -41,6 +40,7 @@ const testModeSession = defineRoute({
     "VERIFICATION_CODE_ALREADY_USED",
     "PRODUCT_ALREADY_GRANTED",
     "TEST_MODE_NOT_ALLOWED_IN_PRODUCTION",
+    "NEW_PURCHASES_BLOCKED",
   ],
 });
 
@@ -62,7 +62,7 @@ addRoute(internalPaymentsRoutes, customer, async (c, { auth, params }) => {
     customer_type: params.customer_type,
     customer_id: params.customer_id,
     items: itemIds.map((id, i) => ({ id, display_name: payments.items[id]!.displayName, quantity: quantities[i] ?? 0 })),
-    purchases: purchaseRows.map(purchaseView),
+    purchases: purchaseRows.map((p) => purchaseView(p)),
     changes: changes.map(ledgerChangeView),
   });
 });
@@ -71,7 +71,8 @@ addRoute(internalPaymentsRoutes, testModeSession, async (c, { auth, body }) => {
   const result = await completeTestModePurchase(c.get("deps"), {
     fullCode: body.full_code,
     priceId: body.price_id,
-    payer: { type: "admin", projectId: auth.project.id, quantity: body.quantity },
+    quantity: body.quantity ?? 1,
+    payer: { type: "admin", projectId: auth.project.id },
   });
   unwrap(result);
   return c.json({ success: true as const });
