@@ -39,6 +39,7 @@ import { healthRoutes } from "./routes/health";
 import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
+import { emailQueueStepRoutes } from "./routes/internal/email-queue-step";
 import { internalEmailDraftsRoutes } from "./routes/internal/emails/drafts";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails/emails";
 import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates";
@@ -122,6 +123,7 @@ const api = routeGroup()
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
   .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)
+  .route("/internal/email-queue-step", emailQueueStepRoutes)
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)

@@ -29,6 +29,9 @@ const checkout = args[0] ? resolve(args[0]) : "";
 const filters = args.slice(1);
 // The suite expects the API on localhost:{prefix}02 and its mock OAuth server on {prefix}14 (prefix 81).
 const port = Number(process.env.COMPAT_PORT ?? 8102);
+// NEXT_PUBLIC_STACK_PORT_PREFIX (the suite's own variable) moves the mail sink and the OAuth server with
+// it, so two runs on one machine do not read each other's mail.
+const portPrefix = process.env.NEXT_PUBLIC_STACK_PORT_PREFIX ?? "81";
 const origin = `http://localhost:${port}`;
 const runDir = join(here, ".run");
 
@@ -129,11 +132,11 @@ async function main() {
   const commit = referenceCommit();
 
   // Where the suite's own Inbucket listens for SMTP ({prefix}29): its custom-SMTP projects send there.
-  const mail = await startInbucket(8129).catch(() => startInbucket());
+  const mail = await startInbucket(Number(`${portPrefix}29`)).catch(() => startInbucket());
   console.log(`[compat] SMTP sink on 127.0.0.1:${mail.smtpPort}, Inbucket API on ${mail.url}`);
 
   const { startOidcDevServer } = await import("../../../scripts/oidc-dev-server.mjs");
-  const oidc = await startOidcDevServer({ port: 8114, issuerHost: "localhost" }).catch(() => null);
+  const oidc = await startOidcDevServer({ port: Number(`${portPrefix}14`), issuerHost: "localhost" }).catch(() => null);
   if (!oidc) console.warn("[compat] port 8114 is taken: OAuth tests will fail (npm start's own provider is used)");
 
   const state = join(runDir, "state");
