@@ -32,6 +32,7 @@ import { sessionsRoutes } from "./routes/auth/sessions";
 import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
 import { dataVaultRoutes } from "./routes/data-vault";
+import { emailsDeliveryRoutes } from "./routes/emails/delivery";
 import { emailsRoutes } from "./routes/emails/emails";
 import { emailsOutboxRoutes } from "./routes/emails/outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
@@ -110,6 +111,7 @@ const api = routeGroup()
   .route("/emails/notification-preference", notificationPreferencesRoutes)
   .route("/emails", emailsRoutes)
   .route("/emails", emailsOutboxRoutes)
+  .route("/emails", emailsDeliveryRoutes)
   .route("/emails", emailsUnsubscribeRoutes)
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)

@@ -150,6 +150,8 @@ async function main() {
       DOORMAN_STATE_DIR: relative(root, state),
       SHARED_SMTP_HOST: "127.0.0.1",
       SHARED_SMTP_PORT: String(mail.smtpPort),
+      // The reference's test deployment paces send-email at 100,000 an hour (200 in production); delivery-info reads it.
+      EMAIL_CAPACITY_PER_HOUR: "100000",
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
       // The suite drives ~1,000 sign-ups and sign-ins from one address within minutes; the reference
       // has no per-address limits in its test setup, so the deployment's limits are off (docs/compat.md).
