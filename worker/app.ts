@@ -43,6 +43,7 @@ import { internalConfigRoutes } from "./routes/internal/config";
 import { emailQueueStepRoutes } from "./routes/internal/email-queue-step";
 import { internalEmailDraftsRoutes } from "./routes/internal/emails/drafts";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails/emails";
+import { rewriteTemplateSourceRoutes } from "./routes/internal/emails/rewrite";
 import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates";
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
@@ -119,6 +120,7 @@ const api = routeGroup()
   .route("/internal/email-themes", internalEmailThemesRoutes)
   .route("/internal/email-templates", internalEmailTemplatesRoutes)
   .route("/internal/email-drafts", internalEmailDraftsRoutes)
+  .route("/internal/rewrite-template-source", rewriteTemplateSourceRoutes)
   .route("/internal/config", internalConfigRoutes)
   .route("/internal/ai-chat", internalAiChatRoutes)
   .route("/internal/events", internalEventsRoutes)
