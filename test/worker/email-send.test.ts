@@ -134,8 +134,11 @@ describe("notification categories and the unsubscribe link", () => {
     const p = await mailProject();
     const user = await signUp(p.client);
     const as = { ...p.client, accessToken: user.accessToken };
-    // Marketing is opt-in: the user turns it on first.
-    await call(`/emails/notification-preference/me/${MARKETING}`, { ...as, method: "PATCH", body: { enabled: true } });
+    // Marketing is on by default (as the reference): no opt-in needed.
+    expect((await call("/emails/notification-preference/me", as)).body.items[1]).toMatchObject({
+      notification_category_name: "Marketing",
+      enabled: true,
+    });
     const marketing = { user_ids: [user.userId], html: "<p>Big sale</p>", subject: "Sale", notification_category_name: "Marketing" };
     const first = await call("/emails/send-email", { ...p.server, body: marketing });
     expect(first.body.results[0]).toMatchObject({ status: "queued" });
@@ -188,7 +191,6 @@ describe("notification categories and the unsubscribe link", () => {
     const p = await mailProject();
     const user = await signUp(p.client);
     const as = { ...p.client, accessToken: user.accessToken };
-    await call(`/emails/notification-preference/me/${MARKETING}`, { ...as, method: "PATCH", body: { enabled: true } });
     await call("/emails/send-email", {
       ...p.server,
       body: { user_ids: [user.userId], html: "<p>Hi</p>", subject: "Hi", notification_category_name: "Marketing" },
@@ -211,7 +213,8 @@ describe("notification categories and the unsubscribe link", () => {
   it("a template's own NotificationCategory decides when no name is given", async () => {
     const p = await mailProject();
     const user = await signUp(p.client);
-    // Marketing is off by default: a template that says Marketing skips this user.
+    // A template that says Marketing skips a user who turned Marketing off.
+    await call(`/emails/notification-preference/${user.userId}/${MARKETING}`, { ...p.server, method: "PATCH", body: { enabled: false } });
     const { id } = (await call("/internal/email-templates", { ...p.admin, body: { display_name: "Promo" } })).body;
     const res = await call("/emails/send-email", { ...p.server, body: { user_ids: [user.userId], template_id: id } });
     expect(res.body.results[0]).toMatchObject({ status: "skipped", error: "User has disabled notifications for this category" });
