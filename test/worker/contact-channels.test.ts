@@ -245,7 +245,7 @@ describe("notification preferences", () => {
       ).status,
     ).toBe(404);
     const server = await call(`/emails/notification-preference/${user.userId}`, p.server);
-    expect(server.body.items[1].enabled).toBe(true);
+    expect(server.body.items[1].enabled).toBe(false);
     const other = await signUp(p.client);
     expect((await call(`/emails/notification-preference/${other.userId}`, as)).status).toBe(403);
   });
