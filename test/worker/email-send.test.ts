@@ -144,13 +144,13 @@ describe("notification categories and the unsubscribe link", () => {
     expect(first.body.results[0]).toMatchObject({ status: "queued" });
     const [mail] = await waitForMail(user.email);
     const link = unsubscribeLinkOf(mail!);
-    expect(link).toMatch(/^http:\/\/localhost\/api\/v1\/emails\/unsubscribe-link\?token=/);
+    expect(link).toMatch(/^http:\/\/localhost\/api\/v1\/emails\/unsubscribe-link\?code=/);
     expect(raw(mail!)).toMatch(/^List-Unsubscribe-Post:\s*List-Unsubscribe=One-Click/im);
     expect(mail!.html).toContain(link.replace(/&/g, "&amp;"));
     // The log keeps the link's token redacted.
     await waitForOutboxStatus(p.server, first.body.results[0].email_id, ["sent"]);
     const logged = await call(`/internal/emails/${first.body.results[0].email_id}`, p.admin);
-    expect(logged.body.html).not.toContain(new URL(link).searchParams.get("token")!);
+    expect(logged.body.html).not.toContain(new URL(link).searchParams.get("code")!);
 
     // Opening the link changes nothing yet: the page asks to confirm (a link scanner's GET is harmless).
     const pageRes = await workerFetch(link);
@@ -201,6 +201,9 @@ describe("notification categories and the unsubscribe link", () => {
     expect((await workerFetch(tampered, { method: "POST" })).status).toBe(400);
     expect((await workerFetch("http://localhost/api/v1/emails/unsubscribe-link")).status).toBe(400);
     expect((await call("/emails/notification-preference/me", as)).body.items[1].enabled).toBe(true);
+    // Links sent before the parameter was named `code` still open the page.
+    const legacy = await workerFetch(link.replace("?code=", "?token="));
+    expect([legacy.status, (await legacy.text()).includes("Unsubscribe from Marketing emails?")]).toEqual([200, true]);
     const oneClick = await workerFetch(link, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
