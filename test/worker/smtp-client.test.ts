@@ -232,6 +232,9 @@ describe("the dialogue", () => {
     expect(header).toMatchObject({ ok: false, temporary: false, stage: "message", code: null });
     expect(await sendSmtp(settings(port), [], message)).toMatchObject({ ok: false, temporary: false, stage: "rcpt" });
     expect((await record(port)).connections).toBe(0);
+    // A .invalid host never resolves (RFC 6761): permanent, not retried.
+    const nowhere = await sendSmtp(settings(port, { host: "mail.this-host-does-not-exist.invalid" }), ["a@b.test"], message);
+    expect(nowhere).toMatchObject({ ok: false, temporary: false, stage: "connect", code: null });
   });
 });
 
