@@ -19,7 +19,7 @@ import { renderBuiltInEmail } from "./built-in";
 import { attemptDelivery } from "./delivery";
 import { enqueueOutbox } from "./outbox";
 import { redactEmail } from "./redact";
-import { renderSendRow } from "./sending";
+import { hasTurnedOff, renderSendRow } from "./sending";
 import type { RenderedEmail, TemplateKind, TemplateVars } from "./templates";
 
 /** The reference's MAX_SEND_ATTEMPTS. */
@@ -93,6 +93,12 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
     });
     return "render_error";
   }
+  // Rendering may take a while: the recipient and their choice are read again just before sending, so a
+  // user deleted, left without a primary email, or unsubscribed meanwhile is skipped, not sent to.
+  const current = await resolveRecipient(deps, project.id, row.recipient as EmailOutboxRecipient);
+  if (!current.ok) return skip(deps, row, current.skip);
+  if (current.userId && rendered.categoryId && (await hasTurnedOff(deps, project.id, current.userId, rendered.categoryId)))
+    return skip(deps, row, "USER_UNSUBSCRIBED");
   const logged = redactEmail(rendered.message);
   const sendingAt = now();
   const moved = await advanceOutboxRow(deps.db, row.id, "rendering", {
@@ -110,7 +116,7 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
   // An owner paused or cancelled it meanwhile (PATCH moves a rendering row too): nothing is sent.
   if (!moved) return "not_claimed";
 
-  const outcome = await attemptDelivery(deps, project, to.emails, rendered.message, { id: row.id });
+  const outcome = await attemptDelivery(deps, project, current.emails, rendered.message, { id: row.id });
   const at = now();
   if (outcome.ok) {
     await advanceOutboxRow(deps.db, row.id, "sending", { status: "sent", finishedSendingAt: at, secretVariables: null, updatedAt: at });

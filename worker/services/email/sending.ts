@@ -62,6 +62,14 @@ export async function resolveSendSources(
   return { templateSource, themeChoice, templateId, draftId };
 }
 
+/** Has the user turned this category off (a category that can be turned off, chosen or by default)? */
+export async function hasTurnedOff(deps: Deps, projectId: string, userId: string, categoryId: string): Promise<boolean> {
+  const category = NOTIFICATION_CATEGORIES.find((c) => c.id === categoryId);
+  if (!category?.canDisable) return false;
+  const [pref] = await findEmailRecipients(deps.db, projectId, [userId], category.id);
+  return pref !== undefined && !(pref.preference ?? category.defaultEnabled);
+}
+
 type SendRender =
   | { ok: true; message: RenderedEmail; isTransactional: boolean; categoryId: string | null }
   | { ok: false; error: string }
@@ -75,10 +83,7 @@ export async function renderSendRow(
   user: { userId: string | null; displayName: string | null },
 ): Promise<SendRender> {
   const category = NOTIFICATION_CATEGORIES.find((c) => c.id === row.categoryId) ?? NOTIFICATION_CATEGORIES.find((c) => !c.canDisable)!;
-  if (category.canDisable && user.userId) {
-    const [pref] = await findEmailRecipients(deps.db, project.id, [user.userId], category.id);
-    if (pref && !(pref.preference ?? category.defaultEnabled)) return { ok: false, skip: "USER_UNSUBSCRIBED" };
-  }
+  if (user.userId && (await hasTurnedOff(deps, project.id, user.userId, category.id))) return { ok: false, skip: "USER_UNSUBSCRIBED" };
   const unsubscribe =
     category.canDisable && user.userId
       ? await unsubscribeLink(deps, row.apiUrl, { projectId: project.id, userId: user.userId, categoryId: category.id })
