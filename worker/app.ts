@@ -37,6 +37,7 @@ import { emailsRoutes } from "./routes/emails/emails";
 import { emailsOutboxRoutes } from "./routes/emails/outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
 import { healthRoutes } from "./routes/health";
+import { healthEmailRoutes } from "./routes/health-email";
 import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
@@ -160,6 +161,8 @@ app.use("/api/*", webhookDispatch);
 // /api/latest serves the same handlers as /api/v1 (wire §0).
 app.route("/api/v1", api);
 app.route("/api/latest", api);
+// The reference's email monitor lives beside /api, at /health/email (the web app forwards /health/* here).
+app.route("/health", healthEmailRoutes);
 
 /** Every concrete (method, path) pair, to tell 405 from 404. */
 const methodProbe = new Hono({ strict: false });

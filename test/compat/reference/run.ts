@@ -207,7 +207,8 @@ async function main() {
         STACK_INTERNAL_PROJECT_ADMIN_KEY: DEV_SUPER_SECRET_ADMIN_KEY,
         STACK_INBUCKET_API_URL: mail.url,
         STACK_SVIX_SERVER_URL: svix.url,
-        STACK_EMAIL_MONITOR_SECRET_TOKEN: "not-available",
+        // Doorman's /health/email takes the operator's scheduler secret (CRON_SECRET).
+        STACK_EMAIL_MONITOR_SECRET_TOKEN: "mock_cron_secret",
         CRON_SECRET: "mock_cron_secret",
       },
     },
