@@ -59,9 +59,20 @@ describe("send-time checks after rendering", () => {
     });
     expect(off.status, off.text).toBe(200);
 
-    expect((await waitForOutboxStatus(p.server, a, ["skipped", "sent"])).skipped_reason).toBe("USER_ACCOUNT_DELETED");
-    expect((await waitForOutboxStatus(p.server, b, ["skipped", "sent"])).skipped_reason).toBe("USER_HAS_NO_PRIMARY_EMAIL");
-    expect((await waitForOutboxStatus(p.server, c, ["skipped", "sent"])).skipped_reason).toBe("USER_UNSUBSCRIBED");
+    // Skipped after rendering, as the reference: the outbox keeps the rendered copy.
+    expect(await waitForOutboxStatus(p.server, a, ["skipped", "sent"])).toMatchObject({
+      skipped_reason: "USER_ACCOUNT_DELETED",
+      has_rendered: true,
+      subject: "Deleted mid-render",
+    });
+    expect(await waitForOutboxStatus(p.server, b, ["skipped", "sent"])).toMatchObject({
+      skipped_reason: "USER_HAS_NO_PRIMARY_EMAIL",
+      subject: "Email removed mid-render",
+    });
+    expect(await waitForOutboxStatus(p.server, c, ["skipped", "sent"])).toMatchObject({
+      skipped_reason: "USER_UNSUBSCRIBED",
+      subject: "Unsubscribed mid-render",
+    });
     for (const u of [deleted, noEmail, unsubscribed]) expect(await outbox(u.email)).toEqual([]);
   });
 });

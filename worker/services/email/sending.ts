@@ -2,7 +2,7 @@
  * What `POST /emails/send-email` puts in the outbox, and how the consumer renders one of its rows:
  * the row's TSX (a template's, a draft's, or the html wrapped as a template) in its theme, for the
  * user it goes to, with an unsubscribe link (and the List-Unsubscribe headers) when the category
- * can be turned off. A user who turned the category off since is skipped, not sent to.
+ * can be turned off. Whether the user turned the category off since is checked by the consumer after rendering.
  */
 import { findEmailDraft } from "../../db/queries/email-drafts";
 import type { OutboxRow } from "../../db/queries/email-outbox";
@@ -70,10 +70,7 @@ export async function hasTurnedOff(deps: Deps, projectId: string, userId: string
   return pref !== undefined && !(pref.preference ?? category.defaultEnabled);
 }
 
-type SendRender =
-  | { ok: true; message: RenderedEmail; isTransactional: boolean; categoryId: string | null }
-  | { ok: false; error: string }
-  | { ok: false; skip: "USER_UNSUBSCRIBED" };
+type SendRender = { ok: true; message: RenderedEmail; isTransactional: boolean; categoryId: string | null } | { ok: false; error: string };
 
 /** Renders one send row for its user (the consumer). */
 export async function renderSendRow(
@@ -83,7 +80,6 @@ export async function renderSendRow(
   user: { userId: string | null; displayName: string | null },
 ): Promise<SendRender> {
   const category = NOTIFICATION_CATEGORIES.find((c) => c.id === row.categoryId) ?? NOTIFICATION_CATEGORIES.find((c) => !c.canDisable)!;
-  if (user.userId && (await hasTurnedOff(deps, project.id, user.userId, category.id))) return { ok: false, skip: "USER_UNSUBSCRIBED" };
   const unsubscribe =
     category.canDisable && user.userId
       ? await unsubscribeLink(deps, row.apiUrl, { projectId: project.id, userId: user.userId, categoryId: category.id })
