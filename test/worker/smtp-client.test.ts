@@ -278,11 +278,11 @@ describe("against the real SMTP sink", () => {
   it("writes a plain display name as it is and quotes one with specials", async () => {
     const plain = uniqueEmail("smtp-plain");
     expect(await sendSmtp(sink({ senderName: "Test Project" }), [plain], message)).toMatchObject({ ok: true });
-    const [a] = (await waitForMail(plain)) as { raw: string }[];
+    const [a] = (await waitForMail(plain)) as (Awaited<ReturnType<typeof waitForMail>>[number] & { raw: string })[];
     expect(a!.raw).toMatch(/^From: Test Project <tests@doorman\.localhost>\r$/m);
     const special = uniqueEmail("smtp-special");
     expect(await sendSmtp(sink({ senderName: 'Acme, Inc. "HQ"' }), [special], message)).toMatchObject({ ok: true });
-    const [b] = (await waitForMail(special)) as { raw: string }[];
+    const [b] = (await waitForMail(special)) as (Awaited<ReturnType<typeof waitForMail>>[number] & { raw: string })[];
     expect(b!.raw).toMatch(/^From: "Acme, Inc\. \\"HQ\\"" <tests@doorman\.localhost>\r$/m);
   });
 
