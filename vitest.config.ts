@@ -49,6 +49,8 @@ export default defineConfig(async () => {
             OAUTH_MOCK_ISSUER: `http://127.0.0.1:${oidcPort}`,
             // The outbox's first retry after 1 s (20 s in production), so retry tests finish quickly.
             EMAIL_RETRY_BASE_SECONDS: "1",
+            // The reference's test capacity (200 an hour in production), so send-email is not paced in tests that do not ask for it.
+            EMAIL_CAPACITY_PER_HOUR: "100000",
           },
           // Replaces wrangler.toml's EMAIL_RENDERER service (doorman-email-renderer, not a worker of this pool).
           serviceBindings: { EMAIL_RENDERER: { external: { address: `127.0.0.1:${rendererPort}`, http: {} } } },

@@ -159,8 +159,8 @@ async function waitForHealth(child, timeoutMs) {
  * from .dev.vars or --var. It always sets ENVIRONMENT = "development" (the committed wrangler.toml
  * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
  * mail catcher), SHARED_OAUTH_* (real shared OAuth keys), RATE_LIMIT_* (a deployment's rate limits,
- * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET, WEB_APP_URL (where purchase URLs point), and
- * for OAUTH_MOCK_ISSUER (the bundled
+ * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET, WEB_APP_URL (where purchase URLs point),
+ * EMAIL_CAPACITY_PER_HOUR, and for OAUTH_MOCK_ISSUER (the bundled
  * OpenID provider started below), they are added too.
  */
 function workerConfigWithRelay() {
@@ -176,6 +176,7 @@ function workerConfigWithRelay() {
     "STRIPE_SECRET_KEY",
     "STRIPE_WEBHOOK_SECRET",
     "WEB_APP_URL",
+    "EMAIL_CAPACITY_PER_HOUR",
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
     ...Object.keys(process.env).filter((n) => /^RATE_LIMIT_[A-Z_]+$/.test(n)),
   ];

@@ -33,15 +33,19 @@ import { sessionsRoutes } from "./routes/auth/sessions";
 import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
 import { dataVaultRoutes } from "./routes/data-vault";
+import { emailsDeliveryRoutes } from "./routes/emails/delivery";
 import { emailsRoutes } from "./routes/emails/emails";
 import { emailsOutboxRoutes } from "./routes/emails/outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
 import { healthRoutes } from "./routes/health";
+import { healthEmailRoutes } from "./routes/health-email";
 import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
+import { emailQueueStepRoutes } from "./routes/internal/email-queue-step";
 import { internalEmailDraftsRoutes } from "./routes/internal/emails/drafts";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails/emails";
+import { rewriteTemplateSourceRoutes } from "./routes/internal/emails/rewrite";
 import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates";
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
@@ -112,6 +116,7 @@ const api = routeGroup()
   .route("/emails/notification-preference", notificationPreferencesRoutes)
   .route("/emails", emailsRoutes)
   .route("/emails", emailsOutboxRoutes)
+  .route("/emails", emailsDeliveryRoutes)
   .route("/emails", emailsUnsubscribeRoutes)
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)
@@ -119,12 +124,14 @@ const api = routeGroup()
   .route("/internal/email-themes", internalEmailThemesRoutes)
   .route("/internal/email-templates", internalEmailTemplatesRoutes)
   .route("/internal/email-drafts", internalEmailDraftsRoutes)
+  .route("/internal/rewrite-template-source", rewriteTemplateSourceRoutes)
   .route("/internal/config", internalConfigRoutes)
   .route("/internal/ai-chat", internalAiChatRoutes)
   .route("/internal/events", internalEventsRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
   .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)
+  .route("/internal/email-queue-step", emailQueueStepRoutes)
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)
@@ -174,6 +181,8 @@ app.route("/api/v1", api);
 app.route("/api/latest", api);
 app.route("/api/latest/migration-tests", migrationTestsRoutes);
 app.route(`${BETA_VERSION_PREFIX}/migration-tests`, migrationTestsRoutes);
+// The reference's email monitor lives beside /api, at /health/email (the web app forwards /health/* here).
+app.route("/health", healthEmailRoutes);
 
 /** Every concrete (method, path) pair, to tell 405 from 404. */
 const methodProbe = new Hono({ strict: false });

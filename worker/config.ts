@@ -111,6 +111,8 @@ export type Config = {
   d1ReadReplication: boolean;
   /** The email outbox's first retry delay in seconds (EMAIL_RETRY_BASE_SECONDS, default 20); each retry doubles it. */
   emailRetryBaseSeconds: number;
+  /** A project's base send-email capacity per hour (EMAIL_CAPACITY_PER_HOUR, default 200, as the reference); docs/emails.md "Capacity". */
+  emailCapacityPerHour: number;
   /** Bounds of outbound calls (webhooks, OAuth providers, Stripe, the assistant's provider). */
   outbound: OutboundLimits;
   /** The bearer secret of the cron-called internal routes (CRON_SECRET); null = those routes refuse every caller. */
@@ -149,6 +151,10 @@ const varsSchema = z.object({
   EMAIL_RETRY_BASE_SECONDS: optional.refine(
     (v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600),
     "must be 1 to 3600 seconds",
+  ),
+  EMAIL_CAPACITY_PER_HOUR: optional.refine(
+    (v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10_000_000),
+    "must be 1 to 10000000 emails per hour",
   ),
   STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: optional.pipe(z.enum(["true", "false"]).optional()),
   SHARED_SMTP_HOST: optional,
@@ -345,6 +351,7 @@ function buildConfig(env: object): Config {
     },
     d1ReadReplication: vars.D1_READ_REPLICATION === "true",
     emailRetryBaseSeconds: vars.EMAIL_RETRY_BASE_SECONDS === undefined ? 20 : Number(vars.EMAIL_RETRY_BASE_SECONDS),
+    emailCapacityPerHour: vars.EMAIL_CAPACITY_PER_HOUR === undefined ? 200 : Number(vars.EMAIL_CAPACITY_PER_HOUR),
     ai: {
       openAiCompatible:
         vars.AI_BASE_URL && vars.AI_MODEL

@@ -54,6 +54,8 @@ export interface EnvVars {
   STRIPE_API_URL?: string;
   /** The email outbox's first retry delay in seconds (default 20; doubles per retry, at most 5 attempts). */
   EMAIL_RETRY_BASE_SECONDS?: string;
+  /** A project's base send-email capacity per hour (default 200; grows with its volume, ×4 during a boost). */
+  EMAIL_CAPACITY_PER_HOUR?: string;
   /** "true": run each request in a D1 session so reads may use read replicas (docs/deploy.md). */
   D1_READ_REPLICATION?: string;
   /** The console assistant's deployment model: an OpenAI-compatible endpoint (its base URL, e.g. https://api.openai.com/v1, a key, a model), or with the AI binding the Workers AI model. */

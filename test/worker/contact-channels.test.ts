@@ -219,16 +219,16 @@ describe("notification preferences", () => {
     const list = await call("/emails/notification-preference/me", as);
     expect(list.body.items).toEqual([
       { notification_category_id: expect.any(String), notification_category_name: "Transactional", enabled: true, can_disable: false },
-      { notification_category_id: expect.any(String), notification_category_name: "Marketing", enabled: false, can_disable: true },
+      { notification_category_id: expect.any(String), notification_category_name: "Marketing", enabled: true, can_disable: true },
     ]);
     const [transactional, marketing] = list.body.items;
-    const on = await call(`/emails/notification-preference/me/${marketing.notification_category_id}`, {
+    const off = await call(`/emails/notification-preference/me/${marketing.notification_category_id}`, {
       ...as,
       method: "PATCH",
-      body: { enabled: true },
+      body: { enabled: false },
     });
-    expect(on.body.enabled).toBe(true);
-    expect((await call("/emails/notification-preference/me", as)).body.items[1].enabled).toBe(true);
+    expect(off.body.enabled).toBe(false);
+    expect((await call("/emails/notification-preference/me", as)).body.items[1].enabled).toBe(false);
     const refused = await call(`/emails/notification-preference/me/${transactional.notification_category_id}`, {
       ...as,
       method: "PATCH",
@@ -245,7 +245,7 @@ describe("notification preferences", () => {
       ).status,
     ).toBe(404);
     const server = await call(`/emails/notification-preference/${user.userId}`, p.server);
-    expect(server.body.items[1].enabled).toBe(true);
+    expect(server.body.items[1].enabled).toBe(false);
     const other = await signUp(p.client);
     expect((await call(`/emails/notification-preference/${other.userId}`, as)).status).toBe(403);
   });

@@ -134,20 +134,23 @@ describe("notification categories and the unsubscribe link", () => {
     const p = await mailProject();
     const user = await signUp(p.client);
     const as = { ...p.client, accessToken: user.accessToken };
-    // Marketing is opt-in: the user turns it on first.
-    await call(`/emails/notification-preference/me/${MARKETING}`, { ...as, method: "PATCH", body: { enabled: true } });
+    // Marketing is on by default (as the reference): no opt-in needed.
+    expect((await call("/emails/notification-preference/me", as)).body.items[1]).toMatchObject({
+      notification_category_name: "Marketing",
+      enabled: true,
+    });
     const marketing = { user_ids: [user.userId], html: "<p>Big sale</p>", subject: "Sale", notification_category_name: "Marketing" };
     const first = await call("/emails/send-email", { ...p.server, body: marketing });
     expect(first.body.results[0]).toMatchObject({ status: "queued" });
     const [mail] = await waitForMail(user.email);
     const link = unsubscribeLinkOf(mail!);
-    expect(link).toMatch(/^http:\/\/localhost\/api\/v1\/emails\/unsubscribe-link\?token=/);
+    expect(link).toMatch(/^http:\/\/localhost\/api\/v1\/emails\/unsubscribe-link\?code=/);
     expect(raw(mail!)).toMatch(/^List-Unsubscribe-Post:\s*List-Unsubscribe=One-Click/im);
     expect(mail!.html).toContain(link.replace(/&/g, "&amp;"));
     // The log keeps the link's token redacted.
     await waitForOutboxStatus(p.server, first.body.results[0].email_id, ["sent"]);
     const logged = await call(`/internal/emails/${first.body.results[0].email_id}`, p.admin);
-    expect(logged.body.html).not.toContain(new URL(link).searchParams.get("token")!);
+    expect(logged.body.html).not.toContain(new URL(link).searchParams.get("code")!);
 
     // Opening the link changes nothing yet: the page asks to confirm (a link scanner's GET is harmless).
     const pageRes = await workerFetch(link);
@@ -188,7 +191,6 @@ describe("notification categories and the unsubscribe link", () => {
     const p = await mailProject();
     const user = await signUp(p.client);
     const as = { ...p.client, accessToken: user.accessToken };
-    await call(`/emails/notification-preference/me/${MARKETING}`, { ...as, method: "PATCH", body: { enabled: true } });
     await call("/emails/send-email", {
       ...p.server,
       body: { user_ids: [user.userId], html: "<p>Hi</p>", subject: "Hi", notification_category_name: "Marketing" },
@@ -199,6 +201,9 @@ describe("notification categories and the unsubscribe link", () => {
     expect((await workerFetch(tampered, { method: "POST" })).status).toBe(400);
     expect((await workerFetch("http://localhost/api/v1/emails/unsubscribe-link")).status).toBe(400);
     expect((await call("/emails/notification-preference/me", as)).body.items[1].enabled).toBe(true);
+    // Links sent before the parameter was named `code` still open the page.
+    const legacy = await workerFetch(link.replace("?code=", "?token="));
+    expect([legacy.status, (await legacy.text()).includes("Unsubscribe from Marketing emails?")]).toEqual([200, true]);
     const oneClick = await workerFetch(link, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -211,7 +216,8 @@ describe("notification categories and the unsubscribe link", () => {
   it("a template's own NotificationCategory decides when no name is given", async () => {
     const p = await mailProject();
     const user = await signUp(p.client);
-    // Marketing is off by default: a template that says Marketing skips this user.
+    // A template that says Marketing skips a user who turned Marketing off.
+    await call(`/emails/notification-preference/${user.userId}/${MARKETING}`, { ...p.server, method: "PATCH", body: { enabled: false } });
     const { id } = (await call("/internal/email-templates", { ...p.admin, body: { display_name: "Promo" } })).body;
     const res = await call("/emails/send-email", { ...p.server, body: { user_ids: [user.userId], template_id: id } });
     expect(res.body.results[0]).toMatchObject({ status: "skipped", error: "User has disabled notifications for this category" });

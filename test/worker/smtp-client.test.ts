@@ -232,6 +232,9 @@ describe("the dialogue", () => {
     expect(header).toMatchObject({ ok: false, temporary: false, stage: "message", code: null });
     expect(await sendSmtp(settings(port), [], message)).toMatchObject({ ok: false, temporary: false, stage: "rcpt" });
     expect((await record(port)).connections).toBe(0);
+    // A .invalid host never resolves (RFC 6761): permanent, not retried.
+    const nowhere = await sendSmtp(settings(port, { host: "mail.this-host-does-not-exist.invalid" }), ["a@b.test"], message);
+    expect(nowhere).toMatchObject({ ok: false, temporary: false, stage: "connect", code: null });
   });
 });
 
@@ -269,6 +272,18 @@ describe("against the real SMTP sink", () => {
     const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
     expect(body.split("\r\n").filter((l) => l.length > 76)).toEqual([]);
     expect(raw.split("\r\n").filter((l) => l.length > 998)).toEqual([]);
+    expect(raw).toContain(`To: <${to}>\r\n`);
+  });
+
+  it("writes a plain display name as it is and quotes one with specials", async () => {
+    const plain = uniqueEmail("smtp-plain");
+    expect(await sendSmtp(sink({ senderName: "Test Project" }), [plain], message)).toMatchObject({ ok: true });
+    const [a] = (await waitForMail(plain)) as (Awaited<ReturnType<typeof waitForMail>>[number] & { raw: string })[];
+    expect(a!.raw).toMatch(/^From: Test Project <tests@doorman\.localhost>\r$/m);
+    const special = uniqueEmail("smtp-special");
+    expect(await sendSmtp(sink({ senderName: 'Acme, Inc. "HQ"' }), [special], message)).toMatchObject({ ok: true });
+    const [b] = (await waitForMail(special)) as (Awaited<ReturnType<typeof waitForMail>>[number] & { raw: string })[];
+    expect(b!.raw).toMatch(/^From: "Acme, Inc\. \\"HQ\\"" <tests@doorman\.localhost>\r$/m);
   });
 
   it("a wrong password is a permanent auth failure from a real server", async () => {

@@ -154,6 +154,9 @@ describe("/users (server)", () => {
       expect(res.status, method).toBe(404);
       expect(res.body.code).toBe("USER_NOT_FOUND");
     }
+    // As the reference: deleting an id that is not a UUID is a SCHEMA_ERROR.
+    const notUuid = await call("/users/01234567-89ab-cdef-0123-456789abcdef", { ...internalServer, method: "DELETE" });
+    expect([notUuid.status, notUuid.body.code]).toEqual([400, "SCHEMA_ERROR"]);
   });
 
   it("clients cannot manage other users", async () => {

@@ -1,5 +1,5 @@
 /**
- * The Pages Function in front of everything: /api/* goes to the API worker through the
+ * The Pages Function in front of everything: /api/* and /health/* go to the API worker through the
  * `API` service binding (same origin, so no CORS), every other path is rendered by Remix.
  */
 import { createPagesFunctionHandler } from "@remix-run/cloudflare-pages";
@@ -13,6 +13,7 @@ const remixHandler = createPagesFunctionHandler<PagesEnv>({ build: build as any 
 
 export const onRequest: PagesFunction<PagesEnv> = async (ctx) => {
   const { pathname } = new URL(ctx.request.url);
-  if (pathname === "/api" || pathname.startsWith("/api/")) return ctx.env.API.fetch(ctx.request);
+  // /health/*: the API's monitor routes (POST /health/email), as the reference serves them beside /api.
+  if (pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/health/")) return ctx.env.API.fetch(ctx.request);
   return remixHandler(ctx);
 };

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { findUserRecord } from "../db/queries/users";
 import { problemError, unwrap } from "../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
-import { jsonValue, queryBool } from "../http/validate";
+import { jsonValue, queryBool, userIdOrMe } from "../http/validate";
 import { StatusError } from "../lib/errors";
 import { readProjectConfig } from "../services/project-config/flat";
 import type { RequestAuth } from "../services/request-auth";
@@ -239,7 +239,8 @@ const deleteOne = defineRoute({
   path: "/{userId}",
   summary: "Delete a user",
   access: ["server", "admin"],
-  params: userIdParams,
+  // As the reference: an id that is not a UUID is a SCHEMA_ERROR (400), one that names nobody USER_NOT_FOUND.
+  params: z.strictObject({ userId: userIdOrMe }),
   response: successSchema,
   errors: ["USER_NOT_FOUND"],
 });

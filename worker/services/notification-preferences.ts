@@ -10,8 +10,9 @@ export type NotificationCategory = { id: string; name: string; canDisable: boole
 export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = [
   // Sign-in codes, resets and verification: a user cannot opt out of mail the account needs.
   { id: "7bb82d33-2f54-4a3d-9d23-82739e0d66ef", name: "Transactional", canDisable: false, defaultEnabled: true },
-  // The reference's ids. Marketing is opt-in here (the reference defaults it on): consent before promotional mail (GDPR/ePrivacy).
-  { id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", name: "Marketing", canDisable: true, defaultEnabled: false },
+  // The reference's ids and defaults: Marketing is on until the user turns it off (every Marketing email
+  // carries a one-click unsubscribe link); collecting consent before sending it is the project's part.
+  { id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", name: "Marketing", canDisable: true, defaultEnabled: true },
 ];
 
 export type Preference = { category: NotificationCategory; enabled: boolean };

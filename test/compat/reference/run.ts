@@ -29,6 +29,9 @@ const checkout = args[0] ? resolve(args[0]) : "";
 const filters = args.slice(1);
 // The suite expects the API on localhost:{prefix}02 and its mock OAuth server on {prefix}14 (prefix 81).
 const port = Number(process.env.COMPAT_PORT ?? 8102);
+// NEXT_PUBLIC_STACK_PORT_PREFIX (the suite's own variable) moves the mail sink and the OAuth server with
+// it, so two runs on one machine do not read each other's mail.
+const portPrefix = process.env.NEXT_PUBLIC_STACK_PORT_PREFIX ?? "81";
 const origin = `http://localhost:${port}`;
 const runDir = join(here, ".run");
 
@@ -129,11 +132,11 @@ async function main() {
   const commit = referenceCommit();
 
   // Where the suite's own Inbucket listens for SMTP ({prefix}29): its custom-SMTP projects send there.
-  const mail = await startInbucket(8129).catch(() => startInbucket());
+  const mail = await startInbucket(Number(`${portPrefix}29`)).catch(() => startInbucket());
   console.log(`[compat] SMTP sink on 127.0.0.1:${mail.smtpPort}, Inbucket API on ${mail.url}`);
 
   const { startOidcDevServer } = await import("../../../scripts/oidc-dev-server.mjs");
-  const oidc = await startOidcDevServer({ port: 8114, issuerHost: "localhost" }).catch(() => null);
+  const oidc = await startOidcDevServer({ port: Number(`${portPrefix}14`), issuerHost: "localhost" }).catch(() => null);
   if (!oidc) console.warn("[compat] port 8114 is taken: OAuth tests will fail (npm start's own provider is used)");
 
   const state = join(runDir, "state");
@@ -149,6 +152,8 @@ async function main() {
       SHARED_SMTP_PORT: String(mail.smtpPort),
       // The suite expects purchase URLs on its dashboard's origin, localhost:{prefix}01 (8101 by default).
       WEB_APP_URL: `http://localhost:${process.env.NEXT_PUBLIC_STACK_PORT_PREFIX ?? "81"}01`,
+      // The reference's test deployment paces send-email at 100,000 an hour (200 in production); delivery-info reads it.
+      EMAIL_CAPACITY_PER_HOUR: "100000",
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
       // The suite signs its Stripe events with its backend's test secret (STACK_STRIPE_WEBHOOK_SECRET's default).
       STRIPE_WEBHOOK_SECRET: process.env.STACK_STRIPE_WEBHOOK_SECRET ?? "mock_stripe_webhook_secret",
@@ -206,7 +211,8 @@ async function main() {
         STACK_INTERNAL_PROJECT_ADMIN_KEY: DEV_SUPER_SECRET_ADMIN_KEY,
         STACK_INBUCKET_API_URL: mail.url,
         STACK_SVIX_SERVER_URL: svix.url,
-        STACK_EMAIL_MONITOR_SECRET_TOKEN: "not-available",
+        // Doorman's /health/email takes the operator's scheduler secret (CRON_SECRET).
+        STACK_EMAIL_MONITOR_SECRET_TOKEN: "mock_cron_secret",
         CRON_SECRET: "mock_cron_secret",
       },
     },

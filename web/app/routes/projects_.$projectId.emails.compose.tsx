@@ -33,7 +33,7 @@ export function EmailTemplate() {
 
 const CATEGORIES = [
   { name: "Transactional", hint: "Account and service messages; users cannot turn them off." },
-  { name: "Marketing", hint: "News and offers, with an unsubscribe link; only users who turned these on get them." },
+  { name: "Marketing", hint: "News and offers, with an unsubscribe link; users who turned these off do not get them." },
 ] as const;
 
 export default function ComposeEmailRoute() {

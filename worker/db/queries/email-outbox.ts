@@ -104,6 +104,23 @@ export async function updateOutboxRowFrom(
   return rows[0] ?? null;
 }
 
+/** Queued or scheduled rows (not paused) that were due before `dueBefore`: the email monitor's count (status index). */
+export async function countOverdueOutboxRows(db: Db, dueBefore: number): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(emailOutbox)
+    .where(
+      and(
+        inArray(emailOutbox.status, PICKABLE),
+        lt(emailOutbox.scheduledAt, dueBefore),
+        eq(emailOutbox.isPaused, false),
+        or(sql`${emailOutbox.nextSendRetryAt} IS NULL`, lt(emailOutbox.nextSendRetryAt, dueBefore)),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
 /**
  * Rows a crash or a lost queue message left behind: due queued/scheduled rows not touched for
  * `staleMs`, and rows stuck in rendering or sending since before `stuckBefore`.

@@ -5,6 +5,7 @@
 // The only modules a theme or template can import are the ones the reference's sandbox offers.
 // The host trusts none of the answer: it checks its shape and size again (render.ts).
 import "./host-classes.js";
+import "./performance.js";
 import "./arktype-config.js";
 import * as components from "@react-email/components";
 import * as arktype from "arktype";

@@ -27,4 +27,6 @@ export const emailProblems = {
   outbox_email_not_editable: (problem) =>
     new KnownError("EMAIL_NOT_EDITABLE", { email_id: problem.emailId, status: problem.status.toUpperCase().replace(/-/g, "_") }),
   outbox_request_invalid: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
+  template_rewrite_failed: (problem) => new KnownError("TEMPLATE_SOURCE_REWRITE_ERROR", { error: problem.error }),
+  email_capacity_boost_active: (problem) => new KnownError("EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE", { expires_at: problem.expiresAt }),
 } satisfies ProblemMap<keyof EmailProblemFields>;

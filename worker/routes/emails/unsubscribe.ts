@@ -41,7 +41,7 @@ const invalidPage = () =>
   );
 
 function confirmPage(outcome: Extract<UnsubscribeOutcome, { ok: true }>, token: string): Response {
-  const action = `?token=${encodeURIComponent(token)}`;
+  const action = `?code=${encodeURIComponent(token)}`;
   return page(
     "Unsubscribe",
     `<h1>Unsubscribe from ${escapeHtml(outcome.categoryName)} emails?</h1>

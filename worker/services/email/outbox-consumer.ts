@@ -19,7 +19,7 @@ import { renderBuiltInEmail } from "./built-in";
 import { attemptDelivery } from "./delivery";
 import { enqueueOutbox } from "./outbox";
 import { redactEmail } from "./redact";
-import { renderSendRow } from "./sending";
+import { hasTurnedOff, renderSendRow } from "./sending";
 import type { RenderedEmail, TemplateKind, TemplateVars } from "./templates";
 
 /** The reference's MAX_SEND_ATTEMPTS. */
@@ -49,7 +49,7 @@ export function retryDelaySeconds(baseSeconds: number, attempt: number, random =
 }
 
 type Rendered = { ok: true; message: RenderedEmail; isTransactional: boolean; categoryId: string | null; fallbackError: string | null };
-type RenderOutcome = Rendered | { ok: false; error: string } | { ok: false; skip: string };
+type RenderOutcome = Rendered | { ok: false; error: string };
 
 async function renderRow(
   deps: Deps,
@@ -80,10 +80,12 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
   if (!project) return "not_claimed"; // the project is gone, and its rows with it
   const now = () => deps.now();
 
-  const to = await resolveRecipient(deps, project.id, row.recipient as EmailOutboxRecipient);
-  if (!to.ok) return skip(deps, row, to.skip);
-  const rendered = await renderRow(deps, project, row, to.displayName, to.userId);
-  if (!rendered.ok && "skip" in rendered) return skip(deps, row, rendered.skip);
+  const recipient = row.recipient as EmailOutboxRecipient;
+  const to = await resolveRecipient(deps, project.id, recipient);
+  // As the reference, the email is rendered before the recipient is checked, so a skipped email keeps
+  // its rendered copy (its subject shows in the outbox).
+  const userId = to.ok ? to.userId : "user_id" in recipient ? recipient.user_id : null;
+  const rendered = await renderRow(deps, project, row, to.ok ? to.displayName : null, userId);
   if (!rendered.ok) {
     await advanceOutboxRow(deps.db, row.id, "rendering", {
       status: "render-error",
@@ -93,6 +95,12 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
     });
     return "render_error";
   }
+  // Rendering may take a while: the recipient and their choice are read again just before sending, so a
+  // user deleted, left without a primary email, or unsubscribed meanwhile is skipped, not sent to.
+  const current = await resolveRecipient(deps, project.id, recipient);
+  if (!current.ok) return skip(deps, row, current.skip, rendered);
+  if (current.userId && rendered.categoryId && (await hasTurnedOff(deps, project.id, current.userId, rendered.categoryId)))
+    return skip(deps, row, "USER_UNSUBSCRIBED", rendered);
   const logged = redactEmail(rendered.message);
   const sendingAt = now();
   const moved = await advanceOutboxRow(deps.db, row.id, "rendering", {
@@ -110,7 +118,7 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
   // An owner paused or cancelled it meanwhile (PATCH moves a rendering row too): nothing is sent.
   if (!moved) return "not_claimed";
 
-  const outcome = await attemptDelivery(deps, project, to.emails, rendered.message, { id: row.id });
+  const outcome = await attemptDelivery(deps, project, current.emails, rendered.message, { id: row.id });
   const at = now();
   if (outcome.ok) {
     await advanceOutboxRow(deps.db, row.id, "sending", { status: "sent", finishedSendingAt: at, secretVariables: null, updatedAt: at });
@@ -149,13 +157,21 @@ export async function processOutboxEmail(deps: Deps, id: string): Promise<Outbox
   return "failed";
 }
 
-async function skip(deps: Deps, row: OutboxRow, reason: string): Promise<OutboxOutcome> {
+/** Ends a row as skipped, keeping its rendered copy (codes and links redacted). */
+async function skip(deps: Deps, row: OutboxRow, reason: string, rendered: Rendered): Promise<OutboxOutcome> {
   const at = deps.now();
+  const logged = redactEmail(rendered.message);
   await advanceOutboxRow(deps.db, row.id, "rendering", {
     status: "skipped",
     skippedReason: reason,
     skippedDetails: {},
     secretVariables: null,
+    renderedAt: at,
+    subject: logged.subject,
+    html: logged.html,
+    text: logged.text,
+    isTransactional: rendered.isTransactional,
+    notificationCategoryId: rendered.categoryId,
     updatedAt: at,
   });
   return "skipped";

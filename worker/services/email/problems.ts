@@ -27,4 +27,8 @@ export type EmailProblemFields = {
   outbox_email_not_editable: { emailId: string; status: string };
   /** A list cursor or a change the outbox cannot take. */
   outbox_request_invalid: { message: string };
+  /** A capacity boost is already running, until `expiresAt` (ISO). */
+  email_capacity_boost_active: { expiresAt: string };
+  /** A template could not be turned into a standalone draft (or the result does not render). */
+  template_rewrite_failed: { error: string };
 };

@@ -13,6 +13,7 @@ import type { Deps } from "../deps";
 import { NOTIFICATION_CATEGORIES, type NotificationCategory } from "../notification-preferences";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { pacedSlots } from "./capacity";
 import { readEmailSettings } from "./config";
 import { markEmailDraftSent } from "./drafts";
 import { enqueueOutbox } from "./outbox";
@@ -117,7 +118,9 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
   const { recipients, skipped } = sortRecipients(rows, category);
   const sendId = deps.random.uuid();
   const now = deps.now();
-  const rowFor = (userId: string): NewOutboxRow => ({
+  // Paced at the project's capacity: each queued row gets its own slot (docs/emails.md "Capacity").
+  const slots = await pacedSlots(deps, project.id, recipients.length);
+  const rowFor = (userId: string, scheduledAt = now): NewOutboxRow => ({
     id: deps.random.uuid(),
     projectId: project.id,
     createdAt: now,
@@ -135,10 +138,10 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     apiUrl: deps.apiUrl,
     status: "queued",
     isPaused: false,
-    scheduledAt: now,
+    scheduledAt,
     sendRetries: 0,
   });
-  const outbox: NewOutboxRow[] = recipients.map((r) => rowFor(r.userId));
+  const outbox: NewOutboxRow[] = recipients.map((r, i) => rowFor(r.userId, slots[i]));
   // As the reference: a skipped user still gets an outbox row, in its final state (skipped, with the
   // reason), carrying the up-front render as its rendered copy (the reference renders before it skips).
   const skippedRows: NewOutboxRow[] = skipped.map((r) => ({
@@ -161,10 +164,13 @@ export async function sendEmailToUsers(deps: Deps, project: ProjectRow, input: S
     const statements = allRows.slice(i, i + ROWS_PER_BATCH).map((row) => insertOutboxStatement(deps.db, row));
     await deps.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   }
-  await enqueueOutbox(
-    deps,
-    outbox.map((row) => row.id),
-  );
+  // Each row is delivered to the consumer at its slot (a queue delay is whole seconds, never early).
+  const byDelay = new Map<number, string[]>();
+  for (const row of outbox) {
+    const delay = Math.ceil(Math.max(0, row.scheduledAt - now) / 1000);
+    byDelay.set(delay, [...(byDelay.get(delay) ?? []), row.id]);
+  }
+  for (const [delay, ids] of byDelay) await enqueueOutbox(deps, ids, delay);
   if (input.source.kind === "draft") await markEmailDraftSent(deps, project.id, input.source.draftId);
 
   const queued: SendResultItem[] = recipients.map((r, i) => ({

@@ -2,7 +2,7 @@
  * What `POST /emails/send-email` puts in the outbox, and how the consumer renders one of its rows:
  * the row's TSX (a template's, a draft's, or the html wrapped as a template) in its theme, for the
  * user it goes to, with an unsubscribe link (and the List-Unsubscribe headers) when the category
- * can be turned off. A user who turned the category off since is skipped, not sent to.
+ * can be turned off. Whether the user turned the category off since is checked by the consumer after rendering.
  */
 import { findEmailDraft } from "../../db/queries/email-drafts";
 import type { OutboxRow } from "../../db/queries/email-outbox";
@@ -62,10 +62,15 @@ export async function resolveSendSources(
   return { templateSource, themeChoice, templateId, draftId };
 }
 
-type SendRender =
-  | { ok: true; message: RenderedEmail; isTransactional: boolean; categoryId: string | null }
-  | { ok: false; error: string }
-  | { ok: false; skip: "USER_UNSUBSCRIBED" };
+/** Has the user turned this category off (a category that can be turned off, chosen or by default)? */
+export async function hasTurnedOff(deps: Deps, projectId: string, userId: string, categoryId: string): Promise<boolean> {
+  const category = NOTIFICATION_CATEGORIES.find((c) => c.id === categoryId);
+  if (!category?.canDisable) return false;
+  const [pref] = await findEmailRecipients(deps.db, projectId, [userId], category.id);
+  return pref !== undefined && !(pref.preference ?? category.defaultEnabled);
+}
+
+type SendRender = { ok: true; message: RenderedEmail; isTransactional: boolean; categoryId: string | null } | { ok: false; error: string };
 
 /** Renders one send row for its user (the consumer). */
 export async function renderSendRow(
@@ -75,10 +80,6 @@ export async function renderSendRow(
   user: { userId: string | null; displayName: string | null },
 ): Promise<SendRender> {
   const category = NOTIFICATION_CATEGORIES.find((c) => c.id === row.categoryId) ?? NOTIFICATION_CATEGORIES.find((c) => !c.canDisable)!;
-  if (category.canDisable && user.userId) {
-    const [pref] = await findEmailRecipients(deps.db, project.id, [user.userId], category.id);
-    if (pref && !(pref.preference ?? category.defaultEnabled)) return { ok: false, skip: "USER_UNSUBSCRIBED" };
-  }
   const unsubscribe =
     category.canDisable && user.userId
       ? await unsubscribeLink(deps, row.apiUrl, { projectId: project.id, userId: user.userId, categoryId: category.id })

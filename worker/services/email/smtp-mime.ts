@@ -56,9 +56,13 @@ function unstructured(value: string): string {
   return /^[\x20-\x7e]*$/.test(flat) && !flat.includes("=?") ? flat : encodeWords(flat);
 }
 
-/** A display name as a quoted string (ASCII) or encoded-words (anything else). */
+/** RFC 5322 atoms separated by single spaces: a display name that needs no quotes (`Test Project`). */
+const PLAIN_PHRASE = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+( [A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+)*$/;
+
+/** A display name as it is (atoms only), a quoted string (other ASCII) or encoded-words (anything else). */
 function displayName(name: string): string {
   const flat = name.replace(/[\r\n]+/g, " ").trim();
+  if (PLAIN_PHRASE.test(flat) && !flat.includes("=?")) return flat;
   if (/^[\x20-\x7e]*$/.test(flat) && !flat.includes("=?")) return `"${flat.replace(/(["\\])/g, "\\$1")}"`;
   return encodeWords(flat);
 }
@@ -125,7 +129,7 @@ export function buildMimeMessage(input: MimeInput): string {
   const headers = new Map<string, [string, string]>();
   const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
   set("From", `${input.fromName.trim() ? `${displayName(input.fromName)} ` : ""}<${input.fromEmail}>`);
-  set("To", input.to.join(", "));
+  set("To", input.to.map((address) => `<${address}>`).join(", "));
   set("Subject", unstructured(input.subject));
   set("Date", rfc5322Date(input.date));
   set("Message-ID", input.messageId);

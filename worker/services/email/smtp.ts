@@ -139,6 +139,10 @@ class Session {
     if (!smtp.host || !Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535) {
       throw fail("connect", `The SMTP server address ${this.server} is not valid.`);
     }
+    // RFC 6761: a name under .invalid never resolves, so retrying cannot help (the reference's HOST_NOT_FOUND, not retried).
+    if (/(^|\.)invalid\.?$/i.test(smtp.host)) {
+      throw fail("connect", `The SMTP server host ${smtp.host} does not exist (.invalid names never resolve).`);
+    }
     // Everything is checked and built before any connection: a bad address or header never reaches a server.
     const prepared = prepareMessage({ name: smtp.senderName, email: smtp.senderEmail }, to, message);
     if (!prepared.ok) throw fail(prepared.stage, prepared.message);

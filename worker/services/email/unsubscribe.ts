@@ -31,7 +31,8 @@ export async function unsubscribeLink(deps: Deps, apiUrl: string, target: Unsubs
     .setAudience(AUDIENCE)
     .setIssuedAt(Math.floor(deps.now() / 1000))
     .sign(await tokenKey(deps.tokenKeys.secret));
-  return { link: `${apiUrl}${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`, token };
+  // `code`, as the reference names it (`token` is still read, for links sent before).
+  return { link: `${apiUrl}${UNSUBSCRIBE_PATH}?code=${encodeURIComponent(token)}`, token };
 }
 
 /** The target of a valid token (the previous server secret is accepted during a rotation), or null. */
