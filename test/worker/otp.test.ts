@@ -124,7 +124,7 @@ describe("otp sign-in", () => {
     const email = uniqueEmail("verified");
     const created = await call("/users", {
       ...p.server,
-      body: { primary_email: email, primary_email_verified: true, password: "has a password" },
+      body: { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, password: "has a password" },
     });
     await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
     const res = await call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom((await waitForMail(email))[0]!) } });

@@ -173,7 +173,7 @@ describe("password sign-in", () => {
     const email = uniqueEmail("import");
     const created = await call("/users", {
       ...p.server,
-      body: { primary_email: email, password_hash: bcrypt.hashSync("imported secret", 4) },
+      body: { primary_email: email, primary_email_auth_enabled: true, password_hash: bcrypt.hashSync("imported secret", 4) },
     });
     expect(created.status).toBe(201);
     expect(created.body.has_password).toBe(true);
@@ -272,7 +272,7 @@ describe("password update and set", () => {
   it("update without a password is USER_DOES_NOT_HAVE_PASSWORD; set works once", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("nopw");
-    const created = await call("/users", { ...p.server, body: { primary_email: email } });
+    const created = await call("/users", { ...p.server, body: { primary_email: email, primary_email_auth_enabled: true } });
     const session = await call("/auth/sessions", { ...p.server, body: { user_id: created.body.id } });
     const token = session.body.access_token;
     const update = await call("/auth/password/update", {

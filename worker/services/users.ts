@@ -110,7 +110,8 @@ export async function createUserWithOAuthProviders(
   const now = deps.now();
   const userId = deps.random.uuid();
   const email = input.primaryEmail ? normaliseEmail(input.primaryEmail) : null;
-  const authEnabled = input.primaryEmailAuthEnabled ?? true;
+  // Off unless asked for, as the wire: a server-created address signs in only when the caller says so.
+  const authEnabled = input.primaryEmailAuthEnabled ?? false;
   if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return fail("email_taken", { email });
   const password = await resolvePasswordHash(input, { project, email });
   if (!password.ok) return password;
