@@ -177,6 +177,9 @@ describe("GET|POST /auth/oauth/callback/{provider}", () => {
 
     const ok = await fetchWorker(providerCallback, { headers: { cookie: jar.header() } });
     expect(ok.status).toBe(303);
+    // The flow's cookie is spent: the callback clears it.
+    const innerState = new URL(providerCallback).searchParams.get("state")!;
+    expect(ok.headers.getSetCookie()).toContainEqual(expect.stringMatching(new RegExp(`^stack-oauth-inner-${innerState}=;.*Max-Age=0`)));
     const replay = await fetchWorker(providerCallback, { headers: { cookie: jar.header() } });
     expect(replay.status).toBe(400);
   });
@@ -230,6 +233,8 @@ describe("GET|POST /auth/oauth/callback/{provider}", () => {
     const p = await oauthProject({ sign_up_enabled: false });
     const flow = await oauthFlow(p.client, uniqueEmail("nosignup"));
     expect(flow.callback.status).toBe(307);
+    // An error redirect also clears the flow's cookie.
+    expect(flow.callback.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^stack-oauth-inner-[0-9a-z]+=;.*Max-Age=0/));
     expect(`${flow.location.origin}${flow.location.pathname}`).toBe("http://localhost:3000/handler/error");
     expect(flow.location.searchParams.get("error")).toBe("server_error");
     expect(flow.location.searchParams.get("errorCode")).toBe("SIGN_UP_NOT_ENABLED");
