@@ -159,8 +159,9 @@ async function waitForHealth(child, timeoutMs) {
  * from .dev.vars or --var. It always sets ENVIRONMENT = "development" (the committed wrangler.toml
  * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
  * mail catcher), SHARED_OAUTH_* (real shared OAuth keys), RATE_LIMIT_* (a deployment's rate limits,
- * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY, and for OAUTH_MOCK_ISSUER (the bundled
- * OpenID provider started below), they are added too.
+ * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY, STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING
+ * (development-only, for the reference suite's recorded passkeys) and for OAUTH_MOCK_ISSUER (the
+ * bundled OpenID provider started below), they are added too.
  */
 function workerConfigWithRelay() {
   const names = [
@@ -173,6 +174,7 @@ function workerConfigWithRelay() {
     "OAUTH_MOCK_ISSUER",
     "STRIPE_API_URL",
     "STRIPE_SECRET_KEY",
+    "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING",
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
     ...Object.keys(process.env).filter((n) => /^RATE_LIMIT_[A-Z_]+$/.test(n)),
   ];

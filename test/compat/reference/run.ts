@@ -148,6 +148,9 @@ async function main() {
       SHARED_SMTP_HOST: "127.0.0.1",
       SHARED_SMTP_PORT: String(mail.smtpPort),
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
+      // The suite's passkeys are recorded against the fixed challenge "MOCK", as in the reference's
+      // test setup (development-only: worker/config.ts refuses it in production).
+      STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: "true",
       // The suite drives ~1,000 sign-ups and sign-ins from one address within minutes; the reference
       // has no per-address limits in its test setup, so the deployment's limits are off (docs/compat.md).
       ...Object.fromEntries(Object.keys(RATE_LIMIT_RULES).map((rule) => [`RATE_LIMIT_${rule}`, "0"])),
