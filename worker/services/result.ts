@@ -101,6 +101,7 @@ type CoreProblemFields = {
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;
+  linked_provider_not_configured: { providerConfigId: string };
   linked_account_id_used_for_sign_in: NoFields;
   linked_sign_in_provider_exists: NoFields;
   linked_account_duplicate: NoFields;
