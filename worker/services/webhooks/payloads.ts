@@ -1,7 +1,8 @@
 /**
  * The webhook payload of an event, as the reference sends it: `{ type, data }`, where `data` is the
  * server-side JSON of the user or team as D1 holds it now, `{ team_id, user_id }` for a membership,
- * `{ id, user_id, team_id }` for a team permission, and for deletions what the event row kept.
+ * `{ id, user_id, team_id }` for a team permission, `{ id, user_id }` for a project permission, and
+ * for deletions what the event row kept.
  */
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@doorman/shared/wire-webhooks";
 import type { EventRow } from "../../db/queries/events";
@@ -71,6 +72,11 @@ async function webhookData(db: Db, type: WebhookEventType, event: EventRow): Pro
       return typeof permissionId === "string" && event.teamId && event.userId
         ? { id: permissionId, user_id: event.userId, team_id: event.teamId }
         : null;
+    }
+    case "project_permission.created":
+    case "project_permission.deleted": {
+      const permissionId = dataOf(event).permission_id;
+      return typeof permissionId === "string" && event.userId ? { id: permissionId, user_id: event.userId } : null;
     }
   }
 }
