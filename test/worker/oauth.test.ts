@@ -67,9 +67,10 @@ describe("GET /auth/oauth/authorize/{provider}", () => {
 
   it("rejects bad clients, unknown providers, wrong scope and missing parameters", async () => {
     const p = await oauthProject();
+    // A known project with a wrong client_secret: the wire names the key at this step.
     expect(await knownError(await fetchWorker(authorizeUrl({ projectId: p.projectId, publishableClientKey: "pck_wrong" })))).toMatchObject({
-      status: 400,
-      code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+      status: 401,
+      code: "INVALID_PUBLISHABLE_CLIENT_KEY",
     });
     expect(await knownError(await fetchWorker(authorizeUrl({ projectId: "no-such-project" })))).toMatchObject({
       code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
@@ -85,10 +86,16 @@ describe("GET /auth/oauth/authorize/{provider}", () => {
     expect(await knownError(await fetchWorker(url.toString()))).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
   });
 
-  it("refuses untrusted redirect, error and after-callback URLs at the callback, before any code or redirect", async () => {
+  it("refuses untrusted redirect, error and after-callback URLs, before any code or redirect", async () => {
     const p = await oauthProject({ allow_localhost: false, domains: [{ domain: "https://app.example.com", handler_path: "/handler" }] });
     const evil = "https://evil.example.net/cb";
-    for (const extra of [{ redirect_uri: evil }, { error_redirect_url: evil }, { after_callback_redirect_url: evil }]) {
+    // The after-callback URL is refused at the authorize step already (the wire's).
+    const after = new URL(authorizeUrl(p.client, { redirectUri: "https://app.example.com/handler/oauth-callback" }));
+    after.searchParams.set("after_callback_redirect_url", evil);
+    const refused = await fetchWorker(after.toString());
+    expect(refused.headers.get("location")).toBeNull();
+    expect(await knownError(refused)).toMatchObject({ status: 400, code: "REDIRECT_URL_NOT_WHITELISTED" });
+    for (const extra of [{ redirect_uri: evil }, { error_redirect_url: evil }]) {
       const url = new URL(authorizeUrl(p.client, { redirectUri: "https://app.example.com/handler/oauth-callback" }));
       url.searchParams.set("error_redirect_url", "https://app.example.com/handler/error");
       for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);

@@ -80,6 +80,7 @@ const problemErrors = {
   // --- oauth (sign-in flow) ---
   invalid_oauth_client: (problem) => new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: problem.clientId }),
   publishable_key_required: (problem) => new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: problem.projectId }),
+  invalid_publishable_key: (problem) => new KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: problem.projectId }),
   oauth_invalid_scope: () => new KnownError("INVALID_SCOPE"),
   oauth_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
   oauth_provider_not_configured: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),

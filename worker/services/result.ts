@@ -69,6 +69,7 @@ type CoreProblemFields = {
   // --- oauth (sign-in flow) ---
   invalid_oauth_client: { clientId: string };
   publishable_key_required: { projectId: string };
+  invalid_publishable_key: { projectId: string };
   oauth_invalid_scope: NoFields;
   oauth_provider_not_enabled: NoFields;
   /** The provider is enabled but has no keys (the project's, or the server's shared ones). */
