@@ -10,7 +10,13 @@ import { deleteRecoveryCodesStatement } from "../db/queries/mfa-recovery-codes";
 import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
-import { insertMembershipStatement, insertTeamStatement, isTeamMember, listTeamsOfProject } from "../db/queries/teams";
+import {
+  insertMembershipStatement,
+  insertTeamStatement,
+  isTeamMember,
+  listTeamsOfProject,
+  renameTeamsOfMemberStatement,
+} from "../db/queries/teams";
 import {
   deleteUserStatement,
   findUserRecord,
@@ -117,7 +123,8 @@ export async function createUserWithOAuthProviders(
   if (!password.ok) return password;
 
   const isAnonymous = input.isAnonymous ?? false;
-  const wantsTeam = config.create_team_on_sign_up && !isAnonymous;
+  // Anonymous users get theirs too ("Personal Team", named after them when they sign up), as the wire.
+  const wantsTeam = config.create_team_on_sign_up;
   const teamId = wantsTeam ? deps.random.uuid() : null;
   const statements: BatchItem<"sqlite">[] = [
     insertUserStatement(deps.db, {
@@ -202,21 +209,34 @@ function personalTeamStatements(deps: Deps, project: ProjectRow, userId: string,
   ];
 }
 
-/** An anonymous user becoming a real one is a sign-up: it gets the personal team then. */
+/**
+ * An anonymous user becoming a real one: its personal team, still "Personal Team", takes the
+ * owner's name (a team the user renamed keeps its name), as the wire. An anonymous user without a
+ * team (signed up before anonymous users got one) gets its personal team now.
+ */
 function upgradeTeamStatements(
   deps: Deps,
   project: ProjectRow,
   current: UserRecord,
   owner: { displayName: string | null; email: string | null },
 ): BatchItem<"sqlite">[] {
-  if (!current.user.isAnonymous || current.user.selectedTeamId || !readProjectConfig(project.config).create_team_on_sign_up) return [];
-  return personalTeamStatements(deps, project, current.user.id, deps.random.uuid(), personalTeamName(owner.displayName, owner.email));
+  if (!current.user.isAnonymous) return [];
+  const name = personalTeamName(owner.displayName, owner.email);
+  const statements: BatchItem<"sqlite">[] = [
+    renameTeamsOfMemberStatement(deps.db, project.id, current.user.id, DEFAULT_PERSONAL_TEAM_NAME, name),
+  ];
+  if (!current.user.selectedTeamId && readProjectConfig(project.config).create_team_on_sign_up)
+    statements.push(...personalTeamStatements(deps, project, current.user.id, deps.random.uuid(), name));
+  return statements;
 }
+
+/** The personal team of a user with neither display name nor email (an anonymous one). */
+const DEFAULT_PERSONAL_TEAM_NAME = "Personal Team";
 
 export function personalTeamName(displayName: string | null, email: string | null): string {
   // Wire: "{display name or email}'s Team"; a user with neither gets a plain "Personal Team".
   const owner = displayName ?? email;
-  return owner ? `${owner}'s Team` : "Personal Team";
+  return owner ? `${owner}'s Team` : DEFAULT_PERSONAL_TEAM_NAME;
 }
 
 export type UserUpdate = Omit<NewUserInput, "isAnonymous"> & { selectedTeamId?: string | null; isAnonymous?: false };
