@@ -227,6 +227,28 @@ describe("anonymous sign-up", () => {
     expect(after.body).toMatchObject({ id: anon.body.user_id, is_anonymous: false, primary_email: email, has_password: true });
   });
 
+  it("a sign-up keeps the request's country; an upgraded anonymous user keeps a country set meanwhile", async () => {
+    const p = await createProjectWithKeys();
+    const fromCa = await call("/auth/password/sign-up", {
+      ...p.client,
+      headers: { "cf-ipcountry": "CA" },
+      body: { email: uniqueEmail("ca"), password: "long enough pw" },
+    });
+    expect((await call(`/users/${fromCa.body.user_id}`, p.server)).body.country_code).toBe("CA");
+
+    const anon = await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" });
+    await call(`/users/${anon.body.user_id}`, { ...p.server, method: "PATCH", body: { country_code: "FR" } });
+    const up = await call("/auth/password/sign-up", {
+      ...p.client,
+      accessToken: anon.body.access_token,
+      allowAnonymous: true,
+      headers: { "cf-ipcountry": "DE" },
+      body: { email: uniqueEmail("fr"), password: "upgrade password" },
+    });
+    expect(up.status, up.text).toBe(200);
+    expect((await call(`/users/${anon.body.user_id}`, p.server)).body.country_code).toBe("FR");
+  });
+
   it("rejects a body", async () => {
     const res = await call("/auth/anonymous/sign-up", { ...internalClient, body: { anything: 1 } });
     expect(res.body.code).toBe("SCHEMA_ERROR");
