@@ -109,7 +109,7 @@ describe("event log", () => {
     expect(mine.status, mine.text).toBe(201);
     const [created] = (await eventsOf(p, `?team_id=${mine.body.id}&type=team.created`)).items;
     expect(created).toMatchObject({ actor: { type: "user", id: user.userId }, user_id: user.userId });
-    // The creator's membership is recorded (and sent as a webhook) like any other.
+    // The creator's membership is recorded (its webhook is team.created's, as the reference's: webhooks.test.ts).
     expect((await eventsOf(p, `?team_id=${mine.body.id}`)).items.map((e) => e.type).sort()).toEqual([
       "team.created",
       "team_membership.created",

@@ -205,7 +205,7 @@ function personalTeamStatements(deps: Deps, project: ProjectRow, userId: string,
     ...defaultTeamGrantStatements(deps, project, teamId, userId, "creator"),
     updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
     eventStatement(deps, project.id, "team.created", { teamId }, { personal: true }),
-    eventStatement(deps, project.id, "team_membership.created", { teamId, userId }),
+    eventStatement(deps, project.id, "team_membership.created", { teamId, userId }, { creator: true }),
   ];
 }
 

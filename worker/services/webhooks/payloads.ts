@@ -65,6 +65,8 @@ async function webhookData(db: Db, type: WebhookEventType, event: EventRow): Pro
       return event.teamId ? { id: event.teamId } : null;
     case "team_membership.created":
     case "team_membership.deleted":
+      // A team's creator joins with the team: its team.created is the webhook, as the reference sends it.
+      if (dataOf(event).creator === true) return null;
       return event.teamId && event.userId ? { team_id: event.teamId, user_id: event.userId } : null;
     case "team_permission.created":
     case "team_permission.deleted": {
