@@ -260,9 +260,9 @@ function checkVars(vars: Vars, environment: Environment): string[] {
       problems.push("STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is development-only; remove it in production");
     // The mock OpenID provider signs anyone in as any email: development only.
     if (vars.OAUTH_MOCK_ISSUER) problems.push("OAUTH_MOCK_ISSUER is development-only; remove it in production");
-    // Another Stripe host would receive the platform's secret key and could fake every payment: development only.
     // The dev cron secret is public: anyone could trigger the owners' digest mails.
     if (vars.CRON_SECRET === DEV_CRON_SECRET) problems.push("CRON_SECRET is the public development secret; production needs its own");
+    // Another Stripe host would receive the platform's secret key and could fake every payment: development only.
     if (vars.STRIPE_API_URL) problems.push("STRIPE_API_URL is development-only (a local Stripe mock); remove it in production");
     // Stripe's real signing secrets are whsec_…; anything else is a mock's, which anyone could sign with.
     if (vars.STRIPE_WEBHOOK_SECRET && !/^whsec_\S+$/.test(vars.STRIPE_WEBHOOK_SECRET))

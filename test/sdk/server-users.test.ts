@@ -19,6 +19,16 @@ async function setup(config: Record<string, unknown> = {}) {
 }
 
 describe("SDK server users", () => {
+  it("a created user's primary email signs in unless primaryEmailAuthEnabled is false (the API's default is off)", async () => {
+    const { server } = await setup();
+    const user = await server.createUser({ primaryEmail: uniqueEmail("sdk-auth"), password: "created password" });
+    expect(user.primaryEmailAuthEnabled).toBe(true);
+    const off = await server.createUser({ primaryEmail: uniqueEmail("sdk-off"), primaryEmailAuthEnabled: false });
+    expect(off.primaryEmailAuthEnabled).toBe(false);
+    const noEmail = await server.createUser({ displayName: "No email" });
+    expect(noEmail.primaryEmailAuthEnabled).toBe(false);
+  });
+
   it("lists restricted and anonymous users only when asked, and finds a user by id", async () => {
     const { p, server } = await setup({ require_email_verification: true });
     const verified = await server.createUser({ primaryEmail: uniqueEmail("ok"), primaryEmailVerified: true });

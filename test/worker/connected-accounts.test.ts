@@ -93,12 +93,21 @@ describe("access tokens without a provider grant", () => {
     }
   });
 
-  it("shared keys refuse extra scopes", async () => {
+  it("with shared keys too: a connection linked without a grant asks to connect, not for other keys", async () => {
     const { alice, link, asAlice } = await setup();
     await link(alice.userId, { provider_config_id: "spotify", account_id: "sp-alice" });
-    const extra = await token(asAlice, "me/spotify", { scope: "playlist-modify-private" });
-    expect(extra.status).toBe(400);
-    expect(extra.body.code).toBe("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
+    for (const scope of [undefined, "openid", "playlist-modify-private"]) {
+      const res = await token(asAlice, "me/spotify/sp-alice", scope ? { scope } : {});
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
+    }
+  });
+
+  it("names users by uuid or me: anything else is SCHEMA_ERROR", async () => {
+    const { p, asAlice } = await setup();
+    expect((await call("/connected-accounts/not-a-user-id", p.server)).body.code).toBe("SCHEMA_ERROR");
+    expect((await token(p.server, "not-a-user-id/github")).body.code).toBe("SCHEMA_ERROR");
+    expect((await token(asAlice, "not-a-user-id/github/gh-a")).body.code).toBe("SCHEMA_ERROR");
   });
 
   it("rejects malformed bodies", async () => {
@@ -161,6 +170,45 @@ describe("access tokens of a real provider grant (bundled OpenID provider, share
     const again = await token({ ...p.server, nowMs: Date.now() + 7200_000 }, `${account.user_id}/spotify`);
     expect(again.status, again.text).toBe(201);
     expect((await userinfo(again.body.access_token)).status).toBe(200);
+  });
+
+  /** The dev provider's test hooks: revoke a token or the grant, or fail the grant's next refresh. */
+  const providerHook = (path: string, body: Record<string, string>) =>
+    fetch(`${env.OAUTH_MOCK_ISSUER}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("a token revoked at the provider is not handed out: the grant is refreshed instead", async () => {
+    const { as, account } = await signedInWithProvider();
+    const first = await token(as, "me/spotify", { scope: "openid" });
+    expect((await providerHook("/revoke-access-token", { token: first.body.access_token })).status).toBe(200);
+    expect((await userinfo(first.body.access_token)).status).toBe(401);
+
+    const next = await token(as, "me/spotify", { scope: "openid" });
+    expect(next.status, next.text).toBe(201);
+    expect(next.body.access_token).not.toBe(first.body.access_token);
+    expect((await userinfo(next.body.access_token)).body?.sub).toBe(account.provider_account_id);
+    // The new token is stored: the next call gets it again (the provider still accepts it).
+    expect((await token(as, "me/spotify")).body.access_token).toBe(next.body.access_token);
+  });
+
+  it("a grant revoked at the provider, or a refresh it refuses, asks to connect again", async () => {
+    const revoked = await signedInWithProvider();
+    const first = await token(revoked.as, "me/spotify", { scope: "openid" });
+    expect((await providerHook("/revoke-refresh-token", { token: first.body.access_token })).status).toBe(200);
+    const gone = await token(revoked.as, "me/spotify", { scope: "openid" });
+    expect(gone.status).toBe(400);
+    expect(gone.body.code).toBe("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
+
+    const refused = await signedInWithProvider();
+    const live = await token(refused.as, "me/spotify", { scope: "openid" });
+    await providerHook("/simulate-refresh-error", { token: live.body.access_token, error_type: "consent_required" });
+    await providerHook("/revoke-access-token", { token: live.body.access_token });
+    const denied = await token(refused.as, `me/spotify/${encodeURIComponent(refused.account.provider_account_id)}`, { scope: "openid" });
+    expect(denied.status).toBe(400);
+    expect(denied.body.code).toBe("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
   });
 
   it("a scope the grant lacks: shared keys refuse it; a standard provider would ask to connect again", async () => {

@@ -340,7 +340,8 @@ describe("event catalogue: permissions, API keys, invitations, config", () => {
     expect(JSON.stringify(sent)).not.toContain(invitee.email);
     const [mail] = await waitForMail(invitee.email);
     const accepted = await eventsOf(p, () => call("/team-invitations/accept", { ...as(p, invitee), body: { code: codeFrom(mail!) } }));
-    expect(accepted.map((e) => e.type).sort()).toEqual(["team_invitation.accepted", "team_membership.created"]);
+    // The membership comes with its default member permission (team_member).
+    expect(accepted.map((e) => e.type).sort()).toEqual(["team_invitation.accepted", "team_membership.created", "team_permission.created"]);
     expect(await typesOf(p, () => call("/team-invitations/accept", { ...as(p, invitee), body: { code: codeFrom(mail!) } }))).toEqual([]);
   });
 

@@ -106,7 +106,10 @@ describe("TOTP MFA", () => {
   it("sign-in by emailed code asks for the second factor too", async () => {
     const p = await createProjectWithKeys({ magic_link_enabled: true, email_config: sinkEmailConfig() });
     const email = uniqueEmail("otp-mfa");
-    await call("/users", { ...p.server, body: { primary_email: email, primary_email_verified: true, totp_secret_base64: SECRET_B64 } });
+    await call("/users", {
+      ...p.server,
+      body: { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, totp_secret_base64: SECRET_B64 },
+    });
     await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: "http://localhost:3000/cb" } });
     const res = await call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom((await waitForMail(email))[0]!) } });
     expect(res.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");

@@ -21,6 +21,24 @@ function link(server: Server, body: Record<string, unknown>) {
 }
 
 describe("oauth providers CRUD", () => {
+  it("a link stays listed, readable and removable after the project turns its provider off", async () => {
+    const { p, alice } = await projectWithUsers();
+    const created = await link(p.server, { user_id: alice.userId, provider_config_id: "spotify", account_id: "sp-off" });
+    expect(created.status, created.text).toBe(201);
+    await call("/internal/projects/current", { ...p.admin, method: "PATCH", body: { config: { oauth_providers: [] } } });
+
+    const listed = await call(`/oauth-providers?user_id=${alice.userId}`, p.server);
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, provider_config_id: "spotify", type: "spotify" })]);
+    const read = await call(`/oauth-providers/${alice.userId}/${created.body.id}`, p.server);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ account_id: "sp-off", type: "spotify" });
+    // Turned off, it hands out nothing.
+    const token = await call(`/connected-accounts/${alice.userId}/spotify/access-token`, { ...p.server, body: {} });
+    expect(token.body.code).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+    expect((await call(`/oauth-providers/${alice.userId}/${created.body.id}`, { ...p.server, method: "DELETE" })).status).toBe(200);
+    expect((await call(`/oauth-providers?user_id=${alice.userId}`, p.server)).body.items).toEqual([]);
+  });
+
   it("server creates; the user reads, updates and unlinks their own; views stay in sync", async () => {
     const { p, alice, asAlice } = await projectWithUsers();
     const created = await link(p.server, {
@@ -114,8 +132,9 @@ describe("oauth providers CRUD", () => {
   it("bad input: unknown provider, unknown user, malformed body", async () => {
     const { p, alice } = await projectWithUsers();
     const disabled = await link(p.server, { user_id: alice.userId, provider_config_id: "gitlab", account_id: "gl-1" });
-    expect(disabled.status).toBe(400);
-    expect(disabled.body.code).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+    // The wire's plain 404 for a provider the project does not configure.
+    expect(disabled.status).toBe(404);
+    expect(disabled.text).toBe("OAuth provider gitlab not found or not configured");
     const noUser = await link(p.server, { user_id: crypto.randomUUID(), provider_config_id: "github", account_id: "gh-x" });
     expect(noUser.body.code).toBe("USER_NOT_FOUND");
     const missing = await call("/oauth-providers", { ...p.server, body: { user_id: alice.userId, provider_config_id: "github" } });

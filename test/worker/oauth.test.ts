@@ -67,9 +67,10 @@ describe("GET /auth/oauth/authorize/{provider}", () => {
 
   it("rejects bad clients, unknown providers, wrong scope and missing parameters", async () => {
     const p = await oauthProject();
+    // A known project with a wrong client_secret: the wire names the key at this step.
     expect(await knownError(await fetchWorker(authorizeUrl({ projectId: p.projectId, publishableClientKey: "pck_wrong" })))).toMatchObject({
-      status: 400,
-      code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+      status: 401,
+      code: "INVALID_PUBLISHABLE_CLIENT_KEY",
     });
     expect(await knownError(await fetchWorker(authorizeUrl({ projectId: "no-such-project" })))).toMatchObject({
       code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
@@ -85,10 +86,16 @@ describe("GET /auth/oauth/authorize/{provider}", () => {
     expect(await knownError(await fetchWorker(url.toString()))).toMatchObject({ status: 400, code: "SCHEMA_ERROR" });
   });
 
-  it("refuses untrusted redirect, error and after-callback URLs at the callback, before any code or redirect", async () => {
+  it("refuses untrusted redirect, error and after-callback URLs, before any code or redirect", async () => {
     const p = await oauthProject({ allow_localhost: false, domains: [{ domain: "https://app.example.com", handler_path: "/handler" }] });
     const evil = "https://evil.example.net/cb";
-    for (const extra of [{ redirect_uri: evil }, { error_redirect_url: evil }, { after_callback_redirect_url: evil }]) {
+    // The after-callback URL is refused at the authorize step already (the wire's).
+    const after = new URL(authorizeUrl(p.client, { redirectUri: "https://app.example.com/handler/oauth-callback" }));
+    after.searchParams.set("after_callback_redirect_url", evil);
+    const refused = await fetchWorker(after.toString());
+    expect(refused.headers.get("location")).toBeNull();
+    expect(await knownError(refused)).toMatchObject({ status: 400, code: "REDIRECT_URL_NOT_WHITELISTED" });
+    for (const extra of [{ redirect_uri: evil }, { error_redirect_url: evil }]) {
       const url = new URL(authorizeUrl(p.client, { redirectUri: "https://app.example.com/handler/oauth-callback" }));
       url.searchParams.set("error_redirect_url", "https://app.example.com/handler/error");
       for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);
@@ -177,6 +184,9 @@ describe("GET|POST /auth/oauth/callback/{provider}", () => {
 
     const ok = await fetchWorker(providerCallback, { headers: { cookie: jar.header() } });
     expect(ok.status).toBe(303);
+    // The flow's cookie is spent: the callback clears it.
+    const innerState = new URL(providerCallback).searchParams.get("state")!;
+    expect(ok.headers.getSetCookie()).toContainEqual(expect.stringMatching(new RegExp(`^stack-oauth-inner-${innerState}=;.*Max-Age=0`)));
     const replay = await fetchWorker(providerCallback, { headers: { cookie: jar.header() } });
     expect(replay.status).toBe(400);
   });
@@ -230,6 +240,8 @@ describe("GET|POST /auth/oauth/callback/{provider}", () => {
     const p = await oauthProject({ sign_up_enabled: false });
     const flow = await oauthFlow(p.client, uniqueEmail("nosignup"));
     expect(flow.callback.status).toBe(307);
+    // An error redirect also clears the flow's cookie.
+    expect(flow.callback.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^stack-oauth-inner-[0-9a-z]+=;.*Max-Age=0/));
     expect(`${flow.location.origin}${flow.location.pathname}`).toBe("http://localhost:3000/handler/error");
     expect(flow.location.searchParams.get("error")).toBe("server_error");
     expect(flow.location.searchParams.get("errorCode")).toBe("SIGN_UP_NOT_ENABLED");

@@ -38,6 +38,16 @@ describe("send-sign-in-code", () => {
 });
 
 describe("otp sign-in", () => {
+  it("a new user gets the country of the request that asked for the code, not of the one that used it", async () => {
+    const p = await otpProject();
+    const email = uniqueEmail("country");
+    await call("/auth/otp/send-sign-in-code", { ...p.client, headers: { "cf-ipcountry": "CA" }, body: { email, callback_url: CALLBACK } });
+    const code = codeFrom((await waitForMail(email))[0]!);
+    const res = await call("/auth/otp/sign-in", { ...p.client, headers: { "cf-ipcountry": "US" }, body: { code } });
+    expect(res.status, res.text).toBe(200);
+    expect((await call(`/users/${res.body.user_id}`, p.server)).body.country_code).toBe("CA");
+  });
+
   it("signs up a new user with a verified email (OTP typed + nonce), then signs the same user in", async () => {
     const p = await otpProject();
     const email = uniqueEmail("new");
@@ -124,7 +134,7 @@ describe("otp sign-in", () => {
     const email = uniqueEmail("verified");
     const created = await call("/users", {
       ...p.server,
-      body: { primary_email: email, primary_email_verified: true, password: "has a password" },
+      body: { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, password: "has a password" },
     });
     await call("/auth/otp/send-sign-in-code", { ...p.client, body: { email, callback_url: CALLBACK } });
     const res = await call("/auth/otp/sign-in", { ...p.client, body: { code: codeFrom((await waitForMail(email))[0]!) } });

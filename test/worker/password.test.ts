@@ -173,7 +173,7 @@ describe("password sign-in", () => {
     const email = uniqueEmail("import");
     const created = await call("/users", {
       ...p.server,
-      body: { primary_email: email, password_hash: bcrypt.hashSync("imported secret", 4) },
+      body: { primary_email: email, primary_email_auth_enabled: true, password_hash: bcrypt.hashSync("imported secret", 4) },
     });
     expect(created.status).toBe(201);
     expect(created.body.has_password).toBe(true);
@@ -227,6 +227,28 @@ describe("anonymous sign-up", () => {
     expect(after.body).toMatchObject({ id: anon.body.user_id, is_anonymous: false, primary_email: email, has_password: true });
   });
 
+  it("a sign-up keeps the request's country; an upgraded anonymous user keeps a country set meanwhile", async () => {
+    const p = await createProjectWithKeys();
+    const fromCa = await call("/auth/password/sign-up", {
+      ...p.client,
+      headers: { "cf-ipcountry": "CA" },
+      body: { email: uniqueEmail("ca"), password: "long enough pw" },
+    });
+    expect((await call(`/users/${fromCa.body.user_id}`, p.server)).body.country_code).toBe("CA");
+
+    const anon = await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" });
+    await call(`/users/${anon.body.user_id}`, { ...p.server, method: "PATCH", body: { country_code: "FR" } });
+    const up = await call("/auth/password/sign-up", {
+      ...p.client,
+      accessToken: anon.body.access_token,
+      allowAnonymous: true,
+      headers: { "cf-ipcountry": "DE" },
+      body: { email: uniqueEmail("fr"), password: "upgrade password" },
+    });
+    expect(up.status, up.text).toBe(200);
+    expect((await call(`/users/${anon.body.user_id}`, p.server)).body.country_code).toBe("FR");
+  });
+
   it("rejects a body", async () => {
     const res = await call("/auth/anonymous/sign-up", { ...internalClient, body: { anything: 1 } });
     expect(res.body.code).toBe("SCHEMA_ERROR");
@@ -272,7 +294,7 @@ describe("password update and set", () => {
   it("update without a password is USER_DOES_NOT_HAVE_PASSWORD; set works once", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("nopw");
-    const created = await call("/users", { ...p.server, body: { primary_email: email } });
+    const created = await call("/users", { ...p.server, body: { primary_email: email, primary_email_auth_enabled: true } });
     const session = await call("/auth/sessions", { ...p.server, body: { user_id: created.body.id } });
     const token = session.body.access_token;
     const update = await call("/auth/password/update", {

@@ -258,6 +258,17 @@ describe("team permissions", () => {
     ]);
   });
 
+  it("the project's default lists read sorted by id, whatever order they were set in", async () => {
+    const p = await createProjectWithKeys();
+    await define(p, "team", { id: "custom_team_permission" });
+    const patched = await call("/internal/projects/current", {
+      ...p.admin,
+      method: "PATCH",
+      body: { config: { team_creator_default_permissions: [{ id: "team_admin" }, { id: "custom_team_permission" }] } },
+    });
+    expect(patched.body.config.team_creator_default_permissions).toEqual([{ id: "custom_team_permission" }, { id: "team_admin" }]);
+  });
+
   it("renaming or deleting a definition carries over to the project's default lists", async () => {
     const p = await createProjectWithKeys({ create_team_on_sign_up: true });
     const config = async () => (await call("/internal/projects/current", p.admin)).body.config;

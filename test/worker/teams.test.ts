@@ -92,17 +92,18 @@ describe("team creation", () => {
     expect(await permissionsOf(p, me.body.selected_team_id, user.userId)).toContain("$delete_team");
   });
 
-  it("an anonymous user gets no team, and its personal team when it signs up (password, or server upgrade)", async () => {
+  it("an anonymous user gets a 'Personal Team', named after them when they sign up unless they renamed it", async () => {
     const p = await createProjectWithKeys({ create_team_on_sign_up: true });
     const anonymous = async () => {
       const res = await call("/auth/anonymous/sign-up", { ...p.client, method: "POST" });
       expect(res.status, res.text).toBe(200);
       const me = await call("/users/me", { ...p.client, accessToken: res.body.access_token, allowAnonymous: true });
-      expect(me.body.selected_team).toBeNull();
-      return res.body as { access_token: string; user_id: string };
+      expect(me.body.selected_team).toMatchObject({ display_name: "Personal Team" });
+      return { ...(res.body as { access_token: string; user_id: string }), teamId: me.body.selected_team_id as string };
     };
 
     const first = await anonymous();
+    expect(await permissionsOf(p, first.teamId, first.user_id)).toContain("$delete_team");
     const email = `upgraded-${first.user_id}@example.com`;
     const upgraded = await call("/auth/password/sign-up", {
       ...p.client,
@@ -113,8 +114,8 @@ describe("team creation", () => {
     expect(upgraded.status, upgraded.text).toBe(200);
     expect(upgraded.body.user_id).toBe(first.user_id);
     const me = await call("/users/me", { ...p.client, accessToken: upgraded.body.access_token });
-    expect(me.body.selected_team).toMatchObject({ display_name: `${email}'s Team` });
-    expect(await permissionsOf(p, me.body.selected_team_id, first.user_id)).toContain("$delete_team");
+    // The same team, now with the owner's name.
+    expect(me.body.selected_team).toMatchObject({ id: first.teamId, display_name: `${email}'s Team` });
 
     const second = await anonymous();
     const patched = await call(`/users/${second.user_id}`, {
@@ -123,7 +124,17 @@ describe("team creation", () => {
       body: { is_anonymous: false, display_name: "Grace" },
     });
     expect(patched.status, patched.text).toBe(200);
-    expect(patched.body.selected_team).toMatchObject({ display_name: "Grace's Team" });
+    expect(patched.body.selected_team).toMatchObject({ id: second.teamId, display_name: "Grace's Team" });
+
+    // A team the anonymous user renamed keeps its name.
+    const third = await anonymous();
+    await call(`/teams/${third.teamId}`, { ...p.server, method: "PATCH", body: { display_name: "Our Lab" } });
+    const renamed = await call(`/users/${third.user_id}`, {
+      ...p.server,
+      method: "PATCH",
+      body: { is_anonymous: false, display_name: "Ada" },
+    });
+    expect(renamed.body.selected_team).toMatchObject({ id: third.teamId, display_name: "Our Lab" });
   });
 });
 

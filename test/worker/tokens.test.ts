@@ -140,12 +140,20 @@ describe("token rejection", () => {
     expect(res.body.details).toEqual({ expected_project_id: p.projectId, actual_project_id: "internal" });
   });
 
-  it("a deleted user's token no longer authenticates", async () => {
+  it("a deleted user's token no longer authenticates: the request has no user, and the session cannot refresh", async () => {
     const p = await createProjectWithKeys();
     const user = await signUp(p.client);
     expect((await call(`/users/${user.userId}`, { ...p.server, method: "DELETE" })).status).toBe(200);
     const res = await call("/users/me", { ...p.client, accessToken: user.accessToken });
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    const refresh = await call("/auth/sessions/current/refresh", {
+      ...p.client,
+      method: "POST",
+      accessToken: user.accessToken,
+      refreshToken: user.refreshToken,
+    });
+    expect(refresh.status).toBe(401);
+    expect(refresh.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
   });
 });

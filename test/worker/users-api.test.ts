@@ -102,6 +102,7 @@ describe("/users (server)", () => {
       body: {
         primary_email: email,
         primary_email_verified: true,
+        primary_email_auth_enabled: true,
         password: "created password",
         display_name: "Created",
         client_metadata: { c: 1 },
@@ -124,11 +125,27 @@ describe("/users (server)", () => {
     expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "created password" } })).status).toBe(200);
   });
 
+  it("a created primary email signs in only when primary_email_auth_enabled says so (off by default, as the wire)", async () => {
+    const p = await createProjectWithKeys();
+    const email = uniqueEmail("default-off");
+    const plain = await call("/users", { ...p.server, body: { primary_email: email, password: "created password" } });
+    expect(plain.status, plain.text).toBe(201);
+    expect(plain.body.primary_email_auth_enabled).toBe(false);
+    expect((await call("/auth/password/sign-in", { ...p.client, body: { email, password: "created password" } })).status).toBe(400);
+    // Not an auth email: another user may take the address for sign-in, and one more may hold it without.
+    const auth = await call("/users", { ...p.server, body: { primary_email: email, primary_email_auth_enabled: true } });
+    expect(auth.status, auth.text).toBe(201);
+    expect(auth.body.primary_email_auth_enabled).toBe(true);
+    expect((await call("/users", { ...p.server, body: { primary_email: email } })).status).toBe(201);
+    const taken = await call("/users", { ...p.server, body: { primary_email: email, primary_email_auth_enabled: true } });
+    expect(taken.body.code).toBe("USER_EMAIL_ALREADY_EXISTS");
+  });
+
   it("rejects duplicates, bad passwords and unknown fields with known errors", async () => {
     const p = await createProjectWithKeys();
     const email = uniqueEmail("dup");
-    expect((await call("/users", { ...p.server, body: { primary_email: email } })).status).toBe(201);
-    const dup = await call("/users", { ...p.server, body: { primary_email: email.toUpperCase() } });
+    expect((await call("/users", { ...p.server, body: { primary_email: email, primary_email_auth_enabled: true } })).status).toBe(201);
+    const dup = await call("/users", { ...p.server, body: { primary_email: email.toUpperCase(), primary_email_auth_enabled: true } });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("USER_EMAIL_ALREADY_EXISTS");
     expect((await call("/users", { ...p.server, body: { primary_email: uniqueEmail(), password: "short" } })).body).toMatchObject({

@@ -260,6 +260,54 @@ describe("webhooks", () => {
     expect(all.every((r) => r.verified)).toBe(true);
   });
 
+  it("a team's creator joins without a membership webhook (team.created stands for it); a member added later gets one", async () => {
+    const p = await createProjectWithKeys();
+    const h = hook("creator");
+    const endpoint = await createEndpoint(p, h.url, ["team_membership.created"]);
+    await h.configure({ secret: endpoint.secret });
+    const creator = await createUser(p);
+    const member = await createUser(p);
+    const team = await call("/teams", { ...p.server, body: { display_name: "Made", creator_user_id: creator.body.id } });
+    expect(team.status, team.text).toBe(201);
+    expect((await call(`/team-memberships/${team.body.id}/${member.body.id}`, { ...p.server, body: {} })).status).toBe(201);
+    const [first] = await waitFor("the member's webhook", async () => {
+      const list = await h.received();
+      return list.length >= 1 ? list : null;
+    });
+    expect(JSON.parse(first!.body)).toEqual({ type: "team_membership.created", data: { team_id: team.body.id, user_id: member.body.id } });
+    // Give a stray creator webhook the time to arrive before counting.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await h.received()).toHaveLength(1);
+  });
+
+  it("permission payloads: a member's default grants on joining, and project grants and revocations", async () => {
+    const p = await createProjectWithKeys();
+    const h = hook("permissions");
+    const endpoint = await createEndpoint(p, h.url, [
+      "team_permission.created",
+      "project_permission.created",
+      "project_permission.deleted",
+    ]);
+    await h.configure({ secret: endpoint.secret });
+    const user = await createUser(p);
+    const team = await call("/teams", { ...p.server, body: { display_name: "Crew" } });
+    expect((await call(`/team-memberships/${team.body.id}/${user.body.id}`, { ...p.server, body: {} })).status).toBe(201);
+    await call("/project-permission-definitions", { ...p.adminKey, body: { id: "viewer" } });
+    const grant = `/project-permissions/${user.body.id}/viewer`;
+    expect((await call(grant, { ...p.server, body: {} })).status).toBe(201);
+    expect((await call(grant, { ...p.server, method: "DELETE" })).status).toBe(200);
+    const got = await waitFor("three webhooks", async () => {
+      const list = await h.received();
+      return list.length >= 3 ? list : null;
+    });
+    const bodies = got.map((r) => JSON.parse(r.body)).sort((x, y) => (x.type < y.type ? -1 : 1));
+    expect(bodies).toEqual([
+      { type: "project_permission.created", data: { id: "viewer", user_id: user.body.id } },
+      { type: "project_permission.deleted", data: { id: "viewer", user_id: user.body.id } },
+      { type: "team_permission.created", data: { id: "team_member", team_id: team.body.id, user_id: user.body.id } },
+    ]);
+  });
+
   it("the cron finds a committed event whose enqueue was lost and delivers it", async () => {
     const p = await createProjectWithKeys();
     const h = hook("sweep");

@@ -80,6 +80,7 @@ const problemErrors = {
   // --- oauth (sign-in flow) ---
   invalid_oauth_client: (problem) => new KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: problem.clientId }),
   publishable_key_required: (problem) => new KnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: problem.projectId }),
+  invalid_publishable_key: (problem) => new KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: problem.projectId }),
   oauth_invalid_scope: () => new KnownError("INVALID_SCOPE"),
   oauth_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
   oauth_provider_not_configured: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
@@ -122,6 +123,8 @@ const problemErrors = {
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
   linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
+  linked_provider_not_configured: (problem) =>
+    new StatusError(404, `OAuth provider ${problem.providerConfigId} not found or not configured`),
   linked_account_id_used_for_sign_in: () => new KnownError("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"),
   linked_sign_in_provider_exists: () => new StatusError(400, "The same provider type with sign-in enabled already exists for this user."),
   linked_account_duplicate: () => new StatusError(400, "The same provider type with the same account ID already exists for this user."),

@@ -27,7 +27,9 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   deps.audit.userAgent = c.req.header("user-agent")?.slice(0, 512) ?? null;
   // Development only: wrangler dev's request.cf is a fixed placeholder, so the test suites set the country with Cloudflare's header.
   const devCountry = config.environment === "development" ? (c.req.header("cf-ipcountry") ?? null) : null;
-  deps.audit.countryCode = devCountry ?? (typeof cf?.country === "string" ? cf.country : null);
+  const cfCountry = typeof cf?.country === "string" ? cf.country : null;
+  deps.audit.countryCode = devCountry ?? cfCountry;
+  deps.audit.signUpCountryCode = config.environment === "development" ? devCountry : cfCountry;
   c.set("deps", deps);
 
   await next();

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { unwrap } from "../http/problems";
 import { ownUserId } from "../http/request";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
+import { userIdOrMe } from "../http/validate";
 import { connectionAccessToken, listConnections } from "../services/oauth/connected-accounts";
 import { connectedAccountView } from "../views/oauth-accounts";
 
@@ -24,7 +25,7 @@ const list = defineRoute({
   path: "/{userId}",
   summary: "A user's connected accounts (clients: their own, as `me` or by id)",
   access: ["client", "server", "admin"],
-  params: z.strictObject({ userId: z.string() }),
+  params: z.strictObject({ userId: userIdOrMe }),
   response: listSchema(connectedAccountSchema),
   errors: OWN_USER_ERRORS,
 });
@@ -34,7 +35,7 @@ const providerToken = defineRoute({
   path: "/{userId}/{provider}/access-token",
   summary: "A provider access token from any of the user's accounts with that provider",
   access: ["client", "server", "admin"],
-  params: z.strictObject({ userId: z.string(), provider: z.string() }),
+  params: z.strictObject({ userId: userIdOrMe, provider: z.string() }),
   body: tokenBody,
   response: { status: 201, description: "A provider access token", schema: providerAccessTokenSchema },
   errors: TOKEN_ERRORS,
@@ -45,7 +46,7 @@ const accountToken = defineRoute({
   path: "/{userId}/{provider}/{accountId}/access-token",
   summary: "A provider access token from one connected account",
   access: ["client", "server", "admin"],
-  params: z.strictObject({ userId: z.string(), provider: z.string(), accountId: z.string() }),
+  params: z.strictObject({ userId: userIdOrMe, provider: z.string(), accountId: z.string() }),
   body: tokenBody,
   response: { status: 201, description: "A provider access token", schema: providerAccessTokenSchema },
   errors: TOKEN_ERRORS,

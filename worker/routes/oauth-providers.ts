@@ -56,12 +56,8 @@ const create = defineRoute({
   access: ["server", "admin"],
   body: createBody,
   response: { status: 201, description: "The linked account", schema: oauthProviderSchema },
-  errors: [
-    "CANNOT_GET_OWN_USER_WITHOUT_USER",
-    "USER_NOT_FOUND",
-    "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
-    "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
-  ],
+  // A provider the project does not configure is the wire's plain 404 ("OAuth provider … not found or not configured").
+  errors: ["CANNOT_GET_OWN_USER_WITHOUT_USER", "USER_NOT_FOUND", "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"],
 });
 
 const getOne = defineRoute({

@@ -31,6 +31,12 @@ export type AuditContext = {
   ip: string | null;
   userAgent: string | null;
   countryCode: string | null;
+  /**
+   * The country a sign-up from this request gets (its rules' countryCode, the new user's country_code):
+   * Cloudflare's, or in development only the cf-ipcountry header (wrangler dev's request.cf is a fixed
+   * placeholder, which would give every local user one made-up country).
+   */
+  signUpCountryCode?: string | null;
   /** The events this request built statements for (committed or not: a consumer checks the row exists). */
   recorded: { id: string; projectId: string; type: string }[];
 };

@@ -120,14 +120,19 @@ export function defaultTeamGrantStatements(
   const config = readProjectConfig(project.config);
   const defaults = kind === "creator" ? config.team_creator_default_permissions : config.team_member_default_permissions;
   const createdAt = deps.now();
-  return defaults.map(({ id }) =>
+  return defaults.flatMap(({ id }) => [
     insertTeamGrantStatement(
       deps.db,
       { projectId: project.id, teamId, userId, permissionId: id, createdAt },
       // The membership row is inserted by the same batch, so it is not required to exist yet.
       { requireDefinition: !isSystemTeamPermission(id), requireMembership: false },
     ),
-  );
+    // A member joining is granted each default (the wire's team_permission.created per grant); a
+    // creator's grants come with the team's creation, as the reference announces them.
+    ...(kind === "member"
+      ? [eventIfChangedStatement(deps, project.id, "team_permission.created", { teamId, userId }, { permission_id: id })]
+      : []),
+  ]);
 }
 
 /** Statements granting the project's user_default_permissions to a new user (same batch as the user insert). */

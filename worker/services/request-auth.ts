@@ -119,7 +119,9 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
 
   if (h.branchId && h.branchId !== "main") throw new KnownError("BRANCH_DOES_NOT_EXIST", { branch_id: h.branchId });
 
-  if (token && !rows.user) throw new KnownError("UNPARSABLE_ACCESS_TOKEN", undefined, "The user of this access token no longer exists.");
+  // The user was deleted: the token names nobody, so the request goes on without a user, as the
+  // wire's (a refresh then finds no session; `me` is CANNOT_GET_OWN_USER_WITHOUT_USER). It grants nothing.
+  if (token && !rows.user) return { type, project, user: null, sessionId: null, adminUserId };
   // A signed-out, revoked or expired session ends its access tokens at once, not at their exp (ASVS 7.4.1).
   // An INVALID_ACCESS_TOKEN subtype: the SDKs refresh, get REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED and sign out.
   if (token && !sessionIsLive(rows.session, project, deps.now())) throw sessionEnded();

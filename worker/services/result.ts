@@ -69,6 +69,7 @@ type CoreProblemFields = {
   // --- oauth (sign-in flow) ---
   invalid_oauth_client: { clientId: string };
   publishable_key_required: { projectId: string };
+  invalid_publishable_key: { projectId: string };
   oauth_invalid_scope: NoFields;
   oauth_provider_not_enabled: NoFields;
   /** The provider is enabled but has no keys (the project's, or the server's shared ones). */
@@ -101,6 +102,7 @@ type CoreProblemFields = {
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;
+  linked_provider_not_configured: { providerConfigId: string };
   linked_account_id_used_for_sign_in: NoFields;
   linked_sign_in_provider_exists: NoFields;
   linked_account_duplicate: NoFields;

@@ -99,8 +99,10 @@ export async function createTeam(deps: Deps, project: ProjectRow, actor: TeamAct
     if (actor.kind === "client") statements.push(updateUserStatement(deps.db, project.id, creatorId, { selectedTeamId: teamId }));
   }
   statements.push(eventStatement(deps, project.id, "team.created", { teamId, userId: creatorId ?? null }));
-  // The creator's membership is a membership like any other (the reference sends its webhook too).
-  if (creatorId) statements.push(eventStatement(deps, project.id, "team_membership.created", { teamId, userId: creatorId }));
+  // The creator's membership is in the event log; as in the reference, team.created stands for it on
+  // webhooks (payloads.ts sends none for `creator`).
+  if (creatorId)
+    statements.push(eventStatement(deps, project.id, "team_membership.created", { teamId, userId: creatorId }, { creator: true }));
   await deps.db.batch(statements as Batch);
   const team = await findTeam(deps.db, project.id, teamId);
   if (!team) throw new Error("team vanished right after creation");

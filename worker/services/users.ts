@@ -10,7 +10,13 @@ import { deleteRecoveryCodesStatement } from "../db/queries/mfa-recovery-codes";
 import type { SealedProviderTokens } from "../db/queries/oauth-accounts";
 import type { ProjectRow } from "../db/queries/projects";
 import { deleteOtherSessionsOfUser } from "../db/queries/sessions";
-import { insertMembershipStatement, insertTeamStatement, isTeamMember, listTeamsOfProject } from "../db/queries/teams";
+import {
+  insertMembershipStatement,
+  insertTeamStatement,
+  isTeamMember,
+  listTeamsOfProject,
+  renameTeamsOfMemberStatement,
+} from "../db/queries/teams";
 import {
   deleteUserStatement,
   findUserRecord,
@@ -110,13 +116,15 @@ export async function createUserWithOAuthProviders(
   const now = deps.now();
   const userId = deps.random.uuid();
   const email = input.primaryEmail ? normaliseEmail(input.primaryEmail) : null;
-  const authEnabled = input.primaryEmailAuthEnabled ?? true;
+  // Off unless asked for, as the wire: a server-created address signs in only when the caller says so.
+  const authEnabled = input.primaryEmailAuthEnabled ?? false;
   if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return fail("email_taken", { email });
   const password = await resolvePasswordHash(input, { project, email });
   if (!password.ok) return password;
 
   const isAnonymous = input.isAnonymous ?? false;
-  const wantsTeam = config.create_team_on_sign_up && !isAnonymous;
+  // Anonymous users get theirs too ("Personal Team", named after them when they sign up), as the wire.
+  const wantsTeam = config.create_team_on_sign_up;
   const teamId = wantsTeam ? deps.random.uuid() : null;
   const statements: BatchItem<"sqlite">[] = [
     insertUserStatement(deps.db, {
@@ -197,25 +205,38 @@ function personalTeamStatements(deps: Deps, project: ProjectRow, userId: string,
     ...defaultTeamGrantStatements(deps, project, teamId, userId, "creator"),
     updateUserStatement(deps.db, project.id, userId, { selectedTeamId: teamId }),
     eventStatement(deps, project.id, "team.created", { teamId }, { personal: true }),
-    eventStatement(deps, project.id, "team_membership.created", { teamId, userId }),
+    eventStatement(deps, project.id, "team_membership.created", { teamId, userId }, { creator: true }),
   ];
 }
 
-/** An anonymous user becoming a real one is a sign-up: it gets the personal team then. */
+/**
+ * An anonymous user becoming a real one: its personal team, still "Personal Team", takes the
+ * owner's name (a team the user renamed keeps its name), as the wire. An anonymous user without a
+ * team (signed up before anonymous users got one) gets its personal team now.
+ */
 function upgradeTeamStatements(
   deps: Deps,
   project: ProjectRow,
   current: UserRecord,
   owner: { displayName: string | null; email: string | null },
 ): BatchItem<"sqlite">[] {
-  if (!current.user.isAnonymous || current.user.selectedTeamId || !readProjectConfig(project.config).create_team_on_sign_up) return [];
-  return personalTeamStatements(deps, project, current.user.id, deps.random.uuid(), personalTeamName(owner.displayName, owner.email));
+  if (!current.user.isAnonymous) return [];
+  const name = personalTeamName(owner.displayName, owner.email);
+  const statements: BatchItem<"sqlite">[] = [
+    renameTeamsOfMemberStatement(deps.db, project.id, current.user.id, DEFAULT_PERSONAL_TEAM_NAME, name),
+  ];
+  if (!current.user.selectedTeamId && readProjectConfig(project.config).create_team_on_sign_up)
+    statements.push(...personalTeamStatements(deps, project, current.user.id, deps.random.uuid(), name));
+  return statements;
 }
+
+/** The personal team of a user with neither display name nor email (an anonymous one). */
+const DEFAULT_PERSONAL_TEAM_NAME = "Personal Team";
 
 export function personalTeamName(displayName: string | null, email: string | null): string {
   // Wire: "{display name or email}'s Team"; a user with neither gets a plain "Personal Team".
   const owner = displayName ?? email;
-  return owner ? `${owner}'s Team` : "Personal Team";
+  return owner ? `${owner}'s Team` : DEFAULT_PERSONAL_TEAM_NAME;
 }
 
 export type UserUpdate = Omit<NewUserInput, "isAnonymous"> & { selectedTeamId?: string | null; isAnonymous?: false };

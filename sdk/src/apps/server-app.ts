@@ -153,9 +153,13 @@ export class ServerAppBase<TAdminApp extends ProjectAdmin> extends ClientAppBase
     return payments.serverContext(this, (path, options) => this._serverRequest(path, options));
   }
 
-  /** Creates a user (POST /users). */
+  /**
+   * Creates a user (POST /users). A primary email signs in unless `primaryEmailAuthEnabled: false`:
+   * the API's own default is off (as the wire), so the SDK says so explicitly.
+   */
   async createUser(options: CreateUserOptions): Promise<ServerUser> {
     const body = userUpdateToWire(options);
+    if (options.primaryEmail && options.primaryEmailAuthEnabled === undefined) body.primary_email_auth_enabled = true;
     if (options.isAnonymous !== undefined) body.is_anonymous = options.isAnonymous;
     return this._serverUser(await this._serverRequest<UserJson>("/users", { body }));
   }

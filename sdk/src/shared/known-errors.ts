@@ -165,7 +165,7 @@ export const catalogue = {
   PROJECT_PERMISSION_REQUIRED: e(401, (d) => `User ${str(d.user_id)} does not have permission ${str(d.permission_id)}.`, ["user_id", "permission_id"]),
   TEAM_PERMISSION_REQUIRED: e(401, (d) => `User ${str(d.user_id)} does not have permission ${str(d.permission_id)} in team ${str(d.team_id)}.`, ["team_id", "user_id", "permission_id"]),
   TEAM_PERMISSION_NOT_FOUND: e(401, (d) => `User ${str(d.user_id)} does not have permission ${str(d.permission_id)} in team ${str(d.team_id)}.`, ["team_id", "user_id", "permission_id"]),
-  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: e(409, (d) => `This ${str(d.type)} ${d.contact_channel_value ? `"(${str(d.contact_channel_value)})" ` : ""}is already used for authentication by another account${d.would_work_if_email_was_verified ? " but the email is not verified. Please verify it before using it." : "."}`, ["type", "contact_channel_value", "would_work_if_email_was_verified"]),
+  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: e(409, (d) => `This ${str(d.type)} ${d.contact_channel_value ? `"(${str(d.contact_channel_value)})" ` : ""}is already used for authentication by another account${d.would_work_if_email_was_verified ? " but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method." : "."}`, ["type", "contact_channel_value", "would_work_if_email_was_verified"]),
   INVALID_POLLING_CODE: e(400, "The polling code is invalid or does not exist."),
   CLI_AUTH_ERROR: e(400, "CLI authentication failed."),
   CLI_AUTH_EXPIRED_ERROR: e(400, "CLI authentication request expired. Please try again."),

@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "team_membership.deleted",
   "team_permission.created",
   "team_permission.deleted",
+  "project_permission.created",
+  "project_permission.deleted",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -157,6 +157,9 @@ async function main() {
       ...(oidc ? { OAUTH_MOCK_ISSUER: oidc.issuer } : {}),
       // The suite signs its Stripe events with its backend's test secret (STACK_STRIPE_WEBHOOK_SECRET's default).
       STRIPE_WEBHOOK_SECRET: process.env.STACK_STRIPE_WEBHOOK_SECRET ?? "mock_stripe_webhook_secret",
+      // The suite's passkeys are recorded against the fixed challenge "MOCK", as in the reference's
+      // test setup (development-only: worker/config.ts refuses it in production).
+      STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: "true",
       // The suite drives ~1,000 sign-ups and sign-ins from one address within minutes; the reference
       // has no per-address limits in its test setup, so the deployment's limits are off (docs/compat.md).
       ...Object.fromEntries(Object.keys(RATE_LIMIT_RULES).map((rule) => [`RATE_LIMIT_${rule}`, "0"])),

@@ -205,6 +205,19 @@ export async function swapRefreshTokenSealed(db: Db, id: string, expected: strin
   return rows.length > 0;
 }
 
+/**
+ * Forgets an access token the provider refused (compare-and-set on the token seen): false when
+ * another request stored a new one first.
+ */
+export async function dropAccessTokenSealed(db: Db, id: string, refused: string): Promise<boolean> {
+  const rows = await db
+    .update(oauthAccounts)
+    .set({ accessTokenSealed: null, accessTokenExpiresAt: null })
+    .where(and(eq(oauthAccounts.id, id), eq(oauthAccounts.accessTokenSealed, refused)))
+    .returning({ id: oauthAccounts.id });
+  return rows.length > 0;
+}
+
 /** The row of one account by id (after a lost compare-and-set). */
 export async function findOAuthAccountById(db: Db, id: string): Promise<OAuthAccountRow | null> {
   return (await db.select().from(oauthAccounts).where(eq(oauthAccounts.id, id)).get()) ?? null;

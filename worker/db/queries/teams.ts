@@ -85,6 +85,18 @@ export async function updateTeamRow(
   return (rows as TeamRow[])[0] ?? null;
 }
 
+/** Renames the user's teams that still carry the name `from` (an upgraded anonymous user's personal team). */
+export function renameTeamsOfMemberStatement(db: Db, projectId: string, userId: string, from: string, to: string) {
+  const ofMember = db
+    .select({ id: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.projectId, projectId), eq(teamMembers.userId, userId)));
+  return db
+    .update(teams)
+    .set({ displayName: to })
+    .where(and(eq(teams.projectId, projectId), eq(teams.displayName, from), inArray(teams.id, ofMember)));
+}
+
 /** Deletes the team; memberships, grants and team API keys go with it (foreign-key cascades). */
 export function deleteTeamStatement(db: Db, projectId: string, teamId: string) {
   return db

@@ -16,7 +16,8 @@ export async function findEventRow(db: Db, projectId: string, eventId: string): 
 /**
  * Committed webhook events (of `types`, created in [since, until]) that an enabled endpoint should
  * have received but that have no delivery for it: their enqueue was lost (the worker stopped
- * between the commit and the queue send). At most `limit` distinct events.
+ * between the commit and the queue send). A team creator's membership (`data.creator`) sends no
+ * webhook (team.created stands for it), so it is never owed one. At most `limit` distinct events.
  */
 export async function listUndispatchedEvents(
   db: Db,
@@ -39,7 +40,12 @@ export async function listUndispatchedEvents(
     )
     .leftJoin(webhookDeliveries, and(eq(webhookDeliveries.endpointId, webhookEndpoints.id), eq(webhookDeliveries.eventId, events.id)))
     .where(
-      and(inArray(events.type, [...types]), sql`${events.createdAt} BETWEEN ${since} AND ${until}`, sql`${webhookDeliveries.id} IS NULL`),
+      and(
+        inArray(events.type, [...types]),
+        sql`${events.createdAt} BETWEEN ${since} AND ${until}`,
+        sql`${webhookDeliveries.id} IS NULL`,
+        sql`coalesce(json_extract(${events.data}, '$.creator'), 0) != 1`,
+      ),
     )
     .limit(limit)
     .all();

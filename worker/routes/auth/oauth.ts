@@ -23,6 +23,11 @@ function innerStateCookie(innerState: string, now: number, https: boolean): stri
   const secure = https ? " Secure;" : "";
   return `${INNER_COOKIE_PREFIX}${innerState}=true; Path=/; Expires=${expires}; Max-Age=${OUTER_STATE_TTL_MS / 1000};${secure} HttpOnly`;
 }
+/** Clears the inner state cookie: it binds one flow, which the callback ends (as the reference does). */
+function clearedInnerStateCookie(innerState: string, https: boolean): string {
+  const secure = https ? " Secure;" : "";
+  return `${INNER_COOKIE_PREFIX}${innerState}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0;${secure} HttpOnly`;
+}
 const url = z.url().max(4096);
 const providerParams = z.strictObject({ provider: z.string() });
 
@@ -65,7 +70,9 @@ const authorize = defineRoute({
   ],
   errors: [
     "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+    "INVALID_PUBLISHABLE_CLIENT_KEY",
     "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+    "REDIRECT_URL_NOT_WHITELISTED",
     "INVALID_SCOPE",
     "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
     "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
@@ -109,7 +116,11 @@ async function callback(c: Context<AppEnv>, provider: string) {
     state: params.state,
     code: params.code,
     providerError: params.error,
-    hasInnerCookie: (innerState) => getCookie(c, `${INNER_COOKIE_PREFIX}${innerState}`) === "true",
+    hasInnerCookie: (innerState) => {
+      // Read once: whatever the outcome, this flow's cookie is spent.
+      c.header("set-cookie", clearedInnerStateCookie(innerState, new URL(c.req.url).protocol === "https:"), { append: true });
+      return getCookie(c, `${INNER_COOKIE_PREFIX}${innerState}`) === "true";
+    },
   });
   if (result.ok) return c.redirect(result.location, 303);
   const error = problemError(result);

@@ -52,7 +52,9 @@ export async function sendSignInCode(
     otp: issued.otp,
     userDisplayName: existing?.user.displayName ?? null,
   }));
-  const issued = await issueCode(deps, project.id, "sign_in_otp", { email }, undefined, undefined, mail.alongside);
+  // The requester's country goes with the code: a new user is signed up from where the code was asked for (the wire's).
+  const data = { email, country_code: deps.audit.signUpCountryCode ?? null };
+  const issued = await issueCode(deps, project.id, "sign_in_otp", data, undefined, undefined, mail.alongside);
   await mail.enqueue();
   return { ok: true, nonce: issued.nonce };
 }
@@ -87,7 +89,12 @@ export async function signInWithCode(
     if (!existing.user.otpAuthEnabled) await updateUserStatement(deps.db, project.id, userId, { otpAuthEnabled: true });
   } else {
     if (!config.sign_up_enabled) return fail("sign_up_disabled");
-    const ruled = await checkSignUpRules(deps, project, { email, authMethod: "otp" });
+    const sentFrom = redeemed.row.data.country_code;
+    const ruled = await checkSignUpRules(deps, project, {
+      email,
+      authMethod: "otp",
+      ...(typeof sentFrom === "string" ? { countryCode: sentFrom } : {}),
+    });
     if (!ruled.ok) return ruled;
     isNewUser = true;
     if (input.currentUser?.user.isAnonymous) {
@@ -95,7 +102,8 @@ export async function signInWithCode(
       const upgraded = await upgradeAnonymousUser(deps, project, userId, {
         email,
         emailVerified: true,
-        patch: { otpAuthEnabled: true, ...ruled.restriction },
+        // An anonymous user's country (set meanwhile) stays; else the sign-up's.
+        patch: { otpAuthEnabled: true, countryCode: input.currentUser.user.countryCode ?? ruled.countryCode, ...ruled.restriction },
         method: "otp",
       });
       if (!upgraded.ok) return fail("email_unverified", { email });
@@ -106,6 +114,7 @@ export async function signInWithCode(
         primaryEmailVerified: true,
         primaryEmailAuthEnabled: true,
         otpAuthEnabled: true,
+        countryCode: ruled.countryCode,
         ...ruled.restriction,
         signUp: { method: "otp" },
       });

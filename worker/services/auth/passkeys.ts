@@ -103,7 +103,8 @@ export async function registerPasskey(
   const response = parseRegistrationResponse(input.credential);
   if (!response) return registrationFailed("The credential is not a WebAuthn registration response.");
   const ceremony = trustedCeremony(config, response.response.clientDataJSON);
-  if (!ceremony) return registrationFailed("The passkey was created on an origin that is not a trusted domain of this project.");
+  if (!ceremony)
+    return registrationFailed("Passkey registration failed because the origin is not allowed (not a trusted domain of this project).");
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verification = await verifyRegistrationResponse({
@@ -177,11 +178,13 @@ export async function signInWithPasskey(
   if (!response) return authenticationFailed("The authentication response is not a WebAuthn assertion.");
   const passkey = await findPasskeyByCredentialId(deps.db, project.id, response.id);
   if (!passkey) return authenticationFailed("Passkey not found.");
-  // A discoverable credential names its account; it must be the one this credential was registered for.
-  if (response.response.userHandle && response.response.userHandle !== passkey.userHandle)
-    return authenticationFailed("The passkey's user handle does not match its account.");
   const ceremony = trustedCeremony(config, response.response.clientDataJSON);
-  if (!ceremony) return authenticationFailed("The passkey was used on an origin that is not a trusted domain of this project.");
+  if (!ceremony)
+    return authenticationFailed("Passkey authentication failed because the origin is not allowed (not a trusted domain of this project).");
+  // A discoverable credential names its account; it must be the one this credential was registered for.
+  // Not in the development-only recorded-passkey mode: a recording carries the recording's user handle.
+  if (response.response.userHandle && response.response.userHandle !== passkey.userHandle && !deps.config.hardcodedPasskeyChallenge)
+    return authenticationFailed("The passkey's user handle does not match its account.");
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     verification = await verifyAuthenticationResponse({

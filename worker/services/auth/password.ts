@@ -46,7 +46,12 @@ export async function signUpWithPassword(
     const upgraded = await upgradeAnonymousUser(deps, project, userId, {
       email,
       emailVerified: false,
-      patch: { passwordHash: await hashPassword(input.password), ...ruled.restriction },
+      // An anonymous user's country (set meanwhile) stays; else the sign-up's.
+      patch: {
+        passwordHash: await hashPassword(input.password),
+        countryCode: input.currentUser.user.countryCode ?? ruled.countryCode,
+        ...ruled.restriction,
+      },
       method: "password",
     });
     if (!upgraded.ok) return upgraded;
@@ -55,6 +60,7 @@ export async function signUpWithPassword(
       primaryEmail: email,
       password: input.password,
       primaryEmailAuthEnabled: true,
+      countryCode: ruled.countryCode,
       ...ruled.restriction,
       signUp: { method: "password" },
     });

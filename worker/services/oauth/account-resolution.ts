@@ -90,6 +90,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
         : {}),
       displayName: current.user.displayName ?? providerUser.displayName,
       profileImageUrl: current.user.profileImageUrl ?? providerUser.profileImageUrl,
+      countryCode: current.user.countryCode ?? ruled.countryCode,
       ...ruled.restriction,
     });
     if (!upgraded.ok) return emailTaken(providerUser.email);
@@ -108,6 +109,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       primaryEmailAuthEnabled: emailAuthEnabled,
       displayName: providerUser.displayName,
       profileImageUrl: providerUser.profileImageUrl,
+      countryCode: ruled.countryCode,
       ...ruled.restriction,
       signUp: { method: "oauth", provider: input.providerConfigId },
     },

@@ -8,6 +8,7 @@ import { verifyAccessToken } from "../../crypto/access-tokens";
 import { encryptAtRest } from "../../crypto/at-rest";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
+import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { checkOAuthClient } from "./client-check";
@@ -60,6 +61,8 @@ export type AuthorizeResult =
   | Problem<
       | "invalid_oauth_client"
       | "publishable_key_required"
+      | "invalid_publishable_key"
+      | "untrusted_url"
       | "oauth_provider_not_enabled"
       | "oauth_invalid_scope"
       | "oauth_link_requires_token"
@@ -77,7 +80,7 @@ function withoutHash(url: string): string {
 }
 
 export async function startAuthorization(deps: Deps, input: AuthorizeInput): Promise<AuthorizeResult> {
-  const client = await checkOAuthClient(deps, input.clientId, input.clientSecret);
+  const client = await checkOAuthClient(deps, input.clientId, input.clientSecret, "invalid_publishable_key");
   if (!client.ok) return client;
   const project: ProjectRow = client.project;
   if (input.scope !== "legacy") return fail("oauth_invalid_scope");
@@ -91,7 +94,10 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
     return fail("oauth_provider_not_enabled");
   }
   // The redirect URLs are checked against the trusted domains at the callback, as the reference does,
-  // before anything (a code, the browser) is sent to them (services/oauth/callback.ts).
+  // before anything (a code, the browser) is sent to them (services/oauth/callback.ts); the
+  // after-callback URL already here, as the wire refuses it at this step.
+  if (input.afterCallbackRedirectUrl && !isTrustedUrl(readProjectConfig(project.config), input.afterCallbackRedirectUrl))
+    return fail("untrusted_url");
   const extraScopes = (input.providerScope ?? "").split(/\s+/).filter(Boolean);
   // The platform's shared app must not be granted arbitrary scopes on a project's behalf.
   if (provider.shared && extraScopes.length > 0) return fail("oauth_extra_scope_shared");

@@ -17,12 +17,13 @@ import {
   LinkedIn,
   MicrosoftEntraId,
   OAuth2Client,
+  OAuth2Tokens,
   Spotify,
   Twitch,
   Twitter,
 } from "arctic";
 import { type OutboundBounds, withTimeout } from "../../lib/outbound-fetch";
-import type { ProviderClient, ProviderCredentials } from "./provider-types";
+import type { AccessTokenCheck, ProviderClient, ProviderClientBase, ProviderCredentials } from "./provider-types";
 import {
   appleUser,
   bitbucketUser,
@@ -43,7 +44,7 @@ export function isProviderId(id: string): id is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(id);
 }
 
-type Factory = (c: ProviderCredentials, bounds: OutboundBounds, now: () => number) => ProviderClient;
+type Factory = (c: ProviderCredentials, bounds: OutboundBounds, now: () => number) => ProviderClientBase;
 
 /** Sign in with Apple: its endpoints, and the issuer and key set its ID tokens are verified against. */
 export const APPLE = {
@@ -200,16 +201,32 @@ const factories: Record<ProviderId, Factory> = {
  * token requests use the global fetch with no signal, so they cannot be aborted; the sign-in is freed
  * on time, and the abandoned request ends with the request's I/O context.
  */
-function bounded(client: ProviderClient, bounds: OutboundBounds, host: string): ProviderClient {
+function bounded(client: ProviderClientBase, bounds: OutboundBounds, host: string): ProviderClient {
   const limit = <T>(promise: Promise<T>) =>
     withTimeout(promise, bounds.timeoutMs, () => new ProviderApiError(`${host} did not answer within ${bounds.timeoutMs} ms`));
   const refresh = client.refresh;
+  const fetchUser = (tokens: OAuth2Tokens) => limit(client.fetchUser(tokens));
   return {
     ...client,
     exchangeCode: (code, verifier) => limit(client.exchangeCode(code, verifier)),
     refresh: refresh ? (token, scopes) => limit(refresh(token, scopes)) : null,
-    fetchUser: (tokens) => limit(client.fetchUser(tokens)),
+    fetchUser,
+    checkAccessToken: (accessToken) => checkWithUserApi(fetchUser, accessToken),
   };
+}
+
+/**
+ * Asks the provider's user API (the one sign-in reads) whether an access token still works. Only its
+ * 401 (RFC 6750 invalid_token) counts as refused: a timeout or an outage says nothing of the token.
+ * Apple has no user API (its user is the ID token): "unknown" without a call.
+ */
+async function checkWithUserApi(fetchUser: (tokens: OAuth2Tokens) => Promise<unknown>, accessToken: string): Promise<AccessTokenCheck> {
+  try {
+    await fetchUser(new OAuth2Tokens({ access_token: accessToken, token_type: "Bearer" }));
+    return "valid";
+  } catch (err) {
+    return err instanceof ProviderApiError && err.status === 401 ? "rejected" : "unknown";
+  }
 }
 
 /** `now` is the request's clock (deps.now), for the checks of time-bound provider assertions (an ID token's exp). */
@@ -227,7 +244,7 @@ export function createMockOidcClient(issuer: string, credentials: ProviderCreden
   const base = issuer.replace(/\/+$/, "");
   // Public client (no secret): PKCE is what binds the code to this flow.
   const p = new OAuth2Client(credentials.clientId, null, credentials.redirectUri);
-  const client: ProviderClient = {
+  const client: ProviderClientBase = {
     defaultScopes: ["openid", "email", "profile"],
     authorizationUrl: (state, verifier, scopes) =>
       p.createAuthorizationURLWithPKCE(`${base}/auth`, state, CodeChallengeMethod.S256, verifier, scopes),

@@ -1,4 +1,4 @@
-/** The OAuth client check of /auth/oauth/token: client_id = project (or project#main), client_secret = publishable key. */
+/** The OAuth client check of /auth/oauth/authorize and /auth/oauth/token: client_id = project (or project#main), client_secret = publishable key. */
 import { PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
 import { sha256Hex } from "../../crypto/hash";
 import { findValidKeySet } from "../../db/queries/key-sets";
@@ -8,9 +8,20 @@ import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { loadProject } from "../seed";
 
-export type OAuthClientCheck = { ok: true; project: ProjectRow } | Problem<"invalid_oauth_client" | "publishable_key_required">;
+export type OAuthClientCheck =
+  | { ok: true; project: ProjectRow }
+  | Problem<"invalid_oauth_client" | "publishable_key_required" | "invalid_publishable_key">;
 
-export async function checkOAuthClient(deps: Deps, clientId: string, clientSecret: string | undefined): Promise<OAuthClientCheck> {
+/**
+ * `wrongKey`: what a known project with a wrong client_secret answers. The authorize step names the
+ * key (INVALID_PUBLISHABLE_CLIENT_KEY, as the wire); the token endpoint keeps OAuth's invalid client.
+ */
+export async function checkOAuthClient(
+  deps: Deps,
+  clientId: string,
+  clientSecret: string | undefined,
+  wrongKey: "invalid_oauth_client" | "invalid_publishable_key" = "invalid_oauth_client",
+): Promise<OAuthClientCheck> {
   const invalid = fail("invalid_oauth_client", { clientId });
   const [projectId, branchId] = clientId.split("#");
   if (!projectId || (branchId !== undefined && branchId !== "main")) return invalid;
@@ -22,5 +33,6 @@ export async function checkOAuthClient(deps: Deps, clientId: string, clientSecre
     return { ok: true, project };
   }
   const key = await findValidKeySet(deps.db, project.id, "publishable", await sha256Hex(clientSecret), deps.now());
-  return key ? { ok: true, project } : invalid;
+  if (key) return { ok: true, project };
+  return wrongKey === "invalid_publishable_key" ? fail("invalid_publishable_key", { projectId: project.id }) : invalid;
 }

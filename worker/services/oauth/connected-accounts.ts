@@ -1,10 +1,12 @@
 /**
  * Connected accounts: provider accounts a user lets the app act through (allow_connected_accounts),
- * and provider access tokens for them. A stored token is handed out while it is fresh and covers
- * the requested scopes; an expired one is refreshed with the stored refresh token, and the new
- * sealed tokens are stored. Concurrent requests refresh once (a lease in the refresh token column).
+ * and provider access tokens for them. A stored token is handed out while it is fresh, covers the
+ * requested scopes and the provider still accepts it (its user API, as the reference checks); an
+ * expired or refused one is refreshed with the stored refresh token, and the new sealed tokens are
+ * stored. Concurrent requests refresh once (a lease in the refresh token column).
  */
 import {
+  dropAccessTokenSealed,
   findOAuthAccountById,
   listConnectedOAuthAccounts,
   type OAuthAccountRow,
@@ -16,7 +18,7 @@ import { findUserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
 import { providerTypeOf } from "./linked-accounts";
-import { isSharedProvider, refreshProviderAccessToken } from "./providers";
+import { isSharedProvider, refreshProviderAccessToken, resolveProvider } from "./providers";
 import { openProviderToken, sealProviderToken } from "./tokens";
 
 /** A token is handed out only with this much life left, so the caller can still use it (as the reference does). */
@@ -54,6 +56,20 @@ async function freshStoredToken(deps: Deps, row: OAuthAccountRow, minLifeMs = AC
   if (!row.accessTokenSealed) return null;
   if (row.accessTokenExpiresAt !== null && row.accessTokenExpiresAt <= deps.now() + minLifeMs) return null;
   return openProviderToken(deps, row.accessTokenSealed);
+}
+
+/**
+ * The stored token if the provider still accepts it. A token the user revoked at the provider is
+ * dropped (so the caller refreshes instead of handing out a dead token); when the provider cannot
+ * be asked (outage, timeout, no user API), the unexpired token is handed out as it stands.
+ */
+async function acceptedStoredToken(deps: Deps, project: ProjectRow, row: OAuthAccountRow): Promise<string | null> {
+  const token = await freshStoredToken(deps, row);
+  if (!token || !row.accessTokenSealed) return null;
+  const resolved = await resolveProvider(deps, project, row.providerConfigId);
+  if (!resolved.ok || (await resolved.client.checkAccessToken(token)) !== "rejected") return token;
+  await dropAccessTokenSealed(deps.db, row.id, row.accessTokenSealed);
+  return null;
 }
 
 /**
@@ -147,16 +163,22 @@ export async function connectionAccessToken(
   const wanted = parseScopes(scope);
   const covering = accounts.filter((row) => coversScopes(row, wanted));
   if (covering.length === 0) {
-    // Shared keys are the platform's app: a user cannot grant it more than its default scopes.
-    return isSharedProvider(project, providerConfigId) ? fail("connection_shared_extra_scope") : fail("connection_missing_scope");
+    // Shared keys are the platform's app: a user cannot grant it more than its default scopes. An
+    // account linked without any grant answers missing scope (as the reference does): connecting fixes it.
+    const granted = accounts.some((row) => row.accessTokenSealed || row.refreshTokenSealed);
+    return granted && isSharedProvider(project, providerConfigId)
+      ? fail("connection_shared_extra_scope")
+      : fail("connection_missing_scope");
   }
 
   for (const row of covering) {
-    const token = await freshStoredToken(deps, row);
+    const token = await acceptedStoredToken(deps, project, row);
     if (token) return { ok: true, accessToken: token };
   }
   for (const row of covering) {
-    const token = await refreshAccount(deps, project, row);
+    // Read again: a refused token was dropped above, and the refresh must not be handed it back.
+    const current = await findOAuthAccountById(deps.db, row.id);
+    const token = current ? await refreshAccount(deps, project, current) : null;
     if (token) return { ok: true, accessToken: token };
   }
   // No usable grant (linked without tokens, expired without a refresh token, or a refresh the provider

@@ -21,11 +21,13 @@ import { findUserRecord, isUniqueViolation } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { isProviderId } from "./catalogue";
 
 export type OAuthProviderProblem = Problem<
   | "user_not_found"
   | "linked_account_not_found"
   | "linked_provider_not_enabled"
+  | "linked_provider_not_configured"
   | "linked_account_id_used_for_sign_in"
   | "linked_sign_in_provider_exists"
   | "linked_account_duplicate"
@@ -43,10 +45,14 @@ export function providerTypeOf(project: ProjectRow, providerConfigId: string): s
   return entry ? entry.id : null;
 }
 
-/** Accounts of providers the project still configures (an account of a removed provider is hidden, not deleted). */
+/**
+ * Linked accounts with their type. An account of a provider the project has since turned off is
+ * still listed, read and unlinked (as the reference does): its config id names a known provider,
+ * which is its type. It cannot sign in or hand out tokens while the provider is off.
+ */
 function linked(project: ProjectRow, rows: OAuthAccountRow[]): LinkedAccount[] {
   return rows.flatMap((row) => {
-    const type = providerTypeOf(project, row.providerConfigId);
+    const type = providerTypeOf(project, row.providerConfigId) ?? (isProviderId(row.providerConfigId) ? row.providerConfigId : null);
     return type ? [{ row, type }] : [];
   });
 }
@@ -160,7 +166,8 @@ export async function createLinkedAccount(
   userId: string,
   link: NewLinkedAccount,
 ): Promise<{ ok: true; account: LinkedAccount } | OAuthProviderProblem> {
-  if (!providerTypeOf(project, link.providerConfigId)) return fail("linked_provider_not_enabled");
+  if (!providerTypeOf(project, link.providerConfigId))
+    return fail("linked_provider_not_configured", { providerConfigId: link.providerConfigId });
   if (!(await findUserRecord(deps.db, project.id, userId))) return fail("user_not_found");
   const prepared = await linkStatements(deps, project, userId, [link]);
   if (!prepared.ok) return prepared;

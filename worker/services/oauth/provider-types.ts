@@ -21,8 +21,11 @@ export type ProviderCredentials = {
   facebookConfigId?: string;
 };
 
-/** One provider, uniformly: authorization URL, code exchange (PKCE where supported), refresh, user info. */
-export type ProviderClient = {
+/** What a provider says of a stored access token: still works, refused (401), or no answer to go by. */
+export type AccessTokenCheck = "valid" | "rejected" | "unknown";
+
+/** One provider as the catalogue builds it: authorization URL, code exchange (PKCE where supported), refresh, user info. */
+export type ProviderClientBase = {
   defaultScopes: string[];
   /** Apple posts its callback (form_post) when names or emails are requested. */
   authorizationUrl(state: string, codeVerifier: string, scopes: string[]): URL;
@@ -30,4 +33,9 @@ export type ProviderClient = {
   /** Null when the provider has no refresh grant. */
   refresh: ((refreshToken: string, scopes: string[]) => Promise<OAuth2Tokens>) | null;
   fetchUser(tokens: OAuth2Tokens): Promise<ProviderUser>;
+};
+
+/** One provider, uniformly, bounded in time; `checkAccessToken` asks its user API whether a token still works. */
+export type ProviderClient = ProviderClientBase & {
+  checkAccessToken(accessToken: string): Promise<AccessTokenCheck>;
 };

@@ -11,8 +11,15 @@ import { boundedFetch, type OutboundBounds } from "../../lib/outbound-fetch";
 import { type IdTokenExpectation, verifyIdToken } from "./id-token";
 import type { ProviderUser } from "./provider-types";
 
-/** A provider API answered with a non-2xx status or a body we cannot use. */
-export class ProviderApiError extends Error {}
+/** A provider API answered with a non-2xx status (`status`) or a body we cannot use. */
+export class ProviderApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
 type Json = Record<string, unknown>;
 
@@ -29,7 +36,7 @@ export async function getJson(
     bounds,
   );
   if (!res.ok) throw new ProviderApiError(`${host}: ${res.message}`);
-  if (res.status < 200 || res.status > 299) throw new ProviderApiError(`${host} answered ${res.status}`);
+  if (res.status < 200 || res.status > 299) throw new ProviderApiError(`${host} answered ${res.status}`, res.status);
   try {
     return JSON.parse(res.body);
   } catch {

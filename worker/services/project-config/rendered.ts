@@ -235,7 +235,11 @@ function domainsToRendered(domains: FlatProjectConfig["domains"]): RenderedConfi
 /** The FlatProjectConfig of a rendered config. */
 export function toFlatProjectConfig(r: RenderedConfig): FlatProjectConfig {
   const s = r.emails.server;
-  const ids = (permissions: Record<string, true>) => Object.keys(permissions).map((id) => ({ id }));
+  // Sorted by id, as the wire lists a default-permission set (the rendered config holds a set).
+  const ids = (permissions: Record<string, true>) =>
+    Object.keys(permissions)
+      .sort()
+      .map((id) => ({ id }));
   return {
     allow_localhost: r.domains.allowLocalhost,
     sign_up_enabled: r.auth.allowSignUp,

@@ -10,7 +10,7 @@ import { countRuleTriggers } from "../../db/queries/sign-up-rule-triggers";
 import type { Deps } from "../deps";
 import { renderedConfigOf } from "../project-config/cache";
 import { fail, type Problem } from "../result";
-import { type SignUpFacts, signUpRuleContext } from "./context";
+import { normalizeCountryCode, type SignUpFacts, signUpRuleContext } from "./context";
 import { evaluateSignUpRules } from "./evaluate";
 
 /** What a restrict rule sets on the new user (the reason stays empty: the user is not told). */
@@ -18,14 +18,20 @@ export type SignUpRestriction = { restrictedByAdmin: true; restrictedByAdminPriv
 
 export const HOUR_MS = 3_600_000;
 
+/**
+ * `countryCode`: where the sign-up comes from (the request's country unless the flow says otherwise,
+ * e.g. OTP's send-code request); the new user keeps it as its country_code, as the wire.
+ */
 export async function checkSignUpRules(
   deps: Deps,
   project: ProjectRow,
-  facts: Omit<SignUpFacts, "countryCode">,
-): Promise<{ ok: true; restriction: SignUpRestriction | null } | Problem<"sign_up_rejected">> {
+  facts: SignUpFacts,
+): Promise<{ ok: true; restriction: SignUpRestriction | null; countryCode: string | null } | Problem<"sign_up_rejected">> {
   const auth = renderedConfigOf(project).auth;
-  if (Object.keys(auth.signUpRules).length === 0 && auth.signUpRulesDefaultAction === "allow") return { ok: true, restriction: null };
-  const context = signUpRuleContext({ ...facts, countryCode: deps.audit.countryCode });
+  const countryCode = normalizeCountryCode(facts.countryCode !== undefined ? facts.countryCode : deps.audit.signUpCountryCode) || null;
+  if (Object.keys(auth.signUpRules).length === 0 && auth.signUpRulesDefaultAction === "allow")
+    return { ok: true, restriction: null, countryCode };
+  const context = signUpRuleContext({ ...facts, countryCode });
   const trace = evaluateSignUpRules(auth.signUpRules, auth.signUpRulesDefaultAction, context);
   // Counted before answering, rejected or not: an upsert per rule, exact under concurrent sign-ups.
   if (trace.triggered.length > 0) {
@@ -34,10 +40,11 @@ export async function checkSignUpRules(
   }
   if (!trace.outcome.shouldAllow) return fail("sign_up_rejected");
   const ruleId = trace.outcome.restrictedBecauseOfRuleId;
-  if (ruleId === null) return { ok: true, restriction: null };
+  if (ruleId === null) return { ok: true, restriction: null, countryCode };
   const displayName = auth.signUpRules[ruleId]?.displayName ?? "";
   return {
     ok: true,
+    countryCode,
     restriction: {
       restrictedByAdmin: true,
       restrictedByAdminPrivateDetails: `Restricted by sign-up rule: ${ruleId}${displayName ? ` (${displayName})` : ""}`,

@@ -1,7 +1,8 @@
 /**
  * The webhook payload of an event, as the reference sends it: `{ type, data }`, where `data` is the
  * server-side JSON of the user or team as D1 holds it now, `{ team_id, user_id }` for a membership,
- * `{ id, user_id, team_id }` for a team permission, and for deletions what the event row kept.
+ * `{ id, user_id, team_id }` for a team permission, `{ id, user_id }` for a project permission, and
+ * for deletions what the event row kept.
  */
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@doorman/shared/wire-webhooks";
 import type { EventRow } from "../../db/queries/events";
@@ -64,6 +65,8 @@ async function webhookData(db: Db, type: WebhookEventType, event: EventRow): Pro
       return event.teamId ? { id: event.teamId } : null;
     case "team_membership.created":
     case "team_membership.deleted":
+      // A team's creator joins with the team: its team.created is the webhook, as the reference sends it.
+      if (dataOf(event).creator === true) return null;
       return event.teamId && event.userId ? { team_id: event.teamId, user_id: event.userId } : null;
     case "team_permission.created":
     case "team_permission.deleted": {
@@ -71,6 +74,11 @@ async function webhookData(db: Db, type: WebhookEventType, event: EventRow): Pro
       return typeof permissionId === "string" && event.teamId && event.userId
         ? { id: permissionId, user_id: event.userId, team_id: event.teamId }
         : null;
+    }
+    case "project_permission.created":
+    case "project_permission.deleted": {
+      const permissionId = dataOf(event).permission_id;
+      return typeof permissionId === "string" && event.userId ? { id: permissionId, user_id: event.userId } : null;
     }
   }
 }
