@@ -8,6 +8,9 @@
  * draft is sent to the user with its per-user result.
  */
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
+
+/** The Marketing notification category's id (the reference's, worker/services/notification-preferences.ts). */
+const MARKETING_CATEGORY_ID = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 import { assert } from "./harness.mjs";
 
 const VERIFICATION_TEMPLATE_ID = "e7d009ce-8d47-4528-b245-5bf119f2ffa3";
@@ -62,6 +65,12 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
       body: { primary_email: reader.email, primary_email_verified: true, display_name: reader.name },
     });
     assert.equal(user.status, 201, JSON.stringify(user.body));
+    // Marketing is on by default (as the reference); this reader turned it off, so a Marketing draft skips them.
+    const marketingOff = await admin(`/emails/notification-preference/${user.body.id}/${MARKETING_CATEGORY_ID}`, {
+      method: "PATCH",
+      body: { enabled: false },
+    });
+    assert.equal(marketingOff.status, 200, JSON.stringify(marketingOff.body));
 
     await page.goto(`${origin}/projects/${projectId}/emails`);
     await page.getByRole("heading", { name: "Emails · Letters Shop" }).waitFor();
@@ -213,7 +222,7 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
       await page.getByRole("button", { name: "Send draft…" }).click();
       await page.getByRole("dialog", { name: "Send to 1 user?" }).getByRole("button", { name: "Send to 1 user" }).click();
     };
-    // The draft is Marketing, which users get only after turning it on: the user is skipped, with the reason.
+    // The draft is Marketing, which this reader turned off: they are skipped, with the reason.
     await send();
     await results.getByRole("status").filter({ hasText: "0 sent, 1 skipped, 0 failed." }).waitFor();
     await results.getByRole("row").filter({ hasText: reader.email }).getByText("skipped").waitFor();

@@ -33,7 +33,8 @@ describe("SDK emails", () => {
     expect((await admin.listEmailThemes()).find((t) => t.id === themeId)?.displayName).toBe("Brand 2");
 
     const templates = await admin.listEmailTemplates();
-    expect(templates).toHaveLength(8); // with Doorman's "password sign-in locked" notice (issue 25)
+    // with Doorman's "password sign-in locked" notice (issue 25) and the payment receipt and failed-payment mails
+    expect(templates).toHaveLength(10);
     const { id: templateId } = await admin.createEmailTemplate("Code word");
     const saved = await admin.updateEmailTemplate(templateId, TEMPLATE, false);
     expect(saved.renderedHtml).toContain("Code word:");
