@@ -9,11 +9,11 @@
  */
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
 
-/** The Marketing notification category's id (the reference's, worker/services/notification-preferences.ts). */
-const MARKETING_CATEGORY_ID = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 import { assert } from "./harness.mjs";
 
 const VERIFICATION_TEMPLATE_ID = "e7d009ce-8d47-4528-b245-5bf119f2ffa3";
+/** The Marketing notification category's id (the reference's, worker/services/notification-preferences.ts). */
+const MARKETING_CATEGORY_ID = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 
 export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
   const stamp = Date.now().toString(36);
