@@ -15,9 +15,8 @@ import type { OfferConfig } from "./config";
 import { completePurchase } from "./purchases";
 import type { ProviderEvent } from "./stripe-provider";
 
-/** What purchase-session puts on the subscription or payment intent (stripe-client.ts). */
-const elementsMetadataSchema = z.object({
-  payment_flow: z.literal("elements"),
+/** What Doorman puts on a payment it starts (stripe-client.ts metadataOf): Checkout Sessions, and purchase-session's payments. */
+export const paymentMetadataSchema = z.object({
   project_id: z.string().min(1),
   customer_type: customerTypeSchema,
   customer_id: z.string().min(1),
@@ -26,22 +25,29 @@ const elementsMetadataSchema = z.object({
   quantity: z.string().regex(/^[1-9]\d{0,3}$/),
   purchase_code_hash: z.string().min(1),
 });
+type PaymentMetadata = z.infer<typeof paymentMetadataSchema>;
 
-/** The purchase code and project of an Elements payment's event; null when it is not one of Doorman's, or not this account's. */
-async function purchaseOf(deps: Deps, event: ProviderEvent) {
-  const meta = elementsMetadataSchema.safeParse(event.object.metadata);
+/** purchase-session's payments also carry payment_flow "elements" (Checkout's never do). */
+const elementsMetadataSchema = paymentMetadataSchema.extend({ payment_flow: z.literal("elements") });
+
+/**
+ * The purchase code and project a payment's metadata names; null when the payment is not one of
+ * Doorman's (`schema` does not match), or not from the project's own connected account.
+ */
+export async function purchaseOf(deps: Deps, event: ProviderEvent, schema: z.ZodType<PaymentMetadata>, what: "checkout" | "payment") {
+  const meta = schema.safeParse(event.object.metadata);
   if (!meta.success) return null;
   const m = meta.data;
   const project = await findProjectById(deps.db, m.project_id);
   // Why: a connected account's owner can put any metadata on their own account's objects;
   // only events from the project's own connected account may grant in that project.
   if (!project?.stripeAccountId || project.stripeAccountId !== event.account) {
-    console.warn(`stripe event ${event.id}: payment for project ${m.project_id} from account ${event.account ?? "(platform)"} ignored`);
+    console.warn(`stripe event ${event.id}: ${what} for project ${m.project_id} from account ${event.account ?? "(platform)"} ignored`);
     return null;
   }
   const code = await findPurchaseCode(deps.db, m.purchase_code_hash);
   if (!code || code.projectId !== project.id || code.customerType !== m.customer_type || code.customerId !== m.customer_id) {
-    console.warn(`stripe event ${event.id}: payment without its purchase code ignored`);
+    console.warn(`stripe event ${event.id}: ${what} without its purchase code ignored`);
     return null;
   }
   return { project, code, meta: m };
@@ -51,7 +57,7 @@ async function purchaseOf(deps: Deps, event: ProviderEvent) {
 export async function onPaymentIntentSucceeded(deps: Deps, event: ProviderEvent): Promise<boolean> {
   const intentId = typeof event.object.id === "string" ? event.object.id : null;
   if (!intentId || event.object.status !== "succeeded") return false;
-  const found = await purchaseOf(deps, event);
+  const found = await purchaseOf(deps, event, elementsMetadataSchema, "payment");
   if (!found) return false;
   const { project, code, meta } = found;
   const result = await completePurchase(deps, {
@@ -80,7 +86,7 @@ export async function onSubscriptionStarted(deps: Deps, event: ProviderEvent): P
   const sub = event.object;
   const subscriptionId = typeof sub.id === "string" ? sub.id : null;
   if (!subscriptionId || (sub.status !== "active" && sub.status !== "trialing")) return false;
-  const found = await purchaseOf(deps, event);
+  const found = await purchaseOf(deps, event, elementsMetadataSchema, "payment");
   if (!found) return false;
   const { project, code, meta } = found;
   const result = await completePurchase(deps, {

@@ -10,10 +10,7 @@
  * changes nothing; if handling fails, the record is dropped so Stripe's retry handles it again.
  */
 
-import { customerTypeSchema } from "@doorman/shared/wire-payments";
-import { z } from "zod";
-import { findPurchaseCode, spendCodeStatement, updatePurchaseWhere } from "../../db/queries/payments";
-import { findProjectById } from "../../db/queries/projects";
+import { spendCodeStatement, updatePurchaseWhere } from "../../db/queries/payments";
 import { forgetStripeEvent, recordStripeEvent } from "../../db/queries/stripe";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
@@ -22,7 +19,7 @@ import { completePurchase, refundPurchaseByPaymentIntent, updateSubscriptionBySt
 import { verifyStripeWebhook } from "./stripe-client";
 import { withEventMockData } from "./stripe-mock-data";
 import { asObj, idOf, listData, num, subscriptionPatchOf, subscriptionPeriodEnd } from "./stripe-objects";
-import { onPaymentIntentSucceeded, onSubscriptionStarted } from "./stripe-payment-webhooks";
+import { onPaymentIntentSucceeded, onSubscriptionStarted, paymentMetadataSchema, purchaseOf } from "./stripe-payment-webhooks";
 import type { PaymentsProvider, ProviderEvent } from "./stripe-provider";
 import { sendPaymentFailedEmail, sendReceiptEmail } from "./stripe-webhook-emails";
 import { onOneTimePaymentSucceeded, projectOfEvent, syncCustomerFromEvent } from "./stripe-webhook-sync";
@@ -74,38 +71,15 @@ const KNOWN_EVENTS = new Set([
   "customer.updated",
 ]);
 
-/** What Doorman put on the Checkout Session (stripe-client.ts buildCheckoutParams). */
-const checkoutMetadataSchema = z.object({
-  project_id: z.string().min(1),
-  customer_type: customerTypeSchema,
-  customer_id: z.string().min(1),
-  offer_id: z.string(),
-  price_id: z.string().min(1),
-  quantity: z.string().regex(/^[1-9]\d{0,3}$/),
-  purchase_code_hash: z.string().min(1),
-});
-
 /** checkout.session.completed / async_payment_succeeded: the paid checkout becomes a purchase (once). */
 async function onCheckoutPaid(deps: Deps, provider: PaymentsProvider | null, event: ProviderEvent): Promise<boolean> {
   const session = event.object;
   // "no_payment_required": a subscription starting with a free trial.
   if (session.payment_status !== "paid" && session.payment_status !== "no_payment_required") return false;
-  const meta = checkoutMetadataSchema.safeParse(session.metadata);
-  // A checkout Doorman did not create (the connected account's own sales): not ours to grant.
-  if (!meta.success) return false;
-  const m = meta.data;
-  const project = await findProjectById(deps.db, m.project_id);
-  // Why: a connected account's owner can create sessions with any metadata on their own account;
-  // only events from the project's own connected account may grant in that project.
-  if (!project?.stripeAccountId || project.stripeAccountId !== event.account) {
-    console.warn(`stripe event ${event.id}: checkout for project ${m.project_id} from account ${event.account ?? "(platform)"} ignored`);
-    return false;
-  }
-  const code = await findPurchaseCode(deps.db, m.purchase_code_hash);
-  if (!code || code.projectId !== project.id || code.customerType !== m.customer_type || code.customerId !== m.customer_id) {
-    console.warn(`stripe event ${event.id}: checkout without its purchase code ignored`);
-    return false;
-  }
+  // A checkout Doorman did not create (the connected account's own sales), or another account's: not ours to grant.
+  const found = await purchaseOf(deps, event, paymentMetadataSchema, "checkout");
+  if (!found) return false;
+  const { project, code, meta: m } = found;
   const sessionId = typeof session.id === "string" ? session.id : null;
   if (!sessionId) return false;
   const subscriptionId = idOf(session.subscription);
