@@ -5,11 +5,9 @@
  * scheduler can drive it too. It answers after one pass: slow work stays in the queue.
  */
 
-import { KnownError } from "@doorman/shared/known-errors";
 import { z } from "zod";
+import { requireCronCaller } from "../../http/cron-caller";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
-import { StatusError } from "../../lib/errors";
-import { isCronCaller } from "../../services/email/failed-digest";
 import { sweepOutbox } from "../../services/email/outbox-consumer";
 
 const step = defineRoute({
@@ -26,13 +24,7 @@ const step = defineRoute({
 
 export const emailQueueStepRoutes = routeGroup();
 addRoute(emailQueueStepRoutes, step, async (c) => {
-  const authorization = c.req.header("authorization");
-  if (authorization === undefined)
-    throw new KnownError("SCHEMA_ERROR", {
-      message: `Request validation failed on GET ${new URL(c.req.url).pathname}:\n  - headers.authorization must be defined`,
-    });
-  const deps = c.get("deps");
-  if (!isCronCaller(deps, authorization)) throw new StatusError(401, "Unauthorized");
+  const deps = requireCronCaller(c);
   await sweepOutbox(deps);
   return c.json({ ok: true });
 });

@@ -4,11 +4,10 @@
  * digest emails (the daily cron does the same on its own).
  */
 
-import { KnownError } from "@doorman/shared/known-errors";
 import { z } from "zod";
+import { requireCronCaller } from "../../http/cron-caller";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
-import { StatusError } from "../../lib/errors";
-import { isCronCaller, runFailedEmailsDigest } from "../../services/email/failed-digest";
+import { runFailedEmailsDigest } from "../../services/email/failed-digest";
 
 const digestResponse = z.object({
   success: z.boolean(),
@@ -37,13 +36,7 @@ const digest = defineRoute({
 
 export const failedEmailsDigestRoutes = routeGroup();
 addRoute(failedEmailsDigestRoutes, digest, async (c, { query }) => {
-  const authorization = c.req.header("authorization");
-  if (authorization === undefined)
-    throw new KnownError("SCHEMA_ERROR", {
-      message: `Request validation failed on POST ${new URL(c.req.url).pathname}:\n  - headers.authorization must be defined`,
-    });
-  const deps = c.get("deps");
-  if (!isCronCaller(deps, authorization)) throw new StatusError(401, "Unauthorized");
+  const deps = requireCronCaller(c);
   const run = await runFailedEmailsDigest(deps, { dryRun: query.dry_run === "true" });
   return c.json({
     success: true,
