@@ -138,7 +138,11 @@ describe("the public hosted-pages lookup", () => {
     const other = await createProjectWithKeys({ require_publishable_client_key: true });
     const wrong = await call("/projects/current", { projectId: other.projectId, accessType: "client", publishableClientKey: key });
     expect(wrong.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
-    const forged = await call("/projects/current", { projectId: p.projectId, accessType: "client", publishableClientKey: `pck_hosted_${"0".repeat(64)}` });
+    const forged = await call("/projects/current", {
+      projectId: p.projectId,
+      accessType: "client",
+      publishableClientKey: `pck_hosted_${"0".repeat(64)}`,
+    });
     expect(forged.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
   });
 
@@ -155,7 +159,12 @@ describe("the public hosted-pages lookup", () => {
     expect(trusted.body.return_to).toBe("https://app.example.com/dashboard?x=1");
     expect(trusted.body.default_return_url).toBe("https://app.example.com");
     expect(trusted.body.trusted_origins).toEqual(["https://app.example.com"]);
-    for (const bad of ["https://evil.example.net/", "javascript:alert(1)", "https://app.example.com@evil.example.net/", "//evil.example.net"]) {
+    for (const bad of [
+      "https://evil.example.net/",
+      "javascript:alert(1)",
+      "https://app.example.com@evil.example.net/",
+      "//evil.example.net",
+    ]) {
       expect((await ask(bad)).body.return_to, bad).toBeNull();
     }
   });
@@ -170,7 +179,10 @@ describe("the public hosted-pages lookup", () => {
 
 describe("trust of hosted page URLs", () => {
   it("trusts a project's own hosted pages on the web origin and its custom domain, never another project's", async () => {
-    const [a, b] = await Promise.all([createProjectWithKeys({ allow_localhost: false }), createProjectWithKeys({ allow_localhost: false })]);
+    const [a, b] = await Promise.all([
+      createProjectWithKeys({ allow_localhost: false }),
+      createProjectWithKeys({ allow_localhost: false }),
+    ]);
     const hostA = uniqueHost("a");
     const hostB = uniqueHost("b");
     await Promise.all([setDomain(a, hostA), setDomain(b, hostB)]);
