@@ -48,6 +48,7 @@ export type {
   SendEmailResult,
 } from "./apps/admin-emails";
 export type { StripeAccountInfo } from "./apps/admin-payments";
+export { type HostedPages, type HostedPagesSettings, lookupHostedPages } from "./apps/hosted-pages";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export {
   WEBHOOK_EVENT_TYPES,

@@ -11,6 +11,7 @@ import type { MetricsJson } from "../shared/wire-metrics";
 import * as aiChat from "./admin-ai-chat";
 import * as outbox from "./admin-email-outbox";
 import * as emails from "./admin-emails";
+import * as hostedPages from "./hosted-pages";
 import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import * as webhooks from "./admin-webhooks";
@@ -343,6 +344,26 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
       },
     });
     return res.success ? { success: true } : { success: false, errorMessage: res.error_message ?? null };
+  }
+
+  /**
+   * The project's hosted pages: their URL on Doorman's origin and the custom domain mapped to them.
+   *
+   * @example
+   * const { hostedUrl, customDomain } = await admin.getHostedPages();
+   */
+  getHostedPages(): Promise<hostedPages.HostedPagesSettings> {
+    return hostedPages.getHostedPagesSettings((path, options) => this._serverRequest(path, options));
+  }
+
+  /** Maps a custom domain (e.g. "auth.example.com") to the hosted pages; CUSTOM_DOMAIN_INVALID / CUSTOM_DOMAIN_TAKEN otherwise. */
+  setCustomDomain(hostname: string): Promise<hostedPages.HostedPagesSettings> {
+    return hostedPages.setCustomDomain((path, options) => this._serverRequest(path, options), hostname);
+  }
+
+  /** Removes the project's custom domain. */
+  removeCustomDomain(): Promise<hostedPages.HostedPagesSettings> {
+    return hostedPages.removeCustomDomain((path, options) => this._serverRequest(path, options));
   }
 
   /** Emails an invitation to sign in, linking to `callbackUrl` (which must be on a trusted domain). */
