@@ -139,10 +139,15 @@ export function defineHostedPagesSteps(runner, { page, origin, mail, shots }) {
     const p = await context.newPage();
     p.setDefaultTimeout(15_000);
     const domainOrigin = `http://${customHost}:${port}`;
+    p.on("console", (m) => process.env.E2E_DEBUG && console.log("  # console:", m.text()));
+    p.on("pageerror", (e) => process.env.E2E_DEBUG && console.log("  # pageerror:", String(e)));
     await p.goto(`${domainOrigin}/`);
     await p.waitForURL(`${domainOrigin}/handler/sign-in`);
     await p.getByRole("link", { name: "Hosted Shop" }).waitFor();
-    await signUpAndVerify(p, { base: `${domainOrigin}/handler`, user: domainUser, label: "custom-domain" });
+    await signUpAndVerify(p, { base: `${domainOrigin}/handler`, user: domainUser, label: "custom-domain" }).catch(async (e) => {
+      await p.screenshot({ path: `${shots}/failure-hosted-custom-domain.png`, fullPage: true });
+      throw e;
+    });
     // The owners' console is not served on a project's domain.
     const consolePage = await p.goto(`${domainOrigin}/projects`);
     assert.equal(consolePage?.status(), 404);

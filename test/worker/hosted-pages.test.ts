@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
+import { workerFetch } from "../helpers/worker-fetch";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -210,6 +211,28 @@ describe("trust of hosted page URLs", () => {
       expect(res.status, url).toBe(400);
       expect(res.body.code, url).toBe("REDIRECT_URL_NOT_WHITELISTED");
     }
+  });
+
+  it("a custom domain serves only its project, even when a request arrives through it", async () => {
+    const p = await createProjectWithKeys({ allow_localhost: false });
+    const host = uniqueHost("via");
+    await setDomain(p, host);
+    // Without API_URL, Doorman's origin is the request's own; through the custom domain that is the domain.
+    const via = (projectHeaders: Record<string, string | undefined>, callbackUrl: string) =>
+      workerFetch(`http://${host}/api/v1/auth/password/send-reset-code`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(projectHeaders as Record<string, string>) },
+        body: JSON.stringify({ email: uniqueEmail("via"), callback_url: callbackUrl }),
+      });
+    const own = await via({ "x-stack-project-id": p.projectId, "x-stack-access-type": "client" }, `http://${host}/handler/password-reset`);
+    expect(own.status).toBe(200);
+    const other = await createProjectWithKeys({ allow_localhost: false });
+    // The other project's "hosted pages on Doorman's origin" are not on this project's domain.
+    const refused = await via(
+      { "x-stack-project-id": other.projectId, "x-stack-access-type": "client" },
+      `http://${host}/p/${other.projectId}/handler/password-reset`,
+    );
+    expect(refused.status).toBe(400);
   });
 
   it("stops trusting a custom domain once it is removed", async () => {

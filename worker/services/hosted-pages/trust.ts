@@ -33,12 +33,16 @@ function parseHttpUrl(url: string): URL | null {
 export async function isOwnHostedPageUrl(deps: Deps, projectId: string, url: string): Promise<boolean> {
   const parsed = parseHttpUrl(url);
   if (!parsed) return false;
+  // A mapped hostname is its project's alone, whatever else it looks like: without API_URL Doorman's own
+  // origin is the request's, which may be a custom domain, and its owner controls where that name points.
+  const owner = await findProjectIdByHostname(deps.db, parsed.hostname);
+  if (owner !== null) {
+    // Custom domains are https in production; plain http only on a development worker (local e2e).
+    const secure = parsed.protocol === "https:" || deps.config.environment === "development";
+    return owner === projectId && secure && isUnder(parsed.pathname, "/handler");
+  }
   // The URL parser has already resolved `..` and `%2e%2e` segments, so the prefix check cannot be walked out of.
-  if (parsed.origin === new URL(hostedPagesOrigin(deps)).origin) return isUnder(parsed.pathname, hostedHandlerPath(projectId));
-  if (!isUnder(parsed.pathname, "/handler")) return false;
-  // Custom domains are https in production; plain http only on a development worker (local e2e).
-  if (parsed.protocol !== "https:" && deps.config.environment !== "development") return false;
-  return (await findProjectIdByHostname(deps.db, parsed.hostname)) === projectId;
+  return parsed.origin === new URL(hostedPagesOrigin(deps)).origin && isUnder(parsed.pathname, hostedHandlerPath(projectId));
 }
 
 /**
