@@ -23,7 +23,14 @@ function startTinyApp() {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       server.unref();
-      resolve({ origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) });
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(r);
+          }),
+      });
     });
   });
 }
@@ -78,7 +85,10 @@ export function defineHostedPagesSteps(runner, { page, origin, mail, shots }) {
     await page.goto(`${origin}/projects/${state.projectId}/domains`);
     await input(page, "Domain URL").fill(state.app.origin);
     await page.getByRole("button", { name: "Add domain" }).click();
-    await page.locator(".toast").filter({ hasText: `${state.app.origin} is trusted.` }).waitFor();
+    await page
+      .locator(".toast")
+      .filter({ hasText: `${state.app.origin} is trusted.` })
+      .waitFor();
     // The hosted pages section shows the project's hosted URL.
     await page.getByRole("link", { name: `${hostedBase()}/sign-in` }).waitFor();
   });
@@ -124,7 +134,10 @@ export function defineHostedPagesSteps(runner, { page, origin, mail, shots }) {
     assert.equal(await field.getAttribute("aria-invalid"), "true");
     await field.fill(customHost);
     await page.getByRole("button", { name: "Use this domain" }).click();
-    await page.locator(".toast").filter({ hasText: `${customHost} now serves the hosted pages.` }).waitFor();
+    await page
+      .locator(".toast")
+      .filter({ hasText: `${customHost} now serves the hosted pages.` })
+      .waitFor();
     await page.getByRole("link", { name: `https://${customHost}/handler/sign-in` }).waitFor();
   });
 
