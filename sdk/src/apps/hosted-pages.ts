@@ -14,14 +14,19 @@ export type HostedPagesSettings = {
   customDomain: string | null;
 };
 
-const settingsFromJson = (json: HostedPagesAdminJson): HostedPagesSettings => ({ hostedUrl: json.hosted_url, customDomain: json.custom_domain });
+const settingsFromJson = (json: HostedPagesAdminJson): HostedPagesSettings => ({
+  hostedUrl: json.hosted_url,
+  customDomain: json.custom_domain,
+});
 
 export async function getHostedPagesSettings(request: AdminRequest): Promise<HostedPagesSettings> {
   return settingsFromJson(await request<HostedPagesAdminJson>("/internal/hosted-pages"));
 }
 
 export async function setCustomDomain(request: AdminRequest, hostname: string): Promise<HostedPagesSettings> {
-  return settingsFromJson(await request<HostedPagesAdminJson>("/internal/hosted-pages/custom-domain", { method: "PUT", body: { hostname } }));
+  return settingsFromJson(
+    await request<HostedPagesAdminJson>("/internal/hosted-pages/custom-domain", { method: "PUT", body: { hostname } }),
+  );
 }
 
 export async function removeCustomDomain(request: AdminRequest): Promise<HostedPagesSettings> {
@@ -79,4 +84,3 @@ export async function lookupHostedPages(options: {
     trustedOrigins: json.trusted_origins,
   };
 }
-
