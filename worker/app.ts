@@ -39,6 +39,7 @@ import { emailsOutboxRoutes } from "./routes/emails/outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
 import { healthRoutes } from "./routes/health";
 import { healthEmailRoutes } from "./routes/health-email";
+import { hostedPagesRoutes } from "./routes/hosted-pages";
 import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
@@ -50,6 +51,7 @@ import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { failedEmailsDigestRoutes } from "./routes/internal/failed-emails-digest";
+import { internalHostedPagesRoutes } from "./routes/internal/hosted-pages";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
@@ -85,6 +87,7 @@ const api = routeGroup()
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
+  .route("/hosted-pages", hostedPagesRoutes)
   .route("/users", usersRoutes)
   .route("/users", userActivityRoutes)
   .route("/auth/password", passwordRoutes)
@@ -128,6 +131,7 @@ const api = routeGroup()
   .route("/internal/config", internalConfigRoutes)
   .route("/internal/ai-chat", internalAiChatRoutes)
   .route("/internal/events", internalEventsRoutes)
+  .route("/internal/hosted-pages", internalHostedPagesRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
   .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)

@@ -88,8 +88,10 @@ export function withReturnTo(target: string): string {
   if (!here) return target;
   const url = new URL(target, here.origin);
   if (url.searchParams.has(RETURN_TO_PARAM)) return target;
-  url.searchParams.set(RETURN_TO_PARAM, `${here.pathname}${here.search}${here.hash}`);
-  return url.origin === here.origin ? `${url.pathname}${url.search}${url.hash}` : url.toString();
+  // Another origin (the hosted pages) needs the full URL to come back to; the same origin keeps a path.
+  const sameOrigin = url.origin === here.origin;
+  url.searchParams.set(RETURN_TO_PARAM, sameOrigin ? `${here.pathname}${here.search}${here.hash}` : here.href);
+  return sameOrigin ? `${url.pathname}${url.search}${url.hash}` : url.toString();
 }
 
 /** The `after_auth_return_to` of the current page, if any. */

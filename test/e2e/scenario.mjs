@@ -25,6 +25,7 @@ import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
+import { defineHostedPagesSteps } from "./hosted-pages-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
@@ -196,6 +197,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineTeamApiKeySteps(runner, { page, origin, shots });
   defineApiDocsSteps(runner, { page, origin, shots });
   defineHeaderSteps(runner, { page, origin });
+  if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
 
   void context;

@@ -2,12 +2,13 @@
  * The document shell: head, the app stylesheet, and the client-side StackProvider
  * (fed with the internal project's publishable key from the Pages environment).
  */
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ClientStackProvider } from "./components/client-stack-provider";
 import { RouteError } from "./components/route-error";
 import { readPublishableClientKey } from "./lib/env.server";
+import { customDomainProject } from "./lib/hosted-pages.server";
 import { useNonce } from "./lib/nonce";
 import appCss from "./styles/app.css?url";
 
@@ -25,8 +26,21 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Doorman" }];
 
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (await customDomainProject(request, context)) guardCustomDomain(new URL(request.url));
   return { publishableClientKey: readPublishableClientKey(context) };
+}
+
+/**
+ * On a project's custom domain only that project's hosted pages are served: `/` goes to its
+ * sign-in, and the owners' console is a 404 there. Why: a console (sign-in of Doorman's owners)
+ * under a customer's domain would be a ready-made phishing page for Doorman accounts, and the
+ * console's session cookies must never be set on a domain a project controls.
+ */
+function guardCustomDomain(url: URL): void {
+  if (url.pathname === "/") throw redirect("/handler/sign-in");
+  const served = url.pathname === "/handler" || url.pathname.startsWith("/handler/") || url.pathname.startsWith("/p/");
+  if (!served) throw new Response("This page is not served on this domain.", { status: 404, statusText: "Not Found" });
 }
 
 export function Layout({ children }: { children: ReactNode }) {

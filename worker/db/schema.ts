@@ -905,3 +905,17 @@ export const signUpRuleTriggers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.ruleId, t.action, t.hourStart] })],
 );
+
+/**
+ * Custom domains of the hosted pages (issue 28): the hostname (lower case, no port) is the key, so a
+ * hostname belongs to exactly one project; a project maps at most one. The web app finds the project
+ * of a request by its Host here, and a project's redirect URLs on its own hostname are trusted.
+ */
+export const projectCustomDomains = sqliteTable("project_custom_domains", {
+  hostname: text("hostname").primaryKey(),
+  projectId: text("project_id")
+    .notNull()
+    .unique()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  createdAt: integer("created_at").notNull(),
+});

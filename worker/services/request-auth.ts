@@ -7,6 +7,7 @@ import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/con
 import { KnownError } from "@doorman/shared/known-errors";
 import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
+import { HOSTED_KEY_PREFIX, isHostedPagesKey } from "../crypto/hosted-key";
 import { type AuthRows, lookupAuthRows as lookupAuthRowsOnce } from "../db/queries/auth-lookup";
 import type { KeyKind } from "../db/queries/key-sets";
 import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
@@ -102,7 +103,9 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
   }
 
   // Project, key and user come back in one D1 round trip; they are checked below in the wire's order.
-  const keyToCheck = h.adminAccessToken ? null : await keyFor(accessType, h);
+  // A hosted-pages key (derived, never stored) is checked here instead of in D1.
+  const hostedKey = !h.adminAccessToken && accessType === "client" && h.publishableClientKey?.startsWith(HOSTED_KEY_PREFIX);
+  const keyToCheck = h.adminAccessToken || hostedKey ? null : await keyFor(accessType, h);
   const rows = await lookupAuthRows(deps, projectId, keyToCheck, token?.sub ?? null, token?.refresh_token_id ?? null);
   const project = rows.project;
   if (!project) throw new KnownError("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
@@ -114,7 +117,8 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
     // (wire §1). The type stays the one asked for: the token never raises a client or server request.
     adminUserId = await checkAdminAccessToken(deps, project, h.adminAccessToken);
   } else {
-    checkKey(project, accessType, h, rows.keyValid);
+    const keyValid = hostedKey ? await isHostedPagesKey(deps.tokenKeys, project.id, h.publishableClientKey ?? "") : rows.keyValid;
+    checkKey(project, accessType, h, keyValid);
   }
 
   if (h.branchId && h.branchId !== "main") throw new KnownError("BRANCH_DOES_NOT_EXIST", { branch_id: h.branchId });

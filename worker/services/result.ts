@@ -16,6 +16,7 @@ import type { ApiKeyType } from "../crypto/api-key-format";
 import type { PermissionScope } from "../db/queries/permissions";
 import type { DataVaultProblemFields } from "./data-vault/problems";
 import type { EmailProblemFields } from "./email/problems";
+import type { HostedPagesProblemFields } from "./hosted-pages/problems";
 import type { PaymentsProblemFields } from "./payments/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
@@ -169,6 +170,7 @@ type Slices = [
   WebhooksProblemFields,
   DataVaultProblemFields,
   SignUpRulesProblemFields,
+  HostedPagesProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -183,7 +185,8 @@ export type ProblemFields = CoreProblemFields &
   EmailProblemFields &
   WebhooksProblemFields &
   DataVaultProblemFields &
-  SignUpRulesProblemFields;
+  SignUpRulesProblemFields &
+  HostedPagesProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

@@ -20,7 +20,8 @@ import { markCodeUsed } from "../db/queries/verification-codes";
 import type { Deps } from "./deps";
 import { emailCarryingCode } from "./email/outbox";
 import { eventFor } from "./events";
-import { isTrustedUrl, readProjectConfig } from "./project-config/flat";
+import { isTrustedRedirectUrl } from "./hosted-pages/trust";
+import { readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
 import { joinTeam } from "./team-memberships";
 import { checkTeamAccess, type TeamAccessProblem, type TeamActor } from "./teams";
@@ -40,7 +41,7 @@ export async function sendInvitation(
   const access = await checkTeamAccess(deps, project.id, input.teamId, actor, "$invite_members");
   if (!access.ok) return access;
   // The link carries a code that grants membership: it may only point at the project's domains.
-  if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return fail("untrusted_url");
+  if (!(await isTrustedRedirectUrl(deps, project, input.callbackUrl))) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
   const mail = emailCarryingCode(deps, project, "team_invitation", { type: "custom-emails", emails: [email] }, (issued) => ({
     link: linkWithCode(input.callbackUrl, issued.code),

@@ -15,6 +15,7 @@ import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import * as webhooks from "./admin-webhooks";
 import type { AppCore, ClientAppOptions } from "./app-core";
+import * as hostedPages from "./hosted-pages";
 import type { CustomerType, PaymentsCustomerView } from "./payments-shapes";
 import * as permissions from "./permissions";
 import { ServerAppBase, type ServerUser } from "./server-app";
@@ -343,6 +344,26 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
       },
     });
     return res.success ? { success: true } : { success: false, errorMessage: res.error_message ?? null };
+  }
+
+  /**
+   * The project's hosted pages: their URL on Doorman's origin and the custom domain mapped to them.
+   *
+   * @example
+   * const { hostedUrl, customDomain } = await admin.getHostedPages();
+   */
+  getHostedPages(): Promise<hostedPages.HostedPagesSettings> {
+    return hostedPages.getHostedPagesSettings((path, options) => this._serverRequest(path, options));
+  }
+
+  /** Maps a custom domain (e.g. "auth.example.com") to the hosted pages; CUSTOM_DOMAIN_INVALID / CUSTOM_DOMAIN_TAKEN otherwise. */
+  setCustomDomain(hostname: string): Promise<hostedPages.HostedPagesSettings> {
+    return hostedPages.setCustomDomain((path, options) => this._serverRequest(path, options), hostname);
+  }
+
+  /** Removes the project's custom domain. */
+  removeCustomDomain(): Promise<hostedPages.HostedPagesSettings> {
+    return hostedPages.removeCustomDomain((path, options) => this._serverRequest(path, options));
   }
 
   /** Emails an invitation to sign in, linking to `callbackUrl` (which must be on a trusted domain). */

@@ -9,7 +9,8 @@ import { AsyncCache } from "../cache";
 import { type AccessLevel, type FetchLike, HttpClient, type RequestOptions, type Sleep } from "../interface/http";
 import { Session } from "../session/session";
 import { type CookieJar, createTokenStore, type TokenStoreInit } from "../session/token-store";
-import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
+import { DEFAULT_HANDLER_PATH, PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
+import { hostedHandlerPath } from "../shared/hosted-pages";
 import { KnownError } from "../shared/known-errors";
 import { type HandlerUrls, type RedirectMethod, resolveUrls } from "../urls";
 import type { RefreshedTokensJson, UserJson } from "./wire-types";
@@ -24,12 +25,40 @@ export type ClientAppOptions = {
   redirectMethod?: RedirectMethod;
   /** Origins besides the page's own that redirects may go to. */
   trustedOrigins?: string[];
+  /**
+   * Send users to the project's hosted pages instead of handler pages of the app's own: every handler
+   * URL becomes `{baseUrl}/p/{projectId}/handler/{page}` (`true`), or `{baseUrl}/handler/{page}` when
+   * `baseUrl` is the project's custom domain (`"custom-domain"`). `urls` still overrides single pages
+   * and the after-sign-in/up/out targets; redirects to sign-in and sign-up carry the current page's
+   * full URL in `after_auth_return_to`.
+   *
+   * @example
+   * const app = new StackClientApp({ projectId, baseUrl: "https://auth.doorman.dev", tokenStore: "cookie", hostedPages: true });
+   * await app.redirectToSignIn(); // → https://auth.doorman.dev/p/{projectId}/handler/sign-in?after_auth_return_to=…
+   */
+  hostedPages?: boolean | "custom-domain";
   fetch?: FetchLike;
   sleep?: Sleep;
   cookieJar?: CookieJar;
 };
 
 const USER_KEY = "me";
+
+/** `options.urls`, with the handler on the hosted pages when `hostedPages` asks for them. */
+function hostedUrlOverrides(options: ClientAppOptions, baseUrl: string): Partial<HandlerUrls> | undefined {
+  if (!options.hostedPages) return options.urls;
+  const origin = baseUrl.replace(/\/+$/, "");
+  const handler =
+    options.hostedPages === "custom-domain" ? `${origin}${DEFAULT_HANDLER_PATH}` : `${origin}${hostedHandlerPath(options.projectId)}`;
+  return { handler, ...options.urls };
+}
+
+/** The origin of the hosted pages an app sends users to, or null when it mounts its own handler. */
+export function hostedPagesOrigin(options: ClientAppOptions): string | null {
+  if (!options.hostedPages) return null;
+  const baseUrl = options.baseUrl ?? (typeof window !== "undefined" ? window.location.origin : undefined);
+  return baseUrl ? new URL(baseUrl).origin : null;
+}
 
 /**
  * The shared state and requests of an app. Feature modules take an `AppCore` (never an app
@@ -61,7 +90,7 @@ export class AppCore {
     this._session = new Session(createTokenStore(options.tokenStore, options.projectId, options.cookieJar), (token) =>
       this.refreshAccessToken(token),
     );
-    this.urls = resolveUrls(options.urls);
+    this.urls = resolveUrls(hostedUrlOverrides(options, baseUrl));
     this.userCache = new AsyncCache(() => this.fetchCurrentUser());
   }
 

@@ -9,7 +9,7 @@ import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
 import { Redirector, returnToFromLocation, withReturnTo } from "../urls";
 import type { ProjectAdmin } from "./admin-project";
-import { AppCore, type ClientAppOptions } from "./app-core";
+import { AppCore, type ClientAppOptions, hostedPagesOrigin as hostedOrigin } from "./app-core";
 import * as cli from "./cli";
 import { type CurrentUserOf, makeCurrentUser, type OwnerAdminAppFactory } from "./current-user";
 import * as emailAuth from "./email-auth";
@@ -51,7 +51,8 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
     super(options, access);
     this.redirector = new Redirector(
       options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none"),
-      options.trustedOrigins ?? [],
+      // The hosted pages are the app's own handler pages, on Doorman's origin.
+      [...(options.trustedOrigins ?? []), ...[hostedOrigin(options)].filter((o): o is string => o !== null)],
     );
   }
 
@@ -265,11 +266,17 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   redirectToSignUp(options: { replace?: boolean } = {}): Promise<void> {
     return this.redirector.redirect(withReturnTo(this.urls.signUp), options);
   }
+  /** Goes to sign-out; on the hosted pages (`hostedPages`), it comes back to the current page after. */
   redirectToSignOut(): Promise<void> {
-    return this.redirector.redirect(this.urls.signOut);
+    return this.redirector.redirect(this.hostedReturn(this.urls.signOut));
   }
+  /** Goes to account settings; on the hosted pages (`hostedPages`), its "back" leads to the current page. */
   redirectToAccountSettings(): Promise<void> {
-    return this.redirector.redirect(this.urls.accountSettings);
+    return this.redirector.redirect(this.hostedReturn(this.urls.accountSettings));
+  }
+  /** A hosted page on another origin has no other way back than `after_auth_return_to`. */
+  private hostedReturn(target: string): string {
+    return this._options.hostedPages ? withReturnTo(target) : target;
   }
   redirectToHome(): Promise<void> {
     return this.redirector.redirect(this.urls.home);

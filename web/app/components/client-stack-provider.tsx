@@ -4,13 +4,14 @@
  * and create the app after hydration. Routes whose `handle` says `stackServerRender` (the handler
  * pages) render on the server instead: with an app that only supplies URLs, the project their
  * loader read, and "signed out" when the request had no session cookie; the browser hydrates the
- * same markup with its real app, created at once.
+ * same markup with its real app, created at once. The app is the project's of the route's server
+ * data (a hosted page's project), else the internal project's (the console's).
  */
 
-import { type ReactStackApp, StackLoading, StackProvider } from "@doorman/sdk/react";
+import { StackLoading, StackProvider } from "@doorman/sdk/react";
 import { useMatches } from "@remix-run/react";
-import { type ReactNode, useEffect, useState } from "react";
-import { createServerRenderApp } from "../lib/handler-app";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { createServerRenderApp, type HandlerAppConfig, handlerAppKey, internalAppConfig } from "../lib/handler-app";
 import type { HandlerServerData } from "../lib/handler-data.server";
 // A static import (not import()): the module ships with the route's preloaded chunks, so
 // no extra request can fail or be aborted by a navigation after the page has loaded.
@@ -28,24 +29,32 @@ function useServerRenderData(): HandlerServerData | null {
 export function ClientStackProvider({ publishableClientKey, children }: { publishableClientKey: string; children: ReactNode }) {
   const server = useServerRenderData();
   const inBrowser = typeof window !== "undefined";
+  const configKey = handlerAppKey(server?.app ?? internalAppConfig(publishableClientKey));
+  // Parsed back from its key, so a new object from the same data is the same app.
+  const config = useMemo(() => JSON.parse(configKey) as HandlerAppConfig, [configKey]);
   // A server-rendered page hydrates with the real app at once (the markup is the same: only
   // `urls` is read while rendering); other pages create it after hydration, as before.
-  const [app, setApp] = useState<ReactStackApp | null>(() => (server && inBrowser ? getStackApp(publishableClientKey) : null));
-  const [renderApp] = useState<ReactStackApp | null>(() =>
-    server && !inBrowser ? createServerRenderApp(publishableClientKey, server.origin) : null,
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  const app = inBrowser && (server || mounted) ? getStackApp(config) : null;
+  const renderApp = useMemo(
+    () => (server && !inBrowser ? createServerRenderApp(config, server.origin) : null),
+    [server, inBrowser, config],
   );
-  useEffect(() => {
-    setApp(getStackApp(publishableClientKey));
-  }, [publishableClientKey]);
 
   const current = app ?? renderApp;
+  // Keyed by the app's config: another project's page (or another return target) gets a fresh provider.
   if (server && current) {
     return (
-      <StackProvider app={current} initialProject={server.project} signedOut={server.signedOut}>
+      <StackProvider key={configKey} app={current} initialProject={server.project} signedOut={server.signedOut}>
         {children}
       </StackProvider>
     );
   }
   if (!app) return <StackLoading />;
-  return <StackProvider app={app}>{children}</StackProvider>;
+  return (
+    <StackProvider key={configKey} app={app}>
+      {children}
+    </StackProvider>
+  );
 }

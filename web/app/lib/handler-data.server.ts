@@ -1,13 +1,18 @@
 /**
- * What the server knows before rendering a handler page: the internal project's client view
- * (which sign-in methods are on, its name) and whether the request carries any session cookie.
+ * What the server knows before rendering a handler page: the project's client view (which sign-in
+ * methods are on, its name), whether the request carries a session cookie of it, the app config
+ * of the page and, for a project's hosted pages, its brand. The internal project's pages and any
+ * project's hosted pages (hosted-pages.server.ts) both end here.
  */
 
 import type { StackProjectView } from "@doorman/sdk/react";
-import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { readPublishableClientKey } from "./env.server";
+import { type HandlerAppConfig, internalAppConfig } from "./handler-app";
 import { hasSessionCookie } from "./handler-session";
+
+/** The name and logo a hosted page shows instead of Doorman's, and where the name links. */
+export type HandlerBrand = { name: string; logoUrl: string | null; href: string };
 
 export type HandlerServerData = {
   /** The project, or null when it could not be read (the browser then loads it). */
@@ -16,21 +21,34 @@ export type HandlerServerData = {
   signedOut: boolean;
   /** The page's origin (the server-render app's base URL). */
   origin: string;
+  /** The page's client app; absent = the internal project's (the console's). */
+  app?: HandlerAppConfig;
+  /** A project's hosted pages: its brand; absent = Doorman's. */
+  brand?: HandlerBrand;
 };
 
-/** GET /api/v1/projects/current through the API service binding (same origin when there is none). */
-async function loadProject(request: Request, context: AppLoadContext): Promise<StackProjectView | null> {
+/** Sends a request to the API: through the service binding when there is one, else to the same origin. */
+export function apiFetch(context: AppLoadContext): (request: Request) => Promise<Response> {
+  const binding = context.cloudflare?.env?.API;
+  return (request) => (binding ? binding.fetch(request) : fetch(request));
+}
+
+/** GET /api/v1/projects/current as the page's client app. */
+export async function loadProjectView(
+  request: Request,
+  context: AppLoadContext,
+  app: Pick<HandlerAppConfig, "projectId" | "publishableClientKey">,
+): Promise<StackProjectView | null> {
   const url = new URL("/api/v1/projects/current", request.url);
   const api = new Request(url, {
     headers: {
-      "x-stack-project-id": INTERNAL_PROJECT_ID,
+      "x-stack-project-id": app.projectId,
       "x-stack-access-type": "client",
-      "x-stack-publishable-client-key": readPublishableClientKey(context),
+      "x-stack-publishable-client-key": app.publishableClientKey,
     },
   });
   try {
-    const binding = context.cloudflare?.env?.API;
-    const res = await (binding ? binding.fetch(api) : fetch(api));
+    const res = await apiFetch(context)(api);
     if (!res.ok) {
       console.warn(`[handler] GET /projects/current answered ${res.status}; the browser will load the project`);
       return null;
@@ -43,9 +61,11 @@ async function loadProject(request: Request, context: AppLoadContext): Promise<S
   }
 }
 
+/** The internal project's handler pages. */
 export async function loadHandlerData(request: Request, context: AppLoadContext): Promise<HandlerServerData> {
+  const app = internalAppConfig(readPublishableClientKey(context));
   return {
-    project: await loadProject(request, context),
+    project: await loadProjectView(request, context, app),
     signedOut: !hasSessionCookie(request.headers.get("cookie")),
     origin: new URL(request.url).origin,
   };

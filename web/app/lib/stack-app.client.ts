@@ -1,23 +1,21 @@
 /**
- * The dashboard's client app for the internal project, created once per page load and
- * only in the browser (the token store is the browser's cookies). Same origin: the
- * Pages function forwards /api/* to the API worker.
+ * The browser's client apps, created only in the browser (the token store is the browser's
+ * cookies): the console's (the internal project) and, on hosted pages, the page's project's. One
+ * app per config (see handler-app.ts), so two projects' sessions never share an app. Same origin:
+ * the Pages function forwards /api/* to the API worker.
  */
 import { StackClientApp } from "@doorman/sdk";
-import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
-import { HANDLER_APP_URLS } from "./handler-app";
+import { type HandlerAppConfig, handlerAppKey, handlerAppOptions } from "./handler-app";
 
-let app: StackClientApp | null = null;
+const apps = new Map<string, StackClientApp>();
 
-/** The one client app of this page (created on first call). */
-export function getStackApp(publishableClientKey: string): StackClientApp {
-  app ??= new StackClientApp({
-    projectId: INTERNAL_PROJECT_ID,
-    publishableClientKey,
-    baseUrl: window.location.origin,
-    tokenStore: "cookie",
-    // The same URLs as the app that renders the handler pages on the server.
-    urls: HANDLER_APP_URLS,
-  });
+/** The client app of this page for `config` (created on first call). */
+export function getStackApp(config: HandlerAppConfig): StackClientApp {
+  const key = handlerAppKey(config);
+  let app = apps.get(key);
+  if (!app) {
+    app = new StackClientApp({ ...handlerAppOptions(config, window.location.origin), tokenStore: "cookie" });
+    apps.set(key, app);
+  }
   return app;
 }

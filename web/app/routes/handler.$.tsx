@@ -1,96 +1,29 @@
 /**
- * `/handler/*`: the internal project's handler pages (sign-in, sign-up, sign-out,
- * account-settings, error, …), rendered by the SDK's StackHandler. They render on the server
- * with the project the loader read (the forms show the enabled sign-in methods at once). Pages
- * that depend on who is signed in render a skeleton of the card until the browser knows, unless
- * the request had no session cookie (then nobody is, and the signed-out form is rendered).
+ * `/handler/*`: the internal project's handler pages, or, on a project's custom domain (found by
+ * the request's Host), that project's hosted pages. Rendered by the shared HandlerPage.
  */
 
-import { AuthCard, handlerPageName, StackHandler } from "@doorman/sdk/react";
-import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
-import { useLoaderData, useLocation } from "@remix-run/react";
-import { Suspense, useEffect, useState } from "react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
 import type { StackServerRenderHandle } from "../components/client-stack-provider";
+import { HandlerPage, handlerTitle, redirectSignedOutVisitor } from "../components/hosted/handler-page";
 import { RouteError } from "../components/route-error";
 import { loadHandlerData } from "../lib/handler-data.server";
-
-const TITLES: Record<string, string> = {
-  "sign-in": "Sign in",
-  "sign-up": "Sign up",
-  "sign-out": "Signing out",
-  "account-settings": "Account settings",
-  error: "Error",
-  "oauth-callback": "Signing in",
-  "cli-auth-confirm": "Authorize the CLI",
-  "forgot-password": "Forgot password",
-  "password-reset": "Reset your password",
-  "email-verification": "Verify your email",
-  "magic-link-callback": "Sign in",
-  mfa: "Two-factor authentication",
-  "team-invitation": "Team invitation",
-};
-
-/** Pages that show a different card to a signed-in visitor ("You are signed in"). */
-const SIGNED_OUT_FORMS = new Set(["sign-in", "sign-up"]);
-/** Pages that need the signed-in user to render anything. */
-const USER_PAGES = new Set(["account-settings", "cli-auth-confirm", "team-invitation"]);
+import { customDomainProject, loadHostedHandlerData } from "../lib/hosted-pages.server";
 
 export const handle: StackServerRenderHandle = { stackServerRender: true };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const data = await loadHandlerData(request, context);
-  const url = new URL(request.url);
-  // Nobody is signed in: go to sign-in now (the browser would do the same after loading).
-  if (data.signedOut && handlerPageName(url.pathname) === "account-settings") {
-    throw redirect(`/handler/sign-in?after_auth_return_to=${encodeURIComponent(url.pathname + url.search)}`);
-  }
+  const mapped = await customDomainProject(request, context);
+  const data = mapped ? await loadHostedHandlerData(request, context, { customDomainOf: mapped }) : await loadHandlerData(request, context);
+  redirectSignedOutVisitor(data, request);
   return data;
 }
 
-export const meta: MetaFunction = ({ params }) => [{ title: `${TITLES[params["*"] ?? ""] ?? "Doorman"} · Doorman` }];
-
-/** False during the server render and hydration, true once the page runs in the browser. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
-/** A card the size of a page's, with its title, while the browser checks who is signed in. */
-function HandlerSkeleton({ page }: { page: string }) {
-  return (
-    <AuthCard title={TITLES[page] ?? "Doorman"} wide={page === "account-settings"}>
-      <div className="handler-skeleton" role="status" aria-busy="true">
-        <span className="visually-hidden">Checking your session…</span>
-      </div>
-    </AuthCard>
-  );
-}
+export const meta: MetaFunction<typeof loader> = ({ data, location }) => [{ title: handlerTitle(data, location.pathname) }];
 
 export default function HandlerRoute() {
-  const { signedOut } = useLoaderData<typeof loader>();
-  const location = useLocation();
-  const hydrated = useHydrated();
-  const page = handlerPageName(location.pathname);
-  const needsBrowser = USER_PAGES.has(page) || (SIGNED_OUT_FORMS.has(page) && !signedOut);
-  const skeleton = <HandlerSkeleton page={page} />;
-  return (
-    <div className="handler-page">
-      <a className="brand brand-centered" href="/">
-        <span className="brand-mark" aria-hidden="true">
-          D
-        </span>
-        Doorman
-      </a>
-      {needsBrowser && !hydrated ? (
-        skeleton
-      ) : (
-        <Suspense fallback={skeleton}>
-          <StackHandler location={location.pathname + location.search} />
-        </Suspense>
-      )}
-    </div>
-  );
+  return <HandlerPage data={useLoaderData<typeof loader>()} />;
 }
 
 export function ErrorBoundary() {

@@ -8,6 +8,7 @@ import { ConfigToggle } from "../components/config/config-toggle";
 import { type DomainEntry, DomainForm } from "../components/config/domain-form";
 import { useConfigSave } from "../components/config/use-config-save";
 import { ConfirmButton, PageHeading } from "../components/console-ui";
+import { HostedPagesPanel } from "../components/hosted/hosted-pages-panel";
 import { RouteError } from "../components/route-error";
 import { useProject } from "../lib/project-context";
 
@@ -95,6 +96,7 @@ export default function DomainsRoute() {
           onSubmit={(entry) => saveDomains([...domains, entry], `${entry.domain} is trusted.`)}
         />
       </section>
+      <HostedPagesPanel project={project} toast={toast} />
       <section className="panel config-group" aria-labelledby="localhost-heading">
         <h2 id="localhost-heading">Local development</h2>
         <ConfigToggle

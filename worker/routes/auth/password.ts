@@ -9,7 +9,7 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
 import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
 import { checkResetCode, resetPassword, sendResetCode } from "../../services/auth/password-reset";
-import { isTrustedUrl, readProjectConfig } from "../../services/project-config/flat";
+import { isTrustedRedirectUrl } from "../../services/hosted-pages/trust";
 import { botChallenge, CODE_ERRORS, code45 } from "./common";
 
 const access = ["client", "server", "admin"] as const;
@@ -119,7 +119,7 @@ const checkReset = defineRoute({
 export const passwordRoutes = routeGroup();
 addRoute(passwordRoutes, signUp, async (c, { auth, body }) => {
   // The verification link will carry a code: it may only point at the project's own domains.
-  if (body.verification_callback_url && !isTrustedUrl(readProjectConfig(auth.project.config), body.verification_callback_url)) {
+  if (body.verification_callback_url && !(await isTrustedRedirectUrl(c.get("deps"), auth.project, body.verification_callback_url))) {
     throw new KnownError("REDIRECT_URL_NOT_WHITELISTED");
   }
   const result = unwrap(

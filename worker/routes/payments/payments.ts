@@ -27,6 +27,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import type { Deps } from "../../services/deps";
+import { isTrustedRedirectUrl } from "../../services/hosted-pages/trust";
 import { createPurchaseUrl, describePurchaseCode, readPurchaseCode, resolveOffer } from "../../services/payments/codes";
 import { offerToWire } from "../../services/payments/config";
 import { type Customer, clientMayAccess, customerSince, readPaymentsConfig } from "../../services/payments/customers";
@@ -34,7 +35,6 @@ import { defaultOffers, isOwned } from "../../services/payments/grants";
 import { completePurchase } from "../../services/payments/purchases";
 import { changeItemQuantity, itemQuantity } from "../../services/payments/quantities";
 import { completeTestModePurchase } from "../../services/payments/test-mode";
-import { isTrustedUrl, readProjectConfig } from "../../services/project-config/flat";
 import type { RequestAuth } from "../../services/request-auth";
 import { fail } from "../../services/result";
 import { purchaseView } from "../../views/payments";
@@ -367,7 +367,7 @@ addRoute(paymentsRoutes, validateCode, async (c, { body }) => {
   const deps = c.get("deps");
   const read = unwrap(await readPurchaseCode(deps, body.full_code));
   // The page links back to return_url after paying: a link someone edited must not point elsewhere.
-  if (body.return_url !== undefined && !isTrustedUrl(readProjectConfig(read.project.config), body.return_url))
+  if (body.return_url !== undefined && !(await isTrustedRedirectUrl(deps, read.project, body.return_url)))
     throw problemError(fail("untrusted_url"));
   return c.json(await describePurchaseCode(deps, read.code, read.project));
 });

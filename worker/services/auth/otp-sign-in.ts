@@ -15,7 +15,8 @@ import {
 } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { emailCarryingCode } from "../email/outbox";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
@@ -36,7 +37,7 @@ export async function sendSignInCode(
   const config = readProjectConfig(project.config);
   if (!config.magic_link_enabled) return fail("magic_link_disabled");
   // The link carries a sign-in code: it may only point at the project's own domains.
-  if (!isTrustedUrl(config, input.callbackUrl)) return fail("untrusted_url");
+  if (!(await isTrustedRedirectUrl(deps, project, input.callbackUrl))) return fail("untrusted_url");
   const email = normaliseEmail(input.email);
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
   // As the reference: no code is mailed for an account that could never be created.

@@ -9,7 +9,7 @@ import { revokeOpenCodes } from "../../db/queries/verification-codes";
 import type { Deps } from "../deps";
 import { notifyPasswordChanged } from "../email/notices";
 import { emailCarryingCode } from "../email/outbox";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { updateUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode, spendCheckedCode } from "../verification-codes";
@@ -20,7 +20,7 @@ export async function sendResetCode(
   project: ProjectRow,
   input: { email: string; callbackUrl: string },
 ): Promise<{ ok: true } | Problem<"untrusted_url">> {
-  if (!isTrustedUrl(readProjectConfig(project.config), input.callbackUrl)) return fail("untrusted_url");
+  if (!(await isTrustedRedirectUrl(deps, project, input.callbackUrl))) return fail("untrusted_url");
   deps.defer(issueAndSend(deps, project, input.email.trim().toLowerCase(), input.callbackUrl));
   return { ok: true };
 }

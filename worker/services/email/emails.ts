@@ -3,7 +3,7 @@
 import type { ProjectRow } from "../../db/queries/projects";
 import { findSentEmail, listSentEmails, type SentEmailRow } from "../../db/queries/sent-emails";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { attemptDelivery, type SmtpSettings } from "./delivery";
 import { queueBuiltInEmail } from "./outbox";
@@ -42,7 +42,7 @@ export async function inviteToSignIn(
   email: string,
   callbackUrl: string,
 ): Promise<{ ok: true; id: string } | Problem<"untrusted_url">> {
-  if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
+  if (!(await isTrustedRedirectUrl(deps, project, callbackUrl))) return fail("untrusted_url");
   const id = await queueBuiltInEmail(
     deps,
     project,

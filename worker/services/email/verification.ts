@@ -4,7 +4,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import type { UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventFor } from "../events";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";
 import { emailCarryingCode } from "./outbox";
@@ -17,7 +17,7 @@ export async function sendVerificationEmail(
   callbackUrl: string,
 ): Promise<{ ok: true } | Problem<"untrusted_url">> {
   // The link carries a code that proves ownership: it may only point at the project's domains.
-  if (!isTrustedUrl(readProjectConfig(project.config), callbackUrl)) return fail("untrusted_url");
+  if (!(await isTrustedRedirectUrl(deps, project, callbackUrl))) return fail("untrusted_url");
   const email = emailCarryingCode(
     deps,
     project,

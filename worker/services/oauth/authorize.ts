@@ -8,7 +8,7 @@ import { verifyAccessToken } from "../../crypto/access-tokens";
 import { encryptAtRest } from "../../crypto/at-rest";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { checkOAuthClient } from "./client-check";
@@ -96,7 +96,7 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   // The redirect URLs are checked against the trusted domains at the callback, as the reference does,
   // before anything (a code, the browser) is sent to them (services/oauth/callback.ts); the
   // after-callback URL already here, as the wire refuses it at this step.
-  if (input.afterCallbackRedirectUrl && !isTrustedUrl(readProjectConfig(project.config), input.afterCallbackRedirectUrl))
+  if (input.afterCallbackRedirectUrl && !(await isTrustedRedirectUrl(deps, project, input.afterCallbackRedirectUrl)))
     return fail("untrusted_url");
   const extraScopes = (input.providerScope ?? "").split(/\s+/).filter(Boolean);
   // The platform's shared app must not be granted arbitrary scopes on a project's behalf.

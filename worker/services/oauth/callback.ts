@@ -9,7 +9,7 @@ import { openSealed } from "../../crypto/at-rest";
 import { sha256Hex } from "../../crypto/hash";
 import { findProjectIdOfCode } from "../../db/queries/verification-codes";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { loadProject } from "../seed";
 import { issueCode, redeemCode, spendCheckedCode } from "../verification-codes";
@@ -65,9 +65,8 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
 
   // Every URL the browser (and a code) will go to must be the project's own by its trusted domains
   // now; an untrusted one is answered here, never redirected to (REDIRECT_URL_NOT_WHITELISTED).
-  const config = readProjectConfig(project.config);
   for (const url of [outer.redirect_uri, outer.error_redirect_url, outer.after_callback_redirect_url]) {
-    if (url && !isTrustedUrl(config, url)) return fail("untrusted_url");
+    if (url && !(await isTrustedRedirectUrl(deps, project, url))) return fail("untrusted_url");
   }
 
   const errorRedirectUrl = outer.error_redirect_url ?? outer.redirect_uri;

@@ -1,6 +1,7 @@
 /** The OAuth client check of /auth/oauth/authorize and /auth/oauth/token: client_id = project (or project#main), client_secret = publishable key. */
 import { PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
 import { sha256Hex } from "../../crypto/hash";
+import { isHostedPagesKey } from "../../crypto/hosted-key";
 import { findValidKeySet } from "../../db/queries/key-sets";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
@@ -32,6 +33,7 @@ export async function checkOAuthClient(
       return fail("publishable_key_required", { projectId: project.id });
     return { ok: true, project };
   }
+  if (await isHostedPagesKey(deps.tokenKeys, project.id, clientSecret)) return { ok: true, project };
   const key = await findValidKeySet(deps.db, project.id, "publishable", await sha256Hex(clientSecret), deps.now());
   if (key) return { ok: true, project };
   return wrongKey === "invalid_publishable_key" ? fail("invalid_publishable_key", { projectId: project.id }) : invalid;

@@ -11,7 +11,8 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findSessionByTokenHash, type SessionRow } from "../../db/queries/sessions";
 import { sessionLimits, withinSessionLimits } from "../auth/session-policy";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
+import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { AUTHORIZATION_CODE_TTL_MS } from "./callback";
@@ -68,10 +69,9 @@ export async function startCrossDomainHandoff(deps: Deps, project: ProjectRow, i
   if (!session || session.id !== input.sessionId || session.userId !== input.userId) return fail("handoff_refresh_token_mismatch");
   if (!isLive(deps, project, session)) return fail("handoff_refresh_token_invalid");
 
-  const config = readProjectConfig(project.config);
   // The code goes to redirect_uri and the browser later to after_callback: both must be the project's own.
   for (const url of [input.redirectUri, input.afterCallbackRedirectUrl]) {
-    if (url !== undefined && !isTrustedUrl(config, url) && !isNativeAppUrl(url)) return fail("untrusted_url");
+    if (url !== undefined && !isNativeAppUrl(url) && !(await isTrustedRedirectUrl(deps, project, url))) return fail("untrusted_url");
   }
 
   const handoff: HandoffCodeData = {

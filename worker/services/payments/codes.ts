@@ -8,7 +8,7 @@ import { sha256Hex } from "../../crypto/hash";
 import { findPurchaseCode, insertPurchaseCode, listPurchasesOf, type PurchaseCodeRow } from "../../db/queries/payments";
 import { findProjectById, type ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { isTrustedUrl, readProjectConfig } from "../project-config/flat";
+import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { type OfferConfig, offerFromWire, offerToWire, type PaymentsConfig, productLineOf } from "./config";
 import { type Customer, customerSince, readPaymentsConfig } from "./customers";
@@ -91,7 +91,7 @@ export async function createPurchaseUrl(
     });
   if (offer.prices === "include-by-default" || Object.keys(offer.prices).length === 0) return fail("offer_not_for_sale", { offerId });
   // The return URL is where the page sends the customer afterwards: only the project's own domains.
-  if (input.returnUrl !== undefined && !isTrustedUrl(readProjectConfig(project.config), input.returnUrl)) return fail("untrusted_url");
+  if (input.returnUrl !== undefined && !(await isTrustedRedirectUrl(deps, project, input.returnUrl))) return fail("untrusted_url");
   const customer: Customer = { projectId: project.id, customerType, customerId: input.customerId };
   if ((await customerSince(deps, project, customer)) === null) return fail("customer_not_found", { customerId: input.customerId });
   const now = deps.now();

@@ -1,14 +1,13 @@
 /** "Send sign-in invitation": emails someone a link to the app (which must be on a trusted domain). */
 import { useId, useState } from "react";
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { projectEmailLink } from "../../lib/project-links";
 import { useAction } from "../console-ui";
 
 export function SignInInvitationForm(props: { project: OwnedProject; onSent: (message: string) => Promise<void> }) {
-  const firstDomain = props.project.config.domains[0];
   const [email, setEmail] = useState("");
-  const [callbackUrl, setCallbackUrl] = useState(
-    firstDomain ? `${firstDomain.domain.replace(/\/$/, "")}${firstDomain.handlerPath}/sign-in` : "",
-  );
+  // The app's sign-in page on its first trusted domain, else the project's hosted sign-in page.
+  const [callbackUrl, setCallbackUrl] = useState(() => projectEmailLink(props.project, "sign-in"));
   const { busy, error, run } = useAction();
   const id = useId();
   const onSubmit = async (event: React.FormEvent) => {
@@ -22,7 +21,10 @@ export function SignInInvitationForm(props: { project: OwnedProject; onSent: (me
   return (
     <form className="form" onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Send a sign-in invitation</h2>
-      <p className="muted">The invitation links to your app; the link must be on one of the project&apos;s trusted domains.</p>
+      <p className="muted">
+        The invitation links to your app, or to the project&apos;s hosted pages when it has no trusted domain; the link must be on a trusted
+        domain or the hosted pages.
+      </p>
       <div className="field">
         <label htmlFor={`${id}-email`}>Invitee email</label>
         <input id={`${id}-email`} className="input" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />

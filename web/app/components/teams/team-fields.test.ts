@@ -26,7 +26,7 @@ describe("team field checks", () => {
 });
 
 describe("defaultInvitationUrl", () => {
-  const project = (domains: { domain: string; handlerPath: string }[]) => ({ config: { domains } }) as unknown as OwnedProject;
+  const project = (domains: { domain: string; handlerPath: string }[]) => ({ id: "p1", config: { domains } }) as unknown as OwnedProject;
   it("is the first trusted domain's team-invitation page", () => {
     expect(defaultInvitationUrl(project([{ domain: "https://app.example.com/", handlerPath: "/auth/" }]))).toBe(
       "https://app.example.com/auth/team-invitation",
@@ -36,7 +36,7 @@ describe("defaultInvitationUrl", () => {
     );
     expect(defaultInvitationUrl(project([{ domain: "https://a.example", handlerPath: "h" }]))).toBe("https://a.example/h/team-invitation");
   });
-  it("is empty without a domain", () => {
-    expect(defaultInvitationUrl(project([]))).toBe("");
+  it("is the project's hosted team-invitation page without a domain", () => {
+    expect(defaultInvitationUrl(project([]), "https://auth.doorman.dev")).toBe("https://auth.doorman.dev/p/p1/handler/team-invitation");
   });
 });

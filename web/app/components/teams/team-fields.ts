@@ -1,5 +1,6 @@
 /** Small checks and formats shared by the Teams pages of the console. */
 import type { OwnedProject } from "../../lib/dashboard-types";
+import { projectEmailLink } from "../../lib/project-links";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -32,10 +33,7 @@ export function urlProblem(url: string): string | null {
   }
 }
 
-/** The team-invitation page of the project's first trusted domain, or "" when it has none. */
-export function defaultInvitationUrl(project: OwnedProject): string {
-  const first = project.config.domains[0];
-  if (!first) return "";
-  const path = (first.handlerPath || "/handler").replace(/\/+$/, "");
-  return `${first.domain.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}/team-invitation`;
+/** The team-invitation page of the project's first trusted domain, else the project's hosted one. */
+export function defaultInvitationUrl(project: OwnedProject, hostedOrigin?: string): string {
+  return projectEmailLink(project, "team-invitation", hostedOrigin);
 }

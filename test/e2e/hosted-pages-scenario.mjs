@@ -1,0 +1,182 @@
+/**
+ * Hosted pages per project (issue 28), as a new owner: create a project in the console, point its
+ * email at the SMTP sink and trust a tiny app this test serves itself; open the project's hosted
+ * sign-up page (themed with its name), sign up an end user who gets a real email, verifies from its
+ * link and lands back on the app; the user shows in the console. An untrusted after_auth_return_to
+ * is dropped, an unknown project is a 404 page, and axe passes on the hosted pages at 1100 and
+ * 375 px. Then the same through a custom domain's Host: a second Chromium resolves
+ * auth-….example.test to the stack, so the page's Host is the custom domain and the port the stack's.
+ */
+import { createServer } from "node:http";
+import { chromium } from "playwright-core";
+import { checkPage } from "./a11y-scenario.mjs";
+import { signUpOwnerWithProject } from "./console-owner.mjs";
+import { assert } from "./harness.mjs";
+import { linkIn } from "./mail.mjs";
+
+/** A stand-in for the project's app: any path answers a page that says where it is. */
+function startTinyApp() {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><title>Tiny app</title><h1>Tiny app at ${req.url?.replace(/[<>&"]/g, "")}</h1></html>`);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      server.unref();
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(r);
+          }),
+      });
+    });
+  });
+}
+
+export function defineHostedPagesSteps(runner, { page, origin, mail, shots }) {
+  const stamp = Date.now().toString(36);
+  const owner = { email: `hosted-owner-${stamp}@example.com`, password: "hosted-owner-password" };
+  const endUser = { email: `hosted-user-${stamp}@example.com`, password: "hosted-user-password" };
+  const domainUser = { email: `hosted-domain-user-${stamp}@example.com`, password: "hosted-domain-password" };
+  const customHost = `auth-${stamp}.example.test`;
+  const input = (p, label) => p.getByLabel(label, { exact: true });
+  const state = { projectId: "", app: null, browser: null };
+  const hostedBase = () => `${origin}/p/${state.projectId}/handler`;
+
+  /** Signs up on a hosted sign-up page, verifies from the real email, and checks where each step lands. */
+  async function signUpAndVerify(p, { base, user, label }) {
+    const back = `${state.app.origin}/welcome?from=${label}`;
+    await p.goto(`${base}/sign-up?after_auth_return_to=${encodeURIComponent(back)}`);
+    await p.getByRole("link", { name: "Hosted Shop" }).waitFor();
+    assert.match(await p.title(), /Sign up · Hosted Shop/);
+    await input(p, "Email").fill(user.email);
+    await input(p, "Password").fill(user.password);
+    await input(p, "Repeat password").fill(user.password);
+    await p.getByRole("button", { name: "Sign up", exact: true }).click();
+    // After sign-up: back to the app's page that sent the user here.
+    await p.waitForURL(back);
+    await p.getByRole("heading", { name: `Tiny app at /welcome?from=${label}` }).waitFor();
+    const verify = await mail.waitFor(user.email, /Verify/);
+    const link = linkIn(verify);
+    assert.ok(link.startsWith(`${base}/email-verification?code=`), `the email links to the hosted page: ${link}`);
+    await p.goto(link);
+    await p.getByRole("button", { name: "Verify my email" }).click();
+    await p.getByRole("heading", { name: "Email verified" }).waitFor();
+    await p.getByRole("link", { name: "Continue" }).click();
+    // Continue leads to the app (the project's first trusted domain).
+    await p.waitForURL((url) => url.origin === state.app.origin);
+  }
+
+  runner.step("hosted: a new owner creates a project, points its email at the sink and trusts its app", async () => {
+    state.app = await startTinyApp();
+    const created = await signUpOwnerWithProject(page, origin, { ...owner, projectName: "Hosted Shop" });
+    state.projectId = created.projectId;
+    await page.goto(`${origin}/projects/${state.projectId}/emails`);
+    await page.getByLabel("My own SMTP server").check();
+    await input(page, "SMTP host").fill("127.0.0.1");
+    await input(page, "Port").fill(String(mail.port));
+    await input(page, "Password").fill("unused");
+    await input(page, "Sender name").fill("Hosted Shop");
+    await input(page, "Sender email").fill("shop@doorman.localhost");
+    await page.getByRole("button", { name: "Save email server" }).click();
+    await page.locator(".toast").filter({ hasText: "Email server saved." }).waitFor();
+    await page.goto(`${origin}/projects/${state.projectId}/domains`);
+    await input(page, "Domain URL").fill(state.app.origin);
+    await page.getByRole("button", { name: "Add domain" }).click();
+    await page
+      .locator(".toast")
+      .filter({ hasText: `${state.app.origin} is trusted.` })
+      .waitFor();
+    // The hosted pages section shows the project's hosted URL.
+    await page.getByRole("link", { name: `${hostedBase()}/sign-in` }).waitFor();
+  });
+
+  runner.step("hosted: sign up on the project's hosted page, verify from the real email, land back on the app", async () => {
+    await signUpAndVerify(page, { base: hostedBase(), user: endUser, label: "hosted" });
+    await page.screenshot({ path: `${shots}/hosted-01-app.png` });
+  });
+
+  runner.step("hosted: the end user shows in the console, whose own session the hosted one did not touch", async () => {
+    await page.goto(`${origin}/projects/${state.projectId}/users`);
+    await page.getByRole("heading", { name: "Users · Hosted Shop" }).waitFor();
+    await page.getByText(endUser.email).first().waitFor();
+  });
+
+  runner.step("hosted: an untrusted after_auth_return_to is dropped; an unknown project is a 404 page", async () => {
+    await page.goto(`${hostedBase()}/sign-in?after_auth_return_to=${encodeURIComponent("https://evil.example.net/steal")}`);
+    await page.getByRole("link", { name: "Hosted Shop" }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get("after_auth_return_to"), null);
+    assert.equal(new URL(page.url()).pathname, `/p/${state.projectId}/handler/sign-in`);
+    const res = await page.goto(`${origin}/p/00000000-0000-4000-8000-000000000000/handler/sign-in`);
+    assert.equal(res?.status(), 404);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+  });
+
+  runner.step("hosted: axe passes on the hosted sign-up, sign-in and forgot-password pages at 1100 and 375 px", async () => {
+    const problems = [];
+    for (const name of ["sign-up", "sign-in", "forgot-password"]) {
+      await page.goto(`${hostedBase()}/${name}`);
+      await page.getByRole("link", { name: "Hosted Shop" }).waitFor();
+      problems.push(...(await checkPage(page, `hosted ${name}`)));
+    }
+    await page.goto(`${hostedBase()}/account-settings`);
+    problems.push(...(await checkPage(page, "hosted account-settings (signed in)")));
+    assert.deepEqual(problems, []);
+  });
+
+  runner.step("hosted: the owner maps a custom domain in the console (a malformed one is marked on the field)", async () => {
+    await page.goto(`${origin}/projects/${state.projectId}/domains`);
+    const field = input(page, "Hostname");
+    await field.fill("https://auth.example.com/");
+    await page.getByRole("button", { name: "Use this domain" }).click();
+    assert.equal(await field.getAttribute("aria-invalid"), "true");
+    await field.fill(customHost);
+    await page.getByRole("button", { name: "Use this domain" }).click();
+    await page
+      .locator(".toast")
+      .filter({ hasText: `${customHost} now serves the hosted pages.` })
+      .waitFor();
+    await page.getByRole("link", { name: `https://${customHost}/handler/sign-in` }).waitFor();
+  });
+
+  runner.step("hosted: through the custom domain's Host, / goes to sign-in, sign-up and verification return to the app", async () => {
+    const port = new URL(origin).port;
+    state.browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", `--host-resolver-rules=MAP ${customHost} 127.0.0.1`],
+    });
+    const context = await state.browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const p = await context.newPage();
+    p.setDefaultTimeout(15_000);
+    const domainOrigin = `http://${customHost}:${port}`;
+    p.on("console", (m) => process.env.E2E_DEBUG && console.log("  # console:", m.text()));
+    p.on("pageerror", (e) => process.env.E2E_DEBUG && console.log("  # pageerror:", String(e)));
+    await p.goto(`${domainOrigin}/`);
+    await p.waitForURL(`${domainOrigin}/handler/sign-in`);
+    await p.getByRole("link", { name: "Hosted Shop" }).waitFor();
+    await signUpAndVerify(p, { base: `${domainOrigin}/handler`, user: domainUser, label: "custom-domain" }).catch(async (e) => {
+      await p.screenshot({ path: `${shots}/failure-hosted-custom-domain.png`, fullPage: true });
+      throw e;
+    });
+    // The owners' console is not served on a project's domain.
+    const consolePage = await p.goto(`${domainOrigin}/projects`);
+    assert.equal(consolePage?.status(), 404);
+    // Nor another project's hosted pages; the project's own /p/ path goes to the domain's /handler.
+    assert.equal((await p.goto(`${domainOrigin}/p/internal-not-here/handler/sign-in`))?.status(), 404);
+    await p.goto(`${domainOrigin}/p/${state.projectId}/handler/forgot-password`);
+    await p.waitForURL(`${domainOrigin}/handler/forgot-password`);
+    assert.deepEqual(await checkPage(p, "custom-domain forgot-password"), []);
+    await p.screenshot({ path: `${shots}/hosted-02-custom-domain.png` });
+    await state.browser.close();
+    state.browser = null;
+  });
+
+  runner.step("hosted: the custom domain's user shows in the console too", async () => {
+    await page.goto(`${origin}/projects/${state.projectId}/users`);
+    await page.getByText(domainUser.email).first().waitFor();
+    await state.app.close();
+  });
+}
