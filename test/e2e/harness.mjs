@@ -9,8 +9,11 @@ export { assert };
 
 export function createRunner() {
   const steps = [];
+  // E2E_ONLY=<text>: only the steps whose name starts with it (e.g. "connect:"), for working on one area.
+  const only = process.env.E2E_ONLY;
   return {
     step(name, fn) {
+      if (only && !name.startsWith(only)) return;
       steps.push({ name, fn });
     },
     async run(onFailure) {
