@@ -1,12 +1,15 @@
 /**
  * The Connect page's quickstarts: the React (Vite) one is built against the SDK (bundled with
  * esbuild and typechecked with tsc), so a change of the SDK's API that breaks its code fails here;
- * every quickstart carries the project's values, and an unknown publishable key is left empty, never faked.
+ * every quickstart carries the project's values, an unknown publishable key is left empty, never
+ * faked, and docs/quickstarts.md is rendered from the same data.
  */
 import { describe, expect, test } from "vitest";
+import committedDoc from "../../../../docs/quickstarts.md?raw";
 import sdkPackage from "../../../../sdk/package.json";
 import { buildQuickstart } from "./quickstart-build.mjs";
 import { QUICKSTART_IDS, type QuickstartValues, quickstarts, SDK_TARBALL } from "./quickstarts";
+import { renderQuickstartsDoc } from "./quickstarts-doc";
 
 const values: QuickstartValues = {
   apiUrl: "https://auth.example.com",
@@ -75,5 +78,9 @@ describe("quickstarts", () => {
     expect(SDK_TARBALL).toBe(`doorman-sdk-${sdkPackage.version}.tgz`);
     expect(install?.command).toContain(SDK_TARBALL);
     expect(install?.command).not.toMatch(/npm install @doorman\/sdk/);
+  });
+
+  test("docs/quickstarts.md is the same quickstarts (npm run docs:quickstarts)", () => {
+    expect(committedDoc).toBe(renderQuickstartsDoc());
   });
 });

@@ -54,8 +54,8 @@ export const SDK_INSTALL_NOTE =
 
 const sdkInstall = (extra: string) =>
   [
-    "# In your Doorman checkout: build the SDK into a package file",
-    `npm pack ./sdk --pack-destination ~/doorman-sdk`,
+    "# In your Doorman checkout (after npm ci): build the SDK into a package file",
+    "mkdir -p ~/doorman-sdk && npm pack ./sdk --pack-destination ~/doorman-sdk",
     "# In your app",
     `npm install ~/doorman-sdk/${SDK_TARBALL}${extra ? ` ${extra}` : ""}`,
   ].join("\n");
