@@ -70,6 +70,7 @@ export function defineConnectSteps(runner, { page, context, origin, shots }) {
       await quickstarts.getByRole("link", { name: "React (Vite)" }).click();
       await page.getByRole("heading", { name: "React (Vite)", level: 2 }).waitFor();
       assert.deepEqual(await checkPage(page, "/projects/:id/connect"), []);
+      await shot("connect-01-react-quickstart");
     },
   );
 
