@@ -30,6 +30,7 @@ export function defineConnectSteps(runner, { page, context, origin, shots }) {
     await page.getByRole("link", { name: "Open the console" }).waitFor();
     await page.getByRole("link", { name: "API reference" }).waitFor();
     assert.deepEqual(await checkPage(page, "/"), []);
+    await shot("connect-00-landing");
   });
 
   runner.step(

@@ -360,6 +360,7 @@ serve({ fetch: app.fetch, port: 3000 });
       },
     ],
     next: [
+      "Run it with the .env loaded: `npx tsx --env-file=.env server.ts` (Node 20.6+).",
       "The browser sends its access token in the x-stack-access-token header (the React quickstart's authHeaders() builds it).",
       "On Cloudflare Workers, Deno or Bun, drop @hono/node-server and export the Hono app: the verifier only needs fetch and WebCrypto.",
     ],
