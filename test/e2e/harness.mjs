@@ -9,11 +9,11 @@ export { assert };
 
 export function createRunner() {
   const steps = [];
-  // E2E_ONLY=<text>: only the steps whose name starts with it (e.g. "connect:"), for working on one area.
-  const only = process.env.E2E_ONLY;
+  // E2E_ONLY=<prefix>[,<prefix>…]: only the steps whose name starts with one of them (e.g. "connect:"), for working on one area.
+  const only = process.env.E2E_ONLY?.split(",").filter(Boolean) ?? [];
   return {
     step(name, fn) {
-      if (only && !name.startsWith(only)) return;
+      if (only.length && !only.some((prefix) => name.startsWith(prefix))) return;
       steps.push({ name, fn });
     },
     async run(onFailure) {
