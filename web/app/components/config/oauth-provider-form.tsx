@@ -151,7 +151,7 @@ export function OAuthProviderForm(props: {
       </fieldset>
       {type === "standard" ? (
         <>
-          <RedirectUrl formId={formId} providerId={providerId} name={name} />
+          <RedirectUrl providerId={providerId} name={name} />
           <div className="field">
             <label htmlFor={`${formId}-client-id`}>Client id</label>
             <input
@@ -276,21 +276,19 @@ export function OAuthProviderForm(props: {
  * The redirect (callback) URL the owner registers in the provider's developer console. The console
  * is served on the API's origin (the Pages function forwards /api to the worker), so it is this one.
  */
-function RedirectUrl({ formId, providerId, name }: { formId: string; providerId: string; name: string }) {
+function RedirectUrl({ providerId, name }: { providerId: string; name: string }) {
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const url = oauthCallbackUrl(origin, providerId);
   return (
     <div className="field">
-      <span className="field-label" id={`${formId}-redirect-label`}>
-        Redirect URL
-      </span>
+      <span className="field-label">Redirect URL</span>
       <div className="copy-row">
         <code className="key-value" data-testid="oauth-redirect-url">
           {url}
         </code>
         <CopyButton value={url} label={`the ${name} redirect URL`} className="btn btn-secondary btn-small" />
       </div>
-      <span className="muted" id={`${formId}-redirect-hint`}>
+      <span className="muted">
         Register this URL at {name} as the OAuth redirect (callback) URL of your app, then paste its client id and secret below.
       </span>
     </div>
