@@ -4,8 +4,9 @@
  * leaves the unknown publishable key empty, and whose .env block copies in one click; the page
  * passes axe at 1100 and 375 px; the assistant says up front that it has no model. A new key set's
  * panel asks before leaving (the console's dialog, the browser's beforeunload) until "I have copied
- * these keys" is ticked, and its Connect link fills the key in. The OAuth form shows the redirect URL
- * to register, with Copy; an offer's "Test checkout" opens /purchase/… in a new tab for the chosen user.
+ * these keys" is ticked, and its Connect link fills the key in. "Require a verified email" is a switch;
+ * the OAuth form shows the redirect URL to register, with Copy; an offer's "Test checkout" opens
+ * /purchase/… in a new tab for the chosen user.
  */
 import { join } from "node:path";
 import { checkPage } from "./a11y-scenario.mjs";
@@ -128,6 +129,21 @@ export function defineConnectSteps(runner, { page, context, origin, shots }) {
     assert.match(await page.getByTestId("connect-key-status").textContent(), /Filled in: the key of “Web app”/);
     assert.match(await envBlock().textContent(), new RegExp(`^VITE_DOORMAN_PUBLISHABLE_CLIENT_KEY=${publishable}$`, "m"));
     await shot("connect-02-key-filled-in");
+  });
+
+  runner.step("connect: Sign-in methods has a 'Require a verified email' switch", async () => {
+    await page.goto(`${origin}/projects/${project.projectId}/sign-in-methods`);
+    const require = page.getByRole("checkbox", { name: "Require a verified email" });
+    assert.equal(await require.isChecked(), false);
+    await require.click();
+    await page.locator(".toasts").getByText("Require a verified email turned on.").waitFor();
+    const current = await adminApi(origin, project)("/internal/projects/current");
+    assert.equal(current.body.config.require_email_verification, true);
+    await page.reload();
+    assert.equal(await page.getByRole("checkbox", { name: "Require a verified email" }).isChecked(), true);
+    await page.getByRole("checkbox", { name: "Require a verified email" }).click();
+    await page.locator(".toasts").getByText("Require a verified email turned off.").waitFor();
+    assert.equal((await adminApi(origin, project)("/internal/projects/current")).body.config.require_email_verification, false);
   });
 
   runner.step("connect: the OAuth form shows the redirect URL to register with own keys, with Copy", async () => {

@@ -33,7 +33,8 @@ function useMatches(app: OwnedProject["app"], type: CustomerType, query: string)
         const q = query.trim();
         const list: Found[] =
           type === "user"
-            ? (await app.listUsers({ query: q || undefined, limit: 8, orderBy: "primaryEmail" })).map((u) => ({
+            ? // Restricted users (e.g. an email still to verify) are customers too: the owner may grant to them or test a checkout.
+              (await app.listUsers({ query: q || undefined, limit: 8, orderBy: "primaryEmail", includeRestricted: true })).map((u) => ({
                 id: u.id,
                 label: u.displayName && u.primaryEmail ? `${u.displayName} (${u.primaryEmail})` : (u.primaryEmail ?? u.displayName ?? u.id),
               }))
