@@ -9,8 +9,11 @@ export { assert };
 
 export function createRunner() {
   const steps = [];
+  // E2E_ONLY=<prefix>[,<prefix>…]: only the steps whose name starts with one of them (e.g. "connect:"), for working on one area.
+  const only = process.env.E2E_ONLY?.split(",").filter(Boolean) ?? [];
   return {
     step(name, fn) {
+      if (only.length && !only.some((prefix) => name.startsWith(prefix))) return;
       steps.push({ name, fn });
     },
     async run(onFailure) {

@@ -11,6 +11,7 @@ import { defineApiDocsSteps } from "./api-docs-scenario.mjs";
 import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
 import { defineAssistantSteps } from "./assistant-scenario.mjs";
 import { defineCliSteps } from "./cli-scenario.mjs";
+import { defineConnectSteps } from "./connect-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
 import { defineConsoleConfigSteps } from "./console-config-scenario.mjs";
 import { defineConsoleEmailEditorSteps } from "./console-email-editor-scenario.mjs";
@@ -192,6 +193,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineSessionSteps(runner, { page, context, origin, shots });
   defineAssistantSteps(runner, { page, context, origin });
   definePaymentsSteps(runner, { page, origin, shots });
+  defineConnectSteps(runner, { page, context, origin, shots });
   defineRequiredMfaSteps(runner, { page, origin, shots });
   defineApiKeySteps(runner, { page, context, origin, shots });
   defineTeamApiKeySteps(runner, { page, origin, shots });

@@ -82,6 +82,17 @@ describe("assistant: provider", () => {
     await configure(p, { provider: "openai-compatible", baseUrl: null, model: null });
     expect((await ask(p.admin, "t1", { message: "hello" })).body.code).toBe("AI_PROVIDER_NOT_CONFIGURED");
     expect((await call("/internal/ai-chat/t1", p.admin)).body).toEqual({ messages: [] });
+    // The console reads the same answer before anyone asks (stats' ai_configured).
+    expect((await call("/internal/projects/current/stats", p.admin)).body.ai_configured).toBe(false);
+  });
+
+  it("stats say whether the assistant has a model, before a question is asked", async () => {
+    const bare = await createProjectWithKeys();
+    expect((await call("/internal/projects/current/stats", bare.admin)).body.ai_configured).toBe(false);
+    await configure(bare, { provider: "off", baseUrl: null, model: null });
+    expect((await call("/internal/projects/current/stats", bare.admin)).body.ai_configured).toBe(false);
+    const { p } = await projectWithModel();
+    expect((await call("/internal/projects/current/stats", p.admin)).body.ai_configured).toBe(true);
   });
 
   it("the reference's form: the conversation in, content blocks out, nothing stored", async () => {

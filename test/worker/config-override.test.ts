@@ -222,6 +222,7 @@ describe("console admin routes", () => {
       sign_ups_today: 0,
       active_session_count: 0,
       ai_usage: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+      ai_configured: false,
     });
     await signUp(p.client);
     await signUp(p.client);

@@ -58,6 +58,8 @@ export type ProjectStats = {
   activeSessionCount: number;
   /** The assistant's use in the last 30 UTC days (today included). */
   aiUsage: { requests: number; promptTokens: number; completionTokens: number };
+  /** Whether the assistant has a model: the project's choice in Settings, or the deployment's default. */
+  aiConfigured: boolean;
 };
 
 type ProjectStatsJson = {
@@ -67,6 +69,7 @@ type ProjectStatsJson = {
   sign_ups_today: number;
   active_session_count: number;
   ai_usage: { requests: number; prompt_tokens: number; completion_tokens: number };
+  ai_configured: boolean;
 };
 
 /** One UTC day of a metrics series: `date` is YYYY-MM-DD. */
@@ -253,6 +256,7 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
       signUpsToday: s.sign_ups_today,
       activeSessionCount: s.active_session_count,
       aiUsage: { requests: s.ai_usage.requests, promptTokens: s.ai_usage.prompt_tokens, completionTokens: s.ai_usage.completion_tokens },
+      aiConfigured: s.ai_configured,
     };
   }
 

@@ -25,6 +25,8 @@ export type ProjectConfig = {
   maxSessionsPerUser: number;
   /** Doorman: every user needs a second factor (TOTP); a user without one enrols at the next sign-in. */
   requireMfa: boolean;
+  /** Users whose primary email is not verified are restricted (onboarding.requireEmailVerification) until they verify it. */
+  requireEmailVerification: boolean;
   oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
   domains: { domain: string; handlerPath: string }[];
   /** `clientSecret` is write-only: sent on update, never read back (`hasClientSecret` says whether one is stored). */

@@ -30,3 +30,14 @@ export const PROVIDER_NAMES: Record<ProviderId, string> = {
   spotify: "Spotify",
   twitch: "Twitch",
 };
+
+/**
+ * The redirect (callback) URL to register at a provider: Doorman's callback on the public API origin.
+ * The worker sends exactly this as redirect_uri; the console shows it beside a provider's own keys.
+ *
+ * @example
+ * oauthCallbackUrl("https://auth.example.com", "github"); // "https://auth.example.com/api/v1/auth/oauth/callback/github"
+ */
+export function oauthCallbackUrl(apiOrigin: string, providerConfigId: string): string {
+  return `${apiOrigin.replace(/\/+$/, "")}/api/v1/auth/oauth/callback/${encodeURIComponent(providerConfigId)}`;
+}

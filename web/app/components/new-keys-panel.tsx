@@ -1,10 +1,15 @@
 /**
- * Shows a new project's id and API keys once, right after creation, with copy buttons
- * and a clear warning that the secret values cannot be shown again.
+ * Shows a new project's id and API keys once, right after creation, with copy buttons, a clear
+ * warning that the secret values cannot be shown again, and a link to connect an app with them.
+ * Leaving before "I have copied these keys" is ticked asks first (KeysLeaveGuard).
  */
 
 import { CopyButton } from "@doorman/sdk/react";
+import { Link } from "@remix-run/react";
+import { useState } from "react";
 import type { FirstViewKeys } from "../lib/dashboard-types";
+import { connectPath, connectState } from "./connect/connect-state";
+import { KeysCopiedCheckbox, KeysLeaveGuard } from "./keys-leave-guard";
 
 type Row = { id: string; label: string; value: string | undefined; hint: string };
 
@@ -19,8 +24,9 @@ export function NewKeysPanel({
   keys: FirstViewKeys;
   onDone: () => void;
 }) {
+  const [copied, setCopied] = useState(false);
   const rows: Row[] = [
-    { id: "project-id", label: "Project ID", value: projectId, hint: "Public. Pass it as projectId." },
+    { id: "project-id", label: "Project ID", value: projectId, hint: "Public. Your app passes it as projectId." },
     {
       id: "publishable-client-key",
       label: "Publishable client key",
@@ -60,6 +66,15 @@ export function NewKeysPanel({
             </div>
           ))}
       </dl>
+      <p>
+        Next:{" "}
+        <Link to={connectPath(projectId)} state={connectState(keys)}>
+          Connect an app
+        </Link>{" "}
+        (quickstarts for React, Next.js, Node and more, with this project id and publishable key filled in).
+      </p>
+      <KeysCopiedCheckbox checked={copied} onChange={setCopied} />
+      <KeysLeaveGuard active={!copied} />
       <button type="button" className="btn" onClick={onDone}>
         I have saved my keys
       </button>

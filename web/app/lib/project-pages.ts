@@ -3,6 +3,7 @@
 /** In navigation order; "" is the overview. */
 export const PROJECT_PAGES = [
   { path: "", label: "Overview" },
+  { path: "connect", label: "Connect" },
   { path: "users", label: "Users" },
   { path: "teams", label: "Teams" },
   { path: "sign-in-methods", label: "Sign-in methods" },

@@ -1,7 +1,7 @@
 /**
  * `/projects/:projectId`: the overview: counts (users, teams, today's sign-ups, active sessions),
  * charts of the project's metrics (sign-ups and daily active users per day, sign-ins by method,
- * users by country), the setup checklist and links to every page.
+ * users by country), the setup checklist (connecting an app first) and links to every page.
  */
 
 import type { ProjectMetrics, ProjectStats } from "@doorman/sdk";
@@ -53,6 +53,15 @@ export default function ProjectOverview() {
     .concat(c.oauthProviders.map((p) => p.id))
     .filter(Boolean) as string[];
   const checklist = [
+    {
+      // Done once anyone has signed up: the app (or the hosted pages) is talking to the project.
+      done: (stats?.userCount ?? 0) > 0,
+      label: "Connect your app",
+      detail: stats?.userCount
+        ? "Users are signing up. The quickstarts are still there for your next app."
+        : "Quickstarts for React, Next.js, Remix, Node and more, with this project's id filled in.",
+      to: "connect",
+    },
     {
       done: c.domains.length > 0,
       label: "Add a trusted domain",

@@ -6,6 +6,7 @@
 
 import type { InternalApiKey } from "@doorman/sdk";
 import type { MetaFunction } from "@remix-run/cloudflare";
+import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { KeySetForm, type NewKeySet } from "../components/config/key-set-form";
 import { NewKeySetPanel } from "../components/config/new-key-set-panel";
@@ -48,7 +49,8 @@ export default function KeysRoute() {
     <>
       <PageHeading title={`Keys · ${project.displayName}`}>
         <p className="muted">
-          Your app uses these keys with the project id <code>{project.id}</code>. Only the last four characters are kept visible.
+          Your app uses these keys with the project id <code>{project.id}</code>. Only the last four characters are kept visible.{" "}
+          <Link to={`/projects/${project.id}/connect`}>Connect an app</Link> shows where they go.
         </p>
       </PageHeading>
       {created ? <NewKeySetPanel projectId={project.id} keys={created} onDone={() => setCreated(null)} /> : null}

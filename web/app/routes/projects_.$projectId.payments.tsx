@@ -67,6 +67,7 @@ export default function ProjectPaymentsRoute() {
             onDelete={(id) => write({ [`payments.items.${id}`]: null }, `Item ${id} deleted.`)}
           />
           <OffersPanel
+            app={project.app}
             config={config}
             onSave={(id, offer, newGroup, created) =>
               write(offerWrite(id, offer, newGroup), `Offer ${id} ${created ? "created" : "saved"}.`)

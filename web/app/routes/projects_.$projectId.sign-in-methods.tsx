@@ -1,7 +1,7 @@
 /**
  * `/projects/{id}/sign-in-methods`: how people sign in to the project (password, magic link/OTP,
- * passkeys, new sign-ups), its OAuth providers, account merging, and the team and API-key
- * switches. Each change is saved at once through the owner's admin app (project.update).
+ * passkeys, required MFA, a required verified email, new sign-ups), its OAuth providers, account
+ * merging, and the team and API-key switches. Each change is saved at once through the owner's admin app (project.update).
  */
 
 import type { ProjectConfig } from "@doorman/sdk";
@@ -21,6 +21,7 @@ type Flag =
   | "magicLinkEnabled"
   | "passkeyEnabled"
   | "requireMfa"
+  | "requireEmailVerification"
   | "signUpEnabled"
   | "anonymousSignUpEnabled"
   | "clientTeamCreationEnabled"
@@ -41,6 +42,11 @@ const METHODS: { flag: Flag; label: string; hint: string }[] = [
     flag: "requireMfa",
     label: "Require two-factor authentication",
     hint: "Every user needs an authenticator app (TOTP); users without one set it up at their next sign-in before they get in.",
+  },
+  {
+    flag: "requireEmailVerification",
+    label: "Require a verified email",
+    hint: "Users with an unverified email are restricted: your app sees them as signed out (the SDK's includeRestricted shows them) until they verify it.",
   },
   { flag: "signUpEnabled", label: "Allow new sign-ups", hint: "Off: only existing users can sign in; you can still create users here." },
   {

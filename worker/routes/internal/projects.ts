@@ -8,7 +8,7 @@ import { problemError } from "../../http/problems";
 import { requireUser } from "../../http/request";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { StatusError } from "../../lib/errors";
-import { aiUsageLast30Days } from "../../services/ai/chat";
+import { aiUsageLast30Days, assistantConfigured } from "../../services/ai/chat";
 import { revokeAllSessionsOfProject } from "../../services/auth/sessions";
 import { flatProjectConfigUpdateSchema } from "../../services/project-config/flat";
 import {
@@ -116,13 +116,15 @@ const statsSchema = z.object({
   active_session_count: z.number().int(),
   /** The console assistant's model use in the last 30 UTC days (today included). */
   ai_usage: z.object({ requests: z.number().int(), prompt_tokens: z.number().int(), completion_tokens: z.number().int() }),
+  /** Whether the assistant has a model (the project's doorman.ai or the deployment's default): the console says so before a question. */
+  ai_configured: z.boolean(),
 });
 
 const currentStats = defineRoute({
   method: "get",
   path: "/current/stats",
   summary:
-    "Counts for the console's overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions, the assistant's token use",
+    "Counts for the console's overview: users (and anonymous ones), teams, sign-ups since 00:00 UTC, active sessions, the assistant's token use and whether it has a model",
   access: ["admin"],
   response: statsSchema,
 });
@@ -180,6 +182,7 @@ addRoute(internalProjectsRoutes, currentStats, async (c, { auth }) => {
     sign_ups_today: stats.signUpsSince,
     active_session_count: stats.activeSessions,
     ai_usage: { requests: ai.requests, prompt_tokens: ai.promptTokens, completion_tokens: ai.completionTokens },
+    ai_configured: assistantConfigured(deps, auth.project),
   });
 });
 addRoute(internalProjectsRoutes, deleteCurrent, async (c, { auth }) => {

@@ -26,7 +26,7 @@ import { renderedConfigOf } from "../project-config/cache";
 import { openConfigSecret } from "../project-config/secrets";
 import type { RequestAuth } from "../request-auth";
 import { systemPrompt } from "./prompt";
-import { type AiSettings, type ChatProvider, type ChatTurn, type ChatUsage, chatProvider } from "./provider";
+import { type AiSettings, aiProviderConfigured, type ChatProvider, type ChatTurn, type ChatUsage, chatProvider } from "./provider";
 
 /** How much of a stored thread goes to the model with a new question: the newest turns within this many characters. */
 const HISTORY_CHAR_BUDGET = 48_000;
@@ -87,6 +87,11 @@ const recentMessages = (messages: AiChatMessage[]) => recentHistory(messages);
 async function aiSettings(deps: Deps, project: ProjectRow): Promise<AiSettings> {
   const ai = renderedConfigOf(project).doorman.ai;
   return { ...ai, apiKey: await openConfigSecret(deps, ai.apiKey) };
+}
+
+/** Whether the assistant has a model in this project (its doorman.ai, else the deployment's default). */
+export function assistantConfigured(deps: Deps, project: ProjectRow): boolean {
+  return aiProviderConfigured(renderedConfigOf(project).doorman.ai, deps.config.ai, deps.env.AI);
 }
 
 /** For email contexts, the source being edited: the reference names it by the thread id. */

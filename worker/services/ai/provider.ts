@@ -67,6 +67,28 @@ function resolve(settings: AiSettings, deployment: DeploymentAi, binding: Worker
   }
 }
 
+/**
+ * Whether the project's choice (or the deployment's default) names a model at all, without calling
+ * it: false exactly when asking would answer AI_PROVIDER_NOT_CONFIGURED. A configured endpoint that
+ * fails its checks still counts as configured (the chat then says what is wrong with it).
+ */
+export function aiProviderConfigured(
+  settings: Pick<AiSettings, "provider" | "baseUrl" | "model">,
+  deployment: DeploymentAi,
+  binding: WorkersAiBinding | undefined,
+): boolean {
+  switch (settings.provider) {
+    case "off":
+      return false;
+    case "openai-compatible":
+      return Boolean(settings.baseUrl && settings.model);
+    case "workers-ai":
+      return binding !== undefined;
+    case "deployment":
+      return binding !== undefined || Boolean(deployment.openAiCompatible);
+  }
+}
+
 /** `answer`: the whole answer's bounds (time from the call, bytes of the provider's body). */
 export function chatProvider(
   settings: AiSettings,

@@ -5,6 +5,7 @@
  *   When `OAUTH_MOCK_ISSUER` is set (local dev and tests), every shared provider instead talks to
  *   the bundled OpenID provider at that issuer (client id `MOCK`, PKCE), so sign-in works offline.
  */
+import { oauthCallbackUrl } from "@doorman/shared/oauth-providers";
 import { OAuth2RequestError, type OAuth2Tokens } from "arctic";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
@@ -32,7 +33,7 @@ export function isSharedProvider(project: ProjectRow, providerConfigId: string):
 
 /** Where the provider sends the browser back: our callback, on the public API origin. */
 export function providerCallbackUrl(deps: Deps, providerConfigId: string): string {
-  return `${deps.apiUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(providerConfigId)}`;
+  return oauthCallbackUrl(deps.apiUrl, providerConfigId);
 }
 
 export type ResolvedProvider =

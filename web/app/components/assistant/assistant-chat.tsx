@@ -1,7 +1,8 @@
 /**
  * The body of the assistant panel (loaded when the panel first opens, with the markdown renderer):
  * the conversation as a polite live log, the growing reply while it streams, the question box
- * (Enter sends, Shift+Enter starts a new line), Send or Stop, New chat, and the last failure.
+ * (Enter sends, Shift+Enter starts a new line), Send or Stop, New chat, and the last failure. When the
+ * project has no model (stats' aiConfigured), it says so up front, with the way to Settings → Assistant.
  */
 
 import { AI_CHAT_MAX_MESSAGE_CHARS } from "@doorman/sdk";
@@ -33,8 +34,27 @@ function Message({ message }: { message: ShownMessage }) {
   );
 }
 
+/** Whether the project's assistant has a model, re-read each time the panel opens (null: not known). */
+function useAssistantConfigured(project: OwnedProject, open: boolean): boolean | null {
+  const [configured, setConfigured] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    project.app.getProjectStats().then(
+      (stats) => live && setConfigured(stats.aiConfigured),
+      // Unknown: the question box still works, and a failed question says what is wrong.
+      () => live && setConfigured(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [project, open]);
+  return configured;
+}
+
 export default function AssistantChat({ project, open }: { project: OwnedProject; open: boolean }) {
   const chat = useAssistantChat(project);
+  const configured = useAssistantConfigured(project, open);
   const [draft, setDraft] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
@@ -97,6 +117,14 @@ export default function AssistantChat({ project, open }: { project: OwnedProject
           New chat
         </button>
       </div>
+      {configured === false ? (
+        <div className="alert assistant-setup" role="status" data-testid="assistant-not-configured">
+          <p>No model is set up for the assistant in this project yet, so it cannot answer.</p>
+          <p>
+            <Link to={`/projects/${project.id}/settings#assistant`}>Choose a model provider in Settings → Assistant</Link>
+          </p>
+        </div>
+      ) : null}
       <div ref={log} className="assistant-log" role="log" aria-live="polite" aria-busy={streaming} aria-label="Conversation">
         {chat.loading ? (
           <p className="muted">Loading the conversation…</p>

@@ -1,14 +1,19 @@
 /**
- * A new key set's keys, shown once right after creation, each with a copy button, and the warning
- * that the secret values cannot be shown again.
+ * A new key set's keys, shown once right after creation, each with a copy button, the warning
+ * that the secret values cannot be shown again, and a link to the Connect page with the publishable
+ * key filled in. Leaving before "I have copied these keys" is ticked asks first (KeysLeaveGuard).
  */
 
 import { CopyButton } from "@doorman/sdk/react";
-import { useEffect, useRef } from "react";
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import type { FirstViewKeys } from "../../lib/dashboard-types";
+import { connectPath, connectState } from "../connect/connect-state";
+import { KeysCopiedCheckbox, KeysLeaveGuard } from "../keys-leave-guard";
 
 export function NewKeySetPanel({ projectId, keys, onDone }: { projectId: string; keys: FirstViewKeys; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const [copied, setCopied] = useState(false);
   useEffect(() => heading.current?.focus(), []);
   const rows = [
     { id: "project-id", label: "Project ID", value: projectId },
@@ -37,6 +42,16 @@ export function NewKeySetPanel({ projectId, keys, onDone }: { projectId: string;
           </div>
         ))}
       </dl>
+      {keys.publishableClientKey ? (
+        <p>
+          <Link to={connectPath(projectId)} state={connectState(keys)}>
+            Connect an app with these keys
+          </Link>{" "}
+          (quickstarts with the publishable key filled in).
+        </p>
+      ) : null}
+      <KeysCopiedCheckbox checked={copied} onChange={setCopied} />
+      <KeysLeaveGuard active={!copied} />
       <button type="button" className="btn" onClick={onDone}>
         I have saved these keys
       </button>

@@ -3,9 +3,12 @@
  * client id and secret. The secret is write-only: when one is stored, the field stays empty with
  * the placeholder "•••• stored", and leaving it empty keeps the stored one. With own keys, three
  * providers have one more field: Microsoft's tenant, Facebook's Login for Business configuration
- * and Apple's native bundle ids.
+ * and Apple's native bundle ids. With own keys the form also shows the redirect URL to register at the
+ * provider, with Copy.
  */
 
+import { CopyButton } from "@doorman/sdk/react";
+import { oauthCallbackUrl } from "@doorman/shared/oauth-providers";
 import { type FormEvent, type ReactNode, type RefObject, useId, useRef, useState } from "react";
 import { Alert, useAction } from "../console-ui";
 import { configErrorMessage } from "./api-error";
@@ -148,6 +151,7 @@ export function OAuthProviderForm(props: {
       </fieldset>
       {type === "standard" ? (
         <>
+          <RedirectUrl providerId={providerId} name={name} />
           <div className="field">
             <label htmlFor={`${formId}-client-id`}>Client id</label>
             <input
@@ -265,6 +269,29 @@ export function OAuthProviderForm(props: {
         ) : null}
       </div>
     </form>
+  );
+}
+
+/**
+ * The redirect (callback) URL the owner registers in the provider's developer console. The console
+ * is served on the API's origin (the Pages function forwards /api to the worker), so it is this one.
+ */
+function RedirectUrl({ providerId, name }: { providerId: string; name: string }) {
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  const url = oauthCallbackUrl(origin, providerId);
+  return (
+    <div className="field">
+      <span className="field-label">Redirect URL</span>
+      <div className="copy-row">
+        <code className="key-value" data-testid="oauth-redirect-url">
+          {url}
+        </code>
+        <CopyButton value={url} label={`the ${name} redirect URL`} className="btn btn-secondary btn-small" />
+      </div>
+      <span className="muted">
+        Register this URL at {name} as the OAuth redirect (callback) URL of your app, then paste its client id and secret below.
+      </span>
+    </div>
   );
 }
 

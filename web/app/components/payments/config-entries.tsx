@@ -37,6 +37,10 @@ export function ConfigEntriesPanel<T>(props: {
   deleteConsequence: (id: string, entry: T) => string;
   onDelete: (id: string) => Promise<void>;
   editor: (editor: EntryEditor<T>) => ReactNode;
+  /** More buttons of a row, before Edit (e.g. an offer's test checkout). */
+  rowActions?: (id: string, entry: T) => ReactNode;
+  /** Shown at the end of the panel, below the editor (e.g. the test checkout). */
+  footer?: ReactNode;
 }) {
   const [editing, setEditing] = useState<string | "new" | null>(null);
   const { noun } = props;
@@ -78,6 +82,7 @@ export function ConfigEntriesPanel<T>(props: {
               ))}
               <td>
                 <div className="payments-actions">
+                  {props.rowActions?.(id, entry)}
                   <button
                     type="button"
                     className="btn btn-secondary btn-small"
@@ -115,6 +120,7 @@ export function ConfigEntriesPanel<T>(props: {
           })}
         </EditorSlot>
       ) : null}
+      {props.footer}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * Picks the customer the Customers section shows: a user (searched with listUsers), a team
- * (listTeams, filtered by name) or a custom id typed in.
+ * Picks a customer: a user (searched with listUsers), a team (listTeams, filtered by name) or a
+ * custom id typed in. The Customers section shows the one picked; a test checkout buys for it (then
+ * the kind is the offer's, fixed). Each picker's ids start with its own prefix.
  */
 
 import type { CustomerType } from "@doorman/shared/wire-payments";
@@ -10,6 +11,14 @@ import { errorMessage } from "../../lib/project-context";
 import { TextField } from "../console-ui";
 
 export type PickedCustomer = { customerType: CustomerType; customerId: string; label: string };
+
+/** The SDK's customer selector of a picked customer. */
+export const customerSelector = (c: PickedCustomer) =>
+  c.customerType === "user"
+    ? { userId: c.customerId }
+    : c.customerType === "team"
+      ? { teamId: c.customerId }
+      : { customCustomerId: c.customerId };
 type Found = { id: string; label: string };
 
 function useMatches(app: OwnedProject["app"], type: CustomerType, query: string): { found: Found[] | null; error: string | null } {
@@ -24,7 +33,8 @@ function useMatches(app: OwnedProject["app"], type: CustomerType, query: string)
         const q = query.trim();
         const list: Found[] =
           type === "user"
-            ? (await app.listUsers({ query: q || undefined, limit: 8, orderBy: "primaryEmail" })).map((u) => ({
+            ? // Restricted users (e.g. an email still to verify) are customers too: the owner may grant to them or test a checkout.
+              (await app.listUsers({ query: q || undefined, limit: 8, orderBy: "primaryEmail", includeRestricted: true })).map((u) => ({
                 id: u.id,
                 label: u.displayName && u.primaryEmail ? `${u.displayName} (${u.primaryEmail})` : (u.primaryEmail ?? u.displayName ?? u.id),
               }))
@@ -47,8 +57,30 @@ function useMatches(app: OwnedProject["app"], type: CustomerType, query: string)
   return { found: found?.type === type ? found.list : null, error };
 }
 
-export function CustomerPicker({ app, onPick }: { app: OwnedProject["app"]; onPick: (c: PickedCustomer) => void }) {
-  const [type, setType] = useState<CustomerType>("user");
+const TYPES = [
+  ["user", "User"],
+  ["team", "Team"],
+  ["custom", "Custom id"],
+] as const;
+
+export function CustomerPicker({
+  app,
+  onPick,
+  idPrefix = "payments",
+  only,
+  pickLabel = "Show",
+}: {
+  app: OwnedProject["app"];
+  onPick: (c: PickedCustomer) => void;
+  /** The prefix of the picker's ids (two pickers on one page need two). */
+  idPrefix?: string;
+  /** Only this kind of customer (the radio buttons are left out). */
+  only?: CustomerType;
+  /** The verb of each match's button ("Show", "Choose"). */
+  pickLabel?: string;
+}) {
+  const [chosenType, setType] = useState<CustomerType>(only ?? "user");
+  const type = only ?? chosenType;
   const [query, setQuery] = useState("");
   const [customId, setCustomId] = useState("");
   const [customError, setCustomError] = useState<string | null>(null);
@@ -59,7 +91,7 @@ export function CustomerPicker({ app, onPick }: { app: OwnedProject["app"]; onPi
     const id = customId.trim();
     if (!id || id.length > 256) {
       setCustomError("Enter the custom customer id.");
-      setTimeout(() => document.getElementById("payments-custom-id")?.focus());
+      setTimeout(() => document.getElementById(`${idPrefix}-custom-id`)?.focus());
       return;
     }
     setCustomError(null);
@@ -68,26 +100,22 @@ export function CustomerPicker({ app, onPick }: { app: OwnedProject["app"]; onPi
 
   return (
     <div className="payments-picker">
-      <fieldset className="choice-group">
-        <legend>Kind of customer</legend>
-        <div className="inline">
-          {(
-            [
-              ["user", "User"],
-              ["team", "Team"],
-              ["custom", "Custom id"],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value} className="choice">
-              <input type="radio" name="payments-customer-type" checked={type === value} onChange={() => setType(value)} /> {label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {only ? null : (
+        <fieldset className="choice-group">
+          <legend>Kind of customer</legend>
+          <div className="inline">
+            {TYPES.map(([value, label]) => (
+              <label key={value} className="choice">
+                <input type="radio" name={`${idPrefix}-customer-type`} checked={type === value} onChange={() => setType(value)} /> {label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       {type === "custom" ? (
-        <form className="inline payments-custom" onSubmit={showCustom} noValidate aria-label="Show a custom customer">
+        <form className="inline payments-custom" onSubmit={showCustom} noValidate aria-label={`${pickLabel} a custom customer`}>
           <TextField
-            id="payments-custom-id"
+            id={`${idPrefix}-custom-id`}
             label="Custom customer id"
             value={customId}
             onChange={(e) => setCustomId(e.target.value)}
@@ -95,15 +123,15 @@ export function CustomerPicker({ app, onPick }: { app: OwnedProject["app"]; onPi
             hint="The id your app uses for this customer (an organization, a device…)."
           />
           <button type="submit" className="btn btn-secondary">
-            Show customer
+            {pickLabel} customer
           </button>
         </form>
       ) : (
         <>
           <div className="field">
-            <label htmlFor="payments-customer-search">{type === "user" ? "Find a user" : "Find a team"}</label>
+            <label htmlFor={`${idPrefix}-customer-search`}>{type === "user" ? "Find a user" : "Find a team"}</label>
             <input
-              id="payments-customer-search"
+              id={`${idPrefix}-customer-search`}
               className="input"
               type="search"
               value={query}
@@ -129,10 +157,10 @@ export function CustomerPicker({ app, onPick }: { app: OwnedProject["app"]; onPi
                   <button
                     type="button"
                     className="btn btn-secondary btn-small"
-                    aria-label={`Show ${c.label}`}
+                    aria-label={`${pickLabel} ${c.label}`}
                     onClick={() => onPick({ customerType: type, customerId: c.id, label: c.label })}
                   >
-                    Show
+                    {pickLabel}
                   </button>
                 </li>
               ))}

@@ -8,15 +8,8 @@ import type { OwnedProject } from "../../lib/dashboard-types";
 import { type FieldErrors, focusFirstError } from "../../lib/focus-first-error";
 import { formatCount } from "../../lib/format";
 import { Alert, TextField, useAction } from "../console-ui";
-import type { PickedCustomer } from "./customer-picker";
+import { customerSelector, type PickedCustomer } from "./customer-picker";
 import { SelectField } from "./fields";
-
-const selectorOf = (c: PickedCustomer) =>
-  c.customerType === "user"
-    ? { userId: c.customerId }
-    : c.customerType === "team"
-      ? { teamId: c.customerId }
-      : { customCustomerId: c.customerId };
 
 export function GrantForm(props: {
   app: OwnedProject["app"];
@@ -46,7 +39,7 @@ export function GrantForm(props: {
     setFailure(null);
     if (Object.keys(found).length > 0) return focusFirstError(found);
     await run(async () => {
-      const item = await props.app.getItem({ ...selectorOf(props.customer), itemId });
+      const item = await props.app.getItem({ ...customerSelector(props.customer), itemId });
       const options = { ...(expires ? { expiresAt: expires } : {}), ...(description.trim() ? { description: description.trim() } : {}) };
       if (n > 0) await item.increaseQuantity(n, options);
       else await item.decreaseQuantity(-n, options);

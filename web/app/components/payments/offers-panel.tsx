@@ -1,11 +1,15 @@
 /**
  * The Offers section of the Payments page: the configured offers with their prices and included
- * items, and the editor to create, edit and delete one (deleting asks first).
+ * items, the editor to create, edit and delete one (deleting asks first), and a test checkout of
+ * an offer for a chosen customer.
  */
+import { useState } from "react";
+import type { OwnedProject } from "../../lib/dashboard-types";
 import { describePrice, formatCount, formatFreeTrial, formatRepeat } from "../../lib/format";
 import { ConfigEntriesPanel } from "./config-entries";
 import { OfferForm } from "./offer-form";
 import { CUSTOMER_TYPE_LABELS, type OfferConfig, type PaymentsConfig } from "./payments-config";
+import { TestCheckout } from "./test-checkout";
 
 function describePrices(offer: OfferConfig): string {
   if (offer.prices === "include-by-default") return "Included by default";
@@ -25,10 +29,13 @@ function describeIncluded(offer: OfferConfig): string {
 }
 
 export function OffersPanel(props: {
+  app: OwnedProject["app"];
   config: PaymentsConfig;
   onSave: (id: string, offer: OfferConfig, newGroup: string | null, created: boolean) => Promise<void>;
   onDelete: (id: string) => Promise<void>;
 }) {
+  const [checkout, setCheckout] = useState<string | null>(null);
+  const checkoutOffer = checkout === null ? undefined : props.config.offers[checkout];
   return (
     <ConfigEntriesPanel
       id="payments-offers"
@@ -60,6 +67,31 @@ export function OffersPanel(props: {
         `${offer.displayName} can no longer be offered through new purchase links. Customers who bought it keep their purchases.`
       }
       onDelete={props.onDelete}
+      rowActions={(id, offer) =>
+        offer.prices === "include-by-default" ? null : (
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            aria-label={`Test checkout of offer ${id}`}
+            aria-expanded={checkout === id}
+            onClick={() => setCheckout(checkout === id ? null : id)}
+          >
+            Test checkout
+          </button>
+        )
+      }
+      footer={
+        checkout !== null && checkoutOffer ? (
+          <TestCheckout
+            key={checkout}
+            app={props.app}
+            offerId={checkout}
+            offer={checkoutOffer}
+            testMode={props.config.testMode}
+            onClose={() => setCheckout(null)}
+          />
+        ) : null
+      }
       editor={(e) => (
         <OfferForm
           offerId={e.entryId}

@@ -1,0 +1,28 @@
+/**
+ * Builds the SDK's two entries for an app that installs it as a package (`npm pack ./sdk` runs this
+ * as `prepack`): dist/index.js ("@doorman/sdk") and dist/react.js ("@doorman/sdk/react"), ES modules
+ * with shared chunks, so both entries use one copy of the app classes and stores. Dependencies stay
+ * imports (the package.json lists them); types are the sources (`exports[…].types`).
+ * Inside this repository nothing uses dist/: the console and tests alias @doorman/sdk to src/.
+ */
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+rmSync(`${here}dist`, { recursive: true, force: true });
+await build({
+  absWorkingDir: here,
+  entryPoints: { index: "src/index.ts", react: "src/react/index.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  jsx: "automatic",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+});
+console.log("[sdk] built dist/index.js and dist/react.js");
