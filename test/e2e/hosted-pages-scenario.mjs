@@ -8,6 +8,7 @@
  * auth-….example.test to the stack, so the page's Host is the custom domain and the port the stack's.
  */
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { checkPage } from "./a11y-scenario.mjs";
 import { signUpOwnerWithProject } from "./console-owner.mjs";
@@ -34,7 +35,12 @@ who.textContent = user ? "Signed in as " + user.primaryEmail : "Signed out";
 async function bundleSdkPage() {
   const { build } = await import("esbuild");
   const out = await build({
-    stdin: { contents: SDK_PAGE_SCRIPT, resolveDir: process.cwd(), sourcefile: "tiny-app.mjs", loader: "js" },
+    stdin: {
+      contents: SDK_PAGE_SCRIPT,
+      resolveDir: fileURLToPath(new URL("../..", import.meta.url)),
+      sourcefile: "tiny-app.mjs",
+      loader: "js",
+    },
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -65,7 +71,7 @@ async function startTinyApp(doorman) {
     if (path === "/sdk") {
       res.end(
         `<!doctype html><html lang="en"><title>Tiny SDK app</title><h1>Tiny SDK app</h1>` +
-          `<script type="application/json" id="config">${escapeHtml(JSON.stringify(config))}</script>` +
+          `<script type="application/json" id="config">${JSON.stringify(config).replace(/</g, "\\u003c")}</script>` +
           `<p id="who">Loading…</p><p id="handoff-error"></p><button id="sign-in">Sign in</button>` +
           `<script type="module" src="/sdk.js"></script></html>`,
       );
