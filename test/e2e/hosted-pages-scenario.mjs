@@ -8,23 +8,83 @@
  * auth-….example.test to the stack, so the page's Host is the custom domain and the port the stack's.
  */
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { checkPage } from "./a11y-scenario.mjs";
 import { signUpOwnerWithProject } from "./console-owner.mjs";
 import { assert } from "./harness.mjs";
 import { linkIn } from "./mail.mjs";
 
-/** A stand-in for the project's app: any path answers a page that says where it is. */
-function startTinyApp() {
+/**
+ * The page script of the tiny app's `/sdk` page: the SDK (bundled from sdk/src) with `hostedPages`,
+ * which signs in with the session the hosted pages hand back and shows who is signed in.
+ */
+const SDK_PAGE_SCRIPT = `
+import { StackClientApp } from "./sdk/src/index.ts";
+const config = JSON.parse(document.getElementById("config").textContent);
+const app = new StackClientApp({ projectId: config.projectId, baseUrl: config.doorman, tokenStore: "cookie", hostedPages: true });
+const who = document.getElementById("who");
+document.getElementById("sign-in").addEventListener("click", () => void app.redirectToSignIn());
+const handoff = await app.callHostedPagesCallback();
+if (handoff.status === "error") document.getElementById("handoff-error").textContent = handoff.error.code;
+const user = await app.getUser();
+who.textContent = user ? "Signed in as " + user.primaryEmail : "Signed out";
+`;
+
+/** The page script, bundled once with esbuild (the SDK as an app would ship it). */
+async function bundleSdkPage() {
+  const { build } = await import("esbuild");
+  const out = await build({
+    stdin: {
+      contents: SDK_PAGE_SCRIPT,
+      resolveDir: fileURLToPath(new URL("../..", import.meta.url)),
+      sourcefile: "tiny-app.mjs",
+      loader: "js",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
+  return out.outputFiles[0].text;
+}
+
+const escapeHtml = (s) => s.replace(/[<>&"]/g, "");
+
+/**
+ * A stand-in for the project's app: any path answers a page that says where it is; `/sdk` runs the
+ * SDK with `hostedPages` (its config: the project and Doorman's origin), `/sdk.js` is its script.
+ */
+async function startTinyApp(doorman) {
+  const script = await bundleSdkPage();
+  const config = { projectId: "", doorman };
   const server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://tiny").pathname;
+    if (path === "/sdk.js") {
+      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
+      res.end(script);
+      return;
+    }
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><title>Tiny app</title><h1>Tiny app at ${req.url?.replace(/[<>&"]/g, "")}</h1></html>`);
+    if (path === "/sdk") {
+      res.end(
+        `<!doctype html><html lang="en"><title>Tiny SDK app</title><h1>Tiny SDK app</h1>` +
+          `<script type="application/json" id="config">${JSON.stringify(config).replace(/</g, "\\u003c")}</script>` +
+          `<p id="who">Loading…</p><p id="handoff-error"></p><button id="sign-in">Sign in</button>` +
+          `<script type="module" src="/sdk.js"></script></html>`,
+      );
+      return;
+    }
+    res.end(`<!doctype html><html lang="en"><title>Tiny app</title><h1>Tiny app at ${escapeHtml(req.url ?? "")}</h1></html>`);
   });
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       server.unref();
       resolve({
         origin: `http://127.0.0.1:${server.address().port}`,
+        config,
         close: () =>
           new Promise((r) => {
             server.closeAllConnections();
@@ -70,9 +130,10 @@ export function defineHostedPagesSteps(runner, { page, origin, mail, shots }) {
   }
 
   runner.step("hosted: a new owner creates a project, points its email at the sink and trusts its app", async () => {
-    state.app = await startTinyApp();
+    state.app = await startTinyApp(origin);
     const created = await signUpOwnerWithProject(page, origin, { ...owner, projectName: "Hosted Shop" });
     state.projectId = created.projectId;
+    state.app.config.projectId = state.projectId;
     await page.goto(`${origin}/projects/${state.projectId}/emails`);
     await page.getByLabel("My own SMTP server").check();
     await input(page, "SMTP host").fill("127.0.0.1");
@@ -96,6 +157,57 @@ export function defineHostedPagesSteps(runner, { page, origin, mail, shots }) {
   runner.step("hosted: sign up on the project's hosted page, verify from the real email, land back on the app", async () => {
     await signUpAndVerify(page, { base: hostedBase(), user: endUser, label: "hosted" });
     await page.screenshot({ path: `${shots}/hosted-01-app.png` });
+  });
+
+  runner.step("hosted: an SDK app on another origin (hostedPages) is signed in after hosted sign-in, by the session handoff", async () => {
+    const appPage = `${state.app.origin}/sdk`;
+    const who = page.locator("#who");
+    await page.goto(appPage);
+    await page.getByText("Signed out").waitFor();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // The hosted sign-in page, asked for the session back (PKCE challenge and state beside the return URL).
+    await page.waitForURL((url) => url.pathname === `/p/${state.projectId}/handler/sign-in`);
+    const asked = new URL(page.url()).searchParams;
+    assert.equal(asked.get("after_auth_return_to"), appPage);
+    assert.ok(asked.get("cross_domain_code_challenge") && asked.get("cross_domain_state"), "the handoff request is on the hosted page");
+    // Signed in there already (the sign-up above): the hosted page hands its session over at once.
+    await page.waitForURL((url) => url.origin === state.app.origin);
+    await who.filter({ hasText: `Signed in as ${endUser.email}` }).waitFor();
+    // The code and state are gone from the address.
+    assert.equal(page.url(), appPage);
+    assert.equal(await page.locator("#handoff-error").textContent(), "");
+    await page.screenshot({ path: `${shots}/hosted-03-sdk-app.png` });
+  });
+
+  runner.step("hosted: hosted sign-in with the form hands the session to the SDK app; a replayed code is refused", async () => {
+    const appPage = `${state.app.origin}/sdk`;
+    // Sign out on the hosted origin, and forget the app's session: a fresh start on both.
+    await page.goto(`${hostedBase()}/sign-out`);
+    await page.waitForURL((url) => url.pathname !== `/p/${state.projectId}/handler/sign-out`);
+    await page.context().clearCookies({ domain: "127.0.0.1" });
+    await page.goto(appPage);
+    await page.getByText("Signed out").waitFor();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname === `/p/${state.projectId}/handler/sign-in`);
+    await input(page, "Email").fill(endUser.email);
+    await input(page, "Password").fill(endUser.password);
+    let landing = "";
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame() && frame.url().includes("code=")) landing = frame.url();
+    });
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page
+      .locator("#who")
+      .filter({ hasText: `Signed in as ${endUser.email}` })
+      .waitFor();
+    assert.equal(page.url(), appPage);
+    assert.ok(landing.includes("stack_cross_domain_auth=1"), `the app was reached with the handoff code: ${landing}`);
+    // The same address again (back button, a shared link): the state is used up, a known error, no new session.
+    await page.context().clearCookies({ domain: "127.0.0.1" });
+    await page.goto(landing);
+    await page.locator("#handoff-error").filter({ hasText: "OUTER_OAUTH_TIMEOUT" }).waitFor();
+    await page.getByText("Signed out").waitFor();
+    assert.equal(page.url(), appPage);
   });
 
   runner.step("hosted: the end user shows in the console, whose own session the hosted one did not touch", async () => {

@@ -13,6 +13,7 @@ import { AppCore, type ClientAppOptions, hostedPagesOrigin as hostedOrigin } fro
 import * as cli from "./cli";
 import { type CurrentUserOf, makeCurrentUser, type OwnerAdminAppFactory } from "./current-user";
 import * as emailAuth from "./email-auth";
+import * as hostedHandoff from "./hosted-handoff";
 import { bytesToBase64, forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
 
 type MfaOptions = { attemptCode?: string; noRedirect?: boolean };
@@ -255,16 +256,91 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
 
   /** @internal */
   async redirectAfterAuth(kind: "signIn" | "signUp"): Promise<void> {
+    if (await this.handOffSession()) return;
     const returnTo = returnToFromLocation();
     await this.redirector.redirect(returnTo ?? (kind === "signUp" ? this.urls.afterSignUp : this.urls.afterSignIn));
   }
 
-  /** Goes to sign-in, remembering the current page in `after_auth_return_to`. */
+  /**
+   * On a (hosted) handler page whose address carries a session handoff request from an app on
+   * another origin: hands the signed-in session to that app and navigates there (true). False
+   * when there is no request or nobody is signed in; a refused handoff (an untrusted return URL)
+   * is a warning and false, so the page returns without a session as before.
+   *
+   * @example
+   * if (!(await app.handOffSession())) showSignedInCard();
+   */
+  handOffSession(options: { href?: string } = {}): Promise<boolean> {
+    // One handoff at a time: the signed-in card and a finishing sign-in may both ask.
+    this.handingOff ??= this.handOffOnce(options.href).finally(() => {
+      this.handingOff = null;
+    });
+    return this.handingOff;
+  }
+  private handingOff: Promise<boolean> | null = null;
+  private async handOffOnce(hrefOption: string | undefined): Promise<boolean> {
+    const href = hrefOption ?? (typeof window !== "undefined" ? window.location.href : undefined);
+    const request = href ? hostedHandoff.handoffRequestOf(href) : null;
+    if (!request || !this._session.tokens().refreshToken) return false;
+    let location: string;
+    try {
+      location = await hostedHandoff.handOff(this, request);
+    } catch (error) {
+      if (!(error instanceof KnownError)) throw error;
+      console.warn(`Session handoff refused (${error.code}); returning without it.`);
+      return false;
+    }
+    // The worker checked the return URL against the project's trusted domains; it is this page's return target.
+    await new Redirector(this._options.redirectMethod ?? (typeof window !== "undefined" ? "window" : "none"), [
+      new URL(location).origin,
+    ]).redirect(location, { replace: true });
+    return true;
+  }
+
+  /** Goes to sign-in, remembering the current page in `after_auth_return_to` (with `hostedPages`, asking for the session back). */
   redirectToSignIn(options: { replace?: boolean } = {}): Promise<void> {
-    return this.redirector.redirect(withReturnTo(this.urls.signIn), options);
+    return this.redirectToAuthPage(this.urls.signIn, options);
   }
   redirectToSignUp(options: { replace?: boolean } = {}): Promise<void> {
-    return this.redirector.redirect(withReturnTo(this.urls.signUp), options);
+    return this.redirectToAuthPage(this.urls.signUp, options);
+  }
+  private async redirectToAuthPage(page: string, options: { replace?: boolean }): Promise<void> {
+    let target = withReturnTo(page);
+    // The hosted pages' session lives on their origin: ask them to hand it back (hosted-handoff.ts).
+    if (this._options.hostedPages && this._session.store.persistent && typeof window !== "undefined") {
+      target = await hostedHandoff.withHandoffRequest(this, target);
+    }
+    return this.redirector.redirect(target, options);
+  }
+
+  /**
+   * `hostedPages` apps: signs in with the session the hosted pages handed back, when the address
+   * carries one (`stack_cross_domain_auth`, `code`, `state`), and removes those from the address.
+   * ok(true): signed in; ok(false): nothing to do; an error: OUTER_OAUTH_TIMEOUT (a state this
+   * browser did not start, or older than an hour) or INVALID_AUTHORIZATION_CODE (a used or expired
+   * code), with no session. StackProvider/useUser call it on their own when `hostedPages` is set.
+   *
+   * @example
+   * const result = await app.callHostedPagesCallback();
+   * if (result.status === "ok" && result.data) console.log("signed in");
+   */
+  async callHostedPagesCallback(options: { href?: string } = {}): Promise<Result<boolean>> {
+    const href = options.href ?? (typeof window !== "undefined" ? window.location.href : undefined);
+    if (!href) throw new Error("callHostedPagesCallback needs the page's URL (href) outside a browser.");
+    const outcome = await hostedHandoff.finishHandoff(this, href);
+    if (outcome.status === "error") return err(outcome.error);
+    return ok(outcome.status === "ok");
+  }
+
+  private hostedCallback: Promise<void> | null = null;
+  /** @internal React: this page load's handoff, once (a no-op unless `hostedPages` and the address carries one). */
+  _hostedPagesCallbackOnce(): Promise<void> {
+    this.hostedCallback ??= (async () => {
+      if (!this._options.hostedPages || typeof window === "undefined") return;
+      const result = await this.callHostedPagesCallback();
+      if (result.status === "error") console.warn(`Hosted pages sign-in handoff failed: ${result.error.code}`);
+    })();
+    return this.hostedCallback;
   }
   /** Goes to sign-out; on the hosted pages (`hostedPages`), it comes back to the current page after. */
   redirectToSignOut(): Promise<void> {
@@ -298,7 +374,9 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
    */
   async signInWithOAuth(provider: string, options: Omit<oauth.OAuthStartOptions, "type"> = {}): Promise<void> {
     if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
-    const returnTo = returnToFromLocation();
+    const here = typeof window !== "undefined" ? window.location.href : null;
+    // A page asked to hand the session to an app: come back here after the provider, to hand it over then.
+    const returnTo = here && hostedHandoff.handoffRequestOf(here) ? here : returnToFromLocation();
     await this._startOAuth(provider, { ...options, afterCallbackRedirectUrl: options.afterCallbackRedirectUrl ?? returnTo ?? undefined });
   }
 

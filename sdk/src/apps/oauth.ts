@@ -30,7 +30,8 @@ export type OAuthStartOptions = {
   errorRedirectUrl?: string;
 };
 
-function jarOf(app: AppCore): CookieJar {
+/** Where the app keeps OAuth (and hosted-pages handoff) verifiers. */
+export function jarOf(app: AppCore): CookieJar {
   return app._options.cookieJar ?? documentCookieJar;
 }
 

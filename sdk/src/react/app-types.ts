@@ -118,6 +118,10 @@ export type ReactStackApp = Pick<
   // --- oauth ---
   | "signInWithOAuth"
   | "callOAuthCallback"
+  // --- hosted pages' session handoff ---
+  | "handOffSession"
+  | "callHostedPagesCallback"
+  | "_hostedPagesCallbackOnce"
   // --- passkeys ---
   | "signInWithPasskey"
   // --- cli ---

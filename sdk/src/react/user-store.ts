@@ -15,7 +15,11 @@ type Subscribable = {
 export const getUserStore = perApp(
   (app: ReactStackApp) =>
     new ReloadingStore<ReactUser | null>(
-      () => app.getUser(),
+      async () => {
+        // A `hostedPages` app coming back from the hosted pages first takes the session they handed over.
+        await app._hostedPagesCallbackOnce();
+        return app.getUser();
+      },
       null,
       "the current user",
       (reload) => {
