@@ -288,7 +288,11 @@ describe("the built-in emails' fast path", () => {
       user: { displayName },
       project: { displayName: tricky.project },
     };
-    const localized = { ...english, themeSource: builtInThemeSource(themeId, locale)!, templateSource: builtInTemplateSource(kind, locale) };
+    const localized = {
+      ...english,
+      themeSource: builtInThemeSource(themeId, locale)!,
+      templateSource: builtInTemplateSource(kind, locale),
+    };
     return { fast: renderBuiltInFast(english, builtInTexts(kind, locale)), localized };
   };
 

@@ -37,14 +37,14 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /** A text with its `{ref}`s filled; null when it names a value the template has no slot for. */
-function formatText(text: string, slots: string[], values: string[], escape: (s: string) => string): string | null {
+function formatText(text: string, slots: string[], values: string[], encode: (s: string) => string): string | null {
   let out = "";
   for (const [i, part] of parseMessage(text).entries()) {
-    if (i % 2 === 0) out += escape(part);
+    if (i % 2 === 0) out += encode(part);
     else {
       const slot = slots.indexOf(messageRefPath(part));
       if (slot < 0) return null;
-      out += escape(values[slot]!);
+      out += encode(values[slot]!);
     }
   }
   return out;
@@ -55,16 +55,16 @@ function fill(
   entry: BuiltInEmailEntry,
   values: string[],
   texts: Record<string, string>,
-  escape: (s: string) => string,
+  encode: (s: string) => string,
 ): string | null {
   let out = parts[0] as string;
   for (let i = 1; i < parts.length; i += 2) {
     const slot = parts[i]!;
     let value: string | null;
-    if (typeof slot === "number") value = escape(values[slot]!);
+    if (typeof slot === "number") value = encode(values[slot]!);
     else {
       const text = Object.hasOwn(texts, slot) ? texts[slot] : undefined;
-      value = text === undefined ? null : formatText(text, entry.slots, values, escape);
+      value = text === undefined ? null : formatText(text, entry.slots, values, encode);
     }
     if (value === null) return null;
     out += value + (parts[i + 1] as string);

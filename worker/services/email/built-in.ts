@@ -45,7 +45,11 @@ function templateVariables(project: ProjectRow, kind: TemplateKind, v: TemplateV
     case "password_changed":
       return {};
     case "new_sign_in":
-      return { signInDevice: v.device ?? fallbacks.unknownDevice, signInLocation: v.location ?? fallbacks.unknownLocation, signInTime: v.time ?? "" };
+      return {
+        signInDevice: v.device ?? fallbacks.unknownDevice,
+        signInLocation: v.location ?? fallbacks.unknownLocation,
+        signInTime: v.time ?? "",
+      };
     case "sign_in_locked":
       return { lockedUntil: v.time ?? "" };
     case "payment_receipt":
@@ -115,7 +119,12 @@ export async function renderBuiltInEmail(
     user: { displayName: vars.userDisplayName ?? null },
     project: { displayName: project.displayName },
   };
-  let result = await render(deps, kind, { ...input, themeSource: themeSourceFor(settings, template.themeId), templateSource: template.tsxSource }, lang);
+  let result = await render(
+    deps,
+    kind,
+    { ...input, themeSource: themeSourceFor(settings, template.themeId), templateSource: template.tsxSource },
+    lang,
+  );
   let fallbackError: string | undefined;
   if (!usable(result)) {
     fallbackError = result.ok ? "The template rendered no subject." : result.error;
@@ -123,7 +132,11 @@ export async function renderBuiltInEmail(
     result = await render(
       deps,
       kind,
-      { ...input, themeSource: DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!.tsxSource, templateSource: DEFAULT_EMAIL_TEMPLATES[id]!.tsxSource },
+      {
+        ...input,
+        themeSource: DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!.tsxSource,
+        templateSource: DEFAULT_EMAIL_TEMPLATES[id]!.tsxSource,
+      },
       lang,
     );
     if (!usable(result)) throw new Error(`the built-in ${kind} email does not render: ${result.ok ? "no subject" : result.error}`);

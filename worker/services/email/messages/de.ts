@@ -58,7 +58,8 @@ export const de: EmailMessages = {
     heading: "Die Anmeldung mit Passwort ist vorerst gesperrt",
     paragraph:
       "Jemand hat zu oft ein falsches Passwort für Ihr Konto bei {project} eingegeben, daher ist die Anmeldung mit dem Passwort bis {lockedUntil} pausiert. Sie können sich weiterhin mit einem per E-Mail gesendeten Code, einem Passkey oder einem verknüpften Konto anmelden.",
-    footnote: "Wenn Sie das nicht waren: Ihr Passwort wurde nicht akzeptiert. Ändern Sie es am besten in ein langes, einzigartiges Passwort.",
+    footnote:
+      "Wenn Sie das nicht waren: Ihr Passwort wurde nicht akzeptiert. Ändern Sie es am besten in ein langes, einzigartiges Passwort.",
   },
   payment_receipt: {
     subject: "Ihre Quittung von {project}",

@@ -51,7 +51,8 @@ export const fr: EmailMessages = {
     device: "Appareil\u00a0: {signInDevice}",
     location: "Lieu\u00a0: {signInLocation}",
     time: "Heure\u00a0: {signInTime}",
-    footnote: "Si c’était vous, vous pouvez ignorer cet e-mail. Sinon, changez votre mot de passe maintenant et déconnectez vos autres sessions.",
+    footnote:
+      "Si c’était vous, vous pouvez ignorer cet e-mail. Sinon, changez votre mot de passe maintenant et déconnectez vos autres sessions.",
   },
   sign_in_locked: {
     subject: "Trop de mots de passe erronés pour votre compte {project}",

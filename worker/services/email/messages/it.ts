@@ -75,5 +75,10 @@ export const it: EmailMessages = {
     button: "Aggiorna il pagamento",
     footnote: "Aggiorna il metodo di pagamento per mantenere il tuo abbonamento.",
   },
-  fallbacks: { unknownDevice: "Dispositivo sconosciuto", unknownLocation: "Luogo sconosciuto", purchase: "Acquisto", subscription: "Abbonamento" },
+  fallbacks: {
+    unknownDevice: "Dispositivo sconosciuto",
+    unknownLocation: "Luogo sconosciuto",
+    purchase: "Acquisto",
+    subscription: "Abbonamento",
+  },
 };

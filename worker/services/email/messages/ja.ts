@@ -50,7 +50,8 @@ export const ja: EmailMessages = {
     device: "デバイス: {signInDevice}",
     location: "場所: {signInLocation}",
     time: "日時: {signInTime}",
-    footnote: "ご本人の場合は、このメールを無視してください。心当たりがない場合は、今すぐパスワードを変更し、他のセッションからサインアウトしてください。",
+    footnote:
+      "ご本人の場合は、このメールを無視してください。心当たりがない場合は、今すぐパスワードを変更し、他のセッションからサインアウトしてください。",
   },
   sign_in_locked: {
     subject: "{project} アカウントでパスワードの誤入力が多すぎます",

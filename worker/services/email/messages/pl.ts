@@ -75,5 +75,10 @@ export const pl: EmailMessages = {
     button: "Zaktualizuj płatność",
     footnote: "Zaktualizuj metodę płatności, aby zachować subskrypcję.",
   },
-  fallbacks: { unknownDevice: "Nieznane urządzenie", unknownLocation: "Nieznana lokalizacja", purchase: "Zakup", subscription: "Subskrypcja" },
+  fallbacks: {
+    unknownDevice: "Nieznane urządzenie",
+    unknownLocation: "Nieznana lokalizacja",
+    purchase: "Zakup",
+    subscription: "Subskrypcja",
+  },
 };

@@ -75,5 +75,10 @@ export const ptBR: EmailMessages = {
     button: "Atualizar pagamento",
     footnote: "Atualize sua forma de pagamento para manter sua assinatura.",
   },
-  fallbacks: { unknownDevice: "Dispositivo desconhecido", unknownLocation: "Local desconhecido", purchase: "Compra", subscription: "Assinatura" },
+  fallbacks: {
+    unknownDevice: "Dispositivo desconhecido",
+    unknownLocation: "Local desconhecido",
+    purchase: "Compra",
+    subscription: "Assinatura",
+  },
 };
