@@ -7,10 +7,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messageRefs } from "../../worker/email-render/message-format";
-import { EMAIL_LOCALES, pickEmailLocale } from "../../worker/services/email/locale";
+import { EMAIL_LOCALES, localizedUtcTime, pickEmailLocale } from "../../worker/services/email/locale";
 import { EMAIL_MESSAGES } from "../../worker/services/email/messages";
 import { call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
 import { codeFrom, sinkEmailConfig, waitForMail } from "../helpers/mail";
+import { workerFetch } from "../helpers/worker-fetch";
 
 const CALLBACK = "http://localhost:3000/handler/callback";
 const VERIFICATION = "e7d009ce-8d47-4528-b245-5bf119f2ffa3";
@@ -48,6 +49,18 @@ describe("pickEmailLocale", () => {
   it("answers null for nothing usable", () => {
     for (const header of [null, undefined, "", "*", "sv", "x-klingon", "en;q=0", ";;;,,,", "de-\u00e9", "a".repeat(5000)])
       expect(pickEmailLocale(header), String(header).slice(0, 20)).toBeNull();
+  });
+});
+
+describe("localizedUtcTime", () => {
+  it("writes a notice's UTC time with Intl in the reader's locale, still saying UTC", () => {
+    const t = "2025-01-01 13:05 UTC";
+    expect(localizedUtcTime(t, "en")).toMatch(/^Jan 1, 2025, 1:05\sPM UTC$/);
+    expect(localizedUtcTime(t, "de")).toBe("1. Jan. 2025, 13:05 UTC");
+    expect(localizedUtcTime(t, "ja")).toBe("2025年1月1日 13:05 UTC");
+    for (const locale of EMAIL_LOCALES) expect(localizedUtcTime(t, locale), locale).toContain("UTC");
+    // Anything that is not such a time comes back as it is.
+    for (const other of ["", "soon", "2025-13-45 99:99 UTC", "2025-01-01T13:05:00Z"]) expect(localizedUtcTime(other, "de")).toBe(other);
   });
 });
 
@@ -211,5 +224,32 @@ export function EmailTemplate({ project, variables }) {
     const [mail] = await waitForMail(invitee);
     expect(mail!.subject).toBe("Vous êtes invité à rejoindre Rocket Crew");
     expect(mail!.text).toContain("Rejoindre l’équipe");
+  });
+
+  it("the new-sign-in notice follows the sign-in's language, its time written with Intl", async () => {
+    const p = await createProjectWithKeys({ email_config: sinkEmailConfig() });
+    const user = await signUp(p.client);
+    const signIn = (headers: Record<string, string>, country?: string) =>
+      workerFetch("http://localhost/api/v1/auth/password/sign-in", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-stack-project-id": p.projectId,
+          "x-stack-access-type": "client",
+          "x-stack-publishable-client-key": p.client.publishableClientKey,
+          ...headers,
+        },
+        body: JSON.stringify({ email: user.email, password: user.password }),
+        ...(country ? { cf: { country } } : {}),
+      } as RequestInit);
+    // The same device as the sign-up: no notice.
+    expect((await signIn({})).status).toBe(200);
+    const res = await signIn({ "user-agent": "Firefox/128.0 (ko test)", "accept-language": "ko-KR,ko;q=0.9" }, "KR");
+    expect(res.status).toBe(200);
+    const [notice] = await waitForMail(user.email);
+    expect(notice!.subject).toBe("Test project 계정에 새로운 로그인이 있습니다");
+    expect(notice!.text).toContain("기기: Firefox/128.0 (ko test)");
+    expect(notice!.text).toContain("위치: KR");
+    expect(notice!.text).toMatch(/시간: \d{4}년 \d{1,2}월 \d{1,2}일 (오전|오후) \d{1,2}:\d{2} UTC/);
   });
 });

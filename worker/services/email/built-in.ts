@@ -22,7 +22,7 @@ import {
   DEFAULT_EMAIL_THEME_ID,
   DEFAULT_EMAIL_THEMES,
 } from "./defaults";
-import type { EmailLocale } from "./locale";
+import { type EmailLocale, localizedUtcTime } from "./locale";
 import { EMAIL_MESSAGES } from "./messages";
 import { type Rendered, type RenderFailure, renderSources, themeSourceFor } from "./rendering";
 import { type RenderedEmail, secretValuesOf, type TemplateKind, type TemplateVars } from "./templates";
@@ -48,10 +48,10 @@ function templateVariables(project: ProjectRow, kind: TemplateKind, v: TemplateV
       return {
         signInDevice: v.device ?? fallbacks.unknownDevice,
         signInLocation: v.location ?? fallbacks.unknownLocation,
-        signInTime: v.time ?? "",
+        signInTime: localizedUtcTime(v.time ?? "", locale),
       };
     case "sign_in_locked":
-      return { lockedUntil: v.time ?? "" };
+      return { lockedUntil: localizedUtcTime(v.time ?? "", locale) };
     case "payment_receipt":
       return {
         productName: v.productName ?? fallbacks.purchase,

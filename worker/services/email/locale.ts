@@ -74,3 +74,27 @@ export function pickEmailLocale(acceptLanguage: string | null | undefined): Emai
   }
   return null;
 }
+
+/** How the notices store a time: "2025-01-01 12:00 UTC". */
+const UTC_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC$/;
+
+/**
+ * A notice's time ("2025-01-01 12:00 UTC") written for the locale's reader with Intl, still in UTC and
+ * saying so ("1. Jan. 2025, 12:00 UTC", "2025年1月1日 12:00 UTC"); any other text comes back as it is.
+ */
+export function localizedUtcTime(value: string, locale: EmailLocale): string {
+  const m = UTC_TIME.exec(value);
+  if (!m) return value;
+  const at = new Date(`${m[1]}T${m[2]}:00Z`);
+  if (Number.isNaN(at.getTime())) return value;
+  const format = new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  });
+  return format.format(at);
+}
