@@ -191,12 +191,12 @@ describe("built-in emails in the request's language (through the SMTP sink)", ()
     expect(branch.status, branch.text).toBe(200);
   });
 
-  it("an owner's edited template keeps its own text in every language; the theme still says the language", async () => {
+  it("an owner's edited template keeps its own text and gets the locale as a prop; the theme still says the language", async () => {
     const { p, user, as } = await projectWithUser();
     const edited = `import { Subject, NotificationCategory } from "@stackframe/emails";
 export const variablesSchema = (v) => v;
-export function EmailTemplate({ project, variables }) {
-  return <><Subject value={"Confirm your address for " + project.displayName} /><NotificationCategory value="Transactional" /><a href={variables.emailVerificationLink}>Confirm it</a></>;
+export function EmailTemplate({ project, variables, locale }) {
+  return <><Subject value={"Confirm your address for " + project.displayName + " (" + locale + ")"} /><NotificationCategory value="Transactional" /><a href={variables.emailVerificationLink}>Confirm it</a></>;
 }`;
     expect(
       (await call(`/internal/email-templates/${VERIFICATION}`, { ...p.admin, method: "PATCH", body: { tsx_source: edited } })).status,
@@ -207,7 +207,8 @@ export function EmailTemplate({ project, variables }) {
       body: { email: user.email, callback_url: CALLBACK },
     });
     const [mail] = await waitForMail(user.email);
-    expect(mail!.subject).toBe("Confirm your address for Test project");
+    // Its own text, with the reader's locale as its `locale` prop.
+    expect(mail!.subject).toBe("Confirm your address for Test project (ko)");
     expect(mail!.html).toContain('<html dir="ltr" lang="ko">');
   });
 

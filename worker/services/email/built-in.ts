@@ -118,6 +118,7 @@ export async function renderBuiltInEmail(
     variables: templateVariables(project, kind, vars, lang),
     user: { displayName: vars.userDisplayName ?? null },
     project: { displayName: project.displayName },
+    locale: lang,
   };
   let result = await render(
     deps,
