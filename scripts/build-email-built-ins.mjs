@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 // Precompiles the built-in emails (worker/services/email/defaults.ts: every built-in template in every
 // built-in theme) so that sending one costs milliseconds instead of a sandbox render (~200 ms of CPU,
-// most of it Tailwind). Each is rendered here, in Node, by the worker's own renderer
-// (worker/email-render/render.ts: the same sucrase, QuickJS and library bundle), with a placeholder in
-// place of every value (the project's and user's names, each variable); the output keeps the
-// placeholders as slots:
+// most of it Tailwind), in every locale. Each template is rendered here once per theme, in Node, by the
+// worker's own renderer (worker/email-render/render.ts: the same sucrase, QuickJS and library bundle),
+// in its "probe" form: a placeholder in place of every value (the project's and user's names, each
+// variable) and of every text (the subject, heading, … and the theme's lang and dir, which the locales
+// give: worker/services/email/messages/). The output keeps both as slots:
 //   worker/email-render/generated/built-in-emails.js   `export default { entries: [...] }` (gitignored)
-// At run time built-in-fast.ts fills the slots with the HTML-escaped values (React escapes a text or an
-// attribute the same way) and writes the plain text from that HTML with html-to-text, as the sandbox does.
+// At run time built-in-fast.ts fills the text slots with the reader's locale's texts (their values
+// inside) and the value slots with the values, all HTML-escaped as React escapes a text or an attribute,
+// and writes the plain text from that HTML with html-to-text, as the sandbox does: the bytes the sandbox
+// renders from that locale's sources (tested for every kind). One render per template and theme serves
+// all 13 locales, so the build takes as long as with English alone.
 // A placeholder cannot stand in a condition: the one value the built-in templates test
-// (`user.displayName ? ", " + user.displayName : ""`) gets both branches (a "named" and an "anonymous"
-// form); the unsubscribe link (a condition in the themes, never set for built-in emails) is not
-// precompiled, nor is anything empty: those render in the sandbox. Run by scripts/build-email-sandbox.mjs
-// (so by the postinstall and pre* hooks) after the library bundle; skipped when its inputs' hash (in the
-// output's first line) has not changed.
+// (`user.displayName ? … : …`) gets both branches (a "named" and an "anonymous" form); the unsubscribe
+// link (a condition in the themes, never set for built-in emails) is not precompiled, nor is anything
+// empty: those render in the sandbox. Run by scripts/build-email-sandbox.mjs (so by the postinstall and
+// pre* hooks) after the library bundle; skipped when its inputs' hash (in the output's first line) has
+// not changed.
 //   node scripts/build-email-built-ins.mjs [--force]
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -24,18 +28,21 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const renderDir = join(root, "worker", "email-render");
 const generatedDir = join(renderDir, "generated");
 const outFile = join(generatedDir, "built-in-emails.js");
-const defaultsFile = join(root, "worker", "services", "email", "defaults.ts");
+const emailDir = join(root, "worker", "services", "email");
+/** The built-in sources and what writes them: the catalogue's shape decides the probe's slots. */
+const SOURCE_FILES = ["defaults.ts", "locale.ts", ...readdirSync(join(emailDir, "messages")).map((f) => `messages/${f}`)].sort();
 /** worker/email-render's modules that the build-time render runs (an edit to any of them renders anew). */
-const RENDERER_FILES = ["render.ts", "sandbox.ts", "compile.ts", "output.ts", "cache.ts"];
+const RENDERER_FILES = ["render.ts", "sandbox.ts", "compile.ts", "output.ts", "cache.ts", "message-format.ts"];
 
-/** One placeholder per slot: private-use characters React and html-to-text pass through untouched. */
+/** One placeholder per value slot: private-use characters React and html-to-text pass through untouched. */
 const placeholder = (i) => `\uE000${i}\uE001`;
-const PLACEHOLDERS = /\uE000(\d+)\uE001/;
+/** A value slot (its number) or a text slot (its key, messageSlot() of worker/email-render/message-format.ts). */
+const SLOTS = /\uE000(\d+)\uE001|\uE002([A-Za-z][A-Za-z0-9]*)\uE003/g;
 
 function inputsHash() {
   const h = createHash("sha256");
   h.update(readFileSync(fileURLToPath(import.meta.url)));
-  h.update(readFileSync(defaultsFile));
+  for (const f of SOURCE_FILES) h.update(f).update(readFileSync(join(emailDir, f)));
   // The renderer that runs here and the library bundle (its first line carries its own inputs' hash).
   for (const f of RENDERER_FILES) h.update(f).update(readFileSync(join(renderDir, f)));
   h.update(readFileSync(join(generatedDir, "sandbox-lib.js"), "utf8").split("\n", 1)[0]);
@@ -53,7 +60,8 @@ async function loadRenderer() {
       contents: [
         'export { renderEmailSources } from "./worker/email-render/render.ts";',
         'export { DEFAULT_LIMITS } from "./worker/email-render/sandbox.ts";',
-        'export { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "./worker/services/email/defaults.ts";',
+        'export { BUILT_IN_TEMPLATE_IDS, DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES, builtInTemplateSource, builtInTexts, builtInThemeSource } from "./worker/services/email/defaults.ts";',
+        'export { DEFAULT_EMAIL_LOCALE } from "./worker/services/email/locale.ts";',
       ].join("\n"),
       resolveDir: root,
       loader: "ts",
@@ -98,12 +106,27 @@ function stringVariables(source) {
   return names;
 }
 
-/** "a\uE0000\uE001b" → ["a", 0, "b"]: literal text around slot numbers. */
-function slotted(s, slotCount) {
-  const parts = s.split(PLACEHOLDERS).map((p, i) => (i % 2 === 1 ? Number(p) : p));
-  for (let i = 1; i < parts.length; i += 2) if (!(parts[i] < slotCount)) throw new Error(`unknown slot ${parts[i]}`);
+/**
+ * "a\uE0000\uE001b\uE002heading\uE003c" → ["a", 0, "b", "heading", "c"]: literal text at even indexes; at odd
+ * ones a value slot's number or a text slot's key (one of `texts`).
+ */
+function slotted(s, slotCount, texts) {
+  const parts = [];
+  let last = 0;
+  for (const m of s.matchAll(SLOTS)) {
+    parts.push(s.slice(last, m.index));
+    if (m[1] !== undefined) {
+      if (!(Number(m[1]) < slotCount)) throw new Error(`unknown slot ${m[1]}`);
+      parts.push(Number(m[1]));
+    } else {
+      if (!Object.hasOwn(texts, m[2])) throw new Error(`unknown text slot ${m[2]}`);
+      parts.push(m[2]);
+    }
+    last = m.index + m[0].length;
+  }
+  parts.push(s.slice(last));
   for (let i = 0; i < parts.length; i += 2)
-    if (/[\uE000\uE001]/.test(parts[i])) throw new Error("a placeholder was changed on its way through the render");
+    if (/[\uE000-\uE003]/.test(parts[i])) throw new Error("a placeholder was changed on its way through the render");
   return parts;
 }
 
@@ -113,25 +136,29 @@ export async function buildBuiltInEmails({ force = false } = {}) {
   if (!force && existsSync(outFile) && readFileSync(outFile, "utf8").startsWith(header)) return;
 
   const started = Date.now();
-  const { renderEmailSources, DEFAULT_LIMITS, DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } = await loadRenderer();
+  const m = await loadRenderer();
   // Node's clock moves during a render: a busy build machine must not trip the sandbox's wall-clock guard.
-  const limits = { ...DEFAULT_LIMITS, wallClockMs: 120_000 };
+  const limits = { ...m.DEFAULT_LIMITS, wallClockMs: 120_000 };
   const entries = [];
   const skipped = [];
-  for (const [templateId, template] of Object.entries(DEFAULT_EMAIL_TEMPLATES)) {
+  for (const [kind, templateId] of Object.entries(m.BUILT_IN_TEMPLATE_IDS)) {
+    const template = m.DEFAULT_EMAIL_TEMPLATES[templateId];
     const variables = stringVariables(template.tsxSource);
     if (!variables) {
       skipped.push(`${template.displayName} (its variablesSchema is not a plain object of strings)`);
       continue;
     }
     const slots = ["user.displayName", "project.displayName", ...variables.map((v) => `variables.${v}`)];
-    for (const [themeId, theme] of Object.entries(DEFAULT_EMAIL_THEMES)) {
+    // The English texts, which the English sources (the lookup key) are written with.
+    const texts = m.builtInTexts(kind, m.DEFAULT_EMAIL_LOCALE);
+    const probeTemplate = m.builtInTemplateSource(kind, "probe");
+    for (const [themeId, theme] of Object.entries(m.DEFAULT_EMAIL_THEMES)) {
       const forms = {};
       for (const form of ["named", "anonymous"]) {
-        const result = await renderEmailSources(
+        const result = await m.renderEmailSources(
           {
-            themeSource: theme.tsxSource,
-            templateSource: template.tsxSource,
+            themeSource: m.builtInThemeSource(themeId, "probe"),
+            templateSource: probeTemplate,
             variables: Object.fromEntries(variables.map((v, i) => [v, placeholder(i + 2)])),
             user: { displayName: form === "named" ? placeholder(0) : null },
             project: { displayName: placeholder(1) },
@@ -141,12 +168,21 @@ export async function buildBuiltInEmails({ force = false } = {}) {
         if (!result.ok)
           throw new Error(`the built-in template ${template.displayName} does not render in ${theme.displayName}: ${result.error}`);
         forms[form] = {
-          html: slotted(result.html, slots.length),
-          subject: slotted(result.subject, slots.length),
+          html: slotted(result.html, slots.length, texts),
+          subject: slotted(result.subject, slots.length, texts),
           ...(result.notificationCategory !== undefined ? { notificationCategory: result.notificationCategory } : {}),
         };
       }
-      entries.push({ templateId, themeId, templateSource: template.tsxSource, themeSource: theme.tsxSource, variables, slots, ...forms });
+      entries.push({
+        templateId,
+        themeId,
+        templateSource: template.tsxSource,
+        themeSource: theme.tsxSource,
+        variables,
+        slots,
+        texts,
+        ...forms,
+      });
     }
   }
   writeFileSync(outFile, `${header}export default ${JSON.stringify({ entries })};\n`);

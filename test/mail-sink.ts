@@ -20,9 +20,12 @@ function header(raw: string, name: string): string {
 
 /** Decodes RFC 2047 encoded-words and quoted-printable/base64 parts well enough for tests. */
 function decodeWords(value: string): string {
-  return value.replace(/=\?([^?]+)\?([bqBQ])\?([^?]*)\?=/g, (_, _charset: string, enc: string, text: string) =>
-    enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQp(text.replace(/_/g, " ")),
-  );
+  // RFC 2047 §6.2: the white space between two adjacent encoded-words is not part of the text.
+  return value
+    .replace(/(=\?[^?]+\?[bqBQ]\?[^?]*\?=)\s+(?==\?[^?]+\?[bqBQ]\?)/g, "$1")
+    .replace(/=\?([^?]+)\?([bqBQ])\?([^?]*)\?=/g, (_, _charset: string, enc: string, text: string) =>
+      enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQp(text.replace(/_/g, " ")),
+    );
 }
 
 function decodeQp(text: string): string {

@@ -16,10 +16,16 @@ import {
 import { lastSandboxRun, SANDBOX_MEMORY_MAX_BYTES, sandboxMemory } from "../../worker/email-render/sandbox";
 import {
   BUILT_IN_TEMPLATE_IDS,
+  type BuiltInEmailKind,
+  builtInTemplateSource,
+  builtInTexts,
+  builtInThemeSource,
+  DARK_EMAIL_THEME_ID,
   DEFAULT_EMAIL_TEMPLATES,
   DEFAULT_EMAIL_THEME_ID,
   DEFAULT_EMAIL_THEMES,
 } from "../../worker/services/email/defaults";
+import { EMAIL_LOCALES, type EmailLocale } from "../../worker/services/email/locale";
 
 const LIGHT = DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!.tsxSource;
 const VERIFY = DEFAULT_EMAIL_TEMPLATES[BUILT_IN_TEMPLATE_IDS.email_verification]!.tsxSource;
@@ -271,6 +277,60 @@ describe("the built-in emails' fast path", () => {
     });
   }
 
+  // In another locale the fast path fills the English entry's text slots with the locale's texts: the
+  // bytes the sandbox renders from that locale's sources (texts written into the TSX, <Html lang dir>).
+  const precompiled = (Object.keys(BUILT_IN_TEMPLATE_IDS) as BuiltInEmailKind[]).filter((k) => !k.startsWith("payment_"));
+  const inLocale = (kind: BuiltInEmailKind, locale: EmailLocale, themeId: string, displayName: string | null) => {
+    const english: EmailRenderInput = {
+      themeSource: DEFAULT_EMAIL_THEMES[themeId]!.tsxSource,
+      templateSource: DEFAULT_EMAIL_TEMPLATES[BUILT_IN_TEMPLATE_IDS[kind]]!.tsxSource,
+      variables: variablesOf(BUILT_IN_TEMPLATE_IDS[kind]),
+      user: { displayName },
+      project: { displayName: tricky.project },
+    };
+    const localized = {
+      ...english,
+      themeSource: builtInThemeSource(themeId, locale)!,
+      templateSource: builtInTemplateSource(kind, locale),
+    };
+    return { fast: renderBuiltInFast(english, builtInTexts(kind, locale)), localized };
+  };
+
+  for (const locale of EMAIL_LOCALES.filter((l) => l !== "en")) {
+    it(`${locale}: every precompiled kind is byte-identical to the sandbox's render of the ${locale} sources`, async () => {
+      for (const kind of precompiled) {
+        const { fast, localized } = inLocale(kind, locale, DEFAULT_EMAIL_THEME_ID, tricky.name);
+        const sandbox = await renderEmailSources(localized);
+        expect(sandbox.ok, `${kind} in ${locale}`).toBe(true);
+        expect(fast, `${kind} in ${locale}`).toEqual(sandbox);
+      }
+    });
+  }
+
+  it("ar: right to left in both themes, with and without the user's name, the same bytes as the sandbox", async () => {
+    for (const themeId of [DEFAULT_EMAIL_THEME_ID, DARK_EMAIL_THEME_ID])
+      for (const displayName of [null, "ليلى"]) {
+        const { fast, localized } = inLocale("magic_link", "ar", themeId, displayName);
+        const sandbox = await renderEmailSources(localized);
+        expect(fast).toEqual(sandbox);
+        if (!fast?.ok) throw new Error("no fast render");
+        expect(fast.html).toMatch(/<html dir="rtl" lang="ar">/);
+        expect(fast.subject).toBe(`تسجيل الدخول إلى ${tricky.project}: رمزك هو 3SL<WZ>`);
+        expect(fast.text).toContain(displayName ? "مرحبًا ليلى!" : "مرحبًا!");
+      }
+  });
+
+  it("the payment emails (sandbox only) render in other locales", async () => {
+    for (const locale of ["de", "ja", "ar"] as const)
+      for (const kind of ["payment_receipt", "payment_failed"] as const) {
+        const { fast, localized } = inLocale(kind, locale, DEFAULT_EMAIL_THEME_ID, null);
+        expect(fast).toBeNull();
+        const sandbox = await renderEmailSources(localized);
+        expect(sandbox.ok, `${kind} in ${locale}: ${sandbox.ok ? "" : sandbox.error}`).toBe(true);
+        if (sandbox.ok) expect(sandbox.subject).toContain(tricky.project);
+      }
+  });
+
   it("answers null (render in the sandbox) when the precompiled form might not be the email", () => {
     const input = normal();
     expect(renderBuiltInFast(input)).not.toBeNull();
@@ -282,5 +342,8 @@ describe("the built-in emails' fast path", () => {
     expect(renderBuiltInFast({ ...input, variables: { emailVerificationLink: "" } })).toBeNull();
     expect(renderBuiltInFast({ ...input, variables: { emailVerificationLink: 42 } })).toBeNull();
     expect(renderBuiltInFast({ ...input, project: { displayName: "" } })).toBeNull();
+    // A text naming a value the template does not have cannot be filled exactly.
+    expect(renderBuiltInFast(input, { ...builtInTexts("email_verification", "de"), heading: "{nope}" })).toBeNull();
+    expect(renderBuiltInFast(input, { ...builtInTexts("email_verification", "de"), heading: undefined as unknown as string })).toBeNull();
   });
 });

@@ -822,6 +822,11 @@ export const emailOutbox = sqliteTable(
     createdWith: text("created_with").notNull(),
     /** A built-in email's kind (email_verification, password_reset, …); null for send-email. */
     builtInKind: text("built_in_kind"),
+    /**
+     * A built-in email's locale (en, de, pt-BR, …), picked from the Accept-Language of the request
+     * that caused it; null = the project's default email locale when it is sent.
+     */
+    locale: text("locale"),
     templateId: text("template_id"),
     draftId: text("draft_id"),
     /** Groups the rows of one send-email call. */

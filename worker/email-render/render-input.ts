@@ -20,4 +20,5 @@ export const emailRenderInputSchema = z.strictObject({
   project: z.strictObject({ displayName: z.string() }),
   unsubscribeLink: z.string().nullable().optional(),
   previewMode: z.boolean().optional(),
+  locale: z.string().max(35).nullable().optional(),
 }) satisfies z.ZodType<EmailRenderInput>;

@@ -29,6 +29,8 @@ export type EmailRenderInput = {
   unsubscribeLink?: string | null;
   /** Fills missing variables from EmailTemplate.PreviewVariables and theme props from EmailTheme.PreviewProps. */
   previewMode?: boolean;
+  /** The reader's locale (a built-in email's), given to the template and the theme as the prop `locale`. */
+  locale?: string | null;
 };
 
 export type EmailRenderResult =
@@ -56,6 +58,7 @@ async function cacheKey(input: EmailRenderInput): Promise<string> {
     input.project,
     input.unsubscribeLink ?? null,
     input.previewMode === true,
+    input.locale ?? null,
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -105,6 +108,7 @@ export async function renderEmailSources(input: EmailRenderInput, limits: Sandbo
       project: input.project ?? (preview ? { displayName: "My Project" } : { displayName: "" }),
       unsubscribeLink: input.unsubscribeLink ?? null,
       previewMode: preview,
+      locale: input.locale ?? null,
     }),
     limits,
   );

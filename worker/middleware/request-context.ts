@@ -30,6 +30,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const cfCountry = typeof cf?.country === "string" ? cf.country : null;
   deps.audit.countryCode = devCountry ?? cfCountry;
   deps.audit.signUpCountryCode = config.environment === "development" ? devCountry : cfCountry;
+  deps.audit.acceptLanguage = c.req.header("accept-language")?.slice(0, 256) ?? null;
   c.set("deps", deps);
 
   await next();

@@ -37,6 +37,8 @@ export type AuditContext = {
    * placeholder, which would give every local user one made-up country).
    */
   signUpCountryCode?: string | null;
+  /** The request's Accept-Language (at most 256 characters): the locale of the built-in emails it causes (services/email/locale.ts). */
+  acceptLanguage?: string | null;
   /** The events this request built statements for (committed or not: a consumer checks the row exists). */
   recorded: { id: string; projectId: string; type: string }[];
 };

@@ -112,12 +112,16 @@ function render(inputJson) {
   const variables = typeof schema === "function" ? schema(given) : {};
   if (variables instanceof arktype.type.errors) throw new Error(variables.summary);
 
+  // Doorman's addition to the reference's props: the reader's locale ("de", "pt-BR", …) when the email has one.
+  const locale = typeof input.locale === "string" ? input.locale : undefined;
   const themeProps = {
     unsubscribeLink: input.unsubscribeLink ?? undefined,
     projectLogos: {},
+    ...(locale ? { locale } : {}),
     ...(preview ? (EmailTheme.PreviewProps ?? {}) : {}),
   };
-  const templateElement = React.createElement(EmailTemplate, { variables, user: input.user, project: input.project });
+  const templateProps = { variables, user: input.user, project: input.project, ...(locale ? { locale } : {}) };
+  const templateElement = React.createElement(EmailTemplate, templateProps);
   const children = preview ? (EmailTheme.PreviewProps?.children ?? templateElement) : templateElement;
   const email = React.createElement(EmailTheme, themeProps, children);
 

@@ -26,6 +26,8 @@ export async function notifyAccountLockout(deps: Deps, project: ProjectRow, emai
     "sign_in_locked",
     { type: "user-primary-email", user_id: record.user.id },
     { userDisplayName: record.user.displayName, time: `${until} UTC` },
+    // Why not the request's language: whoever typed the wrong passwords is not the reader.
+    null,
   );
   return true;
 }

@@ -1,6 +1,6 @@
 /**
  * A project's email themes and templates, stored as the reference stores them: inside the config
- * (`emails.themes`, `emails.templates`, `emails.selectedThemeId`), written through the environment
+ * (`emails.themes`, `emails.templates`, `emails.selectedThemeId`; Doorman's `doorman.emails.defaultLocale`), written through the environment
  * override (as the reference's overrideEnvironmentConfigOverride). They are read by rendering the
  * overrides (renderConfig), only where an email is rendered; the per-request flat config stays small.
  */
@@ -18,12 +18,15 @@ import {
   type EmailThemeSource,
   LEGACY_THEME_NAMES,
 } from "./defaults";
+import { DEFAULT_EMAIL_LOCALE, type EmailLocale } from "./locale";
 
 export type EmailSettings = {
   themes: Record<string, EmailThemeSource>;
   templates: Record<string, EmailTemplateSource>;
   /** The active theme's id (an unknown selection falls back to the default light theme). */
   activeThemeId: string;
+  /** The locale of built-in emails whose request named no supported language (`doorman.emails.defaultLocale`). */
+  defaultLocale: EmailLocale;
 };
 
 /** The project's themes, templates and active theme. */
@@ -42,6 +45,7 @@ export function readEmailSettings(project: ProjectRow): EmailSettings {
     themes: emails.themes,
     templates: emails.templates,
     activeThemeId: Object.hasOwn(emails.themes, selected) ? selected : DEFAULT_EMAIL_THEME_ID,
+    defaultLocale: rendered.ok ? rendered.config.doorman.emails.defaultLocale : DEFAULT_EMAIL_LOCALE,
   };
 }
 

@@ -3,8 +3,14 @@
  * `EmailTheme({ children, unsubscribeLink })`; a template exports `variablesSchema`,
  * `EmailTemplate({ user, project, variables })` with `<Subject>` and `<NotificationCategory>`),
  * under the reference's ids, so the reference's ids and variable names work against Doorman.
- * Every email Doorman sends renders through one of these, or the project's edited version.
+ * Every email Doorman sends renders through one of these, or the project's edited version. The
+ * built-in templates' texts come from one catalogue in every locale (messages/); the config and the
+ * editor hold the English sources, and an email to a reader of another locale renders that locale's
+ * sources (builtInTemplateSource, builtInThemeSource) unless the project edited the template.
  */
+import { messageRefPath, messageSlot, parseMessage } from "../../email-render/message-format";
+import { DEFAULT_EMAIL_LOCALE, type EmailLocale, textDirection } from "./locale";
+import { EMAIL_MESSAGES } from "./messages";
 
 export type EmailThemeSource = { displayName: string; tsxSource: string };
 /** `themeId`: a theme id; `false` = no theme; absent or null = the project's active theme. */
@@ -13,12 +19,24 @@ export type EmailTemplateSource = { displayName: string; tsxSource: string; them
 export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
 export const DARK_EMAIL_THEME_ID = "a0172b5d-cff0-463b-83bb-85124697373a";
 
-function themeSource(body: string, card: string, muted: string): string {
+/**
+ * What a built-in source is written for: a locale (its texts from messages/, its `lang` and `dir`),
+ * or "probe", the build's form with a slot in place of every text (scripts/build-email-built-ins.mjs).
+ */
+export type SourceLocale = EmailLocale | "probe";
+
+/** The theme's <Html>: English keeps react-email's defaults (lang="en" dir="ltr"), the others say theirs. */
+function htmlTag(locale: SourceLocale): string {
+  if (locale === "probe") return `<Html lang={${JSON.stringify(messageSlot("lang"))}} dir={${JSON.stringify(messageSlot("dir"))}}>`;
+  return locale === DEFAULT_EMAIL_LOCALE ? "<Html>" : `<Html lang="${locale}" dir="${textDirection(locale)}">`;
+}
+
+function themeSource(body: string, card: string, muted: string, locale: SourceLocale = DEFAULT_EMAIL_LOCALE): string {
   return `import { Html, Head, Tailwind, Body, Container, Section, Link } from "@react-email/components";
 
 export function EmailTheme({ children, unsubscribeLink }: { children: React.ReactNode; unsubscribeLink?: string }) {
   return (
-    <Html>
+    ${htmlTag(locale)}
       <Head />
       <Tailwind>
         <Body className="${body} font-sans text-base m-0 px-4 py-8">
@@ -40,13 +58,20 @@ EmailTheme.PreviewProps = { unsubscribeLink: "https://example.com/unsubscribe" }
 `;
 }
 
-export const DEFAULT_EMAIL_THEMES: Readonly<Record<string, EmailThemeSource>> = {
-  [DEFAULT_EMAIL_THEME_ID]: {
-    displayName: "Default Light",
-    tsxSource: themeSource("bg-[#f5f6fa] text-[#1f2937]", "bg-white", "text-[#6b7280]"),
-  },
-  [DARK_EMAIL_THEME_ID]: { displayName: "Default Dark", tsxSource: themeSource("bg-[#1f2023] text-white", "bg-black", "text-[#9ca3af]") },
+const THEME_STYLES: Readonly<Record<string, { displayName: string; colors: [body: string, card: string, muted: string] }>> = {
+  [DEFAULT_EMAIL_THEME_ID]: { displayName: "Default Light", colors: ["bg-[#f5f6fa] text-[#1f2937]", "bg-white", "text-[#6b7280]"] },
+  [DARK_EMAIL_THEME_ID]: { displayName: "Default Dark", colors: ["bg-[#1f2023] text-white", "bg-black", "text-[#9ca3af]"] },
 };
+
+/** A built-in theme's source for a locale (its <Html lang dir>); undefined for an id that is no built-in theme. */
+export function builtInThemeSource(themeId: string, locale: SourceLocale): string | undefined {
+  const style = Object.hasOwn(THEME_STYLES, themeId) ? THEME_STYLES[themeId] : undefined;
+  return style ? themeSource(...style.colors, locale) : undefined;
+}
+
+export const DEFAULT_EMAIL_THEMES: Readonly<Record<string, EmailThemeSource>> = Object.fromEntries(
+  Object.entries(THEME_STYLES).map(([id, style]) => [id, { displayName: style.displayName, tsxSource: themeSource(...style.colors) }]),
+);
 
 /** Older configs named the themes instead of giving their ids. */
 export const LEGACY_THEME_NAMES: Readonly<Record<string, string>> = {
@@ -56,56 +81,6 @@ export const LEGACY_THEME_NAMES: Readonly<Record<string, string>> = {
 
 /** A new theme starts as a copy of the light theme (as in the reference). */
 export const NEW_THEME_SOURCE = DEFAULT_EMAIL_THEMES[DEFAULT_EMAIL_THEME_ID]!.tsxSource;
-
-/** The body every built-in template shares: heading, greeting, a paragraph, an optional action, and the footnote. */
-function templateSource(o: {
-  schema: string;
-  subject: string;
-  heading: string;
-  paragraph: string;
-  extra?: string;
-  button?: { href: string; label: string };
-  footnote?: string;
-  preview: string;
-}): string {
-  const button = o.button
-    ? `
-          <Section className="text-center py-3">
-            <Button href={${o.button.href}} className="bg-[#4338ca] text-white text-sm font-bold rounded-md px-5 py-3 no-underline">
-              ${o.button.label}
-            </Button>
-          </Section>`
-    : "";
-  return `import { type } from "arktype";
-import { Button, Section, Hr, Text, Heading } from "@react-email/components";
-import { Subject, NotificationCategory, Props } from "@stackframe/emails";
-
-export const variablesSchema = type(${o.schema});
-
-export function EmailTemplate({ user, project, variables }: Props<typeof variablesSchema.infer>) {
-  return (
-    <>
-      <Subject value={${o.subject}} />
-      <NotificationCategory value="Transactional" />
-      <Section>
-        <Heading as="h2" className="text-xl font-bold text-center m-0 pb-4">
-          {${o.heading}}
-        </Heading>
-        <Text className="text-sm text-center m-0 pb-4">
-          Hi{user.displayName ? ", " + user.displayName : ""}! {${o.paragraph}}
-        </Text>${o.extra ?? ""}${button}
-        <Hr className="my-6 opacity-30" />
-        <Text className="text-xs text-center opacity-70 m-0">
-          ${o.footnote ?? "If you were not expecting this email, you can safely ignore it."}
-        </Text>
-      </Section>
-    </>
-  );
-}
-
-EmailTemplate.PreviewVariables = ${o.preview} satisfies typeof variablesSchema.infer;
-`;
-}
 
 export const BUILT_IN_TEMPLATE_IDS = {
   email_verification: "e7d009ce-8d47-4528-b245-5bf119f2ffa3",
@@ -125,145 +100,191 @@ export const BUILT_IN_TEMPLATE_IDS = {
 
 export type BuiltInEmailKind = keyof typeof BUILT_IN_TEMPLATE_IDS;
 
-export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<string, EmailTemplateSource>> = {
-  [BUILT_IN_TEMPLATE_IDS.email_verification]: {
+/**
+ * The texts a built-in email of a kind is written with in a locale, by the key of its slot: the
+ * shared greeting and footnote, the kind's own texts, and the theme's `lang` and `dir`.
+ */
+export function builtInTexts(kind: BuiltInEmailKind, locale: EmailLocale): Record<string, string> {
+  const m = EMAIL_MESSAGES[locale];
+  return { lang: locale, dir: textDirection(locale), ...m.common, ...m[kind] };
+}
+
+/** A message as a JS string expression: "Sign in to {project}" → `"Sign in to " + project.displayName`. */
+function messageExpression(message: string): string {
+  const pieces = parseMessage(message)
+    .map((part, i) => (i % 2 === 1 ? messageRefPath(part) : part === "" ? null : JSON.stringify(part)))
+    .filter((p): p is string => p !== null);
+  if (pieces.length === 0) return '""';
+  return pieces.length === 1 && !pieces[0]!.startsWith('"') ? `String(${pieces[0]})` : pieces.join(" + ");
+}
+
+const BUTTON_CLASS = "bg-[#4338ca] text-white text-sm font-bold rounded-md px-5 py-3 no-underline";
+
+/** How a built-in template is laid out; its texts come from the catalogue (messages/) by key. */
+type TemplateShape = {
+  displayName: string;
+  schema: string;
+  preview: string;
+  /** The action button's link (its label is the `button` text). */
+  buttonHref?: string;
+  /** The kind has a `footnote` text of its own (else the shared `ignore`). */
+  ownFootnote?: boolean;
+  /** More body after the paragraph; `t(key)` is a text's expression. */
+  extra?: (t: (key: string) => string) => string;
+};
+
+const TEMPLATE_SHAPES: Readonly<Record<BuiltInEmailKind, TemplateShape>> = {
+  email_verification: {
     displayName: "Email Verification",
-    tsxSource: templateSource({
-      schema: `{ emailVerificationLink: "string" }`,
-      subject: `"Verify your email at " + project.displayName`,
-      heading: `"Verify your email at " + project.displayName`,
-      paragraph: `"Please confirm that this email address belongs to you."`,
-      button: { href: "variables.emailVerificationLink", label: "Verify my email" },
-      preview: `{ emailVerificationLink: "https://example.com/verify?code=preview" }`,
-    }),
+    schema: `{ emailVerificationLink: "string" }`,
+    buttonHref: "variables.emailVerificationLink",
+    preview: `{ emailVerificationLink: "https://example.com/verify?code=preview" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.password_reset]: {
+  password_reset: {
     displayName: "Password Reset",
-    tsxSource: templateSource({
-      schema: `{ passwordResetLink: "string" }`,
-      subject: `"Reset your password at " + project.displayName`,
-      heading: `"Reset your password at " + project.displayName`,
-      paragraph: `"Someone asked to reset your password. The link works once and expires."`,
-      button: { href: "variables.passwordResetLink", label: "Reset my password" },
-      preview: `{ passwordResetLink: "https://example.com/reset?code=preview" }`,
-    }),
+    schema: `{ passwordResetLink: "string" }`,
+    buttonHref: "variables.passwordResetLink",
+    preview: `{ passwordResetLink: "https://example.com/reset?code=preview" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.magic_link]: {
+  magic_link: {
     displayName: "Magic Link/OTP",
-    tsxSource: templateSource({
-      schema: `{ magicLink: "string", otp: "string" }`,
-      subject: `"Sign in to " + project.displayName + ": Your code is " + variables.otp`,
-      heading: `"Sign in to " + project.displayName`,
-      paragraph: `"Your one-time code is below: type it to sign in, or use the button."`,
-      extra: `
+    schema: `{ magicLink: "string", otp: "string" }`,
+    extra: () => `
         <Text className="text-2xl font-mono font-bold text-center m-0 pb-4">{variables.otp}</Text>`,
-      button: { href: "variables.magicLink", label: "Sign in" },
-      preview: `{ magicLink: "https://example.com/magic?code=preview", otp: "3SLSWZ" }`,
-    }),
+    buttonHref: "variables.magicLink",
+    preview: `{ magicLink: "https://example.com/magic?code=preview", otp: "3SLSWZ" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.team_invitation]: {
+  team_invitation: {
     displayName: "Team Invitation",
-    tsxSource: templateSource({
-      schema: `{ teamDisplayName: "string", teamInvitationLink: "string" }`,
-      subject: `"You have been invited to join " + variables.teamDisplayName`,
-      heading: `"You are invited to " + variables.teamDisplayName`,
-      paragraph: `"Click the button below to join the team " + variables.teamDisplayName + " on " + project.displayName + "."`,
-      button: { href: "variables.teamInvitationLink", label: "Join team" },
-      preview: `{ teamDisplayName: "My Team", teamInvitationLink: "https://example.com/invite?code=preview" }`,
-    }),
+    schema: `{ teamDisplayName: "string", teamInvitationLink: "string" }`,
+    buttonHref: "variables.teamInvitationLink",
+    preview: `{ teamDisplayName: "My Team", teamInvitationLink: "https://example.com/invite?code=preview" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.sign_in_invitation]: {
+  sign_in_invitation: {
     displayName: "Sign In Invitation",
-    tsxSource: templateSource({
-      schema: `{ signInInvitationLink: "string", teamDisplayName: "string" }`,
-      subject: `"You have been invited to " + project.displayName`,
-      heading: `"You are invited to sign in to " + variables.teamDisplayName`,
-      paragraph: `"Click the button below to sign in to your account."`,
-      button: { href: "variables.signInInvitationLink", label: "Sign in" },
-      preview: `{ signInInvitationLink: "https://example.com/sign-in", teamDisplayName: "My Team" }`,
-    }),
+    schema: `{ signInInvitationLink: "string", teamDisplayName: "string" }`,
+    buttonHref: "variables.signInInvitationLink",
+    preview: `{ signInInvitationLink: "https://example.com/sign-in", teamDisplayName: "My Team" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.password_changed]: {
+  password_changed: {
     displayName: "Password Changed",
-    tsxSource: templateSource({
-      schema: `{}`,
-      subject: `"Your password at " + project.displayName + " was changed"`,
-      heading: `"Your password was changed"`,
-      paragraph: `"The password of your " + project.displayName + " account was just changed."`,
-      footnote: "If you did not change it, reset your password now and review your account's active sessions.",
-      preview: `{}`,
-    }),
+    schema: `{}`,
+    ownFootnote: true,
+    preview: `{}`,
   },
-  [BUILT_IN_TEMPLATE_IDS.new_sign_in]: {
+  new_sign_in: {
     displayName: "New Sign-in From an Unknown Device",
-    tsxSource: templateSource({
-      schema: `{ signInDevice: "string", signInLocation: "string", signInTime: "string" }`,
-      subject: `"New sign-in to your " + project.displayName + " account"`,
-      heading: `"New sign-in to your account"`,
-      paragraph: `"Your " + project.displayName + " account was signed in to from a device or place we have not seen before."`,
-      extra: `
+    schema: `{ signInDevice: "string", signInLocation: "string", signInTime: "string" }`,
+    extra: (t) => `
         <Text className="text-sm text-center m-0 pb-4">
-          Device: {variables.signInDevice}<br />
-          Location: {variables.signInLocation}<br />
-          Time: {variables.signInTime}
+          {${t("device")}}<br />
+          {${t("location")}}<br />
+          {${t("time")}}
         </Text>`,
-      footnote: "If this was you, you can ignore this email. If not, change your password now and sign out of your other sessions.",
-      preview: `{ signInDevice: "Chrome on macOS", signInLocation: "DE", signInTime: "2025-01-01 12:00 UTC" }`,
-    }),
+    ownFootnote: true,
+    preview: `{ signInDevice: "Chrome on macOS", signInLocation: "DE", signInTime: "2025-01-01 12:00 UTC" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.sign_in_locked]: {
+  sign_in_locked: {
     displayName: "Password Sign-in Locked",
-    tsxSource: templateSource({
-      schema: `{ lockedUntil: "string" }`,
-      subject: `"Too many wrong passwords for your " + project.displayName + " account"`,
-      heading: `"Password sign-in is locked for now"`,
-      paragraph: `"Someone typed a wrong password for your " + project.displayName + " account too many times, so signing in with the password is paused until " + variables.lockedUntil + ". You can still sign in with an emailed code, a passkey or a linked account."`,
-      footnote: "If this was not you, your password was not accepted. Consider changing it to a long, unique one.",
-      preview: `{ lockedUntil: "2025-01-01 13:00 UTC" }`,
-    }),
+    schema: `{ lockedUntil: "string" }`,
+    ownFootnote: true,
+    preview: `{ lockedUntil: "2025-01-01 13:00 UTC" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.payment_receipt]: {
+  payment_receipt: {
     displayName: "Payment Receipt",
-    tsxSource: templateSource({
-      schema: `{ productName: "string", quantity: "number", amount: "string", "receiptLink?": "string" }`,
-      subject: `"Your receipt from " + project.displayName`,
-      heading: `"Thanks for your purchase"`,
-      paragraph: `"Your payment for " + variables.productName + " is complete."`,
-      extra: `
-        <Text className="text-base font-bold text-center m-0 pb-2">Total paid: {variables.amount}</Text>
-        <Text className="text-sm text-center m-0 pb-4">Quantity: {variables.quantity}</Text>
+    schema: `{ productName: "string", quantity: "number", amount: "string", "receiptLink?": "string" }`,
+    extra: (t) => `
+        <Text className="text-base font-bold text-center m-0 pb-2">{${t("total")}}</Text>
+        <Text className="text-sm text-center m-0 pb-4">{${t("quantity")}}</Text>
         {variables.receiptLink ? (
           <Section className="text-center py-3">
-            <Button href={variables.receiptLink} className="bg-[#4338ca] text-white text-sm font-bold rounded-md px-5 py-3 no-underline">
-              View receipt
+            <Button href={variables.receiptLink} className="${BUTTON_CLASS}">
+              {${t("button")}}
             </Button>
           </Section>
         ) : null}`,
-      footnote: "Keep this email for your records.",
-      preview: `{ productName: "Pro Plan", quantity: 1, amount: "USD 29.00", receiptLink: "https://example.com/receipt" }`,
-    }),
+    ownFootnote: true,
+    preview: `{ productName: "Pro Plan", quantity: 1, amount: "USD 29.00", receiptLink: "https://example.com/receipt" }`,
   },
-  [BUILT_IN_TEMPLATE_IDS.payment_failed]: {
+  payment_failed: {
     displayName: "Payment Failed",
-    tsxSource: templateSource({
-      schema: `{ productName: "string", amount: "string", "invoiceUrl?": "string", "failureReason?": "string" }`,
-      subject: `"Payment failed for " + project.displayName`,
-      heading: `"Your payment did not go through"`,
-      paragraph: `"We could not collect the payment of " + variables.amount + " for " + variables.productName + "."`,
-      extra: `
+    schema: `{ productName: "string", amount: "string", "invoiceUrl?": "string", "failureReason?": "string" }`,
+    extra: (t) => `
         {variables.failureReason ? <Text className="text-sm text-center m-0 pb-4">{variables.failureReason}</Text> : null}
         {variables.invoiceUrl ? (
           <Section className="text-center py-3">
-            <Button href={variables.invoiceUrl} className="bg-[#4338ca] text-white text-sm font-bold rounded-md px-5 py-3 no-underline">
-              Update payment
+            <Button href={variables.invoiceUrl} className="${BUTTON_CLASS}">
+              {${t("button")}}
             </Button>
           </Section>
         ) : null}`,
-      footnote: "Update your payment method to keep your subscription.",
-      preview: `{ productName: "Pro Plan", amount: "USD 29.00", invoiceUrl: "https://example.com/invoice" }`,
-    }),
+    ownFootnote: true,
+    preview: `{ productName: "Pro Plan", amount: "USD 29.00", invoiceUrl: "https://example.com/invoice" }`,
   },
 };
+
+/**
+ * A built-in template's TSX in a locale: heading, greeting, a paragraph, an optional action, and the
+ * footnote, each text a JS string expression written from the catalogue (or, for "probe", its slot).
+ */
+export function builtInTemplateSource(kind: BuiltInEmailKind, locale: SourceLocale): string {
+  const shape = TEMPLATE_SHAPES[kind];
+  const texts = locale === "probe" ? null : builtInTexts(kind, locale);
+  const t = (key: string) => {
+    if (!texts) return JSON.stringify(messageSlot(key));
+    const text = texts[key];
+    if (text === undefined) throw new Error(`the ${kind} email has no text "${key}"`);
+    return messageExpression(text);
+  };
+  const button = shape.buttonHref
+    ? `
+        <Section className="text-center py-3">
+          <Button href={${shape.buttonHref}} className="${BUTTON_CLASS}">
+            {${t("button")}}
+          </Button>
+        </Section>`
+    : "";
+  return `import { type } from "arktype";
+import { Button, Section, Hr, Text, Heading } from "@react-email/components";
+import { Subject, NotificationCategory, Props } from "@stackframe/emails";
+
+export const variablesSchema = type(${shape.schema});
+
+export function EmailTemplate({ user, project, variables }: Props<typeof variablesSchema.infer>) {
+  return (
+    <>
+      <Subject value={${t("subject")}} />
+      <NotificationCategory value="Transactional" />
+      <Section>
+        <Heading as="h2" className="text-xl font-bold text-center m-0 pb-4">
+          {${t("heading")}}
+        </Heading>
+        <Text className="text-sm text-center m-0 pb-2">
+          {user.displayName ? ${t("greetingNamed")} : ${t("greeting")}}
+        </Text>
+        <Text className="text-sm text-center m-0 pb-4">
+          {${t("paragraph")}}
+        </Text>${shape.extra?.(t) ?? ""}${button}
+        <Hr className="my-6 opacity-30" />
+        <Text className="text-xs text-center opacity-70 m-0">
+          {${t(shape.ownFootnote ? "footnote" : "ignore")}}
+        </Text>
+      </Section>
+    </>
+  );
+}
+
+EmailTemplate.PreviewVariables = ${shape.preview} satisfies typeof variablesSchema.infer;
+`;
+}
+
+/** The built-in templates by id, in English: what the config holds and the template editor shows. */
+export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<string, EmailTemplateSource>> = Object.fromEntries(
+  (Object.entries(BUILT_IN_TEMPLATE_IDS) as [BuiltInEmailKind, string][]).map(([kind, id]) => [
+    id,
+    { displayName: TEMPLATE_SHAPES[kind].displayName, tsxSource: builtInTemplateSource(kind, DEFAULT_EMAIL_LOCALE) },
+  ]),
+);
 
 /** Rendered with a theme to check it when it is saved (the reference checks a theme the same way). */
 export const THEME_CHECK_TEMPLATE_SOURCE = `import { Subject, NotificationCategory } from "@stackframe/emails";

@@ -50,8 +50,9 @@ export async function notifyIfNewDevice(deps: Deps, project: ProjectRow, userId:
     { type: "user-primary-email", user_id: userId },
     {
       userDisplayName: record.user.displayName,
-      device: device.userAgent ?? "Unknown device",
-      location: device.countryCode ?? "Unknown location",
+      // Unknown ones are named in the reader's language when the email is rendered (built-in.ts).
+      ...(device.userAgent ? { device: device.userAgent } : {}),
+      ...(device.countryCode ? { location: device.countryCode } : {}),
       time: utcTime(signedInAt),
     },
   );

@@ -1,7 +1,8 @@
 /**
  * The email queue's consumer for outbox rows (issue 24). One message names one row; the consumer
  * claims it (compare-and-set, so a message seen twice sends once), finds who it goes to, renders it
- * (built-in emails on the cheap path, owners' TSX in the sandbox) and makes one delivery attempt.
+ * (built-in emails on the cheap path, in the row's locale or the project's default; owners' TSX in the
+ * sandbox) and makes one delivery attempt.
  * - sent: done; its sealed variables are dropped.
  * - a temporary failure (4xx, timeout, dropped connection): back to queued with backoff
  *   (EMAIL_RETRY_BASE_SECONDS × 2^attempt, ±50%), at most MAX_SEND_ATTEMPTS attempts, then server-error;
@@ -17,6 +18,7 @@ import type { Deps } from "../deps";
 import { openConfigSecret } from "../project-config/secrets";
 import { renderBuiltInEmail } from "./built-in";
 import { attemptDelivery } from "./delivery";
+import { isEmailLocale } from "./locale";
 import { enqueueOutbox } from "./outbox";
 import { redactEmail } from "./redact";
 import { hasTurnedOff, renderSendRow } from "./sending";
@@ -61,10 +63,13 @@ async function renderRow(
   if (row.builtInKind) {
     const sealed = row.secretVariables ? await openConfigSecret(deps, row.secretVariables) : null;
     const vars: TemplateVars = sealed ? (JSON.parse(sealed) as TemplateVars) : ((row.variables ?? {}) as TemplateVars);
-    const message = await renderBuiltInEmail(deps, project, row.builtInKind as TemplateKind, {
-      ...vars,
-      userDisplayName: vars.userDisplayName ?? displayName,
-    });
+    const message = await renderBuiltInEmail(
+      deps,
+      project,
+      row.builtInKind as TemplateKind,
+      { ...vars, userDisplayName: vars.userDisplayName ?? displayName },
+      isEmailLocale(row.locale) ? row.locale : null,
+    );
     return { ok: true, message, isTransactional: true, categoryId: null, fallbackError: message.fallbackError ?? null };
   }
   const result = await renderSendRow(deps, project, row, { userId, displayName });

@@ -13,6 +13,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { sealConfigValue } from "../project-config/secrets";
 import type { IssuedCode } from "../verification-codes";
+import { type EmailLocale, pickEmailLocale } from "./locale";
 import { REDACTED } from "./redact";
 import { secretValuesOf, type TemplateKind, type TemplateVars } from "./templates";
 
@@ -65,6 +66,14 @@ function baseRow(deps: Deps, projectId: string, recipient: EmailOutboxRecipient)
 }
 
 /**
+ * Which locale a built-in email is written in: `"request"` (the default) takes the best supported
+ * language of the request that causes it (its Accept-Language, services/email/locale.ts); `null`
+ * leaves it to the project's default email locale, for emails the request's sender is not the reader
+ * of (a lockout notice caused by someone typing wrong passwords, a payment email caused by Stripe).
+ */
+export type BuiltInLocale = "request" | EmailLocale | null;
+
+/**
  * A built-in email (verification, reset, sign-in code, invitation, notice) as an outbox row. Its
  * variables are sealed: they carry the emailed code until the email is sent.
  */
@@ -74,11 +83,13 @@ export async function builtInOutboxRow(
   kind: TemplateKind,
   recipient: EmailOutboxRecipient,
   vars: TemplateVars,
+  locale: BuiltInLocale = "request",
 ): Promise<NewOutboxRow> {
   return {
     ...baseRow(deps, project.id, recipient),
     createdWith: "programmatic-call",
     builtInKind: kind,
+    locale: locale === "request" ? pickEmailLocale(deps.audit.acceptLanguage) : locale,
     variables: publicVariables(vars),
     // Why: the variables hold a live sign-in/verification code until the mail has left; D1 access must not hand it out.
     secretVariables: await sealConfigValue(deps, JSON.stringify(vars)),
@@ -92,8 +103,9 @@ export async function builtInEmailStatement(
   kind: TemplateKind,
   recipient: EmailOutboxRecipient,
   vars: TemplateVars,
+  locale: BuiltInLocale = "request",
 ): Promise<{ id: string; statement: BatchItem<"sqlite">; enqueue: () => Promise<void> }> {
-  const row = await builtInOutboxRow(deps, project, kind, recipient, vars);
+  const row = await builtInOutboxRow(deps, project, kind, recipient, vars, locale);
   return { id: row.id, statement: insertOutboxStatement(deps.db, row), enqueue: () => enqueueOutbox(deps, [row.id]) };
 }
 
@@ -104,8 +116,9 @@ export async function queueBuiltInEmail(
   kind: TemplateKind,
   recipient: EmailOutboxRecipient,
   vars: TemplateVars,
+  locale: BuiltInLocale = "request",
 ): Promise<string> {
-  const queued = await builtInEmailStatement(deps, project, kind, recipient, vars);
+  const queued = await builtInEmailStatement(deps, project, kind, recipient, vars, locale);
   await queued.statement;
   await queued.enqueue();
   return queued.id;

@@ -30,7 +30,7 @@ async function recipientsOf(deps: Deps, projectId: string, c: PaymentCustomer): 
 }
 
 async function sendToCustomer(deps: Deps, project: ProjectRow, c: PaymentCustomer, kind: TemplateKind, vars: TemplateVars) {
-  for (const recipient of await recipientsOf(deps, project.id, c)) await queueBuiltInEmail(deps, project, kind, recipient, vars);
+  for (const recipient of await recipientsOf(deps, project.id, c)) await queueBuiltInEmail(deps, project, kind, recipient, vars, null); // Stripe's request: the project's default locale
 }
 
 /** The receipt of a paid one-time purchase (payment_intent.succeeded), sent once per purchase. */

@@ -11,6 +11,7 @@ import { AI_PROVIDERS, DEFAULT_AI_TIMEOUT_MS } from "@doorman/shared/wire-ai-cha
 import { z } from "zod";
 import { dataVaultConfigSchema, defaultDataVaultConfig } from "../data-vault/config";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
+import { DEFAULT_EMAIL_LOCALE, EMAIL_LOCALES } from "../email/locale";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
 import {
   DEFAULT_SIGN_UP_RULES_ACTION,
@@ -112,6 +113,8 @@ export const renderedConfigSchema = z.strictObject({
     refreshTokenRotation: bool,
     /** Every user needs a second factor: one without enrols TOTP at the next sign-in. */
     requireMfa: bool,
+    /** The locale of built-in emails whose request named no supported language (services/email/locale.ts). */
+    emails: z.strictObject({ defaultLocale: z.enum(EMAIL_LOCALES) }),
     /** Days the event log keeps events. */
     eventRetentionDays: z.number().int().min(1).max(3650),
     /** Session policy (0 = no limit): idle timeout and absolute lifetime in minutes, sessions per user. */
@@ -197,6 +200,8 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
       requireMfa: c.require_mfa,
       rateLimits: c.rate_limits,
       eventRetentionDays: c.event_retention_days,
+      // The default email locale lives only in the overrides (read through renderConfig where an email is rendered).
+      emails: { defaultLocale: DEFAULT_EMAIL_LOCALE },
       sessions: {
         idleTimeoutMinutes: c.session_idle_timeout_minutes,
         maxLifetimeMinutes: c.session_max_lifetime_minutes,
