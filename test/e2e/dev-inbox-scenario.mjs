@@ -33,7 +33,13 @@ export function defineDevInboxSteps(runner, { page, origin, shots, mail }) {
     const admin = adminApi(origin, created);
     const keys = await admin("/internal/api-keys", {
       method: "POST",
-      body: { description: "e2e", expires_at_millis: Date.now() + 3600_000, has_publishable_client_key: true },
+      body: {
+        description: "e2e",
+        expires_at_millis: Date.now() + 3600_000,
+        has_publishable_client_key: true,
+        has_secret_server_key: false,
+        has_super_secret_admin_key: false,
+      },
     });
     assert.equal(keys.status, 200, JSON.stringify(keys.body));
     const client = {
