@@ -13,7 +13,7 @@ import { recordSentEmail } from "../../db/queries/sent-emails";
 import type { Deps } from "../deps";
 import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { openConfigSecret } from "../project-config/secrets";
-import { keepInDevInbox } from "./dev-inbox";
+import { keepInDevInbox, pruneDevInbox } from "./dev-inbox";
 import { redactEmail } from "./redact";
 import { type SmtpOutcome, type SmtpSettings, sendSmtp } from "./smtp";
 import type { RenderedEmail } from "./templates";
@@ -77,5 +77,6 @@ export async function attemptDelivery(
     createdAt: deps.now(),
     sentAt: outcome.ok ? deps.now() : null,
   });
+  if (transport === "outbox") await pruneDevInbox(deps, project.id);
   return outcome;
 }

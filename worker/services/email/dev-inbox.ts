@@ -56,9 +56,8 @@ function cut(body: string): { value: string; cut: boolean } {
 }
 
 /**
- * Keeps the real message of an email sent to the dev outbox (development only; a no-op otherwise),
- * then drops the project's messages past the newest DEV_INBOX_MAX_MESSAGES. Pruning only deletes
- * (idempotent), so concurrent writers can at worst leave a few extra keys until the next write or TTL.
+ * Keeps the real message of an email sent to the dev outbox (development only; a no-op otherwise).
+ * The caller then runs pruneDevInbox (after its log row, so the row's time is not held up by it).
  */
 export async function keepInDevInbox(deps: Deps, projectId: string, id: string, to: string[], message: RenderedEmail): Promise<void> {
   if (!isDevInboxEnabled(deps)) return;
@@ -76,6 +75,15 @@ export async function keepInDevInbox(deps: Deps, projectId: string, id: string, 
   };
   const { key, ttl } = devOutboxKey(projectId, createdAt, id);
   await deps.env.KV.put(key, JSON.stringify(stored), { expirationTtl: ttl });
+}
+
+/**
+ * Drops the project's messages past the newest DEV_INBOX_MAX_MESSAGES (development only). Pruning
+ * only deletes (idempotent), so concurrent writers can at worst leave a few extra keys until the
+ * next write or their TTL.
+ */
+export async function pruneDevInbox(deps: Deps, projectId: string): Promise<void> {
+  if (!isDevInboxEnabled(deps)) return;
   const kept = await deps.env.KV.list({ prefix: devInboxPrefix(projectId), limit: DEV_INBOX_MAX_MESSAGES });
   if (kept.list_complete) return;
   const older = await deps.env.KV.list({ prefix: devInboxPrefix(projectId), cursor: kept.cursor, limit: 1000 });
