@@ -306,6 +306,7 @@ ${line}
   Dashboard     ${origin}/projects      (project owners sign in to the internal project)
   Sign in       ${origin}/handler/sign-in
   Sign up       ${origin}/handler/sign-up${oidcNote}${stripeNote}
+  ${inboxNote()}
 
   Internal project (the dashboard's own project), development keys:
     project id              internal
@@ -317,6 +318,14 @@ ${line}
 ${line}
 `);
   runCrons();
+}
+
+/** Where local email goes: the dev inbox (no SMTP relay), or the relay given in the environment. */
+function inboxNote() {
+  if (process.env.SHARED_SMTP_HOST)
+    return `Email         relayed to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT || 587} (SHARED_SMTP_*)`;
+  return `Dev inbox     ${origin}/dev-inbox      (your own mail, e.g. the sign-up verification link;
+                each project's: Emails → Dev inbox, /projects/{id}/emails/inbox)`;
 }
 
 /**

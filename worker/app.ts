@@ -34,6 +34,7 @@ import { connectedAccountsRoutes } from "./routes/connected-accounts";
 import { contactChannelsRoutes } from "./routes/contact-channels";
 import { dataVaultRoutes } from "./routes/data-vault";
 import { emailsDeliveryRoutes } from "./routes/emails/delivery";
+import { emailsDevInboxRoutes } from "./routes/emails/dev-inbox";
 import { emailsRoutes } from "./routes/emails/emails";
 import { emailsOutboxRoutes } from "./routes/emails/outbox";
 import { emailsUnsubscribeRoutes } from "./routes/emails/unsubscribe";
@@ -44,6 +45,7 @@ import { internalAiChatRoutes } from "./routes/internal/ai-chat";
 import { internalApiKeysRoutes } from "./routes/internal/api-keys";
 import { internalConfigRoutes } from "./routes/internal/config";
 import { emailQueueStepRoutes } from "./routes/internal/email-queue-step";
+import { internalDevInboxRoutes } from "./routes/internal/emails/dev-inbox";
 import { internalEmailDraftsRoutes } from "./routes/internal/emails/drafts";
 import { internalEmailsRoutes, sendSignInInvitationRoutes, sendTestEmailRoutes } from "./routes/internal/emails/emails";
 import { rewriteTemplateSourceRoutes } from "./routes/internal/emails/rewrite";
@@ -121,9 +123,11 @@ const api = routeGroup()
   .route("/emails", emailsOutboxRoutes)
   .route("/emails", emailsDeliveryRoutes)
   .route("/emails", emailsUnsubscribeRoutes)
+  .route("/emails", emailsDevInboxRoutes)
   .route("/internal/projects", internalProjectsRoutes)
   .route("/internal/api-keys", internalApiKeysRoutes)
   .route("/internal/emails", internalEmailsRoutes)
+  .route("/internal/dev-inbox", internalDevInboxRoutes)
   .route("/internal/email-themes", internalEmailThemesRoutes)
   .route("/internal/email-templates", internalEmailTemplatesRoutes)
   .route("/internal/email-drafts", internalEmailDraftsRoutes)

@@ -71,6 +71,7 @@ export type {
 export type { ContactChannel, NotificationCategory } from "./apps/contact-channels";
 export type { ActiveSession } from "./apps/current-user";
 export type { DataVaultSecretOptions, DataVaultStore } from "./apps/data-vault";
+export type { DevInboxEntry, DevInboxMessage } from "./apps/dev-inbox";
 export { type HostedPages, type HostedPagesSettings, lookupHostedPages } from "./apps/hosted-pages";
 export type { OAuthStartOptions } from "./apps/oauth";
 export { PASSKEY_RP_ID_SENTINEL, PASSKEY_WEBAUTHN_ERROR_CODES, type PasskeyWebAuthnErrorCode } from "./apps/passkeys";

@@ -118,6 +118,7 @@ export function defineA11ySteps(runner, { page, origin }) {
       ["/emails/drafts", "Email drafts · A11y Shop"],
       [`/emails/drafts/${draft.body.id}`, "Draft: A11y Draft"],
       ["/emails/compose", "Compose an email · A11y Shop"],
+      ["/emails/inbox", "Dev inbox · A11y Shop"],
       // The purchase page is checked in payments-scenario.mjs (it needs a purchase code).
       ["/payments", "Payments · A11y Shop"],
       ["/keys", /Keys/],

@@ -22,6 +22,7 @@ import { defineConsoleOutboxSteps } from "./console-outbox-scenario.mjs";
 import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
 import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
 import { defineConsoleWebhookSteps } from "./console-webhooks-scenario.mjs";
+import { defineDevInboxSteps } from "./dev-inbox-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
@@ -183,6 +184,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) defineConsoleEmailSteps(runner, { page, origin, mail });
   if (mail) defineConsoleEmailEditorSteps(runner, { page, origin, mail });
   if (mail) defineConsoleOutboxSteps(runner, { page, origin, mail, shots });
+  defineDevInboxSteps(runner, { page, origin, shots, mail });
   defineConsoleEventSteps(runner, { page, origin });
   defineConsoleMetricsSteps(runner, { page, origin });
   defineActivitySteps(runner, { page, origin, shots });

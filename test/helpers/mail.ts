@@ -34,16 +34,24 @@ export async function waitForMail(address: string, count = 1, timeoutMs = 10_000
 
 /**
  * The dev outbox: emails of "shared" projects without a platform sender are logged in D1 (with
- * codes redacted) and, in development, kept unredacted in KV under `dev-outbox:{id}`.
+ * codes redacted) and, in development, kept unredacted in the project's dev inbox in KV, under
+ * `dev-outbox:{project id}:{newest-first stamp}:{email id}` (worker/kv/keys.ts).
  */
 export async function outbox(address: string): Promise<Mail[]> {
-  const rows = await env.DB.prepare('SELECT id, "to" FROM sent_emails WHERE "to" LIKE ? ORDER BY created_at')
+  const rows = await env.DB.prepare('SELECT id, project_id, "to" FROM sent_emails WHERE "to" LIKE ? ORDER BY created_at')
     .bind(`%${address}%`)
-    .all<{ id: string; to: string }>();
+    .all<{ id: string; project_id: string; to: string }>();
+  const keysOf = new Map<string, string[]>();
   const mails: Mail[] = [];
   for (const r of rows.results) {
-    const real = await env.KV.get<{ subject: string; text: string; html: string }>(`dev-outbox:${r.id}`, "json");
-    if (real) mails.push({ ...real, to: JSON.parse(r.to) as string[] });
+    let keys = keysOf.get(r.project_id);
+    if (!keys) {
+      keys = (await env.KV.list({ prefix: `dev-outbox:${r.project_id}:` })).keys.map((k) => k.name);
+      keysOf.set(r.project_id, keys);
+    }
+    const key = keys.find((k) => k.endsWith(`:${r.id}`));
+    const real = key ? await env.KV.get<{ subject: string; text: string; html: string }>(key, "json") : null;
+    if (real) mails.push({ subject: real.subject, text: real.text, html: real.html, to: JSON.parse(r.to) as string[] });
   }
   return mails;
 }

@@ -46,6 +46,10 @@ describe("send-test-email", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(false);
+    // A connection failure names the host and port (issue 28), in the answer and in the log.
+    expect(res.body.error_message).toMatch(/^Could not connect to 127\.0\.0\.1:1: /);
+    const log = await call("/internal/emails", p.admin);
+    expect(log.body.items[0].error).toMatch(/^Could not connect to 127\.0\.0\.1:1: /);
   });
 
   it("needs admin access and a valid body", async () => {

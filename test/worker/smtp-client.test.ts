@@ -122,6 +122,8 @@ describe("a server that hangs up", () => {
     await fetch(control(`/${port}`), { method: "DELETE" });
     const outcome = await sendWatched("refused connection", settings(port));
     expect(outcome).toMatchObject({ ok: false, temporary: true, stage: "connect", code: null });
+    // The message names the address the owner configured (issue 28).
+    if (!outcome.ok) expect(outcome.message).toMatch(new RegExp(`^Could not connect to 127\\.0\\.0\\.1:${port}: `));
   });
 });
 
@@ -235,6 +237,8 @@ describe("the dialogue", () => {
     // A .invalid host never resolves (RFC 6761): permanent, not retried.
     const nowhere = await sendSmtp(settings(port, { host: "mail.this-host-does-not-exist.invalid" }), ["a@b.test"], message);
     expect(nowhere).toMatchObject({ ok: false, temporary: false, stage: "connect", code: null });
+    if (!nowhere.ok)
+      expect(nowhere.message).toContain(`Could not connect to mail.this-host-does-not-exist.invalid:${port}: the host does not exist`);
   });
 });
 

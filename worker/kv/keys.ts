@@ -30,9 +30,28 @@ export function cliLoginKey(loginCodeHash: string, remainingMs: number): { key: 
   return { key: `cli:login:${loginCodeHash}`, ttl: cliTtl(remainingMs) };
 }
 
-/** Development only: the real (unredacted) message of an email sent to the dev outbox, `dev-outbox:{email id}`. */
+/**
+ * Development only: the dev inbox, the real (unredacted) messages of emails sent to the dev outbox,
+ * `dev-outbox:{project id}:{newest-first stamp}:{email id}` = `{to, subject, html, text, secrets,
+ * created_at}`. The stamp (`DEV_INBOX_STAMP_BASE - created_at`, zero-padded) makes KV's
+ * lexicographic list newest first; each write prunes the project's keys past `DEV_INBOX_MAX_MESSAGES`
+ * (services/email/dev-inbox.ts), so a project keeps a bounded count, each kept one hour at most.
+ */
 export const DEV_OUTBOX_TTL_S = 3600;
+export const DEV_INBOX_MAX_MESSAGES = 50;
+const DEV_INBOX_STAMP_BASE = 9_999_999_999_999;
 
-export function devOutboxKey(emailId: string): { key: string; ttl: number } {
-  return { key: `dev-outbox:${emailId}`, ttl: DEV_OUTBOX_TTL_S };
+/** The prefix of one project's dev inbox (a project id never contains ":"). */
+export function devInboxPrefix(projectId: string): string {
+  return `dev-outbox:${projectId}:`;
+}
+
+export function devOutboxKey(projectId: string, createdAt: number, emailId: string): { key: string; ttl: number } {
+  const stamp = String(Math.max(0, DEV_INBOX_STAMP_BASE - createdAt)).padStart(13, "0");
+  return { key: `${devInboxPrefix(projectId)}${stamp}:${emailId}`, ttl: DEV_OUTBOX_TTL_S };
+}
+
+/** The email id at the end of a dev inbox key. */
+export function emailIdOfDevInboxKey(key: string): string {
+  return key.slice(key.lastIndexOf(":") + 1);
 }

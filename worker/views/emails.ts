@@ -13,7 +13,7 @@ export function emailLogEntryView(row: SentEmailRow): EmailLogEntryJson {
   };
 }
 
-/** One email with its bodies: in development this is how you read codes from the outbox. */
+/** One email with its bodies, as logged: codes and secret links redacted (the dev inbox has the real ones). */
 export function emailView(row: SentEmailRow): EmailJson {
   return { ...emailLogEntryView(row), html: row.html, text: row.text };
 }

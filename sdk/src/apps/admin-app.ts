@@ -15,6 +15,7 @@ import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import * as webhooks from "./admin-webhooks";
 import type { AppCore, ClientAppOptions } from "./app-core";
+import * as devInbox from "./dev-inbox";
 import * as hostedPages from "./hosted-pages";
 import type { CustomerType, PaymentsCustomerView } from "./payments-shapes";
 import * as permissions from "./permissions";
@@ -315,6 +316,27 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
       })),
       nextCursor: page.pagination.next_cursor,
     };
+  }
+
+  /**
+   * Development only: the project's dev inbox, the real messages it sent to the dev outbox with
+   * their codes and links, newest first; null when the worker is not in development (a Doorman extension).
+   *
+   * @example
+   * const inbox = await admin.listDevInbox({ to: "ada@example.com" });
+   * const link = inbox?.[0]?.links[0];
+   */
+  listDevInbox(options?: { to?: string }): Promise<devInbox.DevInboxEntry[] | null> {
+    return devInbox.listDevInbox(this._serverRequest.bind(this), options);
+  }
+  /**
+   * Development only: one dev inbox message with its bodies, or null.
+   *
+   * @example
+   * const message = await admin.getDevInboxMessage(id);
+   */
+  getDevInboxMessage(id: string): Promise<devInbox.DevInboxMessage | null> {
+    return devInbox.getDevInboxMessage(this._serverRequest.bind(this), id);
   }
 
   /** One logged email with its (redacted) bodies, or null. */

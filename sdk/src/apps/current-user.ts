@@ -13,6 +13,7 @@ import { snakeKeys } from "./case";
 import * as connections from "./connected-accounts";
 import type { ContactChannel, NotificationCategory } from "./contact-channels";
 import * as channels from "./contact-channels";
+import * as devInbox from "./dev-inbox";
 import type { OAuthStartOptions } from "./oauth";
 import * as passkeys from "./passkeys";
 import * as payments from "./payments";
@@ -81,6 +82,14 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
    * const { items, nextCursor } = await user.listActivity({ limit: 20 });
    */
   listActivity(options?: activity.ListActivityOptions): Promise<activity.UserActivityPage>;
+  /**
+   * Development only: the mail this project sent to the user's primary email through the dev
+   * outbox (codes, links, bodies), newest first; null when the worker is not in development.
+   *
+   * @example
+   * const [latest] = (await user.listDevInbox()) ?? [];
+   */
+  listDevInbox(): Promise<devInbox.DevInboxMessage[] | null>;
   listOwnedProjects(): Promise<AdminOwnedProjectOf<TAdminApp>[]>;
   createProject(options: {
     displayName: string;
@@ -215,6 +224,7 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
       await app._userRequest("/auth/sessions?user_id=me", { method: "DELETE" });
     },
     listActivity: (options) => activity.listActivity(app._userRequest.bind(app), "me", options),
+    listDevInbox: () => devInbox.listOwnDevInbox(app._userRequest.bind(app)),
     async listOwnedProjects() {
       const list = await app._userRequest<ListJson<ProjectAdminJson>>("/internal/projects");
       return list.items.map((p) => ownedProject(app, p, ownerAdminApp));

@@ -11,6 +11,7 @@ import { DashboardShell } from "../components/dashboard-shell";
 import { NewKeysPanel } from "../components/new-keys-panel";
 import { ProjectList } from "../components/project-list";
 import { RouteError } from "../components/route-error";
+import { VerifyEmailNotice } from "../components/verify-email-notice";
 import type { OwnedProject, OwnerUser } from "../lib/dashboard-types";
 
 export const meta: MetaFunction = () => [{ title: "Projects · Doorman" }];
@@ -48,6 +49,7 @@ function Projects() {
         <h1>Projects</h1>
         <p className="muted">Each project has its own users, keys and settings.</p>
       </div>
+      <VerifyEmailNotice user={user} />
       {created ? (
         <NewKeysPanel
           projectId={created.project.id}

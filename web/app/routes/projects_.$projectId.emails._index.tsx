@@ -8,6 +8,7 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { DataTable } from "../components/data-table";
+import { DevInboxCallout } from "../components/emails/dev-inbox-callout";
 import { EmailServerForm } from "../components/emails/email-server-form";
 import { EmailsHeading } from "../components/emails/emails-heading";
 import { SignInInvitationForm } from "../components/emails/sign-in-invitation-form";
@@ -50,6 +51,7 @@ function ProjectEmails() {
       <EmailsHeading title={`Emails · ${project.displayName}`} projectId={project.id}>
         <p className="muted">Every email this project sent or tried to send, newest first. Codes and secret links are redacted.</p>
       </EmailsHeading>
+      <DevInboxCallout project={project} />
       <section className="panel">
         <EmailServerForm project={project} onSaved={afterChange} />
       </section>

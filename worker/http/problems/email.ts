@@ -29,4 +29,7 @@ export const emailProblems = {
   outbox_request_invalid: (problem) => new KnownError("SCHEMA_ERROR", { message: problem.message }),
   template_rewrite_failed: (problem) => new KnownError("TEMPLATE_SOURCE_REWRITE_ERROR", { error: problem.error }),
   email_capacity_boost_active: (problem) => new KnownError("EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE", { expires_at: problem.expiresAt }),
+  dev_inbox_unavailable: () => new StatusError(404, "The dev inbox exists in development only."),
+  dev_inbox_message_not_found: (problem) =>
+    new StatusError(404, `No message ${problem.emailId} in the dev inbox (it keeps a project's latest messages for one hour).`),
 } satisfies ProblemMap<keyof EmailProblemFields>;

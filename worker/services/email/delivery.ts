@@ -4,16 +4,16 @@
  * cloudflare:sockets by the bounded client in ./smtp.ts) or `shared` (the platform sender:
  * SHARED_SMTP_* when configured, otherwise the dev outbox, i.e. the log row itself).
  * The log holds the message with its codes and secret links redacted (./redact.ts); only the SMTP
- * server (and, in development, the dev outbox in KV) gets the real one.
+ * server (and, in development, the dev inbox in KV: ./dev-inbox.ts) gets the real one.
  * Nothing here retries: the outbox (services/email/outbox*.ts) decides from the outcome.
  */
 
 import type { ProjectRow } from "../../db/queries/projects";
 import { recordSentEmail } from "../../db/queries/sent-emails";
-import { devOutboxKey } from "../../kv/keys";
 import type { Deps } from "../deps";
 import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { openConfigSecret } from "../project-config/secrets";
+import { keepInDevInbox, pruneDevInbox } from "./dev-inbox";
 import { redactEmail } from "./redact";
 import { type SmtpOutcome, type SmtpSettings, sendSmtp } from "./smtp";
 import type { RenderedEmail } from "./templates";
@@ -57,14 +57,9 @@ export async function attemptDelivery(
 ): Promise<DeliveryOutcome> {
   const { id } = options;
   const transport = options.transport ?? (await transportFor(deps, readProjectConfig(project.config)));
-  if (transport === "outbox" && deps.config.environment === "development") {
-    // The dev mail sink: the real message, development only, short-lived. Written before the log
-    // row so whoever sees the row can read the message.
-    const { key, ttl } = devOutboxKey(id);
-    await deps.env.KV.put(key, JSON.stringify({ subject: message.subject, html: message.html, text: message.text }), {
-      expirationTtl: ttl,
-    });
-  }
+  // The dev mail sink (the dev inbox): the real message, development only, short-lived. Written
+  // before the log row so whoever sees the row can read the message.
+  if (transport === "outbox") await keepInDevInbox(deps, project.id, id, to, message);
   const outcome: DeliveryOutcome =
     transport === "outbox" ? { ok: true, code: 250, reply: "dev outbox" } : await sendSmtp(transport, to, message);
   // Why: the log is readable by the project's admins and anyone with database access; a live
@@ -82,5 +77,6 @@ export async function attemptDelivery(
     createdAt: deps.now(),
     sentAt: outcome.ok ? deps.now() : null,
   });
+  if (transport === "outbox") await pruneDevInbox(deps, project.id);
   return outcome;
 }

@@ -31,4 +31,7 @@ export type EmailProblemFields = {
   email_capacity_boost_active: { expiresAt: string };
   /** A template could not be turned into a standalone draft (or the result does not render). */
   template_rewrite_failed: { error: string };
+  /** The dev inbox exists in development only (a production worker answers 404, as for a route it lacks). */
+  dev_inbox_unavailable: NoFields;
+  dev_inbox_message_not_found: { emailId: string };
 };

@@ -67,8 +67,10 @@ export function wireFailure(step: Step, err: unknown, budget: { ms: number; tota
   const after = e.partial ? ` (it had sent ${quoted(redact(e.partial, step.secrets))})` : "";
   const fail = (temporary: boolean, message: string) => failure(step.stage, temporary, null, null, message);
   if (step.stage === "connect") {
-    if (e.kind === "timeout") return fail(true, `No connection to the SMTP server ${step.server} within ${budget.ms} ms.`);
-    return fail(true, `Could not connect to the SMTP server ${step.server}: ${detail}.`);
+    // The address first, as the owner typed it: "could not connect to host:port" says which setting to check.
+    if (e.kind === "timeout")
+      return fail(true, `Could not connect to ${step.server}: the SMTP server did not answer within ${budget.ms} ms.`);
+    return fail(true, `Could not connect to ${step.server}: ${detail}.`);
   }
   if (e.kind === "timeout" && budget.total) {
     return fail(

@@ -141,7 +141,7 @@ class Session {
     }
     // RFC 6761: a name under .invalid never resolves, so retrying cannot help (the reference's HOST_NOT_FOUND, not retried).
     if (/(^|\.)invalid\.?$/i.test(smtp.host)) {
-      throw fail("connect", `The SMTP server host ${smtp.host} does not exist (.invalid names never resolve).`);
+      throw fail("connect", `Could not connect to ${this.server}: the host does not exist (.invalid names never resolve).`);
     }
     // Everything is checked and built before any connection: a bad address or header never reaches a server.
     const prepared = prepareMessage({ name: smtp.senderName, email: smtp.senderEmail }, to, message);

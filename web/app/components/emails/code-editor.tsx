@@ -17,9 +17,12 @@ export function CodeEditor(props: {
   /** The id of the visible label naming the editor. */
   labelledBy: string;
   describedBy?: string;
-  /** The line of the current render error (1-based), if it is in this editor's file. */
-  errorLine?: number | null;
-  errorMessage?: string | null;
+  /**
+   * The current render error, if it is in this editor's file: its line (1-based) and message.
+   * Marked again whenever this object changes (each render result is a new one), so a mark that
+   * edits moved or erased is put back on the reported line.
+   */
+  error?: { line: number; message: string; stamp: unknown } | null;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -66,10 +69,14 @@ export function CodeEditor(props: {
     setup.current.replaceDoc(view.current, props.value);
   }, [ready, props.value]);
 
+  // Marked once per render result (its stamp), not on every keystroke: in between, the mark moves with the edited text.
+  const error = useRef(props.error ?? null);
+  error.current = props.error ?? null;
+  const stamp = props.error?.stamp ?? null;
   useEffect(() => {
-    if (ready && view.current && setup.current)
-      setup.current.markErrorLine(view.current, props.errorLine ?? null, props.errorMessage ?? "This line has an error.");
-  }, [ready, props.errorLine, props.errorMessage]);
+    const e = stamp === null ? null : error.current;
+    if (ready && view.current && setup.current) setup.current.markErrorLine(view.current, e?.line ?? null, e?.message ?? "");
+  }, [ready, stamp]);
 
   return (
     <div className="code-editor">

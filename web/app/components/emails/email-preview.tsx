@@ -2,16 +2,37 @@
  * The live preview of an email: renders through the API's render-email (debounced while the
  * owner types) into a sandboxed frame (sandbox="" with srcdoc: no scripts, no same-origin), at
  * desktop or mobile width, with the subject, a loading state and the error (with its line) in a
- * live region. The last good render stays visible while there is an error.
+ * live region. The last good render stays visible while there is an error. The frame is laid out at
+ * the chosen width and scaled down to fit its panel (useFitScale), so a desktop-width email never
+ * makes the panel scroll sideways.
  */
 
 import type { EmailPreviewOptions, RenderedEmailPreview } from "@doorman/sdk";
-import { useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { errorMessage } from "../../lib/project-context";
 import { type RenderProblem, renderProblem } from "./render-error";
 
 /** How long typing must pause before the preview renders again. */
 export const PREVIEW_DEBOUNCE_MS = 400;
+
+/** The widths the frame is laid out at (a desktop mail client's reading pane, a phone), and its height. */
+export const PREVIEW_WIDTHS = { desktop: 640, mobile: 375 } as const;
+const FRAME_HEIGHT = 640;
+
+/** The scale (at most 1) that fits `width` px into the box's own width, following its resizes. */
+function useFitScale(box: RefObject<HTMLDivElement | null>, width: number, active: boolean): number {
+  const [scale, setScale] = useState(1);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !active) return;
+    const measure = () => setScale(Math.min(1, el.clientWidth / width));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [box, width, active]);
+  return scale;
+}
 
 type Renderer = { renderEmail(options: EmailPreviewOptions): Promise<RenderedEmailPreview> };
 
@@ -29,6 +50,9 @@ export function EmailPreview(props: {
   const [problem, setProblem] = useState<RenderProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const latest = useRef(0);
+  const box = useRef<HTMLDivElement>(null);
+  const frameWidth = PREVIEW_WIDTHS[width];
+  const scale = useFitScale(box, frameWidth, result !== null);
   const onProblem = useRef(props.onProblem);
   onProblem.current = props.onProblem;
   const { app } = props;
@@ -92,17 +116,23 @@ export function EmailPreview(props: {
           <p className="email-preview-subject">
             <span className="muted">Subject:</span> <strong data-testid="preview-subject">{subject || "(no subject)"}</strong>
           </p>
-          {/* Focusable, so keyboards can scroll a desktop-width email sideways on a narrow screen. */}
-          <div
-            className={`table-scroll email-preview-box email-preview-${width}`}
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to scroll it
-            tabIndex={0}
-          >
+          {scale < 1 ? (
+            <p className="muted email-preview-scale">
+              Shown at {Math.round(scale * 100)}% of its {frameWidth} px width, to fit.
+            </p>
+          ) : null}
+          <div ref={box} className={`email-preview-box email-preview-${width}`} style={{ height: Math.ceil(FRAME_HEIGHT * scale) + 2 }}>
             <iframe
               title={`Email preview, ${width === "desktop" ? "desktop" : "mobile"} width`}
               className="email-preview-frame"
               sandbox=""
               srcDoc={result.html}
+              style={{
+                width: frameWidth,
+                height: FRAME_HEIGHT,
+                transform: scale < 1 ? `scale(${scale})` : undefined,
+                marginLeft: scale < 1 ? 0 : "auto",
+              }}
             />
           </div>
           <details className="email-preview-text">

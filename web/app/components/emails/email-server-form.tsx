@@ -93,7 +93,7 @@ export function EmailServerForm(props: { project: OwnedProject; onSaved: (messag
         emailConfig: { ...smtp, port: Number(smtp.port) },
       });
       setTestResult(
-        result.success ? `Sent. Check the inbox of ${testTo}.` : `The server refused: ${result.errorMessage ?? "unknown error"}`,
+        result.success ? `Sent. Check the inbox of ${testTo}.` : `Not sent. ${result.errorMessage ?? "The server gave no reason."}`,
       );
     }, "Could not send the test email.");
   };

@@ -1,6 +1,6 @@
 /** The labelled TSX editor of a page, with the line of the current render error marked. */
 import { CodeEditor } from "./code-editor";
-import type { RenderProblem } from "./render-error";
+import { errorMark, type RenderProblem } from "./render-error";
 
 export function SourceField(props: {
   id: string;
@@ -11,7 +11,7 @@ export function SourceField(props: {
   problem: RenderProblem | null;
   file: "template" | "theme";
 }) {
-  const line = props.problem && props.problem.file === props.file ? props.problem.line : null;
+  const mark = errorMark(props.problem, props.file, props.value.split("\n").length);
   return (
     <div className="field">
       <span id={`${props.id}-label`} className="editor-label">
@@ -25,8 +25,7 @@ export function SourceField(props: {
         onChange={props.onChange}
         labelledBy={`${props.id}-label`}
         describedBy={`${props.id}-hint`}
-        errorLine={line}
-        errorMessage={props.problem?.message ?? null}
+        error={mark}
       />
     </div>
   );

@@ -13,7 +13,7 @@ import { emailLogEntryView, emailView } from "../../../views/emails";
 const getOne = defineRoute({
   method: "get",
   path: "/{emailId}",
-  summary: "One email with its bodies (in development, how you read codes from the outbox)",
+  summary: "One email with its bodies, as logged (codes and secret links redacted; in development the dev inbox has them)",
   access: ["admin"],
   params: z.strictObject({ emailId: z.string() }),
   response: [emailSchema, { status: 404, description: "Email not found." }],
