@@ -283,10 +283,21 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
    * const { items, nextCursor } = await admin.listEvents({ userId, limit: 20 });
    */
   async listEvents(
-    options: { type?: string; userId?: string; teamId?: string; since?: Date; until?: Date; cursor?: string; limit?: number } = {},
+    options: {
+      type?: string;
+      /** Every type of one area (EVENT_AREAS of @doorman/shared/event-types); `type` wins when both are given. */
+      area?: string;
+      userId?: string;
+      teamId?: string;
+      since?: Date;
+      until?: Date;
+      cursor?: string;
+      limit?: number;
+    } = {},
   ): Promise<{ items: ProjectEvent[]; nextCursor: string | null }> {
     const q = new URLSearchParams();
     if (options.type) q.set("type", options.type);
+    if (options.area) q.set("area", options.area);
     if (options.userId) q.set("user_id", options.userId);
     if (options.teamId) q.set("team_id", options.teamId);
     if (options.since) q.set("since_millis", String(options.since.getTime()));

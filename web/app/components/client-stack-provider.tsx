@@ -7,7 +7,7 @@
  * same markup with its real app, created at once.
  */
 
-import { type ReactStackApp, StackLoading, StackProvider } from "@doorman/sdk/react";
+import { type ReactStackApp, StackProvider } from "@doorman/sdk/react";
 import { useMatches } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { createServerRenderApp } from "../lib/handler-app";
@@ -15,6 +15,7 @@ import type { HandlerServerData } from "../lib/handler-data.server";
 // A static import (not import()): the module ships with the route's preloaded chunks, so
 // no extra request can fail or be aborted by a navigation after the page has loaded.
 import { getStackApp } from "../lib/stack-app.client";
+import { ConsoleLoading } from "./console-frame";
 
 /** The `handle` of a route that renders its SDK components on the server. */
 export type StackServerRenderHandle = { stackServerRender: true };
@@ -46,6 +47,7 @@ export function ClientStackProvider({ publishableClientKey, children }: { publis
       </StackProvider>
     );
   }
-  if (!app) return <StackLoading />;
+  // Until the app exists (and on the server): console pages show their frame and navigation (issue 28).
+  if (!app) return <ConsoleLoading />;
   return <StackProvider app={app}>{children}</StackProvider>;
 }

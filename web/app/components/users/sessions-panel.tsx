@@ -9,6 +9,7 @@
 import type { ActiveSession, ServerUser } from "@doorman/sdk";
 import { useCallback, useId, useState } from "react";
 import { formatDateTime } from "../../lib/format";
+import { placeOf } from "../../lib/place";
 import { useLoad } from "../../lib/use-load";
 import { Alert, ConfirmButton, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
@@ -30,20 +31,9 @@ export function sessionAddress(session: Pick<ActiveSession, "geoInfo">): string 
   return ip && ip !== "unknown" ? ip : null;
 }
 
-/** Where that address is (city, region, country), from the API's IP info; null when it says nothing. */
+/** Where that address is: "local" for a loopback or private one, else city, region and country from the API's IP info; null when unknown. */
 export function sessionPlace(session: Pick<ActiveSession, "geoInfo">): string | null {
-  const info = session.geoInfo ?? {};
-  const country = text(info.countryCode);
-  let countryName = country;
-  if (country) {
-    try {
-      countryName = new Intl.DisplayNames(undefined, { type: "region" }).of(country.toUpperCase()) ?? country;
-    } catch {
-      countryName = country;
-    }
-  }
-  const parts = [text(info.cityName), text(info.regionCode), countryName].filter((p): p is string => p !== null);
-  return parts.length ? parts.join(", ") : null;
+  return placeOf(sessionAddress(session), session.geoInfo);
 }
 
 export function SessionsPanel(props: { projectId: string; user: ServerUser; label: string; toast: (m: string) => void }) {
@@ -119,7 +109,13 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
           Loading sessions…
         </p>
       ) : (
-        <DataTable isEmpty={sessions.value.length === 0} empty="No active sessions." className="user-table" label="Active sessions">
+        <DataTable
+          isEmpty={sessions.value.length === 0}
+          empty="No active sessions."
+          className="user-table"
+          label="Active sessions"
+          stack={["Started", "Last used", "Last address", "Place", "Kind", ""]}
+        >
           <thead>
             <tr>
               <th scope="col">Started</th>

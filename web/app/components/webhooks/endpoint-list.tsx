@@ -13,7 +13,7 @@ export type EndpointActions = {
 export function EndpointList({ endpoints, actions }: { endpoints: WebhookEndpoint[]; actions: EndpointActions }) {
   if (endpoints.length === 0) return <p className="empty">No endpoint yet. Add one to receive events.</p>;
   return (
-    <DataTable className="webhook-endpoints">
+    <DataTable className="webhook-endpoints" stack={["URL", "Event types", "State", ""]}>
       <thead>
         <tr>
           <th scope="col">URL</th>
