@@ -546,6 +546,26 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   deleteWebhookEndpoint(id: string): Promise<void> {
     return webhooks.deleteWebhookEndpoint(this._serverRequest.bind(this), id);
   }
+
+  /**
+   * An endpoint's signing secret (whsec_…), for an owner; each reveal is logged as a webhook.secret_revealed event.
+   *
+   * @example
+   * const secret = await admin.revealWebhookSecret(endpoint.id);
+   */
+  revealWebhookSecret(id: string): Promise<string> {
+    return webhooks.revealWebhookSecret(this._serverRequest.bind(this), id);
+  }
+
+  /**
+   * Rotates an endpoint's signing secret: answers the new one (this once); the old one signs nothing more.
+   *
+   * @example
+   * const secret = await admin.rotateWebhookSecret(endpoint.id);
+   */
+  rotateWebhookSecret(id: string): Promise<string> {
+    return webhooks.rotateWebhookSecret(this._serverRequest.bind(this), id);
+  }
   /**
    * The delivery log, newest first, each delivery with its payload and every attempt.
    *
