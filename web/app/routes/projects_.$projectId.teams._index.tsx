@@ -60,7 +60,7 @@ export default function ProjectTeamsRoute() {
       ) : (
         <TeamTable projectId={project.id} teams={teams} />
       )}
-      <CreateTeamForm onCreate={onCreate} />
+      <CreateTeamForm project={project} onCreate={onCreate} />
     </div>
   );
 }
