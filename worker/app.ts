@@ -21,6 +21,7 @@ import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "
 import { BETA_VERSION_PREFIX, migrationTestsRoutes, serveBetaVersion } from "./routes/api-versions";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
+import { impersonationRoutes } from "./routes/auth/impersonation";
 import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthRoutes } from "./routes/auth/oauth";
 import { appleNativeRoutes } from "./routes/auth/oauth-apple-native";
@@ -50,6 +51,7 @@ import { internalEmailTemplatesRoutes } from "./routes/internal/emails/templates
 import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { failedEmailsDigestRoutes } from "./routes/internal/failed-emails-digest";
+import { impersonationLinksRoutes } from "./routes/internal/impersonation-links";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
@@ -90,6 +92,7 @@ const api = routeGroup()
   .route("/auth/password", passwordRoutes)
   .route("/auth/anonymous", anonymousRoutes)
   .route("/auth/otp", otpRoutes)
+  .route("/auth/impersonation", impersonationRoutes)
   .route("/auth/mfa", mfaRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
@@ -128,6 +131,7 @@ const api = routeGroup()
   .route("/internal/config", internalConfigRoutes)
   .route("/internal/ai-chat", internalAiChatRoutes)
   .route("/internal/events", internalEventsRoutes)
+  .route("/internal/impersonation-links", impersonationLinksRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
   .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)
