@@ -7,6 +7,7 @@ import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import type { AiChatContextType } from "../shared/wire-ai-chat";
 import type { EventListJson } from "../shared/wire-events";
+import type { ImpersonationLinkJson } from "../shared/wire-impersonation";
 import type { MetricsJson } from "../shared/wire-metrics";
 import * as aiChat from "./admin-ai-chat";
 import * as outbox from "./admin-email-outbox";
@@ -545,6 +546,20 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** Deletes an endpoint and its delivery log. */
   deleteWebhookEndpoint(id: string): Promise<void> {
     return webhooks.deleteWebhookEndpoint(this._serverRequest.bind(this), id);
+  }
+
+  /**
+   * A one-time link that opens the project's app signed in as the user (an impersonation session):
+   * the app's handler page `impersonate` on the first trusted domain redeems it. `url` is null when
+   * the project has no trusted domain. The code works once, for five minutes.
+   *
+   * @example
+   * const { url } = await admin.createImpersonationLink(userId);
+   * if (url) window.open(url, "_blank", "noopener");
+   */
+  async createImpersonationLink(userId: string): Promise<{ code: string; expiresAt: Date; url: string | null }> {
+    const link = await this._serverRequest<ImpersonationLinkJson>("/internal/impersonation-links", { body: { user_id: userId } });
+    return { code: link.code, expiresAt: new Date(link.expires_at_millis), url: link.url };
   }
 
   /**
