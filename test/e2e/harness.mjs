@@ -9,8 +9,11 @@ export { assert };
 
 export function createRunner() {
   const steps = [];
+  // E2E_ONLY="polish:,a11y:" runs only the steps whose names start with one of these (a scenario that sets itself up).
+  const only = (process.env.E2E_ONLY ?? "").split(",").filter(Boolean);
   return {
     step(name, fn) {
+      if (only.length && !only.some((prefix) => name.startsWith(prefix))) return;
       steps.push({ name, fn });
     },
     async run(onFailure) {
