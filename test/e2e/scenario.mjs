@@ -188,7 +188,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineConsoleWebhookSteps(runner, { page, origin });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
-  defineConsolePolishSteps(runner, { page, context, origin, shots });
+  defineConsolePolishSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });
   defineSessionSteps(runner, { page, context, origin, shots });
   defineAssistantSteps(runner, { page, context, origin });

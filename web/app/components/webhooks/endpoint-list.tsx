@@ -76,7 +76,7 @@ export function EndpointList({ endpoints, actions }: { endpoints: WebhookEndpoin
                 <button
                   type="button"
                   className="btn btn-secondary btn-small"
-                  aria-label={`Reveal the signing secret of ${e.url}`}
+                  aria-label={`Reveal secret of ${e.url}`}
                   onClick={() => void actions.onReveal(e)}
                 >
                   Reveal secret
@@ -84,7 +84,7 @@ export function EndpointList({ endpoints, actions }: { endpoints: WebhookEndpoin
                 <ConfirmButton
                   small
                   label="Rotate secret"
-                  ariaLabel={`Rotate the signing secret of ${e.url}`}
+                  ariaLabel={`Rotate secret of ${e.url}`}
                   title="Rotate the signing secret?"
                   consequence={`A new secret signs every request to ${e.url} from now on, retries included; the current one stops at once, so your server rejects deliveries until it uses the new secret.`}
                   confirmLabel="Rotate secret"
