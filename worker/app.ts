@@ -21,6 +21,7 @@ import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "
 import { BETA_VERSION_PREFIX, migrationTestsRoutes, serveBetaVersion } from "./routes/api-versions";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
+import { impersonationRoutes } from "./routes/auth/impersonation";
 import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthRoutes } from "./routes/auth/oauth";
 import { appleNativeRoutes } from "./routes/auth/oauth-apple-native";
@@ -54,6 +55,7 @@ import { internalEmailThemesRoutes } from "./routes/internal/emails/themes";
 import { internalEventsRoutes } from "./routes/internal/events";
 import { failedEmailsDigestRoutes } from "./routes/internal/failed-emails-digest";
 import { internalHostedPagesRoutes } from "./routes/internal/hosted-pages";
+import { impersonationLinksRoutes } from "./routes/internal/impersonation-links";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
 import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
@@ -95,6 +97,7 @@ const api = routeGroup()
   .route("/auth/password", passwordRoutes)
   .route("/auth/anonymous", anonymousRoutes)
   .route("/auth/otp", otpRoutes)
+  .route("/auth/impersonation", impersonationRoutes)
   .route("/auth/mfa", mfaRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
@@ -136,6 +139,7 @@ const api = routeGroup()
   .route("/internal/ai-chat", internalAiChatRoutes)
   .route("/internal/events", internalEventsRoutes)
   .route("/internal/hosted-pages", internalHostedPagesRoutes)
+  .route("/internal/impersonation-links", impersonationLinksRoutes)
   .route("/internal/metrics", internalMetricsRoutes)
   .route("/internal/send-test-email", sendTestEmailRoutes)
   .route("/internal/failed-emails-digest", failedEmailsDigestRoutes)

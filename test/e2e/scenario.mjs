@@ -19,6 +19,7 @@ import { defineConsoleEmailSteps } from "./console-emails-scenario.mjs";
 import { defineConsoleEventSteps } from "./console-events-scenario.mjs";
 import { defineConsoleMetricsSteps } from "./console-metrics-scenario.mjs";
 import { defineConsoleOutboxSteps } from "./console-outbox-scenario.mjs";
+import { defineConsolePolishSteps } from "./console-polish-scenario.mjs";
 import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
 import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
 import { defineConsoleWebhookSteps } from "./console-webhooks-scenario.mjs";
@@ -191,6 +192,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineConsoleWebhookSteps(runner, { page, origin });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
+  defineConsolePolishSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });
   defineSessionSteps(runner, { page, context, origin, shots });
   defineAssistantSteps(runner, { page, context, origin });

@@ -411,6 +411,11 @@ describe("event catalogue coverage", () => {
       "mfa.recovery_codes_generated",
       "mfa.recovery_code_used",
       "sign_in.locked_out",
+      // webhook-secrets.test.ts (issue 28)
+      "webhook.secret_revealed",
+      "webhook.secret_rotated",
+      // impersonation-links.test.ts (issue 28)
+      "impersonation.link_created",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

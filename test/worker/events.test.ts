@@ -4,9 +4,11 @@
  * list events newest first with filters and a cursor; another project's events stay invisible.
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { EVENT_AREAS } from "@doorman/shared/event-types";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { DEV_SCHEDULED_PATH } from "../../worker/scheduled";
+import { EVENT_TYPES } from "../../worker/services/events";
 import { call, createProjectWithKeys, signUp, uniqueEmail } from "../helpers/api";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
@@ -137,6 +139,29 @@ describe("event log", () => {
     const bad = await call("/internal/events?cursor=nonsense", p.admin);
     expect(bad.body.code).toBe("SCHEMA_ERROR");
     expect((await call("/internal/events", p.server)).status).toBe(401);
+  });
+});
+
+describe("event areas (issue 28)", () => {
+  it("filters by area with the shared list; a type wins over an area; an unknown area is a schema error", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client, uniqueEmail("area"));
+    await call("/teams", { ...p.server, body: { display_name: "Area team", creator_user_id: user.userId } });
+    const teams = (await eventsOf(p, `?area=${encodeURIComponent("Teams")}`)).items.map((e) => e.type);
+    expect(teams.length).toBeGreaterThan(0);
+    const teamArea = EVENT_AREAS.find((a) => a.area === "Teams")!.types as readonly string[];
+    expect(teams.every((t) => teamArea.includes(t))).toBe(true);
+    const signIns = (await eventsOf(p, `?area=${encodeURIComponent("Sign-in and sessions")}`)).items.map((e) => e.type);
+    expect(signIns).toContain("sign_in.succeeded");
+    expect(signIns).not.toContain("team.created");
+    expect((await eventsOf(p, `?area=Teams&type=user.created`)).items.map((e) => e.type)).toEqual(["user.created"]);
+    expect((await call("/internal/events?area=Nowhere", p.admin)).body.code).toBe("SCHEMA_ERROR");
+  });
+
+  it("every area's types are event types, each in one area", () => {
+    const all = EVENT_AREAS.flatMap((a) => a.types as readonly string[]);
+    expect(new Set(all).size).toBe(all.length);
+    expect([...EVENT_TYPES]).toEqual(all);
   });
 });
 

@@ -3,6 +3,7 @@
  * as the change, so an event is never lost or invented. This file names the event types and builds
  * their rows; the actor, address and user agent come from the request (deps.audit).
  */
+import type { EventType } from "@doorman/shared/event-types";
 import {
   type EventRow,
   insertEventIfChangedStatement,
@@ -16,49 +17,13 @@ import { IsolateCache } from "../lib/isolate-cache";
 import type { Deps } from "./deps";
 
 /**
- * Every event type and the one action that writes it. Names follow the reference's webhook events
- * where one exists (user.*, team.*, team_membership.*, team_permission.*); `data` never holds a secret.
+ * Every event type and the one action that writes it: the shared list (@doorman/shared/event-types),
+ * grouped by area, which the console's Events page filters by.
  */
-export const EVENT_TYPES = [
-  "user.created", // data: { method: "password" | "otp" | "oauth" | "passkey" | "anonymous" | "server" | "admin", provider? }
-  "user.updated", // data: { fields: string[] }
-  "user.deleted", // data: { team_ids: string[] }
-  "user.active", // at most one per user and UTC day, on sign-in or refresh: the source of daily active users
-  "sign_in.succeeded", // data: { method, provider?, session_id, mfa? }
-  "sign_in.failed", // data: { method, reason: known error code }
-  "sign_out", // data: { session_id }
-  "session.revoked", // data: { session_id } (one user's), or { all_users: true } without a user when an admin signs every user of the project out
-  "session.token_reused", // data: { session_id } — a rotated refresh token came back; the session family is revoked
-  "session.impersonated", // data: { session_id } — an admin opened a session as the user
-  "password.changed",
-  "password.reset",
-  "email.verified", // data: { contact_channel_id }
-  "mfa.enrolled",
-  "mfa.removed",
-  "mfa.recovery_codes_generated", // a new set of ten replaced the old
-  "mfa.recovery_code_used", // data: { remaining }
-  "sign_in.locked_out", // password sign-in refused for the rest of the hour after 100 failures (the user is emailed)
-  "passkey.added", // data: { passkey_id }
-  "oauth_account.linked", // data: { provider, provider_account_id }
-  "team.created",
-  "team.updated", // data: { fields: string[] }
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created", // data: { permission_id }
-  "team_permission.deleted", // data: { permission_id }
-  "project_permission.created", // data: { permission_id }
-  "project_permission.deleted", // data: { permission_id }
-  "api_key.created", // data: { api_key_id, kind: "user" | "team" }
-  "api_key.revoked", // data: { api_key_id, kind }
-  "team_invitation.sent", // data: { invitation_id }
-  "team_invitation.accepted", // data: { invitation_id }
-  "project.config_changed", // data: { keys: string[] }
-] as const;
+export { EVENT_TYPES, type EventType } from "@doorman/shared/event-types";
 /** The sign-in methods recorded in `data.method` ("server": a session the back end created with its key). */
 export const SIGN_IN_METHODS = ["password", "otp", "oauth", "passkey", "anonymous", "cli", "server"] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export type EventSubject = { userId?: string | null; teamId?: string | null };
 

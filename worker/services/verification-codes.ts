@@ -20,7 +20,8 @@ export type CodePurpose =
   | "oauth_outer_state"
   | "oauth_authorization_code"
   | "passkey_registration"
-  | "passkey_authentication";
+  | "passkey_authentication"
+  | "impersonation";
 
 export const CODE_LENGTH = 45;
 export const OTP_LENGTH = 6;

@@ -7,6 +7,7 @@ import type { Session } from "../session/session";
 import { KnownError } from "../shared/known-errors";
 import type { AiChatContextType } from "../shared/wire-ai-chat";
 import type { EventListJson } from "../shared/wire-events";
+import type { ImpersonationLinkJson } from "../shared/wire-impersonation";
 import type { MetricsJson } from "../shared/wire-metrics";
 import * as aiChat from "./admin-ai-chat";
 import * as outbox from "./admin-email-outbox";
@@ -289,10 +290,21 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
    * const { items, nextCursor } = await admin.listEvents({ userId, limit: 20 });
    */
   async listEvents(
-    options: { type?: string; userId?: string; teamId?: string; since?: Date; until?: Date; cursor?: string; limit?: number } = {},
+    options: {
+      type?: string;
+      /** Every type of one area (EVENT_AREAS of @doorman/shared/event-types); `type` wins when both are given. */
+      area?: string;
+      userId?: string;
+      teamId?: string;
+      since?: Date;
+      until?: Date;
+      cursor?: string;
+      limit?: number;
+    } = {},
   ): Promise<{ items: ProjectEvent[]; nextCursor: string | null }> {
     const q = new URLSearchParams();
     if (options.type) q.set("type", options.type);
+    if (options.area) q.set("area", options.area);
     if (options.userId) q.set("user_id", options.userId);
     if (options.teamId) q.set("team_id", options.teamId);
     if (options.since) q.set("since_millis", String(options.since.getTime()));
@@ -581,6 +593,40 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** Deletes an endpoint and its delivery log. */
   deleteWebhookEndpoint(id: string): Promise<void> {
     return webhooks.deleteWebhookEndpoint(this._serverRequest.bind(this), id);
+  }
+
+  /**
+   * A one-time link that opens the project's app signed in as the user (an impersonation session):
+   * the app's handler page `impersonate` on the first trusted domain redeems it. `url` is null when
+   * the project has no trusted domain. The code works once, for five minutes.
+   *
+   * @example
+   * const { url } = await admin.createImpersonationLink(userId);
+   * if (url) window.open(url, "_blank", "noopener");
+   */
+  async createImpersonationLink(userId: string): Promise<{ code: string; expiresAt: Date; url: string | null }> {
+    const link = await this._serverRequest<ImpersonationLinkJson>("/internal/impersonation-links", { body: { user_id: userId } });
+    return { code: link.code, expiresAt: new Date(link.expires_at_millis), url: link.url };
+  }
+
+  /**
+   * An endpoint's signing secret (whsec_…), for an owner; each reveal is logged as a webhook.secret_revealed event.
+   *
+   * @example
+   * const secret = await admin.revealWebhookSecret(endpoint.id);
+   */
+  revealWebhookSecret(id: string): Promise<string> {
+    return webhooks.revealWebhookSecret(this._serverRequest.bind(this), id);
+  }
+
+  /**
+   * Rotates an endpoint's signing secret: answers the new one (this once); the old one signs nothing more.
+   *
+   * @example
+   * const secret = await admin.rotateWebhookSecret(endpoint.id);
+   */
+  rotateWebhookSecret(id: string): Promise<string> {
+    return webhooks.rotateWebhookSecret(this._serverRequest.bind(this), id);
   }
   /**
    * The delivery log, newest first, each delivery with its payload and every attempt.

@@ -9,6 +9,7 @@ import type {
   WebhookDeliveryListJson,
   WebhookEndpointCreatedJson,
   WebhookEndpointJson,
+  WebhookEndpointSecretJson,
 } from "../shared/wire-webhooks";
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../shared/webhook-event-types";
@@ -116,6 +117,16 @@ export async function updateWebhookEndpoint(request: Request, id: string, input:
 
 export async function deleteWebhookEndpoint(request: Request, id: string): Promise<void> {
   await request(endpointPath(id), { method: "DELETE" });
+}
+
+/** The endpoint's signing secret (the reveal is logged in the project's event log). */
+export async function revealWebhookSecret(request: Request, id: string): Promise<string> {
+  return (await request<WebhookEndpointSecretJson>(`${endpointPath(id)}/secret`)).secret;
+}
+
+/** A new signing secret for the endpoint; the old one signs nothing more. */
+export async function rotateWebhookSecret(request: Request, id: string): Promise<string> {
+  return (await request<WebhookEndpointSecretJson>(`${endpointPath(id)}/secret/rotate`, { method: "POST", body: {} })).secret;
 }
 
 export async function listWebhookDeliveries(

@@ -218,6 +218,17 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
     return ok(undefined);
   }
 
+  /**
+   * Redeems a one-time impersonation code (an owner's "Impersonate" link lands on the handler's
+   * impersonate page with it) into an impersonation session of its user, then redirects like a sign-in.
+   *
+   * @example
+   * await app.signInWithImpersonationCode(new URLSearchParams(location.hash.slice(1)).get("code")!);
+   */
+  signInWithImpersonationCode(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    return this.signInWith("/auth/impersonation/redeem", { code: code.toLowerCase() }, "signIn", options.noRedirect);
+  }
+
   /** Checks a sign-in link's code without using it (to ask for a click before signing in). */
   checkMagicLinkCode(code: string): Promise<Result<undefined>> {
     return emailAuth.checkSignInCode(this, code);

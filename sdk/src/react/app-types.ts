@@ -106,6 +106,7 @@ export type ReactStackApp = Pick<
   | "getProject"
   | "sendMagicLinkEmail"
   | "signInWithMagicLink"
+  | "signInWithImpersonationCode"
   | "checkMagicLinkCode"
   | "sendForgotPasswordEmail"
   | "verifyPasswordResetCode"

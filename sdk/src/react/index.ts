@@ -31,6 +31,7 @@ export { ErrorPage, type ErrorPageProps } from "./components/error-page";
 export { Field, type FieldProps, FormAlert } from "./components/field";
 export { ForgotPassword } from "./components/forgot-password";
 export { handlerPageName, StackHandler, type StackHandlerProps } from "./components/handler";
+export { ImpersonationLanding } from "./components/impersonation-landing";
 export { MagicLinkSignIn } from "./components/magic-link-sign-in";
 export { MfaPage } from "./components/mfa-page";
 export { MfaSection } from "./components/mfa-section";

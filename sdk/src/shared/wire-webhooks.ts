@@ -25,6 +25,9 @@ export const webhookEndpointSchema = z.object({
 /** The created endpoint, with its signing secret: shown this once, never again. */
 export const webhookEndpointCreatedSchema = webhookEndpointSchema.extend({ secret: z.string() });
 
+/** An endpoint's signing secret: revealed to an owner (the reveal is logged) or newly made by a rotation. */
+export const webhookEndpointSecretSchema = z.object({ secret: z.string() });
+
 export const webhookEndpointListSchema = z.object({ items: z.array(webhookEndpointSchema), is_paginated: z.literal(false) });
 
 const eventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -82,6 +85,7 @@ export const sendTestWebhookResultSchema = z.object({ success: z.boolean(), erro
 export const svixTokenSchema = z.object({ token: z.string() });
 
 export type WebhookEndpointJson = z.infer<typeof webhookEndpointSchema>;
+export type WebhookEndpointSecretJson = z.infer<typeof webhookEndpointSecretSchema>;
 export type WebhookEndpointCreatedJson = z.infer<typeof webhookEndpointCreatedSchema>;
 export type WebhookAttemptJson = z.infer<typeof webhookAttemptSchema>;
 export type WebhookDeliveryJson = z.infer<typeof webhookDeliverySchema>;

@@ -8,7 +8,7 @@
  * data (a hosted page's project), else the internal project's (the console's).
  */
 
-import { StackLoading, StackProvider } from "@doorman/sdk/react";
+import { StackProvider } from "@doorman/sdk/react";
 import { useMatches } from "@remix-run/react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { createServerRenderApp, type HandlerAppConfig, handlerAppKey, internalAppConfig } from "../lib/handler-app";
@@ -16,6 +16,7 @@ import type { HandlerServerData } from "../lib/handler-data.server";
 // A static import (not import()): the module ships with the route's preloaded chunks, so
 // no extra request can fail or be aborted by a navigation after the page has loaded.
 import { getStackApp } from "../lib/stack-app.client";
+import { ConsoleLoading } from "./console-frame";
 
 /** The `handle` of a route that renders its SDK components on the server. */
 export type StackServerRenderHandle = { stackServerRender: true };
@@ -51,7 +52,8 @@ export function ClientStackProvider({ publishableClientKey, children }: { publis
       </StackProvider>
     );
   }
-  if (!app) return <StackLoading />;
+  // Until the app exists (and on the server): console pages show their frame and navigation (issue 28).
+  if (!app) return <ConsoleLoading />;
   return (
     <StackProvider key={configKey} app={app}>
       {children}

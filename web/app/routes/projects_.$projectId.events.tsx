@@ -1,7 +1,10 @@
 /**
  * `/projects/:projectId/events`: the project's event log (who changed what, when, from where),
- * filtered by type, user and time, newest first, paged with the API's cursor.
+ * filtered by type or area (every type of the shared list, @doorman/shared/event-types), user and
+ * time, newest first, paged with the API's cursor.
  */
+
+import { EVENT_AREAS } from "@doorman/shared/event-types";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useId, useMemo, useState } from "react";
 import { PageHeading } from "../components/console-ui";
@@ -11,16 +14,14 @@ import { useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Events · Doorman" }];
 
-const TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-];
+/** The listed areas, lower-cased for the subtitle ("users, sign-in and sessions, …"). */
+const AREA_LIST = EVENT_AREAS.map((a) => a.area.toLowerCase()).join(", ");
+
+/** The select's value for a whole area ("area:Teams") or for one type ("team.created"). */
+function parseChoice(choice: string): { type?: string; area?: string } {
+  if (!choice) return {};
+  return choice.startsWith("area:") ? { area: choice.slice(5) } : { type: choice };
+}
 
 export default function ProjectEventsRoute() {
   const { project } = useProject();
@@ -32,7 +33,7 @@ export default function ProjectEventsRoute() {
   const [applied, setApplied] = useState({ type: "", userId: "", since: "", until: "" });
   const filter = useMemo(
     () => ({
-      type: applied.type || undefined,
+      ...parseChoice(applied.type),
       userId: applied.userId.trim() || undefined,
       since: applied.since ? new Date(`${applied.since}T00:00:00`) : undefined,
       until: applied.until ? new Date(`${applied.until}T23:59:59.999`) : undefined,
@@ -42,7 +43,10 @@ export default function ProjectEventsRoute() {
   return (
     <>
       <PageHeading title={`Events · ${project.displayName}`}>
-        <p className="muted">Every change to users, teams and memberships, newest first: who made it and from where.</p>
+        <p className="muted">
+          The project's event log, newest first: {AREA_LIST}. Each event says who did it and from where (device and place), never a secret
+          or a setting's value.
+        </p>
       </PageHeading>
       <form
         className="panel form"
@@ -56,10 +60,15 @@ export default function ProjectEventsRoute() {
           <label htmlFor={`${id}-type`}>Type</label>
           <select id={`${id}-type`} className="input" value={type} onChange={(e) => setType(e.target.value)}>
             <option value="">All types</option>
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
+            {EVENT_AREAS.map((a) => (
+              <optgroup key={a.area} label={a.area}>
+                <option value={`area:${a.area}`}>All {a.area.toLowerCase()} events</option>
+                {a.types.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
         </div>

@@ -127,7 +127,12 @@ function DefinitionTable(props: {
   return (
     <section className="panel" aria-label={props.title}>
       <h2>{props.title}</h2>
-      <DataTable isEmpty={props.items.length === 0} empty="None yet." className="permission-table">
+      <DataTable
+        isEmpty={props.items.length === 0}
+        empty="None yet."
+        className="permission-table"
+        stack={["Id", "Description", "Contains", ""]}
+      >
         <thead>
           <tr>
             <th scope="col">Id</th>

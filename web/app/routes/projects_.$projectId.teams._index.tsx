@@ -60,7 +60,7 @@ export default function ProjectTeamsRoute() {
       ) : (
         <TeamTable projectId={project.id} teams={teams} />
       )}
-      <CreateTeamForm onCreate={onCreate} />
+      <CreateTeamForm project={project} onCreate={onCreate} />
     </div>
   );
 }
@@ -90,7 +90,12 @@ function TeamTable({ projectId, teams }: { projectId: string; teams: ServerTeam[
               ? `${teams.length} ${teams.length === 1 ? "team" : "teams"}`
               : `${matches.length} of ${teams.length} teams`}
           </p>
-          <DataTable isEmpty={matches.length === 0} empty={<>No team matches “{query.trim()}”.</>} className="team-table">
+          <DataTable
+            isEmpty={matches.length === 0}
+            empty={<>No team matches “{query.trim()}”.</>}
+            className="team-table"
+            stack={["Name", "Id", "Created"]}
+          >
             <thead>
               <tr>
                 <th scope="col">Name</th>

@@ -1,19 +1,20 @@
 /**
  * `/projects/:projectId/*`: the console frame of one project: the dashboard shell, the project's
  * navigation (the current page marked with aria-current), the assistant panel and toasts. It loads
- * the owned project through the owner's session and hands it to the pages (useProject()).
+ * the owned project through the owner's session and hands it to the pages (useProject()). The frame
+ * and navigation are server-rendered (console-frame.tsx): there before hydration and while loading.
  */
 
 import { useUser } from "@doorman/sdk/react";
-import { NavLink, Outlet, useParams } from "@remix-run/react";
+import { Outlet, useParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { AssistantPanel, AssistantToggle, useAssistantToggle } from "../components/assistant/assistant-panel";
+import { ProjectFrame } from "../components/console-frame";
 import { useToasts } from "../components/console-ui";
 import { DashboardShell } from "../components/dashboard-shell";
 import { RouteError } from "../components/route-error";
 import type { OwnedProject, OwnerUser } from "../lib/dashboard-types";
 import type { ProjectContext } from "../lib/project-context";
-import { PROJECT_PAGES } from "../lib/project-pages";
 
 export default function ProjectLayoutRoute() {
   return (
@@ -58,42 +59,39 @@ function ProjectLayout() {
     );
   }
   if (error || project === null) {
-    return error ? (
-      <p className="alert" role="alert">
-        {error}
-      </p>
-    ) : (
-      <p className="muted" role="status">
-        Loading the project…
-      </p>
+    // The frame and its navigation stay while the project loads (they need only its id).
+    return (
+      <ProjectFrame projectId={projectId ?? ""} title={<strong>Project</strong>}>
+        {error ? (
+          <p className="alert" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p className="muted" role="status">
+            Loading the project…
+          </p>
+        )}
+      </ProjectFrame>
     );
   }
   const context: ProjectContext = { project, owner, reloadProject, toast };
   return (
-    <div className="project-frame">
-      <nav className="project-nav" aria-label="Project">
-        <p className="project-nav-title">
-          <a href="/projects">← Projects</a>
-          <strong>{project.displayName}</strong>
-          {project.isProductionMode ? <span className="badge">production</span> : <span className="badge badge-dev">development</span>}
-        </p>
-        <AssistantToggle state={assistant} />
-        <ul>
-          {PROJECT_PAGES.map((page) => (
-            <li key={page.path}>
-              <NavLink to={`/projects/${project.id}${page.path ? `/${page.path}` : ""}`} end={page.path === ""} prefetch="none">
-                {page.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="project-page">
+    <>
+      <ProjectFrame
+        projectId={project.id}
+        title={
+          <>
+            <strong>{project.displayName}</strong>
+            {project.isProductionMode ? <span className="badge">production</span> : <span className="badge badge-dev">development</span>}
+          </>
+        }
+        controls={<AssistantToggle state={assistant} />}
+      >
         <Outlet context={context} />
-      </div>
+      </ProjectFrame>
       <AssistantPanel project={project} state={assistant} />
       {toasts}
-    </div>
+    </>
   );
 }
 

@@ -115,7 +115,7 @@ function ProjectUser() {
           onSave={(kind, value, kindLabel) => save({ [kind]: value } as ServerUserUpdateOptions, `${kindLabel} saved.`)}
         />
         <ContactChannelsPanel user={handle} toast={toast} onChange={refresh} />
-        <SessionsPanel projectId={project.id} user={handle} label={label} toast={toast} />
+        <SessionsPanel project={project} user={handle} label={label} toast={toast} />
         <UserTeamsPanel app={project.app} projectId={project.id} user={user} />
         <ProjectPermissionsPanel app={project.app} projectId={project.id} user={handle} label={label} toast={toast} />
         <OAuthAccountsPanel user={handle} label={label} toast={toast} onChange={refresh} />

@@ -1,6 +1,7 @@
 /**
- * `/projects/:projectId/users/:userId/impersonate#access_token=…&refresh_token=…`: the tab an
- * impersonation opens. The project's own app is not hosted here, so this page shows the user as
+ * `/projects/:projectId/users/:userId/impersonate#access_token=…&refresh_token=…`: the tab "View in
+ * the console" opens (or "Impersonate", for a project without a trusted domain; with one, "Impersonate
+ * in the app" opens the app itself through a one-time link instead). This page shows the user as
  * the impersonation session sees them (GET /users/me through a client app of the project), and
  * ends that session on request.
  *

@@ -12,7 +12,7 @@ import { RouteError } from "../components/route-error";
 import { DeliveryLog } from "../components/webhooks/delivery-log";
 import { EndpointForm, type NewEndpoint } from "../components/webhooks/endpoint-form";
 import { EndpointList } from "../components/webhooks/endpoint-list";
-import { NewSecretPanel } from "../components/webhooks/new-secret-panel";
+import { NewSecretPanel, type ShownSecret } from "../components/webhooks/new-secret-panel";
 import { errorMessage, useProject } from "../lib/project-context";
 
 export const meta: MetaFunction = () => [{ title: "Webhooks · Doorman" }];
@@ -22,7 +22,7 @@ export default function WebhooksRoute() {
   const app = project.app;
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [created, setCreated] = useState<ShownSecret | null>(null);
   const test = useAction();
   const [logVersion, setLogVersion] = useState(0);
 
@@ -37,7 +37,7 @@ export default function WebhooksRoute() {
       description: input.description || undefined,
       eventTypes: input.eventTypes,
     });
-    setCreated({ url: endpoint.url, secret });
+    setCreated({ url: endpoint.url, secret, kind: "created" });
     toast(`Endpoint ${endpoint.url} added.`);
     await load();
   };
@@ -75,6 +75,14 @@ export default function WebhooksRoute() {
         toast(`${e.url} ${e.disabled ? "enabled" : "disabled"}.`);
         await load();
       }),
+    onReveal: (e: WebhookEndpoint) =>
+      guard("reveal the secret", async () => {
+        setCreated({ url: e.url, secret: await app.revealWebhookSecret(e.id), kind: "revealed" });
+      }),
+    onRotate: async (e: WebhookEndpoint) => {
+      setCreated({ url: e.url, secret: await app.rotateWebhookSecret(e.id), kind: "rotated" });
+      toast(`Signing secret of ${e.url} rotated.`);
+    },
     onDelete: async (e: WebhookEndpoint) => {
       await app.deleteWebhookEndpoint(e.id);
       toast(`Endpoint ${e.url} deleted.`);
@@ -98,7 +106,7 @@ export default function WebhooksRoute() {
           failures for up to 3 days.
         </p>
       </PageHeading>
-      {created ? <NewSecretPanel url={created.url} secret={created.secret} onDone={() => setCreated(null)} /> : null}
+      {created ? <NewSecretPanel key={`${created.kind}:${created.secret}`} {...created} onDone={() => setCreated(null)} /> : null}
       <section className="panel" aria-labelledby="webhook-endpoints-heading">
         <h2 id="webhook-endpoints-heading">Endpoints</h2>
         <Loaded value={endpoints} error={error} what="the endpoints">

@@ -48,6 +48,14 @@ export async function updateWebhookEndpointRow(
   return row ?? null;
 }
 
+/** Replaces an endpoint's sealed signing secret (rotation), for a batch; the next statement can check changes(). */
+export function replaceWebhookSecretStatement(db: Db, projectId: string, endpointId: string, secretSealed: string, now: number) {
+  return db
+    .update(webhookEndpoints)
+    .set({ secretSealed, updatedAt: now })
+    .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, endpointId)));
+}
+
 export async function deleteWebhookEndpointRow(db: Db, projectId: string, endpointId: string): Promise<boolean> {
   const gone = await db
     .delete(webhookEndpoints)

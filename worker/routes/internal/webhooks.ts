@@ -17,6 +17,7 @@ import {
   webhookEndpointCreateSchema,
   webhookEndpointListSchema,
   webhookEndpointSchema,
+  webhookEndpointSecretSchema,
   webhookEndpointUpdateSchema,
 } from "@doorman/shared/wire-webhooks";
 import type { MiddlewareHandler } from "hono";
@@ -37,6 +38,7 @@ import {
 } from "../../services/webhooks/endpoints";
 import { getWebhookDelivery, listWebhookDeliveries, resendWebhookDelivery } from "../../services/webhooks/log";
 import { sendTestWebhook } from "../../services/webhooks/queue";
+import { revealWebhookSecret, rotateWebhookSecret } from "../../services/webhooks/secrets";
 import { issueWebhookToken, verifyWebhookToken } from "../../services/webhooks/token";
 import { webhookDeliveryView, webhookEndpointView } from "../../views/webhooks";
 
@@ -114,6 +116,23 @@ const deleteEndpoint = defineRoute({
   params: endpointParams,
   response: successSchema,
 });
+const revealSecret = defineRoute({
+  ...common,
+  method: "get",
+  path: "/endpoints/{endpointId}/secret",
+  summary: "Reveal an endpoint's signing secret (whsec_…); each reveal is logged as a webhook.secret_revealed event",
+  params: endpointParams,
+  response: webhookEndpointSecretSchema,
+});
+const rotateSecret = defineRoute({
+  ...common,
+  method: "post",
+  path: "/endpoints/{endpointId}/secret/rotate",
+  summary: "Rotate an endpoint's signing secret: the new one (answered this once) signs every attempt from now on, the old one none",
+  params: endpointParams,
+  body: z.strictObject({}).optional(),
+  response: webhookEndpointSecretSchema,
+});
 const listDeliveries = defineRoute({
   ...common,
   method: "get",
@@ -184,6 +203,14 @@ addRoute(internalWebhooksRoutes, deleteEndpoint, async (c, { auth, params }) => 
   if (!(await deleteWebhookEndpoint(c.get("deps"), auth.project.id, params.endpointId)))
     throw new StatusError(404, "Webhook endpoint not found.");
   return c.json({ success: true as const });
+});
+addRoute(internalWebhooksRoutes, revealSecret, async (c, { auth, params }) => {
+  const { secret } = unwrap(await revealWebhookSecret(c.get("deps"), auth.project.id, params.endpointId));
+  return c.json({ secret });
+});
+addRoute(internalWebhooksRoutes, rotateSecret, async (c, { auth, params }) => {
+  const { secret } = unwrap(await rotateWebhookSecret(c.get("deps"), auth.project.id, params.endpointId));
+  return c.json({ secret });
 });
 addRoute(internalWebhooksRoutes, listDeliveries, async (c, { auth, query }) => {
   const page = await listWebhookDeliveries(c.get("deps"), auth.project.id, {

@@ -98,11 +98,20 @@ export function mintAccessToken(deps: Deps, project: ProjectRow, record: UserRec
 }
 
 /** How a session came about, for the event log: a sign-in by a method, or an admin's impersonation. */
-export type SessionOrigin = { signIn: { method: SignInMethod; provider?: string; mfa?: boolean } } | { impersonation: true };
+export type SessionOrigin = { signIn: { method: SignInMethod; provider?: string; mfa?: boolean } } | { impersonation: true; via?: "link" };
 
 /** The events of a new session, for its batch: sign_in.succeeded (and the day's user.active) or session.impersonated. */
 export function sessionEvents(deps: Deps, projectId: string, userId: string, sessionId: string, origin: SessionOrigin) {
-  if ("impersonation" in origin) return [eventStatement(deps, projectId, "session.impersonated", { userId }, { session_id: sessionId })];
+  if ("impersonation" in origin)
+    return [
+      eventStatement(
+        deps,
+        projectId,
+        "session.impersonated",
+        { userId },
+        { session_id: sessionId, ...(origin.via ? { via: origin.via } : {}) },
+      ),
+    ];
   return [
     eventStatement(deps, projectId, "sign_in.succeeded", { userId }, { ...origin.signIn, session_id: sessionId }),
     activityStatement(deps, projectId, userId),

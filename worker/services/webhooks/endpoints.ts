@@ -29,7 +29,7 @@ export type EndpointInput = {
 export type EndpointResult<T> = { ok: true; value: T } | Problem<"webhook_url_invalid" | "webhook_endpoint_not_found">;
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and 24 random bytes in base64. */
-function newSigningSecret(): string {
+export function newSigningSecret(): string {
   return `whsec_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 

@@ -83,34 +83,8 @@ export function isWarning(type: UserActivityType): boolean {
   return type === "sign_in.failed" || type === "session.token_reused" || type === "sign_in.locked_out";
 }
 
-// Order matters: Edge and Opera also say "Chrome", Chrome also says "Safari".
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(e|A|iOS)?\//, "Edge"],
-  [/\bOPR\/|\bOpera\b/, "Opera"],
-  [/\bSamsungBrowser\//, "Samsung Internet"],
-  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bCriOS\/|Chrome\//, "Chrome"],
-  [/\bSafari\//, "Safari"],
-  [/^curl\//, "curl"],
-];
-const SYSTEMS: [RegExp, string][] = [
-  [/\biPhone\b|\biPod\b/, "iOS"],
-  [/\biPad\b/, "iPadOS"],
-  [/\bAndroid\b/, "Android"],
-  [/\bCrOS\b/, "ChromeOS"],
-  [/\bWindows\b/, "Windows"],
-  [/\bMacintosh\b|\bMac OS X\b/, "macOS"],
-  [/\bLinux\b/, "Linux"],
-];
-
-/** "Chrome on macOS", "Firefox", "Android", or null when the user agent says nothing we know. */
-export function deviceOf(userAgent: string | null): string | null {
-  if (!userAgent) return null;
-  const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? null;
-}
+/** "Chrome on macOS", "Firefox", "Android", or null (the shared parser, also used by the console). */
+export { deviceName as deviceOf } from "../../shared/device-name";
 
 /** The country's name in the reader's language ("Germany" for DE), or the code where the runtime has no name for it. */
 export function countryName(code: string | null, locale?: string): string | null {

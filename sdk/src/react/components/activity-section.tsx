@@ -3,6 +3,7 @@
  * device and place, password changes, passkeys, revoked sessions…), paged with "Show more".
  */
 import { Fragment, type ReactNode, useCallback, useEffect, useState } from "react";
+import { isLocalAddress } from "../../shared/local-address";
 import type { ReactActivity, ReactUser } from "../app-types";
 import { activityLabel, countryName, deviceOf, isWarning, relativeTime } from "./activity-labels";
 import { messageOf } from "./code-messages";
@@ -11,7 +12,8 @@ const PAGE_SIZE = 20;
 
 function ActivityItem({ entry, now }: { entry: ReactActivity; now: number }) {
   const device = deviceOf(entry.userAgent);
-  const place = countryName(entry.countryCode);
+  // A loopback or private address has no place: a development server would invent one.
+  const place = isLocalAddress(entry.ip) ? "local" : countryName(entry.countryCode);
   const where: { key: string; node: ReactNode }[] = [];
   if (device) where.push({ key: "device", node: device });
   else if (entry.userAgent) where.push({ key: "device", node: <span title={entry.userAgent}>Unknown device</span> });

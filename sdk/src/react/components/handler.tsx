@@ -1,6 +1,6 @@
 /**
  * `StackHandler` mounts the handler pages (sign-in, sign-up, sign-out, account-settings, error,
- * forgot-password, password-reset, email-verification, magic-link-callback) under one base path, e.g. /handler/*, in any React app or router.
+ * forgot-password, password-reset, email-verification, magic-link-callback, impersonate) under one base path, e.g. /handler/*, in any React app or router.
  */
 import type { ReactNode } from "react";
 import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
@@ -12,6 +12,7 @@ import { CliAuthConfirm } from "./cli-auth-confirm";
 import { EmailVerification, MagicLinkCallback } from "./code-landing";
 import { ErrorPage } from "./error-page";
 import { ForgotPassword } from "./forgot-password";
+import { ImpersonationLanding } from "./impersonation-landing";
 import { MfaPage } from "./mfa-page";
 import { OAuthCallback } from "./oauth-callback";
 import { PasswordReset } from "./password-reset";
@@ -44,6 +45,7 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
   "oauth-callback": () => <OAuthCallback />,
   "cli-auth-confirm": (search) => <CliAuthConfirm search={search} />,
   "team-invitation": (search) => <TeamInvitation search={search} />,
+  impersonate: () => <ImpersonationLanding />,
 };
 
 /**

@@ -3,12 +3,15 @@
  * the current one, and "Sign out of all other devices".
  */
 import { useCallback, useEffect, useState } from "react";
+import { isLocalAddress } from "../../shared/local-address";
 import type { ReactSession, ReactUser } from "../app-types";
 import { messageOf } from "./code-messages";
 import { FormAlert } from "./field";
 
 function place(geo: Record<string, unknown> | null): string {
   if (!geo) return "";
+  // A loopback or private address has no place: a development server would invent one.
+  if (isLocalAddress(typeof geo.ip === "string" ? geo.ip : null)) return `local · ${geo.ip}`;
   const parts = [geo.cityName, geo.regionCode, geo.countryCode].filter((p) => typeof p === "string" && p);
   const ip = typeof geo.ip === "string" && geo.ip !== "unknown" ? geo.ip : "";
   return [parts.join(", "), ip].filter(Boolean).join(" · ");

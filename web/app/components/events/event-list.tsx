@@ -10,8 +10,11 @@ import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatTimestamp } from "../../lib/format";
 import { errorMessage } from "../../lib/project-context";
 import { DataTable } from "../data-table";
+import { eventDetail, eventOrigin } from "./event-facts";
 
-export type EventFilter = { type?: string; userId?: string; since?: Date; until?: Date };
+export type EventFilter = { type?: string; area?: string; userId?: string; since?: Date; until?: Date };
+
+const COLUMNS = ["When", "Event", "Subject", "By", "From"];
 
 function actorLabel(e: ProjectEvent): string {
   if (e.actor.type === "admin") return "an owner (console or admin key)";
@@ -64,36 +67,44 @@ export function EventList(props: { project: OwnedProject; filter: EventFilter; p
   if (items.length === 0) return <p className="empty">No events match.</p>;
   return (
     <>
-      <DataTable className="email-table" label={props.label}>
+      <DataTable className="email-table" label={props.label} stack={COLUMNS}>
         <thead>
           <tr>
-            <th scope="col">When</th>
-            <th scope="col">Event</th>
-            <th scope="col">Subject</th>
-            <th scope="col">By</th>
-            <th scope="col">From</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {items.map((e) => (
-            <tr key={e.id}>
-              <td>{formatTimestamp(e.createdAt)}</td>
-              <td>
-                <code>{e.type}</code>
-                {e.data && Array.isArray(e.data.fields) ? <div className="muted">{(e.data.fields as string[]).join(", ")}</div> : null}
-              </td>
-              <td>
-                {e.userId ? <Link to={`/projects/${project.id}/users/${e.userId}`}>user {e.userId.slice(0, 8)}</Link> : null}
-                {e.userId && e.teamId ? " · " : null}
-                {e.teamId ? <Link to={`/projects/${project.id}/teams/${e.teamId}`}>team {e.teamId.slice(0, 8)}</Link> : null}
-              </td>
-              <td>{actorLabel(e)}</td>
-              <td>
-                {[e.ip, e.countryCode].filter(Boolean).join(" · ") || <span className="muted">—</span>}
-                {e.userAgent ? <div className="muted event-agent">{e.userAgent}</div> : null}
-              </td>
-            </tr>
-          ))}
+          {items.map((e) => {
+            const detail = eventDetail(e);
+            const origin = eventOrigin(e);
+            return (
+              <tr key={e.id}>
+                <td>{formatTimestamp(e.createdAt)}</td>
+                <td>
+                  <code>{e.type}</code>
+                  {detail ? <div className="muted event-detail">{detail}</div> : null}
+                </td>
+                <td>
+                  {e.userId ? <Link to={`/projects/${project.id}/users/${e.userId}`}>user {e.userId.slice(0, 8)}</Link> : null}
+                  {e.userId && e.teamId ? " · " : null}
+                  {e.teamId ? <Link to={`/projects/${project.id}/teams/${e.teamId}`}>team {e.teamId.slice(0, 8)}</Link> : null}
+                </td>
+                <td>{actorLabel(e)}</td>
+                <td>
+                  {[origin.place, e.ip].filter(Boolean).join(" · ") || <span className="muted">—</span>}
+                  {origin.device ? (
+                    <div className="muted event-agent" title={e.userAgent ?? undefined}>
+                      {origin.device}
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </DataTable>
       {cursor ? (

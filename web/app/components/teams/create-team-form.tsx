@@ -1,21 +1,26 @@
 /**
  * The "Create a team" form of the Teams page: a display name and, optionally, the user who
- * creates it (that user joins with the project's team-creator permissions).
+ * creates it, picked by searching the project's users (that user joins with the project's
+ * team-creator permissions).
  */
 
-import { KnownError, type ServerTeam } from "@doorman/sdk";
+import { KnownError, type ServerTeam, type ServerUser } from "@doorman/sdk";
 import { type FormEvent, useId, useRef, useState } from "react";
+import type { OwnedProject } from "../../lib/dashboard-types";
 import { Alert, TextField, useAction } from "../console-ui";
-import { teamNameProblem, userIdProblem } from "./team-fields";
+import { UserCombobox } from "../users/user-combobox";
+import { teamNameProblem } from "./team-fields";
 
 export function CreateTeamForm({
+  project,
   onCreate,
 }: {
+  project: OwnedProject;
   onCreate: (options: { displayName: string; creatorUserId?: string }) => Promise<ServerTeam>;
 }) {
   const id = useId();
   const [name, setName] = useState("");
-  const [creator, setCreator] = useState("");
+  const [creator, setCreator] = useState<ServerUser | null>(null);
   const [errors, setErrors] = useState<{ name?: string; creator?: string }>({});
   const nameRef = useRef<HTMLInputElement>(null);
   const creatorRef = useRef<HTMLInputElement>(null);
@@ -24,14 +29,13 @@ export function CreateTeamForm({
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const next = { name: teamNameProblem(name) ?? undefined, creator: userIdProblem(creator, true) ?? undefined };
+    const next = { name: teamNameProblem(name) ?? undefined };
     setErrors(next);
     if (next.name) return nameRef.current?.focus();
-    if (next.creator) return creatorRef.current?.focus();
     let creatorMissing = false;
     const ok = await run(async () => {
       try {
-        await onCreate({ displayName: name.trim(), creatorUserId: creator.trim() || undefined });
+        await onCreate({ displayName: name.trim(), creatorUserId: creator?.id });
       } catch (e) {
         if (e instanceof KnownError && e.code === "USER_ID_DOES_NOT_EXIST") {
           creatorMissing = true;
@@ -41,11 +45,11 @@ export function CreateTeamForm({
       }
     }, "Could not create the team.");
     if (creatorMissing) {
-      setErrors({ creator: "No user of this project has this id." });
-      creatorRef.current?.focus();
+      setErrors({ creator: "This user no longer exists; pick another." });
+      setCreator(null);
     } else if (ok) {
       setName("");
-      setCreator("");
+      setCreator(null);
     }
   };
 
@@ -62,17 +66,17 @@ export function CreateTeamForm({
         error={errors.name}
         onChange={(e) => setName(e.target.value)}
       />
-      <TextField
-        id={`${id}-creator`}
-        label="Creator user id (optional)"
-        inputRef={creatorRef}
+      <UserCombobox
+        project={project}
+        label="Creator (optional)"
+        hint="Search by email, name or id. This user joins the team with the team-creator permissions."
         value={creator}
-        autoComplete="off"
-        spellCheck={false}
-        hint="This user joins the team with the team-creator permissions."
-        hintClassName="muted team-hint"
+        onChange={(user) => {
+          setCreator(user);
+          setErrors((e) => ({ ...e, creator: undefined }));
+        }}
+        inputRef={creatorRef}
         error={errors.creator}
-        onChange={(e) => setCreator(e.target.value)}
       />
       <div>
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>

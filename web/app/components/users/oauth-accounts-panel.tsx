@@ -29,6 +29,7 @@ export function OAuthAccountsPanel({ user, label, toast, onChange }: Props) {
           empty="No linked provider accounts."
           className="user-table"
           label="Linked provider accounts"
+          stack={["Provider", "Account", "Used for", ""]}
         >
           <thead>
             <tr>

@@ -1,14 +1,17 @@
 /**
  * The user's active sessions (impersonations marked) with when they started and were last used
  * and the last address and place the API saw them from, each revocable after a confirmation, and
- * the "Impersonate" button: it creates an impersonation session and opens it in a new tab on
- * the console's impersonation page. "Sign out everywhere" ends every session of the user at once
+ * impersonation: "Impersonate in the app" opens the project's app (its first trusted domain) signed
+ * in as the user through a one-time link, and "View in the console" (or "Impersonate", without a
+ * trusted domain) opens an impersonation session in a console tab. "Sign out everywhere" ends every session of the user at once
  * (DELETE /auth/sessions?user_id=…), after a confirmation.
  */
 
 import type { ActiveSession, ServerUser } from "@doorman/sdk";
 import { useCallback, useId, useState } from "react";
+import type { OwnedProject } from "../../lib/dashboard-types";
 import { formatDateTime } from "../../lib/format";
+import { placeOf } from "../../lib/place";
 import { useLoad } from "../../lib/use-load";
 import { Alert, ConfirmButton, useAction } from "../console-ui";
 import { DataTable } from "../data-table";
@@ -30,24 +33,19 @@ export function sessionAddress(session: Pick<ActiveSession, "geoInfo">): string 
   return ip && ip !== "unknown" ? ip : null;
 }
 
-/** Where that address is (city, region, country), from the API's IP info; null when it says nothing. */
+/** Where that address is: "local" for a loopback or private one, else city, region and country from the API's IP info; null when unknown. */
 export function sessionPlace(session: Pick<ActiveSession, "geoInfo">): string | null {
-  const info = session.geoInfo ?? {};
-  const country = text(info.countryCode);
-  let countryName = country;
-  if (country) {
-    try {
-      countryName = new Intl.DisplayNames(undefined, { type: "region" }).of(country.toUpperCase()) ?? country;
-    } catch {
-      countryName = country;
-    }
-  }
-  const parts = [text(info.cityName), text(info.regionCode), countryName].filter((p): p is string => p !== null);
-  return parts.length ? parts.join(", ") : null;
+  return placeOf(sessionAddress(session), session.geoInfo);
 }
 
-export function SessionsPanel(props: { projectId: string; user: ServerUser; label: string; toast: (m: string) => void }) {
-  const { user, toast } = props;
+/** The app an impersonation opens: the project's first trusted domain, or null when it has none. */
+export function impersonationApp(project: Pick<OwnedProject, "config">): string | null {
+  return project.config.domains[0]?.domain ?? null;
+}
+
+export function SessionsPanel(props: { project: OwnedProject; user: ServerUser; label: string; toast: (m: string) => void }) {
+  const { user, toast, project } = props;
+  const appDomain = impersonationApp(project);
   const id = useId();
   const load = useCallback(() => user.listSessions(), [user]);
   const sessions = useLoad(load, "the sessions");
@@ -55,13 +53,34 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
   // When the browser blocks the new tab, the link to open it by hand.
   const [fallbackUrl, setFallbackUrl] = useState<string | null>(null);
 
+  /** Opens the project's app signed in as the user: a one-time link its handler page redeems (first trusted domain). */
+  const openApp = async () => {
+    setFallbackUrl(null);
+    // Opened during the click (before any await) so popup blockers let it through.
+    const tab = window.open("", "_blank");
+    const ok = await run(
+      async () => {
+        const link = await project.app.createImpersonationLink(user.id);
+        if (!link.url) throw new Error("This project has no trusted domain: there is no app to open.");
+        if (tab) {
+          tab.opener = null;
+          tab.location.replace(link.url);
+        } else setFallbackUrl(link.url);
+        toast(`Opening ${appDomain} as ${props.label}.`);
+      },
+      { fallback: "Could not start the impersonation.", name: "app" },
+    );
+    if (!ok) tab?.close();
+  };
+
+  /** Shows the user in a console tab, through an impersonation session the tab holds in memory. */
   const impersonate = async () => {
     setFallbackUrl(null);
     // Opened during the click (before any await) so popup blockers let it through.
     const tab = window.open("", "_blank");
     const ok = await run(async () => {
       const tokens = await user.createSession({ isImpersonation: true, expiresInMillis: IMPERSONATION_MS });
-      const url = impersonationUrl(props.projectId, user.id, tokens);
+      const url = impersonationUrl(project.id, user.id, tokens);
       if (tab) {
         tab.opener = null;
         tab.location.replace(url);
@@ -80,8 +99,19 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
           <button type="button" className="btn btn-secondary btn-small" onClick={() => sessions.reload()}>
             Reload sessions
           </button>
-          <button type="button" className="btn btn-small" onClick={impersonate} disabled={pending} aria-busy={pending}>
-            {pending ? "Starting…" : "Impersonate"}
+          {appDomain ? (
+            <button type="button" className="btn btn-small" onClick={openApp} disabled={pending} aria-busy={pending}>
+              {pending ? "Starting…" : "Impersonate in the app"}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className={appDomain ? "btn btn-secondary btn-small" : "btn btn-small"}
+            onClick={impersonate}
+            disabled={pending}
+            aria-busy={pending}
+          >
+            {appDomain ? "View in the console" : pending ? "Starting…" : "Impersonate"}
           </button>
           <ConfirmButton
             small
@@ -98,9 +128,18 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
           />
         </div>
       </div>
-      <p className="muted">
-        Impersonate opens a new tab signed in as this user; the session is listed here as an impersonation and lasts at most an hour.
-      </p>
+      {appDomain ? (
+        <p className="muted">
+          Impersonate in the app opens {appDomain} (the first trusted domain) signed in as this user, through a one-time link that works for
+          five minutes. View in the console shows the user as the app sees them. Either session is listed here as an impersonation and lasts
+          at most an hour.
+        </p>
+      ) : (
+        <p className="muted">
+          This project has no trusted domain yet, so there is no app to open as this user (add one under Domains). Impersonate opens a
+          console tab signed in as this user instead; the session is listed here as an impersonation and lasts at most an hour.
+        </p>
+      )}
       <Alert message={error} />
       {fallbackUrl ? (
         <p className="warning">
@@ -119,7 +158,13 @@ export function SessionsPanel(props: { projectId: string; user: ServerUser; labe
           Loading sessions…
         </p>
       ) : (
-        <DataTable isEmpty={sessions.value.length === 0} empty="No active sessions." className="user-table" label="Active sessions">
+        <DataTable
+          isEmpty={sessions.value.length === 0}
+          empty="No active sessions."
+          className="user-table"
+          label="Active sessions"
+          stack={["Started", "Last used", "Last address", "Place", "Kind", ""]}
+        >
           <thead>
             <tr>
               <th scope="col">Started</th>

@@ -26,15 +26,19 @@ export function UserBadges({ user }: { user: ServerUser }) {
   );
 }
 
+const COLUMNS = ["User", "Status", "Signed up", "Id"];
+
+/** The users of a page; below 560 px each user is a card (DataTable's `stack`), the id on one line. */
 export function UserTable({ projectId, users }: { projectId: string; users: ServerUser[] }) {
   return (
-    <DataTable className="user-table">
+    <DataTable className="user-table" stack={COLUMNS}>
       <thead>
         <tr>
-          <th scope="col">User</th>
-          <th scope="col">Status</th>
-          <th scope="col">Signed up</th>
-          <th scope="col">Id</th>
+          {COLUMNS.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>

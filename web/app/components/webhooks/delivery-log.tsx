@@ -13,7 +13,12 @@ import { DataTable } from "../data-table";
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   if (delivery.attempts.length === 0) return <p className="muted">No attempt yet.</p>;
   return (
-    <DataTable className="webhook-attempts" caption="Attempts" captionClassName="visually-hidden">
+    <DataTable
+      className="webhook-attempts"
+      stack={["When", "Status", "Latency", "Response"]}
+      caption="Attempts"
+      captionClassName="visually-hidden"
+    >
       <thead>
         <tr>
           <th scope="col">When</th>

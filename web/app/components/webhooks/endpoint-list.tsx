@@ -1,4 +1,4 @@
-/** The project's webhook endpoints: URL, event types, state (with a disabled endpoint's reason), and their actions. */
+/** The project's webhook endpoints: URL, event types, state (with a disabled endpoint's reason), and their actions (test, enable, reveal or rotate the secret, delete). */
 import type { WebhookEndpoint } from "@doorman/sdk";
 import { ConfirmButton } from "../console-ui";
 import { DataTable } from "../data-table";
@@ -7,13 +7,17 @@ export type EndpointActions = {
   onTest: (endpoint: WebhookEndpoint) => Promise<void>;
   onToggle: (endpoint: WebhookEndpoint) => Promise<void>;
   onDelete: (endpoint: WebhookEndpoint) => Promise<void>;
+  /** Shows the signing secret (logged as an event). */
+  onReveal: (endpoint: WebhookEndpoint) => Promise<void>;
+  /** Replaces the signing secret; the old one stops signing. */
+  onRotate: (endpoint: WebhookEndpoint) => Promise<void>;
   busyId: string | null;
 };
 
 export function EndpointList({ endpoints, actions }: { endpoints: WebhookEndpoint[]; actions: EndpointActions }) {
   if (endpoints.length === 0) return <p className="empty">No endpoint yet. Add one to receive events.</p>;
   return (
-    <DataTable className="webhook-endpoints">
+    <DataTable className="webhook-endpoints" stack={["URL", "Event types", "State", ""]}>
       <thead>
         <tr>
           <th scope="col">URL</th>
@@ -69,6 +73,23 @@ export function EndpointList({ endpoints, actions }: { endpoints: WebhookEndpoin
                 >
                   {e.disabled ? "Enable" : "Disable"}
                 </button>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  aria-label={`Reveal secret of ${e.url}`}
+                  onClick={() => void actions.onReveal(e)}
+                >
+                  Reveal secret
+                </button>
+                <ConfirmButton
+                  small
+                  label="Rotate secret"
+                  ariaLabel={`Rotate secret of ${e.url}`}
+                  title="Rotate the signing secret?"
+                  consequence={`A new secret signs every request to ${e.url} from now on, retries included; the current one stops at once, so your server rejects deliveries until it uses the new secret.`}
+                  confirmLabel="Rotate secret"
+                  onConfirm={() => actions.onRotate(e)}
+                />
                 <ConfirmButton
                   small
                   label="Delete"

@@ -1,0 +1,92 @@
+/**
+ * The event log's types, grouped by area: the one list the worker writes (services/events.ts) and
+ * the console filters by (the Events page). No imports, so a browser bundle pulls in no schema library.
+ * Names follow the reference's webhook events where one exists; `data` never holds a secret.
+ */
+
+/** Every event type, by area, in the order the console lists them. The comment says what `data` holds. */
+export const EVENT_AREAS = [
+  {
+    area: "Users",
+    types: [
+      "user.created", // data: { method: "password" | "otp" | "oauth" | "passkey" | "anonymous" | "server" | "admin", provider? }
+      "user.updated", // data: { fields: string[] }
+      "user.deleted", // data: { team_ids: string[] }
+      "user.active", // at most one per user and UTC day, on sign-in or refresh: the source of daily active users
+    ],
+  },
+  {
+    area: "Sign-in and sessions",
+    types: [
+      "sign_in.succeeded", // data: { method, provider?, session_id, mfa? }
+      "sign_in.failed", // data: { method, reason: known error code }
+      "sign_in.locked_out", // password sign-in refused for the rest of the hour after 100 failures (the user is emailed)
+      "sign_out", // data: { session_id }
+      "session.revoked", // data: { session_id } (one user's), or { all_users: true } without a user when an admin signs every user of the project out
+      "session.token_reused", // data: { session_id } — a rotated refresh token came back; the session family is revoked
+      "session.impersonated", // data: { session_id, via?: "link" } — an admin opened a session as the user (via an impersonation link: redeemed in the app)
+      "impersonation.link_created", // data: { expires_at_millis } — an owner made a one-time link that opens the app signed in as the user
+    ],
+  },
+  {
+    area: "Credentials",
+    types: [
+      "password.changed",
+      "password.reset",
+      "email.verified", // data: { contact_channel_id }
+      "mfa.enrolled",
+      "mfa.removed",
+      "mfa.recovery_codes_generated", // a new set of ten replaced the old
+      "mfa.recovery_code_used", // data: { remaining }
+      "passkey.added", // data: { passkey_id }
+      "oauth_account.linked", // data: { provider, provider_account_id }
+    ],
+  },
+  {
+    area: "Teams",
+    types: [
+      "team.created",
+      "team.updated", // data: { fields: string[] }
+      "team.deleted",
+      "team_membership.created",
+      "team_membership.deleted",
+      "team_invitation.sent", // data: { invitation_id }
+      "team_invitation.accepted", // data: { invitation_id }
+    ],
+  },
+  {
+    area: "Permissions",
+    types: [
+      "team_permission.created", // data: { permission_id }
+      "team_permission.deleted", // data: { permission_id }
+      "project_permission.created", // data: { permission_id }
+      "project_permission.deleted", // data: { permission_id }
+    ],
+  },
+  {
+    area: "API keys",
+    types: [
+      "api_key.created", // data: { api_key_id, kind: "user" | "team" }
+      "api_key.revoked", // data: { api_key_id, kind }
+    ],
+  },
+  {
+    area: "Project",
+    types: [
+      "project.config_changed", // data: { keys: string[] } — the names of the settings that changed, never their values
+      "webhook.secret_revealed", // data: { endpoint_id } — an owner read an endpoint's signing secret
+      "webhook.secret_rotated", // data: { endpoint_id } — a new signing secret replaced the old one
+    ],
+  },
+] as const;
+
+export type EventArea = (typeof EVENT_AREAS)[number]["area"];
+export type EventType = (typeof EVENT_AREAS)[number]["types"][number];
+
+/** Every event type, flat, in area order. */
+export const EVENT_TYPES: readonly EventType[] = EVENT_AREAS.flatMap((a) => a.types);
+
+/** The area of an event type (null for a type this list does not know, e.g. from a newer worker). */
+export function eventAreaOf(type: string): EventArea | null {
+  return EVENT_AREAS.find((a) => (a.types as readonly string[]).includes(type))?.area ?? null;
+}
