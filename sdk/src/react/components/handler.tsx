@@ -5,6 +5,8 @@
 import type { ReactNode } from "react";
 import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
 import type { ReactStackApp } from "../app-types";
+import { useTranslation } from "../i18n/context";
+import type { MessageKey } from "../i18n/en";
 import { StackProvider, useHasStackApp, useStackApp } from "../provider";
 import { AccountSettings } from "./account-settings";
 import { AuthCard } from "./auth-card";
@@ -47,6 +49,16 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
 };
 
 /**
+ * The catalogue key of a handler page's title ("sign-in" → "page.sign-in"), or null for an unknown page.
+ *
+ * @example
+ * const key = handlerPageTitleKey("sign-in"); // t(key) → "Sign in"
+ */
+export function handlerPageTitleKey(page: string): MessageKey | null {
+  return page in PAGES ? (`page.${page}` as MessageKey) : null;
+}
+
+/**
  * The page name in `pathname` below `basePath` ("" when outside it).
  *
  * @example
@@ -79,10 +91,11 @@ export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH }:
 /** Shown for an unknown handler page. */
 function HandlerNotFound() {
   const app = useStackApp();
+  const { t } = useTranslation();
   return (
-    <AuthCard title="Page not found" subtitle="This page does not exist.">
+    <AuthCard title={t("handler.notFoundTitle")} subtitle={t("handler.notFoundSubtitle")}>
       <a className="stack-button stack-secondary" href={app.urls.home}>
-        Go home
+        {t("common.goHome")}
       </a>
     </AuthCard>
   );

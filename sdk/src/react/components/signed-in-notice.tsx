@@ -1,6 +1,7 @@
 /**
  * Shown on the sign-in and sign-up pages when someone is already signed in.
  */
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 
@@ -10,14 +11,15 @@ import { AuthCard } from "./auth-card";
  */
 export function SignedInNotice() {
   const app = useStackApp();
+  const { t } = useTranslation();
   return (
-    <AuthCard title="You are already signed in" subtitle="Continue to the app, or sign out to use another account.">
+    <AuthCard title={t("signedIn.title")} subtitle={t("signedIn.subtitle")}>
       <div className="stack-actions">
         <a className="stack-button" href={app.urls.home}>
-          Continue
+          {t("common.continue")}
         </a>
         <a className="stack-button stack-secondary" href={app.urls.signOut}>
-          Sign out
+          {t("common.signOut")}
         </a>
       </div>
     </AuthCard>
