@@ -35,13 +35,8 @@ function renderApp() {
 
 /** Server-renders `element` inside a signed-out provider with the given i18n props. */
 async function render(element: ReactElement, props: Partial<Omit<StackProviderProps, "children">> = {}): Promise<string> {
-  const provider = createElement(StackProvider, {
-    app: renderApp(),
-    signedOut: true,
-    initialProject: { id: "p", displayName: "Shop", config: {} },
-    ...props,
-    children: element,
-  });
+  const providerProps = { app: renderApp(), signedOut: true, initialProject: { id: "p", displayName: "Shop", config: {} }, ...props };
+  const provider = createElement(StackProvider, providerProps as StackProviderProps, element);
 
   const stream = await renderToReadableStream(createElement(Suspense, { fallback: "loading" }, provider));
   await stream.allReady;
