@@ -25,6 +25,7 @@ import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
+import { defineI18nSteps } from "./i18n-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
@@ -197,6 +198,8 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineApiDocsSteps(runner, { page, origin, shots });
   defineHeaderSteps(runner, { page, origin });
   defineA11ySteps(runner, { page, origin });
+  defineI18nSteps(runner, { page, origin, shots });
+
 
   void context;
   return runner;

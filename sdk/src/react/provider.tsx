@@ -54,6 +54,7 @@ export type StackProviderProps = {
 };
 
 const noSubscription = () => () => {};
+const noLanguages = () => "";
 /** A stable snapshot of the browser's languages ("de-AT,en"), or "" on the server. */
 function browserLanguages(): string {
   if (typeof navigator === "undefined") return "";
@@ -82,8 +83,14 @@ export function StackProvider({
   translations,
   messages,
 }: StackProviderProps) {
-  // The server snapshot is "" so hydration matches the server's English; then the browser's.
-  const browser = useSyncExternalStore(locale === undefined ? subscribeLanguages : noSubscription, browserLanguages, () => "");
+  // The server snapshot is "" so hydration matches the server's English; then the browser's. With
+  // a `locale`, the browser's languages are not read at all (no re-render right after hydration).
+  const browser = useSyncExternalStore(
+    locale === undefined ? subscribeLanguages : noSubscription,
+    locale === undefined ? browserLanguages : noLanguages,
+    noLanguages,
+  );
+
   const requested = locale ?? (browser ? browser.split(",") : DEFAULT_LOCALE);
   const available = useMemo(() => [DEFAULT_LOCALE, ...Object.keys(translations ?? {})], [translations]);
   const chosen = resolveLocale(requested, available);

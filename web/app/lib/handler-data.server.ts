@@ -1,9 +1,10 @@
 /**
  * What the server knows before rendering a handler page: the internal project's client view
- * (which sign-in methods are on, its name) and whether the request carries any session cookie.
+ * (which sign-in methods are on, its name), whether the request carries any session cookie, and
+ * the reader's language (Accept-Language), so the server renders what the browser will hydrate.
  */
 
-import type { StackProjectView } from "@doorman/sdk/react";
+import { parseAcceptLanguage, resolveLocale, SDK_LOCALES, type StackProjectView } from "@doorman/sdk/react";
 import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { readPublishableClientKey } from "./env.server";
@@ -16,7 +17,19 @@ export type HandlerServerData = {
   signedOut: boolean;
   /** The page's origin (the server-render app's base URL). */
   origin: string;
+  /** The components' locale (one of SDK_LOCALES); absent: English. */
+  locale?: string;
 };
+
+/**
+ * The best of the SDK's locales for the request's Accept-Language (English when none fits).
+ *
+ * @example
+ * requestLocale(new Request(url, { headers: { "accept-language": "de-AT,de;q=0.9" } })); // "de"
+ */
+export function requestLocale(request: Request): string {
+  return resolveLocale(parseAcceptLanguage(request.headers.get("accept-language")), SDK_LOCALES);
+}
 
 /** GET /api/v1/projects/current through the API service binding (same origin when there is none). */
 async function loadProject(request: Request, context: AppLoadContext): Promise<StackProjectView | null> {
@@ -48,5 +61,6 @@ export async function loadHandlerData(request: Request, context: AppLoadContext)
     project: await loadProject(request, context),
     signedOut: !hasSessionCookie(request.headers.get("cookie")),
     origin: new URL(request.url).origin,
+    locale: requestLocale(request),
   };
 }

@@ -3,39 +3,26 @@
  * account-settings, error, …), rendered by the SDK's StackHandler. They render on the server
  * with the project the loader read (the forms show the enabled sign-in methods at once). Pages
  * that depend on who is signed in render a skeleton of the card until the browser knows, unless
- * the request had no session cookie (then nobody is, and the signed-out form is rendered).
+ * the request had no session cookie (then nobody is, and the signed-out form is rendered). They
+ * are in the reader's language: the loader's locale comes from Accept-Language (docs/i18n.md).
  */
 
-import { AuthCard, handlerPageName, StackHandler } from "@doorman/sdk/react";
-import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
+import { AuthCard, createI18n, handlerPageName, handlerPageTitleKey, StackHandler, useTranslation } from "@doorman/sdk/react";
+import { allLocales } from "@doorman/sdk/react/i18n/locales";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
 import type { StackServerRenderHandle } from "../components/client-stack-provider";
 import { RouteError } from "../components/route-error";
 import { loadHandlerData } from "../lib/handler-data.server";
 
-const TITLES: Record<string, string> = {
-  "sign-in": "Sign in",
-  "sign-up": "Sign up",
-  "sign-out": "Signing out",
-  "account-settings": "Account settings",
-  error: "Error",
-  "oauth-callback": "Signing in",
-  "cli-auth-confirm": "Authorize the CLI",
-  "forgot-password": "Forgot password",
-  "password-reset": "Reset your password",
-  "email-verification": "Verify your email",
-  "magic-link-callback": "Sign in",
-  mfa: "Two-factor authentication",
-  "team-invitation": "Team invitation",
-};
-
 /** Pages that show a different card to a signed-in visitor ("You are signed in"). */
 const SIGNED_OUT_FORMS = new Set(["sign-in", "sign-up"]);
 /** Pages that need the signed-in user to render anything. */
 const USER_PAGES = new Set(["account-settings", "cli-auth-confirm", "team-invitation"]);
 
-export const handle: StackServerRenderHandle = { stackServerRender: true };
+export const handle: StackServerRenderHandle = { stackServerRender: true, translations: allLocales };
+
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const data = await loadHandlerData(request, context);
@@ -47,7 +34,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data;
 }
 
-export const meta: MetaFunction = ({ params }) => [{ title: `${TITLES[params["*"] ?? ""] ?? "Doorman"} · Doorman` }];
+/** The page differs by Accept-Language: caches must keep one copy per language. */
+export const headers: HeadersFunction = () => ({ Vary: "Accept-Language" });
+
+export const meta: MetaFunction<typeof loader> = ({ params, data }) => {
+  const key = handlerPageTitleKey(params["*"] ?? "");
+  const title = key ? createI18n(data?.locale ?? "en", allLocales).t(key) : "Doorman";
+  return [{ title: `${title} · Doorman` }];
+};
 
 /** False during the server render and hydration, true once the page runs in the browser. */
 function useHydrated(): boolean {
@@ -58,10 +52,12 @@ function useHydrated(): boolean {
 
 /** A card the size of a page's, with its title, while the browser checks who is signed in. */
 function HandlerSkeleton({ page }: { page: string }) {
+  const { t } = useTranslation();
+  const key = handlerPageTitleKey(page);
   return (
-    <AuthCard title={TITLES[page] ?? "Doorman"} wide={page === "account-settings"}>
+    <AuthCard title={key ? t(key) : "Doorman"} wide={page === "account-settings"}>
       <div className="handler-skeleton" role="status" aria-busy="true">
-        <span className="visually-hidden">Checking your session…</span>
+        <span className="visually-hidden">{t("handler.checkingSession")}</span>
       </div>
     </AuthCard>
   );

@@ -50,8 +50,8 @@ export function AccountSettings() {
     ...(passkeys ? [["stack-passkey-heading", "passkey.heading"] as [string, MessageKey]] : []),
     ...(apiKeys ? [["stack-api-keys-heading", "apiKeys.heading"] as [string, MessageKey]] : []),
     ["stack-teams-heading", "teams.heading"],
-    ["stack-signout-heading", "common.signOut"],
   ];
+
   return (
     <AuthCard title={t("account.title")} subtitle={user.primaryEmail ?? undefined} wide>
       <nav className="stack-nav" aria-label={t("account.nav")}>

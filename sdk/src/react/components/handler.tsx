@@ -7,7 +7,7 @@ import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
 import type { ReactStackApp } from "../app-types";
 import { useTranslation } from "../i18n/context";
 import type { MessageKey } from "../i18n/en";
-import { StackProvider, useHasStackApp, useStackApp } from "../provider";
+import { StackProvider, type StackProviderProps, useHasStackApp, useStackApp } from "../provider";
 import { AccountSettings } from "./account-settings";
 import { AuthCard } from "./auth-card";
 import { CliAuthConfirm } from "./cli-auth-confirm";
@@ -22,7 +22,7 @@ import { SignOut } from "./sign-out";
 import { SignUp } from "./sign-up";
 import { TeamInvitation } from "./team-invitation";
 
-export type StackHandlerProps = {
+export type StackHandlerProps = Pick<StackProviderProps, "locale" | "translations" | "messages"> & {
   /** The client app; optional when a `StackProvider` is already above. */
   app?: ReactStackApp;
   /** The current path (optionally with "?query"); defaults to the browser's location. */
@@ -77,13 +77,20 @@ export function handlerPageName(pathname: string, basePath: string = DEFAULT_HAN
  * // In a catch-all route for /handler/*:
  * <StackHandler app={app} location={location.pathname + location.search} />
  */
-export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH }: StackHandlerProps) {
+export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH, locale, translations, messages }: StackHandlerProps) {
   const hasOuter = useHasStackApp();
   const where = location ?? (typeof window === "undefined" ? basePath : window.location.pathname + window.location.search);
   const [pathname = "", search = ""] = where.split("?", 2);
   const page = PAGES[handlerPageName(pathname, basePath)];
   const body = page ? page(search ? `?${search}` : "") : <HandlerNotFound />;
-  if (app) return <StackProvider app={app}>{body}</StackProvider>;
+  if (app) {
+    return (
+      <StackProvider app={app} locale={locale} translations={translations} messages={messages}>
+        {body}
+      </StackProvider>
+    );
+  }
+
   if (!hasOuter) throw new Error("StackHandler needs an `app` prop or a <StackProvider> above it.");
   return <>{body}</>;
 }
