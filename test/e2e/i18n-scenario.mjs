@@ -55,7 +55,10 @@ export function defineI18nSteps(runner, { page, origin, shots }) {
     await nav.getByRole("link", { name: "Sitzungen", exact: true }).focus();
     await page.keyboard.press("Enter");
     await page.waitForURL((url) => url.hash === "#stack-sessions-heading");
-    await page.getByText(/Angemeldet am \d{1,2}\.\d{1,2}\.\d{4}/).first().waitFor();
+    await page
+      .getByText(/Angemeldet am \d{1,2}\.\d{1,2}\.\d{4}/)
+      .first()
+      .waitFor();
     await page.getByRole("heading", { name: "Sitzungen" }).waitFor();
   });
 

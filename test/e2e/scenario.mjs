@@ -200,7 +200,6 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });
 
-
   void context;
   return runner;
 }

@@ -23,7 +23,6 @@ const USER_PAGES = new Set(["account-settings", "cli-auth-confirm", "team-invita
 
 export const handle: StackServerRenderHandle = { stackServerRender: true, translations: allLocales };
 
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const data = await loadHandlerData(request, context);
   const url = new URL(request.url);
