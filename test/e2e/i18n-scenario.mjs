@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { checkPage } from "./a11y-scenario.mjs";
-import { assert } from "./harness.mjs";
+import { assert, expectFocused } from "./harness.mjs";
 
 const GERMAN = "de-DE,de;q=0.9,en;q=0.5";
 const ARABIC = "ar-EG,ar;q=0.9,en;q=0.5";
@@ -55,6 +55,8 @@ export function defineI18nSteps(runner, { page, origin, shots }) {
     await nav.getByRole("link", { name: "Sitzungen", exact: true }).focus();
     await page.keyboard.press("Enter");
     await page.waitForURL((url) => url.hash === "#stack-sessions-heading");
+    await expectFocused(page.getByRole("heading", { name: "Sitzungen" }), "the link moves focus to its section's heading");
+
     await page
       .getByText(/Angemeldet am \d{1,2}\.\d{1,2}\.\d{4}/)
       .first()

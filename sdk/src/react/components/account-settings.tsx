@@ -58,7 +58,9 @@ export function AccountSettings() {
         <ul>
           {sections.map(([id, label]) => (
             <li key={id}>
-              <a href={`#${id}`}>{t(label)}</a>
+              <a href={`#${id}`} onClick={() => focusHeading(id)}>
+                {t(label)}
+              </a>
             </li>
           ))}
         </ul>
@@ -87,7 +89,19 @@ export function AccountSettings() {
   );
 }
 
-/** Display name (saved with `user.update`) and the primary email. */
+/**
+ * Moves focus to a section's heading after the in-page link scrolled to it, so keyboard and
+ * screen-reader users continue from there (the link alone only scrolls in some browsers).
+ */
+function focusHeading(id: string): void {
+  const heading = typeof document === "undefined" ? null : document.getElementById(id);
+  if (!heading) return;
+  heading.tabIndex = -1; // focusable by script only, not a tab stop
+  heading.focus({ preventScroll: true });
+}
+
+/** Display name (saved with
+ `user.update`) and the primary email. */
 function ProfileSection() {
   const user = useUser({ or: "redirect" });
   const refreshUser = useRefreshUser();
