@@ -23,7 +23,7 @@ export const de: Messages = {
   "common.remove": "Entfernen",
   "common.removed": "{name} entfernt.",
   "common.revoke": "Widerrufen",
-  "common.on": "An",
+  "common.on": "Aktiv",
   "common.code": "Code",
   "common.you": "Du",
   "common.somethingWrong": "Etwas ist schiefgelaufen. Bitte versuche es erneut.",

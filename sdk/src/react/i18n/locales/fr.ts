@@ -23,7 +23,7 @@ export const fr: Messages = {
   "common.remove": "Supprimer",
   "common.removed": "{name} supprimé.",
   "common.revoke": "Révoquer",
-  "common.on": "Activé",
+  "common.on": "Activée",
   "common.code": "Code",
   "common.you": "Vous",
   "common.somethingWrong": "Une erreur s’est produite. Veuillez réessayer.",
