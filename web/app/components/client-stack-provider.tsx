@@ -7,7 +7,7 @@
  * same markup with its real app, created at once.
  */
 
-import { type ReactStackApp, StackLoading, StackProvider, type Translations } from "@doorman/sdk/react";
+import { type ReactStackApp, StackLoading, StackProvider } from "@doorman/sdk/react";
 import { useMatches } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { createServerRenderApp } from "../lib/handler-app";
@@ -16,25 +16,17 @@ import type { HandlerServerData } from "../lib/handler-data.server";
 // no extra request can fail or be aborted by a navigation after the page has loaded.
 import { getStackApp } from "../lib/stack-app.client";
 
-/**
- * The `handle` of a route that renders its SDK components on the server, with the catalogues its
- * pages speak (the handler pages: all of them, in their route's chunk rather than every page's).
- */
-export type StackServerRenderHandle = { stackServerRender: true; translations?: Translations };
-
-function useServerRenderMatch() {
-  return useMatches().find((m) => (m.handle as Partial<StackServerRenderHandle> | undefined)?.stackServerRender === true);
-}
+/** The `handle` of a route that renders its SDK components on the server. */
+export type StackServerRenderHandle = { stackServerRender: true };
 
 /** The server data of the current route, when it asks to be rendered on the server. */
 export function useServerRenderData(): HandlerServerData | null {
-  return (useServerRenderMatch()?.data as HandlerServerData | undefined) ?? null;
+  const match = useMatches().find((m) => (m.handle as Partial<StackServerRenderHandle> | undefined)?.stackServerRender === true);
+  return (match?.data as HandlerServerData | undefined) ?? null;
 }
 
 export function ClientStackProvider({ publishableClientKey, children }: { publishableClientKey: string; children: ReactNode }) {
-  const match = useServerRenderMatch();
-  const server = (match?.data as HandlerServerData | undefined) ?? null;
-  const translations = (match?.handle as StackServerRenderHandle | undefined)?.translations;
+  const server = useServerRenderData();
   const inBrowser = typeof window !== "undefined";
   // A server-rendered page hydrates with the real app at once (the markup is the same: only
   // `urls` is read while rendering); other pages create it after hydration, as before.
@@ -49,15 +41,15 @@ export function ClientStackProvider({ publishableClientKey, children }: { publis
   const current = app ?? renderApp;
   if (server && current) {
     return (
-      // The loader's locale (Accept-Language) on both sides, so hydration matches; routes whose
-      // handle brings no catalogues (the purchase page) stay English, as does the console.
+      // The loader's locale (Accept-Language) and its catalogue on both sides, so hydration
+      // matches; pages whose loader gives none (the purchase page) stay English, as does the console.
 
       <StackProvider
         app={current}
         initialProject={server.project}
         signedOut={server.signedOut}
         locale={server.locale ?? "en"}
-        translations={translations}
+        translations={server.translations}
       >
         {children}
       </StackProvider>

@@ -4,7 +4,8 @@
  * the reader's language (Accept-Language), so the server renders what the browser will hydrate.
  */
 
-import { parseAcceptLanguage, resolveLocale, SDK_LOCALES, type StackProjectView } from "@doorman/sdk/react";
+import { parseAcceptLanguage, resolveLocale, SDK_LOCALES, type StackProjectView, type Translations } from "@doorman/sdk/react";
+import { allLocales } from "@doorman/sdk/react/i18n/locales";
 import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { readPublishableClientKey } from "./env.server";
@@ -19,6 +20,11 @@ export type HandlerServerData = {
   origin: string;
   /** The components' locale (one of SDK_LOCALES); absent: English. */
   locale?: string;
+  /**
+   * That locale's catalogue, sent with the page (a few KB) so the browser hydrates with the same
+   * strings without downloading the other twelve; absent for English (built into the SDK).
+   */
+  translations?: Translations;
 };
 
 /**
@@ -57,10 +63,13 @@ async function loadProject(request: Request, context: AppLoadContext): Promise<S
 }
 
 export async function loadHandlerData(request: Request, context: AppLoadContext): Promise<HandlerServerData> {
+  const locale = requestLocale(request);
+  const catalogue = allLocales[locale];
   return {
     project: await loadProject(request, context),
     signedOut: !hasSessionCookie(request.headers.get("cookie")),
     origin: new URL(request.url).origin,
-    locale: requestLocale(request),
+    locale,
+    ...(locale !== "en" && catalogue ? { translations: { [locale]: catalogue } } : {}),
   };
 }

@@ -8,7 +8,6 @@
  */
 
 import { AuthCard, createI18n, handlerPageName, handlerPageTitleKey, StackHandler, useTranslation } from "@doorman/sdk/react";
-import { allLocales } from "@doorman/sdk/react/i18n/locales";
 import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
@@ -21,7 +20,7 @@ const SIGNED_OUT_FORMS = new Set(["sign-in", "sign-up"]);
 /** Pages that need the signed-in user to render anything. */
 const USER_PAGES = new Set(["account-settings", "cli-auth-confirm", "team-invitation"]);
 
-export const handle: StackServerRenderHandle = { stackServerRender: true, translations: allLocales };
+export const handle: StackServerRenderHandle = { stackServerRender: true };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const data = await loadHandlerData(request, context);
@@ -38,7 +37,7 @@ export const headers: HeadersFunction = () => ({ Vary: "Accept-Language" });
 
 export const meta: MetaFunction<typeof loader> = ({ params, data }) => {
   const key = handlerPageTitleKey(params["*"] ?? "");
-  const title = key ? createI18n(data?.locale ?? "en", allLocales).t(key) : "Doorman";
+  const title = key ? createI18n(data?.locale ?? "en", data?.translations).t(key) : "Doorman";
   return [{ title: `${title} · Doorman` }];
 };
 
