@@ -29,6 +29,7 @@ import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineHostedPagesSteps } from "./hosted-pages-scenario.mjs";
+import { defineI18nSteps } from "./i18n-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
@@ -205,6 +206,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineHeaderSteps(runner, { page, origin });
   if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
+  defineI18nSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

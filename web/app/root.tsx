@@ -2,10 +2,11 @@
  * The document shell: head, the app stylesheet, and the client-side StackProvider
  * (fed with the internal project's publishable key from the Pages environment).
  */
+import { localeDirection } from "@doorman/sdk/react";
 import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ClientStackProvider } from "./components/client-stack-provider";
+import { ClientStackProvider, useServerRenderData } from "./components/client-stack-provider";
 import { RouteError } from "./components/route-error";
 import { readPublishableClientKey } from "./lib/env.server";
 import { customDomainProject } from "./lib/hosted-pages.server";
@@ -46,8 +47,10 @@ function guardCustomDomain(url: URL): void {
 export function Layout({ children }: { children: ReactNode }) {
   // The CSP nonce of this response (entry.server.tsx): Remix's inline scripts must carry it.
   const nonce = useNonce();
+  // The handler pages are in the reader's language (their loader's locale); the console is English.
+  const locale = useServerRenderData()?.locale ?? "en";
   return (
-    <html lang="en">
+    <html lang={locale} dir={localeDirection(locale)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -56,6 +56,12 @@ export const stackCss = `
 .stack-activity-ip{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.8rem}
 .stack-activity-error{display:flex;justify-content:space-between;align-items:center;gap:8px;flex-wrap:wrap;margin-bottom:8px}
 .stack-code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;background:#f3f4f6;padding:2px 6px;border-radius:6px;word-break:break-all}
+.stack-nav ul{display:flex;flex-wrap:wrap;gap:6px 8px;list-style:none;margin:4px 0 8px;padding:0}
+.stack-nav a{display:inline-block;padding:3px 10px;border:1px solid var(--stack-border);border-radius:999px;color:var(--stack-fg);font-size:.85rem;text-decoration:none}
+.stack-nav a:hover{border-color:var(--stack-accent);color:var(--stack-accent)}
+.stack-nav a:focus-visible{outline:2px solid var(--stack-accent);outline-offset:2px}
+.stack-section h2{scroll-margin-top:16px}
+
 `;
 
 /**

@@ -28,11 +28,15 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bLinux\b|\bX11\b/, "Linux"],
 ];
 
+/** The browser and the system a user agent names (either may be missing). */
+export function deviceParts(userAgent: string | null | undefined): { browser?: string; system?: string } {
+  if (!userAgent) return {};
+  return { browser: BROWSERS.find(([re]) => re.test(userAgent))?.[1], system: SYSTEMS.find(([re]) => re.test(userAgent))?.[1] };
+}
+
 /** "Chrome on macOS", "Firefox", "Android", or null when the user agent says nothing known. */
 export function deviceName(userAgent: string | null | undefined): string | null {
-  if (!userAgent) return null;
-  const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
+  const { browser, system } = deviceParts(userAgent);
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? system ?? null;
 }

@@ -22,7 +22,7 @@ import { ConsoleLoading } from "./console-frame";
 export type StackServerRenderHandle = { stackServerRender: true };
 
 /** The server data of the current route, when it asks to be rendered on the server. */
-function useServerRenderData(): HandlerServerData | null {
+export function useServerRenderData(): HandlerServerData | null {
   const match = useMatches().find((m) => (m.handle as Partial<StackServerRenderHandle> | undefined)?.stackServerRender === true);
   return (match?.data as HandlerServerData | undefined) ?? null;
 }
@@ -47,7 +47,16 @@ export function ClientStackProvider({ publishableClientKey, children }: { publis
   // Keyed by the app's config: another project's page (or another return target) gets a fresh provider.
   if (server && current) {
     return (
-      <StackProvider key={configKey} app={current} initialProject={server.project} signedOut={server.signedOut}>
+      // The loader's locale (Accept-Language) and its catalogue on both sides, so hydration matches;
+      // pages whose loader gives none (the purchase page) stay English, as does the console.
+      <StackProvider
+        key={configKey}
+        app={current}
+        initialProject={server.project}
+        signedOut={server.signedOut}
+        locale={server.locale ?? "en"}
+        translations={server.translations}
+      >
         {children}
       </StackProvider>
     );

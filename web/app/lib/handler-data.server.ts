@@ -2,10 +2,12 @@
  * What the server knows before rendering a handler page: the project's client view (which sign-in
  * methods are on, its name), whether the request carries a session cookie of it, the app config
  * of the page and, for a project's hosted pages, its brand. The internal project's pages and any
- * project's hosted pages (hosted-pages.server.ts) both end here.
+ * project's hosted pages (hosted-pages.server.ts) both end here. Both carry the reader's language
+ * (Accept-Language), so the server renders what the browser will hydrate.
  */
 
-import type { StackProjectView } from "@doorman/sdk/react";
+import { parseAcceptLanguage, resolveLocale, SDK_LOCALES, type StackProjectView, type Translations } from "@doorman/sdk/react";
+import { allLocales } from "@doorman/sdk/react/i18n/locales";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { readPublishableClientKey } from "./env.server";
 import { type HandlerAppConfig, internalAppConfig } from "./handler-app";
@@ -25,7 +27,31 @@ export type HandlerServerData = {
   app?: HandlerAppConfig;
   /** A project's hosted pages: its brand; absent = Doorman's. */
   brand?: HandlerBrand;
+  /** The components' locale (one of SDK_LOCALES); absent: English. */
+  locale?: string;
+  /**
+   * That locale's catalogue, sent with the page (a few KB) so the browser hydrates with the same
+   * strings without downloading the other twelve; absent for English (built into the SDK).
+   */
+  translations?: Translations;
 };
+
+/**
+ * The best of the SDK's locales for the request's Accept-Language (English when none fits).
+ *
+ * @example
+ * requestLocale(new Request(url, { headers: { "accept-language": "de-AT,de;q=0.9" } })); // "de"
+ */
+export function requestLocale(request: Request): string {
+  return resolveLocale(parseAcceptLanguage(request.headers.get("accept-language")), SDK_LOCALES);
+}
+
+/** The page's locale and, unless English, its catalogue (for every handler page, internal or hosted). */
+export function requestLanguage(request: Request): Pick<HandlerServerData, "locale" | "translations"> {
+  const locale = requestLocale(request);
+  const catalogue = allLocales[locale];
+  return { locale, ...(locale !== "en" && catalogue ? { translations: { [locale]: catalogue } } : {}) };
+}
 
 /** Sends a request to the API: through the service binding when there is one, else to the same origin. */
 export function apiFetch(context: AppLoadContext): (request: Request) => Promise<Response> {
@@ -68,5 +94,6 @@ export async function loadHandlerData(request: Request, context: AppLoadContext)
     project: await loadProjectView(request, context, app),
     signedOut: !hasSessionCookie(request.headers.get("cookie")),
     origin: new URL(request.url).origin,
+    ...requestLanguage(request),
   };
 }

@@ -10,7 +10,7 @@ import { DEFAULT_HANDLER_PATH } from "@doorman/shared/constants";
 import { hostedHandlerPath } from "@doorman/shared/hosted-pages";
 import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
 import type { HandlerAppConfig } from "./handler-app";
-import { apiFetch, type HandlerServerData, loadProjectView } from "./handler-data.server";
+import { apiFetch, type HandlerServerData, loadProjectView, requestLanguage } from "./handler-data.server";
 import { hasSessionCookie } from "./handler-session";
 
 /** Host → project id (or null: not a custom domain), remembered briefly: the console asks on every request. */
@@ -105,6 +105,7 @@ export async function loadHostedHandlerData(
     origin: url.origin,
     app,
     brand: { name: pages.displayName, logoUrl: safeLogoUrl(pages.logoUrl), href: pages.defaultReturnUrl ?? `${basePath}/sign-in` },
+    ...requestLanguage(request),
   };
 }
 

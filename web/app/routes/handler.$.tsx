@@ -1,9 +1,10 @@
 /**
  * `/handler/*`: the internal project's handler pages, or, on a project's custom domain (found by
- * the request's Host), that project's hosted pages. Rendered by the shared HandlerPage.
+ * the request's Host), that project's hosted pages. Rendered by the shared HandlerPage, in the
+ * reader's language (the loader's locale comes from Accept-Language; docs/i18n.md).
  */
 
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { StackServerRenderHandle } from "../components/client-stack-provider";
 import { HandlerPage, handlerTitle, redirectSignedOutVisitor } from "../components/hosted/handler-page";
@@ -19,6 +20,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   redirectSignedOutVisitor(data, request);
   return data;
 }
+
+/** The page differs by Accept-Language: caches must keep one copy per language. */
+export const headers: HeadersFunction = () => ({ Vary: "Accept-Language" });
 
 export const meta: MetaFunction<typeof loader> = ({ data, location }) => [{ title: handlerTitle(data, location.pathname) }];
 

@@ -7,7 +7,7 @@
 
 import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import { hostedHandlerPath } from "@doorman/shared/hosted-pages";
-import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { StackServerRenderHandle } from "../components/client-stack-provider";
 import { HandlerPage, handlerTitle, redirectSignedOutVisitor } from "../components/hosted/handler-page";
@@ -33,6 +33,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   redirectSignedOutVisitor(data, request);
   return data;
 }
+
+/** The page differs by Accept-Language: caches must keep one copy per language. */
+export const headers: HeadersFunction = () => ({ Vary: "Accept-Language" });
 
 export const meta: MetaFunction<typeof loader> = ({ data, location }) => [{ title: handlerTitle(data, location.pathname) }];
 

@@ -1,80 +1,90 @@
 /**
  * Plain words for the "Recent activity" list: what happened, on which device (a short read of the
- * user agent, no parser library), where (the country's name in the reader's language) and when.
+ * user agent, no parser library), where (the country's name in the reader's language) and when,
+ * in the reader's language (`t`, English by default; Intl for countries and times).
  */
+
 import type { UserActivityType } from "../../shared/activity-types";
+import { deviceParts } from "../../shared/device-name";
 import { PROVIDER_NAMES } from "../../shared/oauth-providers";
+import type { MessageKey } from "../i18n/en";
+import { englishT, type Translate } from "../i18n/translator";
 
 export type ActivityEntry = { type: UserActivityType; data: Record<string, unknown> | null };
 
-function providerName(id: unknown): string {
-  if (typeof id !== "string" || !id) return "an external";
+function providerName(id: unknown): string | null {
+  if (typeof id !== "string" || !id) return null;
   return (PROVIDER_NAMES as Record<string, string>)[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
 }
 
-const SIGN_IN_METHODS: Record<string, string> = {
-  password: "password",
-  otp: "a one-time code",
-  passkey: "a passkey",
-  anonymous: "a guest account",
-  cli: "the command line",
+const SIGN_IN_METHODS: Record<string, MessageKey> = {
+  password: "activity.method.password",
+  otp: "activity.method.otp",
+  passkey: "activity.method.passkey",
+  anonymous: "activity.method.anonymous",
+  cli: "activity.method.cli",
 };
 
-function signInMethod(data: Record<string, unknown> | null): string {
+function signInMethod(data: Record<string, unknown> | null, t: Translate): string {
   const method = data?.method;
-  if (method === "oauth") return providerName(data?.provider);
-  return typeof method === "string" ? (SIGN_IN_METHODS[method] ?? "") : "";
+  if (method === "oauth") return providerName(data?.provider) ?? t("activity.method.external");
+  const key = typeof method === "string" ? SIGN_IN_METHODS[method] : undefined;
+  return key ? t(key) : "";
 }
 
-const FAILURE_REASONS: Record<string, string> = {
-  EMAIL_PASSWORD_MISMATCH: "wrong password",
-  INVALID_TOTP_CODE: "wrong two-factor code",
-  PASSKEY_AUTHENTICATION_FAILED: "passkey not accepted",
+const FAILURE_REASONS: Record<string, MessageKey> = {
+  EMAIL_PASSWORD_MISMATCH: "activity.reason.password",
+  INVALID_TOTP_CODE: "activity.reason.totp",
+  PASSKEY_AUTHENTICATION_FAILED: "activity.reason.passkey",
 };
 
 /** What happened, in a sentence: "Signed in with password", "Passkey added", … */
-export function activityLabel({ type, data }: ActivityEntry): string {
+export function activityLabel({ type, data }: ActivityEntry, t: Translate = englishT): string {
   switch (type) {
     case "sign_in.succeeded": {
-      if (data?.method === "server") return "Signed in by the app";
-      const method = signInMethod(data);
-      const how = method ? `Signed in with ${method}` : "Signed in";
-      return data?.mfa === true ? `${how} and a two-factor code` : how;
+      if (data?.method === "server") return t("activity.signedInByApp");
+      const method = signInMethod(data, t);
+      if (data?.mfa === true) return method ? t("activity.signedInWithMfa", { method }) : t("activity.signedInMfa");
+      return method ? t("activity.signedInWith", { method }) : t("activity.signedIn");
     }
     case "sign_in.failed": {
       const reason = typeof data?.reason === "string" ? FAILURE_REASONS[data.reason] : undefined;
-      return reason ? `Failed sign-in attempt (${reason})` : "Failed sign-in attempt";
+      return reason ? t("activity.failedReason", { reason: t(reason) }) : t("activity.failed");
     }
     case "sign_out":
-      return "Signed out";
+      return t("activity.signedOut");
     case "session.revoked":
-      return "Session revoked";
+      return t("activity.sessionRevoked");
     case "session.token_reused":
-      return "Someone reused an old sign-in token — that session was ended";
+      return t("activity.tokenReused");
     case "password.changed":
-      return data?.removed === true ? "Password removed" : "Password changed";
+      return data?.removed === true ? t("activity.passwordRemoved") : t("activity.passwordChanged");
     case "password.reset":
-      return "Password reset";
+      return t("activity.passwordReset");
     case "email.verified":
-      return "Email verified";
+      return t("activity.emailVerified");
     case "mfa.enrolled":
-      return "Two-factor authentication turned on";
+      return t("activity.mfaEnrolled");
     case "mfa.removed":
-      return "Two-factor authentication turned off";
+      return t("activity.mfaRemoved");
     case "mfa.recovery_codes_generated":
-      return "New recovery codes made";
+      return t("activity.recoveryCodesGenerated");
     case "mfa.recovery_code_used":
-      return `Recovery code used (${typeof data?.remaining === "number" ? data.remaining : "?"} left)`;
+      return typeof data?.remaining === "number"
+        ? t("activity.recoveryCodeUsed", { remaining: data.remaining })
+        : t("activity.recoveryCodeUsedUnknown");
     case "sign_in.locked_out":
-      return "Password sign-in locked for an hour after too many wrong passwords";
+      return t("activity.lockedOut");
     case "passkey.added":
-      return "Passkey added";
-    case "oauth_account.linked":
-      return `${providerName(data?.provider)} account linked`;
+      return t("activity.passkeyAdded");
+    case "oauth_account.linked": {
+      const provider = providerName(data?.provider);
+      return provider ? t("activity.oauthLinked", { provider }) : t("activity.oauthLinkedUnknown");
+    }
     case "api_key.created":
-      return "API key created";
+      return t("activity.apiKeyCreated");
     case "api_key.revoked":
-      return "API key revoked";
+      return t("activity.apiKeyRevoked");
   }
 }
 
@@ -83,8 +93,12 @@ export function isWarning(type: UserActivityType): boolean {
   return type === "sign_in.failed" || type === "session.token_reused" || type === "sign_in.locked_out";
 }
 
-/** "Chrome on macOS", "Firefox", "Android", or null (the shared parser, also used by the console). */
-export { deviceName as deviceOf } from "../../shared/device-name";
+/** "Chrome on macOS" (in the reader's language), "Firefox", "Android", or null (the shared parser, also used by the console). */
+export function deviceOf(userAgent: string | null, t: Translate = englishT): string | null {
+  const { browser, system } = deviceParts(userAgent);
+  if (browser && system) return t("activity.deviceOn", { browser, system });
+  return browser ?? system ?? null;
+}
 
 /** The country's name in the reader's language ("Germany" for DE), or the code where the runtime has no name for it. */
 export function countryName(code: string | null, locale?: string): string | null {
@@ -106,9 +120,9 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /** "just now", "5 minutes ago", "yesterday", "3 weeks ago". */
-export function relativeTime(date: Date, now: number, locale?: string): string {
+export function relativeTime(date: Date, now: number, locale?: string, t: Translate = englishT): string {
   const seconds = Math.round((date.getTime() - now) / 1000);
-  if (Math.abs(seconds) < 45) return "just now";
+  if (Math.abs(seconds) < 45) return t("activity.justNow");
   const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);

@@ -6,35 +6,44 @@
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import type { ReactApiKey, ReactApiKeyFirstView, ReactApiKeyOwner } from "../api-key-types";
+import { useTranslation } from "../i18n/context";
+import type { MessageKey } from "../i18n/en";
+import type { I18n } from "../i18n/translator";
 import { useProjectFlag } from "../use-project";
 import { errorCodeOf, messageOf } from "./code-messages";
 import { CopyButton } from "./copy-button";
 import { Field, FormAlert } from "./field";
 
 const DAY = 24 * 3600_000;
+// The lengths are worded by Intl ("7 days", "7 Tage", "٧ أيام"), with the language's plural forms.
 const EXPIRY_CHOICES = [
-  { id: "1d", label: "1 day", ms: DAY },
-  { id: "7d", label: "7 days", ms: 7 * DAY },
-  { id: "30d", label: "30 days", ms: 30 * DAY },
-  { id: "90d", label: "90 days", ms: 90 * DAY },
-  { id: "1y", label: "1 year", ms: 365 * DAY },
-  { id: "never", label: "Never", ms: null },
+  { id: "1d", amount: 1, unit: "day", ms: DAY },
+  { id: "7d", amount: 7, unit: "day", ms: 7 * DAY },
+  { id: "30d", amount: 30, unit: "day", ms: 30 * DAY },
+  { id: "90d", amount: 90, unit: "day", ms: 90 * DAY },
+  { id: "1y", amount: 1, unit: "year", ms: 365 * DAY },
+  { id: "never", amount: 0, unit: null, ms: null },
 ] as const;
 type ExpiryId = (typeof EXPIRY_CHOICES)[number]["id"];
 const DESCRIPTION_MAX = 1024; // wire limit
 
-function statusOf(key: ReactApiKey): { label: string; warn: boolean } {
+function expiryLabel(choice: (typeof EXPIRY_CHOICES)[number], { t, formatNumber }: I18n): string {
+  return choice.unit ? formatNumber(choice.amount, { style: "unit", unit: choice.unit, unitDisplay: "long" }) : t("apiKeys.never");
+}
+
+function statusOf(key: ReactApiKey): { label: MessageKey; warn: boolean } {
   const why = key.whyInvalid();
-  if (why === "expired") return { label: "Expired", warn: true };
-  if (why === "manually-revoked") return { label: "Revoked", warn: true };
-  return { label: "Active", warn: false };
+  if (why === "expired") return { label: "apiKeys.expired", warn: true };
+  if (why === "manually-revoked") return { label: "apiKeys.revoked", warn: true };
+  return { label: "apiKeys.active", warn: false };
 }
 
 function NewKeyNotice({ apiKey, onDone }: { apiKey: ReactApiKeyFirstView; onDone: () => void }) {
+  const { t } = useTranslation();
   return (
     <div className="stack-alert stack-success" role="status" aria-live="polite">
       <p>
-        <strong>Copy this key now.</strong> It is shown only once: only its last four characters are stored in a readable form.
+        <strong>{t("apiKeys.copyNow")}</strong> {t("apiKeys.shownOnce")}
       </p>
       <p>
         <code className="stack-code" data-testid="new-api-key">
@@ -42,9 +51,9 @@ function NewKeyNotice({ apiKey, onDone }: { apiKey: ReactApiKeyFirstView; onDone
         </code>
       </p>
       <div className="stack-actions">
-        <CopyButton value={apiKey.value} label="API key" />
+        <CopyButton value={apiKey.value} label={t("apiKeys.copyLabel")} />
         <button type="button" className="stack-button stack-small" onClick={onDone}>
-          Done
+          {t("apiKeys.done")}
         </button>
       </div>
     </div>
@@ -52,33 +61,37 @@ function NewKeyNotice({ apiKey, onDone }: { apiKey: ReactApiKeyFirstView; onDone
 }
 
 function KeyItem({ apiKey, pending, onRevoke }: { apiKey: ReactApiKey; pending: boolean; onRevoke: () => void }) {
+  const { t, formatDate } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   const status = statusOf(apiKey);
-  const expiry = apiKey.expiresAt ? `expires ${apiKey.expiresAt.toLocaleDateString()}` : "never expires";
+  const expiry = apiKey.expiresAt ? t("apiKeys.expires", { date: formatDate(apiKey.expiresAt) }) : t("apiKeys.neverExpires");
   return (
     <li className="stack-list-item" data-testid="api-key-item">
       <span>
-        <strong>{apiKey.description || "Untitled key"}</strong> <code className="stack-code">…{apiKey.value.lastFour}</code>{" "}
-        <span className={status.warn ? "stack-badge stack-badge-warn" : "stack-badge"}>{status.label}</span>
-        {apiKey.isPublic ? <span className="stack-badge">Public</span> : null}
+        <strong>{apiKey.description || t("apiKeys.untitled")}</strong>{" "}
+        <code className="stack-code" dir="ltr">
+          …{apiKey.value.lastFour}
+        </code>{" "}
+        <span className={status.warn ? "stack-badge stack-badge-warn" : "stack-badge"}>{t(status.label)}</span>
+        {apiKey.isPublic ? <span className="stack-badge">{t("apiKeys.public")}</span> : null}
         <span className="stack-hint">
           {" "}
-          Created {apiKey.createdAt.toLocaleDateString()} · {expiry}
+          {t("apiKeys.created", { date: formatDate(apiKey.createdAt) })} · {expiry}
         </span>
       </span>
       {status.warn ? null : confirming ? (
         <span className="stack-actions">
-          <span className="stack-hint">Revoke for good? Anything using it stops working.</span>
+          <span className="stack-hint">{t("apiKeys.confirmRevokeHint")}</span>
           <button type="button" className="stack-button stack-danger stack-small" disabled={pending} onClick={onRevoke}>
-            Confirm revoke
+            {t("apiKeys.confirmRevoke")}
           </button>
           <button type="button" className="stack-button stack-secondary stack-small" onClick={() => setConfirming(false)}>
-            Cancel
+            {t("common.cancel")}
           </button>
         </span>
       ) : (
         <button type="button" className="stack-button stack-danger stack-small" disabled={pending} onClick={() => setConfirming(true)}>
-          Revoke
+          {t("common.revoke")}
         </button>
       )}
     </li>
@@ -97,6 +110,7 @@ export function ApiKeysPanel({
   hint,
   hideWhenForbidden = false,
   headingLevel = 2,
+  headingId: givenHeadingId,
 }: {
   owner: ReactApiKeyOwner;
   title: string;
@@ -104,8 +118,13 @@ export function ApiKeysPanel({
   hideWhenForbidden?: boolean;
   /** 3 when nested in another section (team settings), so the outline stays in order. */
   headingLevel?: 2 | 3;
+  /** The heading's id (a link target, e.g. of account settings' section navigation); generated when absent. */
+  headingId?: string;
 }) {
-  const headingId = useId();
+  const i18n = useTranslation();
+  const { t } = i18n;
+  const generatedId = useId();
+  const headingId = givenHeadingId ?? generatedId;
   const expiryId = useId();
   const [keys, setKeys] = useState<ReactApiKey[] | null>(null);
   const [forbidden, setForbidden] = useState(false);
@@ -134,7 +153,7 @@ export function ApiKeysPanel({
       setStatus(label);
       reload();
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("common.somethingWrong")));
     }
     setPending(false);
   };
@@ -142,10 +161,10 @@ export function ApiKeysPanel({
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = description.trim();
-    if (!text) return setDescriptionError("Describe what the key is for.");
-    if (text.length > DESCRIPTION_MAX) return setDescriptionError(`At most ${DESCRIPTION_MAX} characters.`);
+    if (!text) return setDescriptionError(t("apiKeys.describe"));
+    if (text.length > DESCRIPTION_MAX) return setDescriptionError(t("apiKeys.tooLong", { max: DESCRIPTION_MAX }));
     const ms = EXPIRY_CHOICES.find((c) => c.id === expiry)?.ms ?? null;
-    await run("API key created.", async () => {
+    await run(t("apiKeys.createdStatus"), async () => {
       setNewKey(await owner.createApiKey({ description: text, expiresAt: ms === null ? null : new Date(Date.now() + ms) }));
       setDescription("");
     });
@@ -158,19 +177,19 @@ export function ApiKeysPanel({
       {hint ? <p className="stack-hint">{hint}</p> : null}
       <FormAlert message={error} />
       {newKey ? <NewKeyNotice apiKey={newKey} onDone={() => setNewKey(null)} /> : null}
-      {keys && keys.length === 0 ? <p className="stack-hint">No API keys yet.</p> : null}
+      {keys && keys.length === 0 ? <p className="stack-hint">{t("apiKeys.none")}</p> : null}
       <ul className="stack-list" aria-label={title}>
         {(keys ?? []).map((k) => (
-          <KeyItem key={k.id} apiKey={k} pending={pending} onRevoke={() => run("API key revoked.", () => k.revoke())} />
+          <KeyItem key={k.id} apiKey={k} pending={pending} onRevoke={() => run(t("apiKeys.revokedStatus"), () => k.revoke())} />
         ))}
       </ul>
-      <form className="stack-form" noValidate onSubmit={create} aria-label={`Create ${title.toLowerCase()}`}>
+      <form className="stack-form" noValidate onSubmit={create} aria-label={t("apiKeys.createForm", { title })}>
         <Field
-          label="Description"
+          label={t("apiKeys.description")}
           name="apiKeyDescription"
           value={description}
           maxLength={DESCRIPTION_MAX + 1}
-          hint="What will use this key, e.g. “CI deploys”."
+          hint={t("apiKeys.descriptionHint")}
           error={descriptionError}
           onChange={(e) => {
             setDescription(e.target.value);
@@ -178,18 +197,18 @@ export function ApiKeysPanel({
           }}
         />
         <div className="stack-field">
-          <label htmlFor={expiryId}>Expires after</label>
+          <label htmlFor={expiryId}>{t("apiKeys.expiresAfter")}</label>
           <select id={expiryId} className="stack-input" value={expiry} onChange={(e) => setExpiry(e.target.value as ExpiryId)}>
             {EXPIRY_CHOICES.map((c) => (
               <option key={c.id} value={c.id}>
-                {c.label}
+                {expiryLabel(c, i18n)}
               </option>
             ))}
           </select>
         </div>
         <div className="stack-actions">
           <button className="stack-button" type="submit" disabled={pending}>
-            Create API key
+            {t("apiKeys.create")}
           </button>
           <span role="status" aria-live="polite" className="stack-hint">
             {status ?? ""}
@@ -208,8 +227,9 @@ export function ApiKeysPanel({
  */
 export function UserApiKeysSection({ user }: { user: ReactApiKeyOwner }) {
   const enabled = useProjectFlag("allow_user_api_keys") === true;
+  const { t } = useTranslation();
   if (!enabled) return null;
-  return <ApiKeysPanel owner={user} title="API keys" hint="Keys let scripts and other apps act as you. Treat them like passwords." />;
+  return <ApiKeysPanel owner={user} title={t("apiKeys.heading")} hint={t("apiKeys.userHint")} headingId="stack-api-keys-heading" />;
 }
 
 /**
@@ -221,14 +241,7 @@ export function UserApiKeysSection({ user }: { user: ReactApiKeyOwner }) {
  */
 export function TeamApiKeysSection({ team }: { team: ReactApiKeyOwner }) {
   const enabled = useProjectFlag("allow_team_api_keys") === true;
+  const { t } = useTranslation();
   if (!enabled) return null;
-  return (
-    <ApiKeysPanel
-      owner={team}
-      title="Team API keys"
-      hint="Keys let scripts and other apps act as this team."
-      hideWhenForbidden
-      headingLevel={3}
-    />
-  );
+  return <ApiKeysPanel owner={team} title={t("apiKeys.teamHeading")} hint={t("apiKeys.teamHint")} hideWhenForbidden headingLevel={3} />;
 }

@@ -5,6 +5,7 @@
  * sign-up to upgrade it), with `after_auth_return_to` bringing them back here.
  */
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
@@ -26,6 +27,7 @@ export function loginCodeFromSearch(search: string): string | null {
 export function CliAuthConfirm({ search }: { search: string }) {
   const app = useStackApp();
   const user = useUser();
+  const { t, rich } = useTranslation();
   const loginCode = loginCodeFromSearch(search);
   const [{ step, error }, setView] = useState<{ step: Step; error?: string }>({ step: "checking" });
   const checked = useRef(false);
@@ -45,8 +47,8 @@ export function CliAuthConfirm({ search }: { search: string }) {
         await app.redirectToSignIn({ replace: true });
       }
     };
-    run().catch((err: unknown) => setView({ step: "error", error: messageOf(err) }));
-  }, [app, loginCode, user]);
+    run().catch((err: unknown) => setView({ step: "error", error: messageOf(err, t("common.somethingWrong")) }));
+  }, [app, loginCode, user, t]);
 
   const authorize = async () => {
     if (!loginCode) return;
@@ -55,60 +57,45 @@ export function CliAuthConfirm({ search }: { search: string }) {
       const result = await app.confirmCliLogin(loginCode);
       setView(result.status === "ok" ? { step: "done" } : { step: "error", error: result.error.message });
     } catch (err) {
-      setView({ step: "error", error: messageOf(err) });
+      setView({ step: "error", error: messageOf(err, t("common.somethingWrong")) });
     }
   };
 
   if (!loginCode) {
     return (
-      <AuthCard title="Invalid CLI login link" subtitle="This link has no login code. Start the login again from your terminal.">
+      <AuthCard title={t("cli.invalidTitle")} subtitle={t("cli.invalidSubtitle")}>
         <HomeLink href={app.urls.home} />
       </AuthCard>
     );
   }
   if (step === "checking" || step === "redirecting") {
-    return <AuthCard title="Authorize the CLI?" subtitle={step === "checking" ? "Checking the login link…" : "Taking you to sign in…"} />;
+    return <AuthCard title={t("cli.title")} subtitle={step === "checking" ? t("cli.checking") : t("cli.redirecting")} />;
   }
   if (step === "done") {
-    return (
-      <AuthCard
-        title="CLI authorized"
-        subtitle="The command-line tool is now signed in. You can close this window and return to your terminal."
-      />
-    );
+    return <AuthCard title={t("cli.doneTitle")} subtitle={t("cli.doneSubtitle")} />;
   }
   if (step === "cancelled") {
     return (
-      <AuthCard title="CLI login cancelled" subtitle="The command-line tool was not signed in. You can close this window.">
+      <AuthCard title={t("cli.cancelledTitle")} subtitle={t("cli.cancelledSubtitle")}>
         <HomeLink href={app.urls.home} />
       </AuthCard>
     );
   }
   if (step === "error") {
     return (
-      <AuthCard title="Could not authorize the CLI">
+      <AuthCard title={t("cli.errorTitle")}>
         <FormAlert message={error} />
         <HomeLink href={app.urls.home} />
       </AuthCard>
     );
   }
-  const who = user?.primaryEmail ?? user?.displayName ?? "your account";
+  const who = user?.primaryEmail ?? user?.displayName ?? t("cli.yourAccount");
   return (
-    <AuthCard
-      title="Authorize the CLI?"
-      subtitle={
-        <>
-          A command-line tool is asking to sign in as <strong>{who}</strong>.
-        </>
-      }
-    >
-      <p className="stack-hint">
-        Only continue if you started this login from your own terminal just now. The tool gets a session of its own, which you can revoke in
-        account settings. This link is never sent by email.
-      </p>
+    <AuthCard title={t("cli.title")} subtitle={rich("cli.asking", { who: <strong>{who}</strong> })}>
+      <p className="stack-hint">{t("cli.warning")}</p>
       <div className="stack-actions" style={{ marginTop: 16 }}>
         <button className="stack-button" type="button" disabled={step === "authorizing"} onClick={authorize}>
-          {step === "authorizing" ? "Authorizing…" : "Authorize"}
+          {step === "authorizing" ? t("cli.authorizing") : t("cli.authorize")}
         </button>
         <button
           className="stack-button stack-secondary"
@@ -116,7 +103,7 @@ export function CliAuthConfirm({ search }: { search: string }) {
           disabled={step === "authorizing"}
           onClick={() => setView({ step: "cancelled" })}
         >
-          Cancel
+          {t("common.cancel")}
         </button>
       </div>
     </AuthCard>
@@ -124,10 +111,11 @@ export function CliAuthConfirm({ search }: { search: string }) {
 }
 
 function HomeLink({ href }: { href: string }) {
+  const { t } = useTranslation();
   return (
     <div className="stack-actions">
       <a className="stack-button stack-secondary" href={href}>
-        Go home
+        {t("common.goHome")}
       </a>
     </div>
   );

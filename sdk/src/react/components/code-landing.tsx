@@ -6,10 +6,12 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import type { CredentialResult } from "../app-types";
+import { useTranslation } from "../i18n/context";
+import type { Translate } from "../i18n/translator";
 import { useStackApp } from "../provider";
 import { useRefreshUser } from "../use-user";
 import { AuthCard } from "./auth-card";
-import { codeFromSearch, INVALID_LINK, type LinkKind, type LinkProblem, linkProblem } from "./code-messages";
+import { codeFromSearch, invalidLink, type LinkKind, type LinkProblem, linkProblem } from "./code-messages";
 
 export type LinkPhase =
   | { step: "checking" }
@@ -28,7 +30,8 @@ export function useEmailedLink(
   check: (code: string) => Promise<CredentialResult>,
   use: (code: string) => Promise<CredentialResult>,
 ): { phase: LinkPhase; act: () => Promise<void>; recheck: () => void } {
-  const [phase, setPhase] = useState<LinkPhase>(code ? { step: "checking" } : { step: "failed", problem: INVALID_LINK });
+  const { t } = useTranslation();
+  const [phase, setPhase] = useState<LinkPhase>(code ? { step: "checking" } : { step: "failed", problem: invalidLink(t) });
   const [round, setRound] = useState(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` re-runs the check on "Try again"; `check` is a new function every render.
@@ -38,8 +41,8 @@ export function useEmailedLink(
     setPhase({ step: "checking" });
     check(code).then(
       (result) =>
-        live && setPhase(result.status === "ok" ? { step: "ready" } : { step: "failed", problem: linkProblem(result.error, kind) }),
-      (error: unknown) => live && setPhase({ step: "failed", problem: linkProblem(error, kind) }),
+        live && setPhase(result.status === "ok" ? { step: "ready" } : { step: "failed", problem: linkProblem(result.error, kind, t) }),
+      (error: unknown) => live && setPhase({ step: "failed", problem: linkProblem(error, kind, t) }),
     );
     return () => {
       live = false;
@@ -54,12 +57,12 @@ export function useEmailedLink(
       if (result.status === "ok") setPhase({ step: "done" });
       // A TOTP user is on the way to the mfa page: stay on "working" until the page changes.
       else if ((result.error as { code?: string }).code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") {
-        setPhase({ step: "failed", problem: linkProblem(result.error, kind) });
+        setPhase({ step: "failed", problem: linkProblem(result.error, kind, t) });
       }
     } catch (error) {
-      setPhase({ step: "failed", problem: linkProblem(error, kind) });
+      setPhase({ step: "failed", problem: linkProblem(error, kind, t) });
     }
-  }, [code, kind, use]);
+  }, [code, kind, use, t]);
 
   return { phase, act, recheck: () => setRound((n) => n + 1) };
 }
@@ -72,12 +75,13 @@ export function useEmailedLink(
  */
 export function LinkProblemBody({ problem, kind, onRetry }: { problem: LinkProblem; kind: LinkKind; onRetry: () => void }) {
   const app = useStackApp();
+  const { t } = useTranslation();
   return (
     <>
       <p className="stack-alert" role="alert">
         {problem.message}
       </p>
-      <div className="stack-actions stack-link-next">{nextStep(problem, kind, app.urls, onRetry)}</div>
+      <div className="stack-actions stack-link-next">{nextStep(problem, kind, app.urls, onRetry, t)}</div>
     </>
   );
 }
@@ -87,45 +91,46 @@ function nextStep(
   kind: LinkKind,
   urls: { signIn: string; accountSettings: string; forgotPassword?: string },
   onRetry: () => void,
+  t: Translate,
 ) {
   switch (problem.next) {
     case "retry":
       return (
         <button type="button" className="stack-button stack-secondary" onClick={onRetry}>
-          Try again
+          {t("common.tryAgain")}
         </button>
       );
     case "sign-in":
       return (
         <a className="stack-button" href={urls.signIn}>
-          Sign in
+          {t("common.signIn")}
         </a>
       );
     case "account-settings":
       return (
         <a className="stack-button" href={urls.accountSettings}>
-          Go to account settings
+          {t("link.goToAccountSettings")}
         </a>
       );
     case "new-link":
       if (kind === "password-reset") {
         return (
           <a className="stack-button" href={urls.forgotPassword ?? urls.signIn}>
-            Send a new link
+            {t("link.sendNew")}
           </a>
         );
       }
       if (kind === "magic-link") {
         return (
           <a className="stack-button" href={urls.signIn}>
-            Sign in to get a new link
+            {t("link.signInForNew")}
           </a>
         );
       }
       // Account settings has "Send verification email" next to the address.
       return (
         <a className="stack-button" href={urls.accountSettings}>
-          Send a new link from account settings
+          {t("link.sendNewFromSettings")}
         </a>
       );
   }
@@ -139,6 +144,7 @@ function nextStep(
  */
 export function EmailVerification({ search }: { search: string }) {
   const app = useStackApp();
+  const { t } = useTranslation();
   const refreshUser = useRefreshUser();
   const { phase, act, recheck } = useEmailedLink(
     codeFromSearch(search),
@@ -152,24 +158,24 @@ export function EmailVerification({ search }: { search: string }) {
   );
   if (phase.step === "done") {
     return (
-      <AuthCard title="Email verified" subtitle="Thank you: your email address is confirmed.">
+      <AuthCard title={t("verify.doneTitle")} subtitle={t("verify.doneSubtitle")}>
         <a className="stack-button" href={app.urls.home}>
-          Continue
+          {t("common.continue")}
         </a>
       </AuthCard>
     );
   }
   if (phase.step === "failed") {
     return (
-      <AuthCard title="Email not verified">
+      <AuthCard title={t("verify.failedTitle")}>
         <LinkProblemBody problem={phase.problem} kind="email-verification" onRetry={recheck} />
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Verify your email" subtitle="Confirm that this email address is yours.">
+    <AuthCard title={t("verify.title")} subtitle={t("verify.subtitle")}>
       <button type="button" className="stack-button" disabled={phase.step !== "ready"} aria-busy={phase.step !== "ready"} onClick={act}>
-        {phase.step === "working" ? "Verifying…" : "Verify my email"}
+        {phase.step === "working" ? t("verify.working") : t("verify.submit")}
       </button>
     </AuthCard>
   );
@@ -184,6 +190,7 @@ export function EmailVerification({ search }: { search: string }) {
  */
 export function MagicLinkCallback({ search }: { search: string }) {
   const app = useStackApp();
+  const { t } = useTranslation();
   const { phase, act, recheck } = useEmailedLink(
     codeFromSearch(search),
     "magic-link",
@@ -192,16 +199,16 @@ export function MagicLinkCallback({ search }: { search: string }) {
   );
   if (phase.step === "failed") {
     return (
-      <AuthCard title="Sign-in link did not work">
+      <AuthCard title={t("magicLink.failedTitle")}>
         <LinkProblemBody problem={phase.problem} kind="magic-link" onRetry={recheck} />
       </AuthCard>
     );
   }
   const busy = phase.step === "working" || phase.step === "done";
   return (
-    <AuthCard title="Sign in" subtitle="Click to finish signing in with the link from your email.">
+    <AuthCard title={t("common.signIn")} subtitle={t("magicLink.subtitle")}>
       <button type="button" className="stack-button" disabled={phase.step !== "ready"} aria-busy={phase.step !== "ready"} onClick={act}>
-        {busy ? "Signing in…" : "Sign in"}
+        {busy ? t("common.signingIn") : t("common.signIn")}
       </button>
     </AuthCard>
   );

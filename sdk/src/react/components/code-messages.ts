@@ -1,16 +1,20 @@
-/** Human wording for the outcomes of emailed codes (links and OTPs). */
+/** Human wording for the outcomes of emailed codes (links and OTPs), from the catalogue (`t`, English by default). */
+import { englishT, type Translate } from "../i18n/translator";
+
+/** What an emailed code was for, as the messages name it. */
+export type CodeSubject = "code" | "invitation" | "signInAttempt";
 
 /** A message for a code error code from the API, or null when it is not a code error. */
-export function codeErrorMessage(code: string | undefined, what = "link"): string | null {
+export function codeErrorMessage(code: string | undefined, what: CodeSubject, t: Translate = englishT): string | null {
   switch (code) {
     case "VERIFICATION_CODE_NOT_FOUND":
-      return what === "code" ? "That code is not right. Check the email and try again." : `This ${what} is not valid. Ask for a new one.`;
+      return t(`code.notFound.${what}`);
     case "VERIFICATION_CODE_EXPIRED":
-      return `This ${what} has expired. Ask for a new one.`;
+      return t(`code.expired.${what}`);
     case "VERIFICATION_CODE_ALREADY_USED":
-      return `This ${what} has already been used.`;
+      return t(`code.used.${what}`);
     case "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED":
-      return `Too many attempts with this ${what}. Ask for a new one.`;
+      return t(`code.maxAttempts.${what}`);
     default:
       return null;
   }
@@ -20,7 +24,8 @@ export function errorCodeOf(error: unknown): string | undefined {
   return typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : undefined;
 }
 
-export function messageOf(error: unknown, fallback = "Something went wrong. Please try again."): string {
+/** The error's own message (the server's text for a known error), else `fallback`. */
+export function messageOf(error: unknown, fallback: string = englishT("common.somethingWrong")): string {
   return error instanceof Error && error.message ? error.message : fallback;
 }
 
@@ -41,31 +46,28 @@ export type LinkProblem = { message: string; next: "sign-in" | "new-link" | "acc
  * its wait time, a lost connection) keep their own message and offer a retry.
  *
  * @example
- * linkProblem(result.error, "magic-link"); // { message: "This link was already used.", next: "sign-in" }
+ * linkProblem(result.error, "magic-link", t); // { message: "This link was already used.", next: "sign-in" }
  */
-export function linkProblem(error: unknown, kind: LinkKind): LinkProblem {
+export function linkProblem(error: unknown, kind: LinkKind, t: Translate = englishT): LinkProblem {
   switch (errorCodeOf(error)) {
     case "VERIFICATION_CODE_ALREADY_USED":
-      if (kind === "email-verification") {
-        return { message: "This link was already used, so this email address is most likely verified.", next: "account-settings" };
-      }
-      return { message: "This link was already used.", next: "sign-in" };
+      if (kind === "email-verification") return { message: t("link.usedVerified"), next: "account-settings" };
+      return { message: t("link.used"), next: "sign-in" };
     case "VERIFICATION_CODE_EXPIRED":
-      return { message: "This link expired.", next: "new-link" };
+      return { message: t("link.expired"), next: "new-link" };
     case "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED":
-      return { message: "This link was tried too many times.", next: "new-link" };
+      return { message: t("link.maxAttempts"), next: "new-link" };
     case "VERIFICATION_CODE_NOT_FOUND":
-      return { message: "This link is not valid. Check that you opened the whole link from the email.", next: "new-link" };
+      return invalidLink(t);
     default:
-      return { message: messageOf(error), next: "retry" };
+      return { message: messageOf(error, t("common.somethingWrong")), next: "retry" };
   }
 }
 
 /** The problem of a link whose `code` is missing or malformed. */
-export const INVALID_LINK: LinkProblem = {
-  message: "This link is not valid. Check that you opened the whole link from the email.",
-  next: "new-link",
-};
+export function invalidLink(t: Translate = englishT): LinkProblem {
+  return { message: t("link.invalid"), next: "new-link" };
+}
 
 /** The host of a (possibly relative) callback URL, resolved against the current page. */
 function hostOf(url: string): string {
@@ -82,15 +84,12 @@ function hostOf(url: string): string {
  * keeps its own message (a 429 says how long to wait). A relative URL is on the current page's host.
  *
  * @example
- * setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback) });
+ * setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback, t) });
  * // "shop.example is not a trusted domain of this project. If you run this site, add shop.example under Domains in the Doorman console."
  */
-export function emailLinkErrorMessage(error: unknown, callbackUrl = ""): string {
-  if (errorCodeOf(error) === "REDIRECT_URL_NOT_WHITELISTED") {
-    const host = hostOf(callbackUrl);
-    return `${host} is not a trusted domain of this project. If you run this site, add ${host} under Domains in the Doorman console.`;
-  }
-  return messageOf(error);
+export function emailLinkErrorMessage(error: unknown, callbackUrl = "", t: Translate = englishT): string {
+  if (errorCodeOf(error) === "REDIRECT_URL_NOT_WHITELISTED") return t("link.untrustedDomain", { host: hostOf(callbackUrl) });
+  return messageOf(error, t("common.somethingWrong"));
 }
 
 /** Throws the error of a failed `Result` (for actions written as "run, then report"). */

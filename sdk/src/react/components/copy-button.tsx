@@ -1,5 +1,6 @@
 /** A button that copies a value to the clipboard and says so (politely, for screen readers). */
 import { useEffect, useState } from "react";
+import { useTranslation } from "../i18n/context";
 
 /**
  * @example
@@ -15,6 +16,7 @@ export function CopyButton({
   /** The button's classes (the dashboard uses its own). */
   className?: string;
 }) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => {
     if (copied === null) return;
@@ -35,9 +37,15 @@ export function CopyButton({
       type="button"
       className={className}
       onClick={copy}
-      aria-label={copied === "yes" ? `Copied ${label}` : copied === "no" ? `Copy failed: ${label}` : `Copy ${label}`}
+      aria-label={
+        copied === "yes"
+          ? t("copy.copiedLabel", { label })
+          : copied === "no"
+            ? t("copy.failedLabel", { label })
+            : t("copy.label", { label })
+      }
     >
-      <span aria-live="polite">{copied === "yes" ? "Copied" : copied === "no" ? "Copy failed" : "Copy"}</span>
+      <span aria-live="polite">{copied === "yes" ? t("copy.copied") : copied === "no" ? t("copy.failed") : t("copy.copy")}</span>
     </button>
   );
 }

@@ -1,6 +1,7 @@
 /** Account settings: the user's email addresses (add, verify, make primary, remove). */
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { ReactContactChannel, ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useRefreshUser } from "../use-user";
 import { emailLinkErrorMessage, messageOf, throwIfFailed } from "./code-messages";
@@ -13,6 +14,7 @@ import { Field, FormAlert } from "./field";
  */
 export function EmailsSection({ user }: { user: ReactUser }) {
   const app = useStackApp();
+  const { t } = useTranslation();
   const refreshUser = useRefreshUser();
   const [channels, setChannels] = useState<ReactContactChannel[] | null>(null);
   const [email, setEmail] = useState("");
@@ -36,16 +38,16 @@ export function EmailsSection({ user }: { user: ReactUser }) {
       reload();
     } catch (e) {
       // The only links sent from here are verification links (to the app's verification page).
-      setError(emailLinkErrorMessage(e, app.urls.emailVerification));
+      setError(emailLinkErrorMessage(e, app.urls.emailVerification, t));
     }
     setPending(false);
   };
 
   const add = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const problem = checkEmail(email);
+    const problem = checkEmail(email, t);
     if (problem) return setError(problem);
-    await act("Email added. We sent it a verification link.", async () => {
+    await act(t("emails.added"), async () => {
       const channel = await user.createContactChannel({ value: email.trim(), usedForAuth: false });
       setEmail("");
       throwIfFailed(await channel.sendVerificationEmail());
@@ -54,17 +56,17 @@ export function EmailsSection({ user }: { user: ReactUser }) {
 
   return (
     <section className="stack-section" aria-labelledby="stack-emails-heading">
-      <h2 id="stack-emails-heading">Emails</h2>
+      <h2 id="stack-emails-heading">{t("emails.heading")}</h2>
       <FormAlert message={error} />
       <ul className="stack-list">
         {(channels ?? []).map((c) => (
           <li key={c.id} className="stack-list-item">
             <span>
-              {c.value} {c.isPrimary ? <span className="stack-badge">Primary</span> : null}{" "}
+              {c.value} {c.isPrimary ? <span className="stack-badge">{t("emails.primary")}</span> : null}{" "}
               {c.isVerified ? (
-                <span className="stack-badge">Verified</span>
+                <span className="stack-badge">{t("emails.verified")}</span>
               ) : (
-                <span className="stack-badge stack-badge-warn">Unverified</span>
+                <span className="stack-badge stack-badge-warn">{t("emails.unverified")}</span>
               )}
             </span>
             <span className="stack-actions">
@@ -73,9 +75,9 @@ export function EmailsSection({ user }: { user: ReactUser }) {
                   type="button"
                   className="stack-button stack-secondary stack-small"
                   disabled={pending}
-                  onClick={() => act(`Verification email sent to ${c.value}.`, () => c.sendVerificationEmail())}
+                  onClick={() => act(t("emails.verificationSent", { email: c.value }), () => c.sendVerificationEmail())}
                 >
-                  Send verification email
+                  {t("emails.sendVerification")}
                 </button>
               ) : null}
               {!c.isPrimary ? (
@@ -83,9 +85,9 @@ export function EmailsSection({ user }: { user: ReactUser }) {
                   type="button"
                   className="stack-button stack-secondary stack-small"
                   disabled={pending}
-                  onClick={() => act(`${c.value} is now your primary email.`, () => c.update({ isPrimary: true }))}
+                  onClick={() => act(t("emails.nowPrimary", { email: c.value }), () => c.update({ isPrimary: true }))}
                 >
-                  Make primary
+                  {t("emails.makePrimary")}
                 </button>
               ) : null}
               {!c.isPrimary ? (
@@ -93,18 +95,18 @@ export function EmailsSection({ user }: { user: ReactUser }) {
                   type="button"
                   className="stack-button stack-danger stack-small"
                   disabled={pending}
-                  onClick={() => act(`${c.value} removed.`, () => c.delete())}
+                  onClick={() => act(t("common.removed", { name: c.value }), () => c.delete())}
                 >
-                  Remove
+                  {t("common.remove")}
                 </button>
               ) : null}
             </span>
           </li>
         ))}
       </ul>
-      <form className="stack-form" noValidate onSubmit={add} aria-label="Add an email">
+      <form className="stack-form" noValidate onSubmit={add} aria-label={t("emails.add")}>
         <Field
-          label="Add an email"
+          label={t("emails.add")}
           name="newEmail"
           type="email"
           autoComplete="email"
@@ -113,7 +115,7 @@ export function EmailsSection({ user }: { user: ReactUser }) {
         />
         <div className="stack-actions">
           <button className="stack-button stack-secondary" type="submit" disabled={pending}>
-            Add email
+            {t("emails.addButton")}
           </button>
           <span role="status" aria-live="polite" className="stack-hint">
             {status ?? ""}

@@ -2,6 +2,8 @@
  * The error page the SDK and the API send users to: shows `errorCode` and `message`
  * from the query string (never as HTML) with a way back.
  */
+import { useTranslation } from "../i18n/context";
+import type { MessageKey } from "../i18n/en";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { currentSearch } from "./return-to";
@@ -10,14 +12,11 @@ import { currentSearch } from "./return-to";
  * Our own wording for known errors whose wire message (kept as the reference's for API
  * compatibility) names another product's dashboard or says nothing about what to do.
  */
-const PAGE_MESSAGES: Record<string, string> = {
-  REDIRECT_URL_NOT_WHITELISTED:
-    "This sign-in was sent to a domain the project does not trust. If you run this site, add the domain under Domains in the Doorman console.",
-  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS:
-    "This sign-in asks for extra permissions, which need the site's own OAuth keys. If you run this site, add them under Sign-in methods in the Doorman console.",
-  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS:
-    "This site needs its own OAuth keys to use the provider's access tokens. If you run this site, add them under Sign-in methods in the Doorman console.",
-  INVALID_SCOPE: "The sign-in asked for a scope that is not valid.",
+const PAGE_MESSAGES: Record<string, MessageKey> = {
+  REDIRECT_URL_NOT_WHITELISTED: "errorPage.redirectUrl",
+  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: "errorPage.extraScope",
+  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: "errorPage.accessToken",
+  INVALID_SCOPE: "errorPage.invalidScope",
 };
 
 export type ErrorPageProps = {
@@ -32,25 +31,27 @@ export type ErrorPageProps = {
  */
 export function ErrorPage({ search }: ErrorPageProps) {
   const app = useStackApp();
+  const { t } = useTranslation();
   const params = new URLSearchParams(search ?? currentSearch());
   const code = params.get("errorCode");
-  const message = (code ? PAGE_MESSAGES[code] : undefined) ?? params.get("message") ?? "An unexpected error occurred.";
+  const key = code ? PAGE_MESSAGES[code] : undefined;
+  const message = (key ? t(key) : undefined) ?? params.get("message") ?? t("errorPage.unexpected");
   return (
-    <AuthCard title="Something went wrong">
+    <AuthCard title={t("errorPage.title")}>
       <p className="stack-alert" role="alert">
         {message}
       </p>
       {code ? (
         <p className="stack-hint" style={{ marginTop: 12 }}>
-          Error code: <code className="stack-code">{code}</code>
+          {t("errorPage.code")} <code className="stack-code">{code}</code>
         </p>
       ) : null}
       <div className="stack-actions" style={{ marginTop: 20 }}>
         <a className="stack-button stack-secondary" href={app.urls.home}>
-          Go home
+          {t("common.goHome")}
         </a>
         <a className="stack-button" href={app.urls.signIn}>
-          Sign in
+          {t("common.signIn")}
         </a>
       </div>
     </AuthCard>

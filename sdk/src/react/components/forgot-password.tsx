@@ -1,5 +1,6 @@
 /** The forgot-password page: ask for a reset link. The answer never reveals whether the address has an account. */
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { emailLinkErrorMessage } from "./code-messages";
@@ -12,6 +13,7 @@ import { Field, FormAlert } from "./field";
  */
 export function ForgotPassword() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [errors, setErrors] = useState<{ email?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
@@ -19,43 +21,43 @@ export function ForgotPassword() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const problem = checkEmail(email);
+    const problem = checkEmail(email, t);
     setErrors(problem ? { email: problem } : {});
     if (problem) return;
     setPending(true);
     try {
       const result = await app.sendForgotPasswordEmail(email.trim());
-      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.passwordReset) });
+      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.passwordReset, t) });
       else setSent(true);
     } catch (error) {
-      setErrors({ form: emailLinkErrorMessage(error, app.urls.passwordReset) });
+      setErrors({ form: emailLinkErrorMessage(error, app.urls.passwordReset, t) });
     }
     setPending(false);
   };
 
   if (sent) {
     return (
-      <AuthCard title="Check your email" subtitle={`If ${email.trim()} has an account, we sent it a link to choose a new password.`}>
+      <AuthCard title={t("forgot.sentTitle")} subtitle={t("forgot.sentSubtitle", { email: email.trim() })}>
         <a className="stack-button stack-secondary" href={app.urls.signIn}>
-          Back to sign in
+          {t("common.backToSignIn")}
         </a>
       </AuthCard>
     );
   }
   return (
     <AuthCard
-      title="Forgot your password?"
-      subtitle="Enter your email and we will send you a link to choose a new one."
+      title={t("forgot.title")}
+      subtitle={t("forgot.subtitle")}
       footer={
         <a className="stack-link" href={app.urls.signIn}>
-          Back to sign in
+          {t("common.backToSignIn")}
         </a>
       }
     >
-      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Forgot password">
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("forgot.formLabel")}>
         <FormAlert message={errors.form} />
         <Field
-          label="Email"
+          label={t("common.email")}
           name="email"
           type="email"
           autoComplete="email"
@@ -65,7 +67,7 @@ export function ForgotPassword() {
           error={errors.email}
         />
         <button className="stack-button" type="submit" disabled={pending}>
-          {pending ? "Sending…" : "Send reset link"}
+          {pending ? t("common.sending") : t("forgot.submit")}
         </button>
       </form>
     </AuthCard>

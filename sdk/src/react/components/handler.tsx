@@ -5,7 +5,9 @@
 import type { ReactNode } from "react";
 import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
 import type { ReactStackApp } from "../app-types";
-import { StackProvider, useHasStackApp, useStackApp } from "../provider";
+import { useTranslation } from "../i18n/context";
+import type { MessageKey } from "../i18n/en";
+import { StackProvider, type StackProviderProps, useHasStackApp, useStackApp } from "../provider";
 import { AccountSettings } from "./account-settings";
 import { AuthCard } from "./auth-card";
 import { CliAuthConfirm } from "./cli-auth-confirm";
@@ -21,7 +23,7 @@ import { SignOut } from "./sign-out";
 import { SignUp } from "./sign-up";
 import { TeamInvitation } from "./team-invitation";
 
-export type StackHandlerProps = {
+export type StackHandlerProps = Pick<StackProviderProps, "locale" | "translations" | "messages"> & {
   /** The client app; optional when a `StackProvider` is already above. */
   app?: ReactStackApp;
   /** The current path (optionally with "?query"); defaults to the browser's location. */
@@ -49,6 +51,16 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
 };
 
 /**
+ * The catalogue key of a handler page's title ("sign-in" → "page.sign-in"), or null for an unknown page.
+ *
+ * @example
+ * const key = handlerPageTitleKey("sign-in"); // t(key) → "Sign in"
+ */
+export function handlerPageTitleKey(page: string): MessageKey | null {
+  return page in PAGES ? (`page.${page}` as MessageKey) : null;
+}
+
+/**
  * The page name in `pathname` below `basePath` ("" when outside it).
  *
  * @example
@@ -67,13 +79,20 @@ export function handlerPageName(pathname: string, basePath: string = DEFAULT_HAN
  * // In a catch-all route for /handler/*:
  * <StackHandler app={app} location={location.pathname + location.search} />
  */
-export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH }: StackHandlerProps) {
+export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH, locale, translations, messages }: StackHandlerProps) {
   const hasOuter = useHasStackApp();
   const where = location ?? (typeof window === "undefined" ? basePath : window.location.pathname + window.location.search);
   const [pathname = "", search = ""] = where.split("?", 2);
   const page = PAGES[handlerPageName(pathname, basePath)];
   const body = page ? page(search ? `?${search}` : "") : <HandlerNotFound />;
-  if (app) return <StackProvider app={app}>{body}</StackProvider>;
+  if (app) {
+    return (
+      <StackProvider app={app} locale={locale} translations={translations} messages={messages}>
+        {body}
+      </StackProvider>
+    );
+  }
+
   if (!hasOuter) throw new Error("StackHandler needs an `app` prop or a <StackProvider> above it.");
   return <>{body}</>;
 }
@@ -81,10 +100,11 @@ export function StackHandler({ app, location, basePath = DEFAULT_HANDLER_PATH }:
 /** Shown for an unknown handler page. */
 function HandlerNotFound() {
   const app = useStackApp();
+  const { t } = useTranslation();
   return (
-    <AuthCard title="Page not found" subtitle="This page does not exist.">
+    <AuthCard title={t("handler.notFoundTitle")} subtitle={t("handler.notFoundSubtitle")}>
       <a className="stack-button stack-secondary" href={app.urls.home}>
-        Go home
+        {t("common.goHome")}
       </a>
     </AuthCard>
   );

@@ -4,6 +4,7 @@
  * of the user, then goes on as after a sign-in. A used, expired or unknown code says so.
  */
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { FormAlert } from "./field";
@@ -22,6 +23,7 @@ function takeCodeFromFragment(): string | null {
  */
 export function ImpersonationLanding() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const started = useRef(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -31,25 +33,27 @@ export function ImpersonationLanding() {
     started.current = true;
     const code = takeCodeFromFragment();
     if (!code) {
-      setError("This impersonation link has no code. Start again from the console.");
+      setError(t("impersonation.noCode"));
       return;
     }
     app.signInWithImpersonationCode(code).then(
       (result) => {
-        if (result.status === "error")
-          setError("This impersonation link is used, expired or not for this app. Start again from the console.");
+        if (result.status === "error") setError(t("impersonation.invalid"));
       },
-      () => setError("Could not open the impersonation session. Start again from the console."),
+      () => setError(t("impersonation.failed")),
     );
-  }, [app]);
+  }, [app, t]);
 
   return (
-    <AuthCard title={error ? "Impersonation failed" : "Opening the session…"} subtitle={error ? undefined : "One moment, please."}>
+    <AuthCard
+      title={error ? t("impersonation.failedTitle") : t("impersonation.opening")}
+      subtitle={error ? undefined : t("impersonation.oneMoment")}
+    >
       <FormAlert message={error} />
       {error ? (
         <div className="stack-actions" style={{ marginTop: 16 }}>
           <a className="stack-button stack-secondary" href={app.urls.home}>
-            Go home
+            {t("common.goHome")}
           </a>
         </div>
       ) : null}

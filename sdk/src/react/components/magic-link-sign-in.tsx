@@ -3,6 +3,7 @@
  * (or the link in it). The code typed is the OTP; the SDK adds the nonce it kept.
  */
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { codeErrorMessage, emailLinkErrorMessage, errorCodeOf, messageOf } from "./code-messages";
 import { checkEmail } from "./credential-errors";
@@ -14,6 +15,7 @@ import { Field, FormAlert } from "./field";
  */
 export function MagicLinkSignIn() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [nonce, setNonce] = useState<string | null>(null);
   const [otp, setOtp] = useState("");
@@ -22,16 +24,16 @@ export function MagicLinkSignIn() {
 
   const send = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const problem = checkEmail(email);
+    const problem = checkEmail(email, t);
     setErrors(problem ? { email: problem } : {});
     if (problem) return;
     setPending(true);
     try {
       const result = await app.sendMagicLinkEmail(email.trim());
-      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback) });
+      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback, t) });
       else setNonce(result.data?.nonce ?? null);
     } catch (error) {
-      setErrors({ form: emailLinkErrorMessage(error, app.urls.magicLinkCallback) });
+      setErrors({ form: emailLinkErrorMessage(error, app.urls.magicLinkCallback, t) });
     }
     setPending(false);
   };
@@ -40,7 +42,7 @@ export function MagicLinkSignIn() {
     event.preventDefault();
     const typed = otp.trim();
     if (!/^[A-Za-z0-9]{6}$/.test(typed)) {
-      setErrors({ otp: "Enter the 6-character code from the email." });
+      setErrors({ otp: t("magicLink.enterCode") });
       return;
     }
     setPending(true);
@@ -49,7 +51,7 @@ export function MagicLinkSignIn() {
       const result = await app.signInWithMagicLink(`${typed.toLowerCase()}${nonce}`);
       if (result.status === "error") {
         const code = errorCodeOf(result.error);
-        const message = codeErrorMessage(code, "code");
+        const message = codeErrorMessage(code, "code", t);
         setErrors(
           message && code !== "VERIFICATION_CODE_EXPIRED" && code !== "VERIFICATION_CODE_ALREADY_USED"
             ? { otp: message }
@@ -58,17 +60,17 @@ export function MagicLinkSignIn() {
         setPending(false);
       }
     } catch (error) {
-      setErrors({ form: messageOf(error) });
+      setErrors({ form: messageOf(error, t("common.somethingWrong")) });
       setPending(false);
     }
   };
 
   if (nonce === null) {
     return (
-      <form className="stack-form" noValidate onSubmit={send} aria-label="Email me a sign-in code">
+      <form className="stack-form" noValidate onSubmit={send} aria-label={t("magicLink.send")}>
         <FormAlert message={errors.form} />
         <Field
-          label="Email"
+          label={t("common.email")}
           name="email"
           type="email"
           autoComplete="email"
@@ -77,19 +79,19 @@ export function MagicLinkSignIn() {
           error={errors.email}
         />
         <button className="stack-button" type="submit" disabled={pending}>
-          {pending ? "Sending…" : "Email me a sign-in code"}
+          {pending ? t("common.sending") : t("magicLink.send")}
         </button>
       </form>
     );
   }
   return (
-    <form className="stack-form" noValidate onSubmit={verify} aria-label="Enter your sign-in code">
+    <form className="stack-form" noValidate onSubmit={verify} aria-label={t("magicLink.codeFormLabel")}>
       <p className="stack-hint" role="status">
-        We sent a code to {email.trim()}. Enter it below, or open the link in the email.
+        {t("magicLink.sent", { email: email.trim() })}
       </p>
       <FormAlert message={errors.form} />
       <Field
-        label="Code"
+        label={t("common.code")}
         name="otp"
         autoComplete="one-time-code"
         inputMode="text"
@@ -99,7 +101,7 @@ export function MagicLinkSignIn() {
         error={errors.otp}
       />
       <button className="stack-button" type="submit" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("common.signingIn") : t("common.signIn")}
       </button>
       <button
         className="stack-button stack-secondary"
@@ -110,7 +112,7 @@ export function MagicLinkSignIn() {
           setErrors({});
         }}
       >
-        Use another email
+        {t("magicLink.otherEmail")}
       </button>
     </form>
   );

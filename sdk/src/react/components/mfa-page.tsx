@@ -7,6 +7,7 @@
 import { createTOTPKeyURI } from "@oslojs/otp";
 import { type FormEvent, useState } from "react";
 import { storedMfaEnrollment, storedMfaPasskeyRequired } from "../../apps/mfa";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { codeErrorMessage, errorCodeOf, messageOf } from "./code-messages";
@@ -22,6 +23,7 @@ type Mode = "totp" | "recovery" | "enroll";
  */
 export function MfaPage() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>(() => (typeof window !== "undefined" && storedMfaEnrollment() ? "enroll" : "totp"));
   const [secret] = useState(() => crypto.getRandomValues(new Uint8Array(20)));
   const [code, setCode] = useState("");
@@ -33,8 +35,8 @@ export function MfaPage() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = code.trim();
-    if (mode !== "recovery" && !/^\d{6}$/.test(value)) return setErrors({ code: "Enter the 6-digit code from your authenticator app." });
-    if (mode === "recovery" && value.length < 12) return setErrors({ code: "Enter one of your recovery codes." });
+    if (mode !== "recovery" && !/^\d{6}$/.test(value)) return setErrors({ code: t("mfaPage.enterTotp") });
+    if (mode === "recovery" && value.length < 12) return setErrors({ code: t("mfaPage.enterRecovery") });
     setPending(true);
     setErrors({});
     try {
@@ -46,18 +48,12 @@ export function MfaPage() {
             : await app.signInWithMfa(value);
       if (result.status === "error") {
         const known = errorCodeOf(result.error);
-        if (known === "INVALID_TOTP_CODE")
-          setErrors({
-            code:
-              mode === "recovery"
-                ? "That recovery code is not right or was used already."
-                : "That code is not right. Check your authenticator app and try again.",
-          });
-        else setErrors({ form: codeErrorMessage(known, "sign-in attempt") ?? result.error.message });
+        if (known === "INVALID_TOTP_CODE") setErrors({ code: mode === "recovery" ? t("mfaPage.wrongRecovery") : t("mfaPage.wrongTotp") });
+        else setErrors({ form: codeErrorMessage(known, "signInAttempt", t) ?? result.error.message });
         setPending(false);
       } else if (Array.isArray(result.data)) setRecoveryCodes(result.data);
     } catch (error) {
-      setErrors({ form: messageOf(error, "Sign in again: this sign-in is no longer waiting for a code.") });
+      setErrors({ form: messageOf(error, t("mfaPage.expired")) });
       setPending(false);
     }
   };
@@ -65,11 +61,11 @@ export function MfaPage() {
   if (passkeyOnly) {
     return (
       <AuthCard
-        title="Sign in with your passkey"
-        subtitle="This app requires a second factor, and yours is a passkey: sign in with it to continue."
+        title={t("mfaPage.passkeyTitle")}
+        subtitle={t("mfaPage.passkeySubtitle")}
         footer={
           <a className="stack-link" href={app.urls.signIn}>
-            Back to sign in
+            {t("common.backToSignIn")}
           </a>
         }
       >
@@ -80,10 +76,10 @@ export function MfaPage() {
 
   if (recoveryCodes) {
     return (
-      <AuthCard title="Two-factor authentication is on" subtitle="One more step: keep your recovery codes.">
+      <AuthCard title={t("mfaPage.onTitle")} subtitle={t("mfaPage.onSubtitle")}>
         <RecoveryCodeList codes={recoveryCodes} />
         <a className="stack-button" href={app.urls.afterSignIn}>
-          Continue
+          {t("common.continue")}
         </a>
       </AuthCard>
     );
@@ -92,34 +88,30 @@ export function MfaPage() {
   const uri = createTOTPKeyURI(typeof window === "undefined" ? "" : window.location.host, "account", secret, 30, 6);
   return (
     <AuthCard
-      title={mode === "enroll" ? "Set up two-factor authentication" : "Two-factor authentication"}
+      title={mode === "enroll" ? t("mfaPage.enrollTitle") : t("mfaPage.title")}
       subtitle={
-        mode === "enroll"
-          ? "This app requires a second factor. Scan the code with your authenticator app, then enter the code it shows."
-          : mode === "recovery"
-            ? "Enter one of the recovery codes you saved. Each works once."
-            : "Enter the 6-digit code from your authenticator app."
+        mode === "enroll" ? t("mfaPage.enrollSubtitle") : mode === "recovery" ? t("mfaPage.recoverySubtitle") : t("mfaPage.subtitle")
       }
       footer={
         <a className="stack-link" href={app.urls.signIn}>
-          Back to sign in
+          {t("common.backToSignIn")}
         </a>
       }
     >
-      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Two-factor code">
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("mfaPage.formLabel")}>
         <FormAlert message={errors.form} />
         {mode === "enroll" && (
           <>
             <TotpQrCode uri={uri} />
             <p>
               <a className="stack-link" href={uri}>
-                Open in an authenticator app
+                {t("common.openAuthenticator")}
               </a>
             </p>
           </>
         )}
         <Field
-          label={mode === "recovery" ? "Recovery code" : "Code"}
+          label={mode === "recovery" ? t("mfaPage.recoveryCode") : t("common.code")}
           name={mode === "recovery" ? "recoveryCode" : "totp"}
           inputMode={mode === "recovery" ? "text" : "numeric"}
           autoComplete="one-time-code"
@@ -130,7 +122,7 @@ export function MfaPage() {
           error={errors.code}
         />
         <button className="stack-button" type="submit" disabled={pending}>
-          {pending ? "Checking…" : mode === "enroll" ? "Turn on and sign in" : "Verify"}
+          {pending ? t("mfaPage.checking") : mode === "enroll" ? t("mfaPage.enrollSubmit") : t("mfaPage.verify")}
         </button>
         {mode !== "enroll" && (
           <button
@@ -142,7 +134,7 @@ export function MfaPage() {
               setErrors({});
             }}
           >
-            {mode === "totp" ? "Use a recovery code" : "Use your authenticator app"}
+            {mode === "totp" ? t("mfaPage.useRecovery") : t("mfaPage.useApp")}
           </button>
         )}
       </form>

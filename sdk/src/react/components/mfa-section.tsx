@@ -8,6 +8,7 @@ import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
 import { type FormEvent, useMemo, useState } from "react";
 import { renderSVG } from "uqr";
 import type { ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import { useProject } from "../use-project";
 import { useRefreshUser } from "../use-user";
 import { messageOf } from "./code-messages";
@@ -28,6 +29,8 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
   const projectName = useProject()?.displayName;
   const label = issuer ?? projectName ?? (typeof window === "undefined" ? "" : window.location.host);
   const refreshUser = useRefreshUser();
+  const { t } = useTranslation();
+  const fail = (error: unknown) => setErrors({ form: messageOf(error, t("common.somethingWrong")) });
   const [secret, setSecret] = useState<Uint8Array | null>(null);
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<{ code?: string; form?: string }>({});
@@ -40,7 +43,7 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
     try {
       setRecoveryCodes(await user.generateRecoveryCodes());
     } catch (error) {
-      setErrors({ form: messageOf(error) });
+      fail(error);
     }
     setPending(false);
   };
@@ -54,7 +57,7 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
       setSecret(null);
       setCode("");
     } catch (error) {
-      setErrors({ form: messageOf(error) });
+      fail(error);
     }
     setPending(false);
   };
@@ -62,35 +65,32 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
   const confirm = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!secret) return;
-    if (!codeMatches(secret, code.trim()))
-      return setErrors({ code: "That code does not match. Check the time on your device and try again." });
+    if (!codeMatches(secret, code.trim())) return setErrors({ code: t("mfa.codeMismatch") });
     setErrors({});
     await save(secret);
   };
 
   return (
     <section className="stack-section" aria-labelledby="stack-mfa-heading">
-      <h2 id="stack-mfa-heading">Two-factor authentication</h2>
+      <h2 id="stack-mfa-heading">{t("mfa.heading")}</h2>
       <FormAlert message={errors.form} />
       {user.isMultiFactorRequired ? (
         <>
           <div className="stack-actions">
-            <span className="stack-badge">On</span>
-            <span className="stack-hint">Sign-ins ask for a code from your authenticator app.</span>
+            <span className="stack-badge">{t("common.on")}</span>
+            <span className="stack-hint">{t("mfa.onHint")}</span>
             <button type="button" className="stack-button stack-secondary stack-small" disabled={pending} onClick={regenerate}>
-              Regenerate recovery codes
+              {t("mfa.regenerate")}
             </button>
             <button type="button" className="stack-button stack-danger stack-small" disabled={pending} onClick={() => save(null)}>
-              Turn off
+              {t("mfa.turnOff")}
             </button>
           </div>
           {recoveryCodes && <RecoveryCodeList codes={recoveryCodes} />}
         </>
       ) : secret ? (
-        <form className="stack-form" noValidate onSubmit={confirm} aria-label="Confirm two-factor authentication">
-          <p className="stack-hint">
-            Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.
-          </p>
+        <form className="stack-form" noValidate onSubmit={confirm} aria-label={t("mfa.confirmLabel")}>
+          <p className="stack-hint">{t("mfa.setupHint")}</p>
           <TotpQrCode uri={createTOTPKeyURI(label, user.primaryEmail ?? user.id, secret, 30, 6)} />
           <p>
             <code className="stack-code" data-testid="totp-secret">
@@ -99,11 +99,11 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
           </p>
           <p>
             <a className="stack-link" href={createTOTPKeyURI(label, user.primaryEmail ?? user.id, secret, 30, 6)}>
-              Open in an authenticator app
+              {t("common.openAuthenticator")}
             </a>
           </p>
           <Field
-            label="Code from your app"
+            label={t("mfa.codeFromApp")}
             name="totpCode"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -114,22 +114,22 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
           />
           <div className="stack-actions">
             <button className="stack-button" type="submit" disabled={pending}>
-              Turn on
+              {t("mfa.turnOn")}
             </button>
             <button type="button" className="stack-button stack-secondary" onClick={() => setSecret(null)}>
-              Cancel
+              {t("common.cancel")}
             </button>
           </div>
         </form>
       ) : (
         <div className="stack-actions">
-          <span className="stack-hint">Protect your account with a code from an authenticator app.</span>
+          <span className="stack-hint">{t("mfa.offHint")}</span>
           <button
             type="button"
             className="stack-button stack-secondary stack-small"
             onClick={() => setSecret(crypto.getRandomValues(new Uint8Array(20)))}
           >
-            Set up
+            {t("mfa.setUp")}
           </button>
         </div>
       )}
@@ -142,19 +142,18 @@ export function MfaSection({ user, issuer }: { user: ReactUser; issuer?: string 
  * secret never goes to a third-party QR service.
  */
 export function TotpQrCode({ uri }: { uri: string }) {
+  const { t } = useTranslation();
   const src = useMemo(() => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(uri, { pixelSize: 4 }))}`, [uri]);
-  return <img className="stack-qr" src={src} alt="QR code for your authenticator app" width={180} height={180} />;
+  return <img className="stack-qr" src={src} alt={t("mfa.qrAlt")} width={180} height={180} />;
 }
 
 /** A new set of recovery codes, shown once: each works once instead of a code from the app. */
 export function RecoveryCodeList({ codes }: { codes: string[] }) {
+  const { t } = useTranslation();
   return (
-    <section className="stack-form" aria-label="Recovery codes">
-      <p className="stack-hint">
-        Save these recovery codes somewhere safe. Each one signs you in once if you lose your authenticator app. They are shown only now;
-        making new ones stops these from working.
-      </p>
-      <ul className="stack-code" data-testid="recovery-codes">
+    <section className="stack-form" aria-label={t("mfa.recoveryLabel")}>
+      <p className="stack-hint">{t("mfa.recoveryHint")}</p>
+      <ul className="stack-code" data-testid="recovery-codes" dir="ltr">
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>

@@ -1,6 +1,7 @@
 /** Account settings: email notification categories (required ones shown but not switchable). */
 import { useCallback, useEffect, useState } from "react";
 import type { ReactNotificationCategory, ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import { messageOf } from "./code-messages";
 import { FormAlert } from "./field";
 
@@ -9,6 +10,7 @@ import { FormAlert } from "./field";
  * <NotificationsSection user={useUser({ or: "redirect" })} />
  */
 export function NotificationsSection({ user }: { user: ReactUser }) {
+  const { t } = useTranslation();
   const [categories, setCategories] = useState<ReactNotificationCategory[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(() => {
@@ -18,7 +20,7 @@ export function NotificationsSection({ user }: { user: ReactUser }) {
 
   return (
     <section className="stack-section" aria-labelledby="stack-notifications-heading">
-      <h2 id="stack-notifications-heading">Notifications</h2>
+      <h2 id="stack-notifications-heading">{t("notifications.heading")}</h2>
       <FormAlert message={error} />
       {(categories ?? []).map((c) => (
         <label key={c.id} className="stack-checkbox">
@@ -26,9 +28,11 @@ export function NotificationsSection({ user }: { user: ReactUser }) {
             type="checkbox"
             checked={c.enabled}
             disabled={!c.canDisable}
-            onChange={(e) => c.setEnabled(e.target.checked).then(reload, (err: unknown) => setError(messageOf(err)))}
+            onChange={(e) =>
+              c.setEnabled(e.target.checked).then(reload, (err: unknown) => setError(messageOf(err, t("common.somethingWrong"))))
+            }
           />{" "}
-          {c.name} emails{c.canDisable ? "" : " (required for your account)"}
+          {t(c.canDisable ? "notifications.category" : "notifications.required", { name: c.name })}
         </label>
       ))}
     </section>

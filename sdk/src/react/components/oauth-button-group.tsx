@@ -4,6 +4,7 @@
  * sign-in; the browser leaves the page, so only a failure to start is shown here.
  */
 import { useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectConfig } from "../use-project";
 import { messageOf } from "./code-messages";
@@ -27,6 +28,7 @@ export type OAuthButtonGroupProps = {
  */
 export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
   const app = useStackApp();
+  const { t } = useTranslation();
   const config = useProjectConfig();
   const providers = config ? enabledProviders(config) : [];
   const [pending, setPending] = useState<string | null>(null);
@@ -40,7 +42,7 @@ export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
     try {
       await app.signInWithOAuth(provider);
     } catch (err) {
-      setError(messageOf(err));
+      setError(messageOf(err, t("common.somethingWrong")));
       setPending(null);
     }
   };
@@ -58,11 +60,11 @@ export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
           disabled={pending !== null}
           onClick={() => start(provider)}
         >
-          {pending === provider ? "Redirecting…" : `Continue with ${providerDisplayName(provider)}`}
+          {pending === provider ? t("oauth.redirecting") : t("oauth.continueWith", { provider: providerDisplayName(provider) })}
         </button>
       ))}
       <div className="stack-divider" aria-hidden="true">
-        <span>or</span>
+        <span>{t("oauth.or")}</span>
       </div>
     </div>
   );

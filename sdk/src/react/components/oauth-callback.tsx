@@ -4,6 +4,7 @@
  * stored state) nothing happens and the page offers the way back to sign-in.
  */
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { messageOf } from "./code-messages";
@@ -16,6 +17,7 @@ type Outcome = { state: "working" } | { state: "ignored" } | { state: "error"; m
  */
 export function OAuthCallback() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const [outcome, setOutcome] = useState<Outcome>({ state: "working" });
   const started = useRef(false);
   useEffect(() => {
@@ -25,20 +27,20 @@ export function OAuthCallback() {
       (done) => {
         if (!done) setOutcome({ state: "ignored" });
       },
-      (error: unknown) => setOutcome({ state: "error", message: messageOf(error) }),
+      (error: unknown) => setOutcome({ state: "error", message: messageOf(error, t("common.somethingWrong")) }),
     );
-  }, [app]);
+  }, [app, t]);
 
-  if (outcome.state === "working") return <AuthCard title="Signing you in…" />;
+  if (outcome.state === "working") return <AuthCard title={t("oauthCallback.title")} />;
   return (
-    <AuthCard title={outcome.state === "error" ? "Sign-in did not work" : "Nothing to do here"}>
+    <AuthCard title={outcome.state === "error" ? t("oauthCallback.failedTitle") : t("oauthCallback.nothingTitle")}>
       {outcome.state === "error" ? (
         <p className="stack-alert" role="alert">
           {outcome.message}
         </p>
       ) : null}
       <a className="stack-button stack-secondary" href={app.urls.signIn}>
-        Back to sign in
+        {t("common.backToSignIn")}
       </a>
     </AuthCard>
   );

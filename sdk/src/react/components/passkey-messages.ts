@@ -1,37 +1,42 @@
-/** Human wording for passkey outcomes (browser WebAuthn errors and the server's failures). */
+/** Human wording for passkey outcomes (browser WebAuthn errors and the server's failures), from the catalogue. */
+import type { MessageKey } from "../i18n/en";
+import { englishT, type Translate } from "../i18n/translator";
 import { messageOf } from "./code-messages";
 
 type ErrorLike = { code?: string; details?: Record<string, unknown> | undefined; message?: string };
 
-const WEBAUTHN_MESSAGES: Record<string, string> = {
-  ERROR_CEREMONY_ABORTED: "The passkey prompt was closed or timed out. Try again when you are ready.",
-  ERROR_INVALID_DOMAIN: "Passkeys do not work on this address (it must be a domain name such as localhost, not an IP).",
-  ERROR_INVALID_RP_ID: "This passkey belongs to a different site.",
-  ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: "This device already holds a passkey for your account.",
-  ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT: "This device cannot verify you (no PIN or biometrics).",
-  ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT: "This device cannot store passkeys.",
-  ERROR_AUTHENTICATOR_GENERAL_ERROR: "Your device could not complete the passkey request.",
+const WEBAUTHN_MESSAGES: Record<string, MessageKey> = {
+  ERROR_CEREMONY_ABORTED: "passkey.ceremonyAborted",
+  ERROR_INVALID_DOMAIN: "passkey.invalidDomain",
+  ERROR_INVALID_RP_ID: "passkey.invalidRpId",
+  ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: "passkey.previouslyRegistered",
+  ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT: "passkey.noUserVerification",
+  ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT: "passkey.noDiscoverable",
+  ERROR_AUTHENTICATOR_GENERAL_ERROR: "passkey.authenticatorError",
 };
 
 /**
  * @example
- * setError(passkeyErrorMessage(result.error, "sign-in"));
+ * setError(passkeyErrorMessage(result.error, "sign-in", t));
  */
-export function passkeyErrorMessage(error: unknown, action: "sign-in" | "registration"): string {
+export function passkeyErrorMessage(error: unknown, action: "sign-in" | "registration", t: Translate = englishT): string {
   const e = (typeof error === "object" && error ? error : {}) as ErrorLike;
+  const fallback = () => messageOf(error, t("common.somethingWrong"));
   switch (e.code) {
-    case "PASSKEY_WEBAUTHN_ERROR":
-      return WEBAUTHN_MESSAGES[String(e.details?.code)] ?? messageOf(error);
+    case "PASSKEY_WEBAUTHN_ERROR": {
+      const key = WEBAUTHN_MESSAGES[String(e.details?.code)];
+      return key ? t(key) : fallback();
+    }
     case "PASSKEY_AUTHENTICATION_NOT_ENABLED":
-      return "Passkeys are not enabled for this app.";
+      return t("passkey.notEnabled");
     case "PASSKEY_AUTHENTICATION_FAILED":
-      return "That passkey could not sign you in. It may have been removed from your account.";
+      return t("passkey.authFailed");
     case "PASSKEY_REGISTRATION_FAILED":
-      return "The passkey could not be saved. Please try again.";
+      return t("passkey.registrationFailed");
     case "VERIFICATION_CODE_EXPIRED":
     case "VERIFICATION_CODE_ALREADY_USED":
-      return `The passkey ${action} took too long. Please try again.`;
+      return t(action === "sign-in" ? "passkey.signInTooSlow" : "passkey.registrationTooSlow");
     default:
-      return messageOf(error);
+      return fallback();
   }
 }

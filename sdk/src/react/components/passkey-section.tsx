@@ -4,6 +4,7 @@
  */
 import { useState } from "react";
 import type { ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import { useProjectFlag } from "../use-project";
 import { useRefreshUser } from "../use-user";
 import { FormAlert } from "./field";
@@ -15,6 +16,7 @@ import { passkeyErrorMessage } from "./passkey-messages";
  */
 export function PasskeySection({ user }: { user: ReactUser }) {
   const refreshUser = useRefreshUser();
+  const { t } = useTranslation();
   const enabled = useProjectFlag("passkey_enabled") === true;
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -29,33 +31,31 @@ export function PasskeySection({ user }: { user: ReactUser }) {
     setSaved(false);
     try {
       const result = await user.registerPasskey();
-      if (result.status === "error") setError(passkeyErrorMessage(result.error, "registration"));
+      if (result.status === "error") setError(passkeyErrorMessage(result.error, "registration", t));
       else {
         await refreshUser();
         setSaved(true);
       }
     } catch (err) {
-      setError(passkeyErrorMessage(err, "registration"));
+      setError(passkeyErrorMessage(err, "registration", t));
     }
     setPending(false);
   };
 
   return (
     <section className="stack-section" aria-labelledby="stack-passkey-heading">
-      <h2 id="stack-passkey-heading">Passkey</h2>
+      <h2 id="stack-passkey-heading">{t("passkey.heading")}</h2>
       <FormAlert message={error} />
       <div className="stack-actions">
-        {hasPasskey ? <span className="stack-badge">On</span> : null}
+        {hasPasskey ? <span className="stack-badge">{t("common.on")}</span> : null}
         <span className="stack-hint" data-testid="passkey-status">
-          {hasPasskey
-            ? "You can sign in with your passkey instead of a password."
-            : "Sign in with your fingerprint, face or device PIN instead of a password."}
+          {hasPasskey ? t("passkey.statusOn") : t("passkey.statusOff")}
         </span>
         <button type="button" className="stack-button stack-secondary stack-small" disabled={pending} onClick={register}>
-          {pending ? "Waiting for your device…" : hasPasskey ? "Replace passkey" : "Add a passkey"}
+          {pending ? t("passkey.waitingDevice") : hasPasskey ? t("passkey.replace") : t("passkey.add")}
         </button>
         <span role="status" aria-live="polite" className="stack-hint">
-          {saved ? "Passkey saved." : ""}
+          {saved ? t("passkey.saved") : ""}
         </span>
       </div>
     </section>

@@ -3,6 +3,7 @@
  * passkeys on; the SDK redirects after a successful sign-in (or to the mfa page for TOTP users).
  */
 import { useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
 import { FormAlert } from "./field";
@@ -14,6 +15,7 @@ import { passkeyErrorMessage } from "./passkey-messages";
  */
 export function PasskeySignInButton() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const enabled = useProjectFlag("passkey_enabled") === true;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -26,11 +28,11 @@ export function PasskeySignInButton() {
     try {
       const result = await app.signInWithPasskey();
       if (result.status === "error" && result.error.code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") {
-        setError(passkeyErrorMessage(result.error, "sign-in"));
+        setError(passkeyErrorMessage(result.error, "sign-in", t));
         setPending(false);
       }
     } catch (err) {
-      setError(passkeyErrorMessage(err, "sign-in"));
+      setError(passkeyErrorMessage(err, "sign-in", t));
       setPending(false);
     }
   };
@@ -39,7 +41,7 @@ export function PasskeySignInButton() {
     <div className="stack-form" style={{ marginBottom: 16 }}>
       <FormAlert message={error} />
       <button type="button" className="stack-button stack-secondary" disabled={pending} onClick={signIn}>
-        {pending ? "Waiting for your passkey…" : "Sign in with a passkey"}
+        {pending ? t("passkey.waiting") : t("passkey.signIn")}
       </button>
     </div>
   );

@@ -4,11 +4,12 @@
  * link says so; the form is shown meanwhile, its button waiting for the check.
  */
 import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { LinkProblemBody } from "./code-landing";
-import { codeFromSearch, errorCodeOf, INVALID_LINK, type LinkProblem, linkProblem, messageOf } from "./code-messages";
-import { checkNewPassword } from "./credential-errors";
+import { codeFromSearch, errorCodeOf, invalidLink, type LinkProblem, linkProblem, messageOf } from "./code-messages";
+import { checkNewPassword, passwordHint } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
 type State = { step: "checking" } | { step: "invalid"; problem: LinkProblem } | { step: "form" } | { step: "done" };
@@ -19,24 +20,25 @@ type State = { step: "checking" } | { step: "invalid"; problem: LinkProblem } | 
  */
 export function PasswordReset({ search }: { search: string }) {
   const app = useStackApp();
+  const { t } = useTranslation();
   const code = codeFromSearch(search);
-  const [state, setState] = useState<State>(code ? { step: "checking" } : { step: "invalid", problem: INVALID_LINK });
+  const [state, setState] = useState<State>(code ? { step: "checking" } : { step: "invalid", problem: invalidLink(t) });
   const [round, setRound] = useState(0);
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   const [errors, setErrors] = useState<{ password?: string; repeat?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` re-runs the check on "Try again".
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` re-runs the check on "Try again"; a change of language (`t`) must not re-check.
   useEffect(() => {
     if (!code) return;
     let live = true;
     app.verifyPasswordResetCode(code).then(
       (result) => {
         if (!live) return;
-        setState(result.status === "ok" ? { step: "form" } : { step: "invalid", problem: linkProblem(result.error, "password-reset") });
+        setState(result.status === "ok" ? { step: "form" } : { step: "invalid", problem: linkProblem(result.error, "password-reset", t) });
       },
-      (error: unknown) => live && setState({ step: "invalid", problem: linkProblem(error, "password-reset") }),
+      (error: unknown) => live && setState({ step: "invalid", problem: linkProblem(error, "password-reset", t) }),
     );
     return () => {
       live = false;
@@ -45,7 +47,10 @@ export function PasswordReset({ search }: { search: string }) {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const next = { password: checkNewPassword(password) ?? undefined, repeat: repeat === password ? undefined : "Passwords do not match." };
+    const next = {
+      password: checkNewPassword(password, t) ?? undefined,
+      repeat: repeat === password ? undefined : t("common.passwordsDoNotMatch"),
+    };
     setErrors(next);
     if (next.password || next.repeat || !code) return;
     setPending(true);
@@ -53,19 +58,19 @@ export function PasswordReset({ search }: { search: string }) {
       const result = await app.resetPassword({ code, password });
       if (result.status === "ok") setState({ step: "done" });
       else {
-        const problem = linkProblem(result.error, "password-reset");
+        const problem = linkProblem(result.error, "password-reset", t);
         if (errorCodeOf(result.error)?.startsWith("VERIFICATION_CODE_")) setState({ step: "invalid", problem });
         else setErrors({ password: problem.message });
       }
     } catch (error) {
-      setErrors({ form: messageOf(error) });
+      setErrors({ form: messageOf(error, t("common.somethingWrong")) });
     }
     setPending(false);
   };
 
   if (state.step === "invalid") {
     return (
-      <AuthCard title="Reset your password">
+      <AuthCard title={t("reset.title")}>
         <LinkProblemBody
           problem={state.problem}
           kind="password-reset"
@@ -79,19 +84,19 @@ export function PasswordReset({ search }: { search: string }) {
   }
   if (state.step === "done") {
     return (
-      <AuthCard title="Password changed" subtitle="Your password was reset and your other sessions were signed out.">
+      <AuthCard title={t("reset.doneTitle")} subtitle={t("reset.doneSubtitle")}>
         <a className="stack-button" href={app.urls.signIn}>
-          Sign in
+          {t("common.signIn")}
         </a>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Choose a new password">
-      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Choose a new password">
+    <AuthCard title={t("reset.formTitle")}>
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("reset.formTitle")}>
         <FormAlert message={errors.form} />
         <Field
-          label="New password"
+          label={t("common.newPassword")}
           name="password"
           type="password"
           autoComplete="new-password"
@@ -99,10 +104,10 @@ export function PasswordReset({ search }: { search: string }) {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
-          hint="8 to 70 characters."
+          hint={passwordHint(t)}
         />
         <Field
-          label="Repeat new password"
+          label={t("common.repeatNewPassword")}
           name="repeat"
           type="password"
           autoComplete="new-password"
@@ -116,7 +121,7 @@ export function PasswordReset({ search }: { search: string }) {
           disabled={pending || state.step === "checking"}
           aria-busy={state.step === "checking"}
         >
-          {pending ? "Saving…" : "Set new password"}
+          {pending ? t("common.saving") : t("reset.submit")}
         </button>
       </form>
     </AuthCard>

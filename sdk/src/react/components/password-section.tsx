@@ -3,7 +3,10 @@
  * for a user without one, set a first password. Errors show next to the field they concern.
  */
 import { type FormEvent, useState } from "react";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../shared/constants";
 import type { ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
+import type { Translate } from "../i18n/translator";
 import { useRefreshUser } from "../use-user";
 import { checkNewPassword } from "./credential-errors";
 import { Field, FormAlert } from "./field";
@@ -11,10 +14,10 @@ import { Field, FormAlert } from "./field";
 type Errors = Partial<Record<"oldPassword" | "newPassword" | "repeat" | "form", string>>;
 
 /** Maps a known error from the API onto the field it is about. */
-function errorsFrom(error: unknown): Errors {
+function errorsFrom(error: unknown, t: Translate): Errors {
   const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
-  const message = error instanceof Error && error.message ? error.message : "Could not change your password.";
-  if (code === "PASSWORD_CONFIRMATION_MISMATCH") return { oldPassword: "That is not your current password." };
+  const message = error instanceof Error && error.message ? error.message : t("password.changeFailed");
+  if (code === "PASSWORD_CONFIRMATION_MISMATCH") return { oldPassword: t("password.wrongCurrent") };
   // Too short/long, too common, or containing the app's or the account's name (the server's password rules).
   if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG" || code === "PASSWORD_REQUIREMENTS_NOT_MET")
     return { newPassword: message };
@@ -27,6 +30,7 @@ function errorsFrom(error: unknown): Errors {
  */
 export function PasswordSection({ user }: { user: ReactUser }) {
   const refreshUser = useRefreshUser();
+  const { t } = useTranslation();
   const hasPassword = user.hasPassword ?? true;
   const [oldPassword, setOldPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
@@ -38,10 +42,10 @@ export function PasswordSection({ user }: { user: ReactUser }) {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const next: Errors = {};
-    if (hasPassword && !oldPassword) next.oldPassword = "Please enter your current password.";
-    const problem = checkNewPassword(newPassword);
+    if (hasPassword && !oldPassword) next.oldPassword = t("password.enterCurrent");
+    const problem = checkNewPassword(newPassword, t);
     if (problem) next.newPassword = problem;
-    if (repeat !== newPassword) next.repeat = "Passwords do not match.";
+    if (repeat !== newPassword) next.repeat = t("common.passwordsDoNotMatch");
     setErrors(next);
     setDone(false);
     if (Object.values(next).some(Boolean)) return;
@@ -50,7 +54,7 @@ export function PasswordSection({ user }: { user: ReactUser }) {
       const result = hasPassword
         ? await user.updatePassword({ oldPassword, newPassword })
         : await user.setPassword({ password: newPassword });
-      if (result.status === "error") setErrors(errorsFrom(result.error));
+      if (result.status === "error") setErrors(errorsFrom(result.error, t));
       else {
         setOldPassword("");
         setNewPassword("");
@@ -59,19 +63,19 @@ export function PasswordSection({ user }: { user: ReactUser }) {
         await refreshUser();
       }
     } catch (error) {
-      setErrors(errorsFrom(error));
+      setErrors(errorsFrom(error, t));
     }
     setPending(false);
   };
 
   return (
     <section className="stack-section" aria-labelledby="stack-password-heading">
-      <h2 id="stack-password-heading">Password</h2>
-      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Password">
+      <h2 id="stack-password-heading">{t("password.heading")}</h2>
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("password.heading")}>
         <FormAlert message={errors.form} />
         {hasPassword ? (
           <Field
-            label="Current password"
+            label={t("password.current")}
             name="oldPassword"
             type="password"
             autoComplete="current-password"
@@ -80,20 +84,20 @@ export function PasswordSection({ user }: { user: ReactUser }) {
             error={errors.oldPassword}
           />
         ) : (
-          <p className="stack-hint">You signed up without a password. Set one to sign in with your email and password.</p>
+          <p className="stack-hint">{t("password.noPassword")}</p>
         )}
         <Field
-          label="New password"
+          label={t("common.newPassword")}
           name="newPassword"
           type="password"
           autoComplete="new-password"
           value={newPassword}
           onChange={(e) => setNewPassword(e.target.value)}
           error={errors.newPassword}
-          hint="8 to 70 characters. Your other sessions will be signed out."
+          hint={t("password.newHint", { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
         />
         <Field
-          label="Repeat new password"
+          label={t("common.repeatNewPassword")}
           name="repeat"
           type="password"
           autoComplete="new-password"
@@ -103,10 +107,10 @@ export function PasswordSection({ user }: { user: ReactUser }) {
         />
         <div className="stack-actions">
           <button className="stack-button" type="submit" disabled={pending}>
-            {pending ? "Saving…" : hasPassword ? "Change password" : "Set password"}
+            {pending ? t("common.saving") : hasPassword ? t("password.change") : t("password.set")}
           </button>
           <span role="status" aria-live="polite" className="stack-hint">
-            {done ? "Password changed." : ""}
+            {done ? t("password.changed") : ""}
           </span>
         </div>
       </form>

@@ -5,13 +5,15 @@
 import { useCallback, useEffect, useState } from "react";
 import { isLocalAddress } from "../../shared/local-address";
 import type { ReactSession, ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
+import type { Translate } from "../i18n/translator";
 import { messageOf } from "./code-messages";
 import { FormAlert } from "./field";
 
-function place(geo: Record<string, unknown> | null): string {
+function place(geo: Record<string, unknown> | null, t: Translate): string {
   if (!geo) return "";
   // A loopback or private address has no place: a development server would invent one.
-  if (isLocalAddress(typeof geo.ip === "string" ? geo.ip : null)) return `local · ${geo.ip}`;
+  if (isLocalAddress(typeof geo.ip === "string" ? geo.ip : null)) return t("sessions.localPlace", { ip: String(geo.ip) });
   const parts = [geo.cityName, geo.regionCode, geo.countryCode].filter((p) => typeof p === "string" && p);
   const ip = typeof geo.ip === "string" && geo.ip !== "unknown" ? geo.ip : "";
   return [parts.join(", "), ip].filter(Boolean).join(" · ");
@@ -22,6 +24,8 @@ function place(geo: Record<string, unknown> | null): string {
  * <SessionsSection user={useUser({ or: "redirect" })} />
  */
 export function SessionsSection({ user }: { user: ReactUser }) {
+  const { t, formatDateTime } = useTranslation();
+  const fail = (e: unknown) => setError(messageOf(e, t("common.somethingWrong")));
   const [sessions, setSessions] = useState<ReactSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -40,38 +44,35 @@ export function SessionsSection({ user }: { user: ReactUser }) {
   const others = (sessions ?? []).filter((s) => !s.isCurrentSession).length;
   const signOutOthers = () => {
     setError(null);
-    user.revokeOtherSessions().then(
-      () => {
-        setNotice("Signed out of all other devices.");
-        reload();
-      },
-      (e: unknown) => setError(messageOf(e)),
-    );
+    user.revokeOtherSessions().then(() => {
+      setNotice(t("sessions.signedOutOthers"));
+      reload();
+    }, fail);
   };
 
   return (
     <section className="stack-section" aria-labelledby="stack-sessions-heading">
-      <h2 id="stack-sessions-heading">Sessions</h2>
+      <h2 id="stack-sessions-heading">{t("sessions.heading")}</h2>
       <FormAlert message={error} />
-      <ul className="stack-list" aria-label="Active sessions">
+      <ul className="stack-list" aria-label={t("sessions.listLabel")}>
         {(sessions ?? []).map((s) => (
           <li key={s.id} className="stack-list-item">
             <span>
-              {s.isCurrentSession ? <span className="stack-badge">This device</span> : null}{" "}
-              {s.isImpersonation ? <span className="stack-badge stack-badge-warn">Impersonation</span> : null}
+              {s.isCurrentSession ? <span className="stack-badge">{t("sessions.thisDevice")}</span> : null}{" "}
+              {s.isImpersonation ? <span className="stack-badge stack-badge-warn">{t("sessions.impersonation")}</span> : null}
               <span className="stack-hint">
-                Signed in {s.createdAt.toLocaleString()}
-                {s.lastUsedAt ? ` · last used ${s.lastUsedAt.toLocaleString()}` : ""}
-                {place(s.geoInfo) ? ` · ${place(s.geoInfo)}` : ""}
+                {t("sessions.signedIn", { date: formatDateTime(s.createdAt) })}
+                {s.lastUsedAt ? ` · ${t("sessions.lastUsed", { date: formatDateTime(s.lastUsedAt) })}` : ""}
+                {place(s.geoInfo, t) ? ` · ${place(s.geoInfo, t)}` : ""}
               </span>
             </span>
             {s.isCurrentSession ? null : (
               <button
                 type="button"
                 className="stack-button stack-danger stack-small"
-                onClick={() => user.revokeSession(s.id).then(reload, (e: unknown) => setError(messageOf(e)))}
+                onClick={() => user.revokeSession(s.id).then(reload, fail)}
               >
-                Revoke
+                {t("common.revoke")}
               </button>
             )}
           </li>
@@ -84,7 +85,7 @@ export function SessionsSection({ user }: { user: ReactUser }) {
       ) : null}
       {others > 0 ? (
         <button type="button" className="stack-button stack-danger" onClick={signOutOthers}>
-          Sign out of all other devices
+          {t("sessions.signOutOthers")}
         </button>
       ) : null}
     </section>

@@ -4,6 +4,7 @@
  * after-sign-in (or the return target).
  */
 import { useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
 import { useUser } from "../use-user";
@@ -18,7 +19,7 @@ import { SignedInNotice } from "./signed-in-notice";
 import { useCredentialForm } from "./use-credential-form";
 
 export type SignInProps = {
-  /** Heading of the card. Default "Sign in to your account". */
+  /** Heading of the card. Default "Sign in to your account" (the catalogue's "signIn.title"). */
   title?: string;
   /** The page's query string (keeps `after_auth_return_to`); defaults to the browser's. */
   search?: string;
@@ -30,13 +31,14 @@ export type SignInProps = {
  * @example
  * <StackProvider app={app}><SignIn /></StackProvider>
  */
-export function SignIn({ title = "Sign in to your account", search }: SignInProps) {
+export function SignIn({ title, search }: SignInProps) {
   const app = useStackApp();
   const user = useUser();
+  const { t } = useTranslation();
   const form = useCredentialForm(
     (v): FormErrors => ({
-      email: checkEmail(v.email) ?? undefined,
-      password: v.password ? undefined : "Please enter your password.",
+      email: checkEmail(v.email, t) ?? undefined,
+      password: v.password ? undefined : t("signIn.enterPassword"),
     }),
     (v) => app.signInWithCredential({ email: v.email, password: v.password }),
   );
@@ -47,13 +49,13 @@ export function SignIn({ title = "Sign in to your account", search }: SignInProp
   if (user && !done && !pending) return <SignedInNotice />;
   return (
     <AuthCard
-      title={title}
-      subtitle={mode === "code" ? "We will email you a one-time code and link." : "Welcome back. Enter your email and password."}
+      title={title ?? t("signIn.title")}
+      subtitle={mode === "code" ? t("signIn.subtitleCode") : t("signIn.subtitle")}
       footer={
         <>
-          Don't have an account?{" "}
+          {t("signIn.noAccount")}{" "}
           <a className="stack-link" href={withReturnTo(app.urls.signUp, search ?? currentSearch())}>
-            Sign up
+            {t("signIn.signUpLink")}
           </a>
         </>
       }
@@ -64,14 +66,14 @@ export function SignIn({ title = "Sign in to your account", search }: SignInProp
         <>
           <MagicLinkSignIn />
           <button type="button" className="stack-link stack-switch" onClick={() => setMode("password")}>
-            Sign in with a password instead
+            {t("signIn.passwordInstead")}
           </button>
         </>
       ) : (
-        <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign in">
+        <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label={t("common.signIn")}>
           <FormAlert message={errors.form} />
           <Field
-            label="Email"
+            label={t("common.email")}
             name="email"
             type="email"
             autoComplete="email"
@@ -81,7 +83,7 @@ export function SignIn({ title = "Sign in to your account", search }: SignInProp
             error={errors.email}
           />
           <Field
-            label="Password"
+            label={t("common.password")}
             name="password"
             type="password"
             autoComplete="current-password"
@@ -90,14 +92,14 @@ export function SignIn({ title = "Sign in to your account", search }: SignInProp
             error={errors.password}
           />
           <a className="stack-link stack-small-link" href={app.urls.forgotPassword ?? "/handler/forgot-password"}>
-            Forgot password?
+            {t("signIn.forgotPassword")}
           </a>
           <button className="stack-button" type="submit" disabled={pending || done}>
-            {pending || done ? "Signing in…" : "Sign in"}
+            {pending || done ? t("common.signingIn") : t("common.signIn")}
           </button>
           {magicLinkEnabled ? (
             <button type="button" className="stack-button stack-secondary" onClick={() => setMode("code")}>
-              Email me a sign-in code instead
+              {t("signIn.codeInstead")}
             </button>
           ) : null}
         </form>

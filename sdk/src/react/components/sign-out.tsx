@@ -4,6 +4,7 @@
  * wait, e.g. with redirectMethod "none", it navigates itself).
  */
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { FormAlert } from "./field";
@@ -18,6 +19,7 @@ const REDIRECT_WAIT_MS = 2000; // SPEC §9 "Redirect wait"
  */
 export function SignOut() {
   const app = useStackApp();
+  const { t } = useTranslation();
   const started = useRef(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -30,16 +32,16 @@ export function SignOut() {
       .then(() => {
         setTimeout(() => window.location.replace(app.urls.afterSignOut), REDIRECT_WAIT_MS);
       })
-      .catch((err: unknown) => setError(err instanceof Error ? err.message : "Could not sign you out."));
-  }, [app]);
+      .catch((err: unknown) => setError(err instanceof Error ? err.message : t("signOut.failed")));
+  }, [app, t]);
 
   return (
-    <AuthCard title={error ? "Sign-out failed" : "Signing you out…"} subtitle={error ? undefined : "One moment, please."}>
+    <AuthCard title={error ? t("signOut.failedTitle") : t("signOut.title")} subtitle={error ? undefined : t("signOut.subtitle")}>
       <FormAlert message={error} />
       {error ? (
         <div className="stack-actions" style={{ marginTop: 16 }}>
           <a className="stack-button stack-secondary" href={app.urls.home}>
-            Go home
+            {t("common.goHome")}
           </a>
         </div>
       ) : null}

@@ -4,10 +4,11 @@
  * sign-in that keeps `after_auth_return_to`. On success the SDK redirects to
  * after-sign-up (or the return target).
  */
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
-import { checkEmail, checkNewPassword, type FormErrors } from "./credential-errors";
+import { checkEmail, checkNewPassword, type FormErrors, passwordHint } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 import { OAuthButtonGroup } from "./oauth-button-group";
 import { currentSearch, withReturnTo } from "./return-to";
@@ -15,7 +16,7 @@ import { SignedInNotice } from "./signed-in-notice";
 import { useCredentialForm } from "./use-credential-form";
 
 export type SignUpProps = {
-  /** Heading of the card. Default "Create your account". */
+  /** Heading of the card. Default "Create your account" (the catalogue's "signUp.title"). */
   title?: string;
   /** The page's query string (keeps `after_auth_return_to`); defaults to the browser's. */
   search?: string;
@@ -27,14 +28,15 @@ export type SignUpProps = {
  * @example
  * <StackProvider app={app}><SignUp /></StackProvider>
  */
-export function SignUp({ title = "Create your account", search }: SignUpProps) {
+export function SignUp({ title, search }: SignUpProps) {
   const app = useStackApp();
   const user = useUser();
+  const { t } = useTranslation();
   const form = useCredentialForm(
     (v): FormErrors => ({
-      email: checkEmail(v.email) ?? undefined,
-      password: checkNewPassword(v.password) ?? undefined,
-      passwordRepeat: v.passwordRepeat === v.password ? undefined : "Passwords do not match.",
+      email: checkEmail(v.email, t) ?? undefined,
+      password: checkNewPassword(v.password, t) ?? undefined,
+      passwordRepeat: v.passwordRepeat === v.password ? undefined : t("common.passwordsDoNotMatch"),
     }),
     (v) => app.signUpWithCredential({ email: v.email, password: v.password }),
   );
@@ -43,22 +45,22 @@ export function SignUp({ title = "Create your account", search }: SignUpProps) {
   if (user && !done && !pending) return <SignedInNotice />;
   return (
     <AuthCard
-      title={title}
-      subtitle="Sign up with your email and a password."
+      title={title ?? t("signUp.title")}
+      subtitle={t("signUp.subtitle")}
       footer={
         <>
-          Already have an account?{" "}
+          {t("signUp.haveAccount")}{" "}
           <a className="stack-link" href={withReturnTo(app.urls.signIn, search ?? currentSearch())}>
-            Sign in
+            {t("common.signIn")}
           </a>
         </>
       }
     >
       <OAuthButtonGroup type="sign-up" />
-      <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label="Sign up">
+      <form className="stack-form" noValidate onSubmit={form.onSubmit} aria-label={t("signUp.submit")}>
         <FormAlert message={errors.form} />
         <Field
-          label="Email"
+          label={t("common.email")}
           name="email"
           type="email"
           autoComplete="email"
@@ -68,17 +70,17 @@ export function SignUp({ title = "Create your account", search }: SignUpProps) {
           error={errors.email}
         />
         <Field
-          label="Password"
+          label={t("common.password")}
           name="password"
           type="password"
           autoComplete="new-password"
-          hint="8 to 70 characters."
+          hint={passwordHint(t)}
           value={values.password}
           onChange={form.setValue("password")}
           error={errors.password}
         />
         <Field
-          label="Repeat password"
+          label={t("signUp.repeatPassword")}
           name="passwordRepeat"
           type="password"
           autoComplete="new-password"
@@ -87,7 +89,7 @@ export function SignUp({ title = "Create your account", search }: SignUpProps) {
           error={errors.passwordRepeat}
         />
         <button className="stack-button" type="submit" disabled={pending || done}>
-          {pending || done ? "Creating account…" : "Sign up"}
+          {pending || done ? t("signUp.creating") : t("signUp.submit")}
         </button>
       </form>
     </AuthCard>

@@ -3,6 +3,7 @@
  * asked to hand the session to an app on another origin (the hosted pages), it does so at once.
  */
 import { useEffect } from "react";
+import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 
@@ -15,14 +16,15 @@ export function SignedInNotice() {
   useEffect(() => {
     app.handOffSession().catch((error: unknown) => console.error("[doorman] session handoff failed", error));
   }, [app]);
+  const { t } = useTranslation();
   return (
-    <AuthCard title="You are already signed in" subtitle="Continue to the app, or sign out to use another account.">
+    <AuthCard title={t("signedIn.title")} subtitle={t("signedIn.subtitle")}>
       <div className="stack-actions">
         <a className="stack-button" href={app.urls.home}>
-          Continue
+          {t("common.continue")}
         </a>
         <a className="stack-button stack-secondary" href={app.urls.signOut}>
-          Sign out
+          {t("common.signOut")}
         </a>
       </div>
     </AuthCard>

@@ -4,6 +4,8 @@
  * a button press, never automatic: following a link must not change memberships by itself.
  */
 import { useEffect, useState } from "react";
+import { useTranslation } from "../i18n/context";
+import type { Translate } from "../i18n/translator";
 import { useStackApp } from "../provider";
 import type { ReactInvitationDetails } from "../team-types";
 import { useUser } from "../use-user";
@@ -18,10 +20,10 @@ type State =
   | { step: "joined"; details: ReactInvitationDetails }
   | { step: "error"; message: string };
 
-function errorMessage(error: unknown): string {
+function errorMessage(error: unknown, t: Translate): string {
   const code = errorCodeOf(error);
-  if (code === "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED") return "Verify your email address before joining a team.";
-  return codeErrorMessage(code, "invitation") ?? messageOf(error);
+  if (code === "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED") return t("invite.verifyFirst");
+  return codeErrorMessage(code, "invitation", t) ?? messageOf(error, t("common.somethingWrong"));
 }
 
 /** The handler URL of this page, for `after_auth_return_to`. */
@@ -36,12 +38,14 @@ function here(search: string): string {
 export function TeamInvitation({ search }: { search: string }) {
   const app = useStackApp();
   const user = useUser();
+  const { t } = useTranslation();
   const code = codeFromSearch(search);
   const [state, setState] = useState<State>({ step: "loading" });
 
   // Keyed on the user's id, not the object: accepting refreshes the user, and re-reading the
   // details of the now-used code must not replace "joined" with "already used".
   const userId = user?.id ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of language (`t`) must not re-read the invitation.
   useEffect(() => {
     if (!code || !userId) return;
     let live = true;
@@ -49,9 +53,9 @@ export function TeamInvitation({ search }: { search: string }) {
       (result) => {
         if (!live) return;
         if (result.status === "ok" && result.data) setState({ step: "ready", details: result.data });
-        else setState({ step: "error", message: result.status === "error" ? errorMessage(result.error) : "This invitation is not valid." });
+        else setState({ step: "error", message: result.status === "error" ? errorMessage(result.error, t) : t("invite.invalid") });
       },
-      (error: unknown) => live && setState({ step: "error", message: errorMessage(error) }),
+      (error: unknown) => live && setState({ step: "error", message: errorMessage(error, t) }),
     );
     return () => {
       live = false;
@@ -60,9 +64,9 @@ export function TeamInvitation({ search }: { search: string }) {
 
   if (!code) {
     return (
-      <AuthCard title="Invitation not valid">
+      <AuthCard title={t("invite.invalidTitle")}>
         <p className="stack-alert" role="alert">
-          This invitation link is not valid. Ask for a new one.
+          {t("invite.invalidLink")}
         </p>
       </AuthCard>
     );
@@ -70,27 +74,27 @@ export function TeamInvitation({ search }: { search: string }) {
   if (!user) {
     const back = `${RETURN_TO_PARAM}=${encodeURIComponent(here(search))}`;
     return (
-      <AuthCard title="Team invitation" subtitle="You have been invited to join a team. Sign in to accept the invitation.">
+      <AuthCard title={t("invite.title")} subtitle={t("invite.subtitle")}>
         <div className="stack-actions">
           <a className="stack-button" href={`${app.urls.signIn}?${back}`}>
-            Sign in to accept
+            {t("invite.signIn")}
           </a>
           <a className="stack-button stack-secondary" href={`${app.urls.signUp}?${back}`}>
-            Create an account
+            {t("invite.signUp")}
           </a>
         </div>
       </AuthCard>
     );
   }
-  if (state.step === "loading") return <AuthCard title="Checking your invitation…" />;
+  if (state.step === "loading") return <AuthCard title={t("invite.checking")} />;
   if (state.step === "error") {
     return (
-      <AuthCard title="Invitation not valid">
+      <AuthCard title={t("invite.invalidTitle")}>
         <p className="stack-alert" role="alert">
           {state.message}
         </p>
         <a className="stack-button stack-secondary" href={app.urls.home}>
-          Go home
+          {t("common.goHome")}
         </a>
       </AuthCard>
     );
@@ -98,9 +102,9 @@ export function TeamInvitation({ search }: { search: string }) {
   const team = state.details.teamDisplayName;
   if (state.step === "joined") {
     return (
-      <AuthCard title={`You joined ${team}`} subtitle="You are now a member of this team.">
+      <AuthCard title={t("invite.joinedTitle", { team })} subtitle={t("invite.joinedSubtitle")}>
         <a className="stack-button" href={app.urls.accountSettings}>
-          Open your teams
+          {t("invite.openTeams")}
         </a>
       </AuthCard>
     );
@@ -110,20 +114,20 @@ export function TeamInvitation({ search }: { search: string }) {
     try {
       const result = await app.acceptTeamInvitation(code);
       setState(
-        result.status === "ok" ? { step: "joined", details: state.details } : { step: "error", message: errorMessage(result.error) },
+        result.status === "ok" ? { step: "joined", details: state.details } : { step: "error", message: errorMessage(result.error, t) },
       );
     } catch (error) {
-      setState({ step: "error", message: errorMessage(error) });
+      setState({ step: "error", message: errorMessage(error, t) });
     }
   };
   return (
-    <AuthCard title={`Join ${team}`} subtitle={`You have been invited to join ${team}.`}>
+    <AuthCard title={t("invite.joinTitle", { team })} subtitle={t("invite.joinSubtitle", { team })}>
       <div className="stack-actions">
         <button type="button" className="stack-button" disabled={state.step === "joining"} onClick={join}>
-          {state.step === "joining" ? "Joining…" : `Join ${team}`}
+          {state.step === "joining" ? t("invite.joining") : t("invite.joinTitle", { team })}
         </button>
         <a className="stack-button stack-secondary" href={app.urls.home}>
-          Not now
+          {t("invite.notNow")}
         </a>
       </div>
     </AuthCard>

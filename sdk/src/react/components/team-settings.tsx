@@ -6,6 +6,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import type { ReactTeam, ReactTeamInvitation, ReactTeamUser } from "../team-types";
 import { useUser } from "../use-user";
 import { TeamApiKeysSection } from "./api-keys-section";
@@ -18,6 +19,7 @@ const TEAM_NAME_MAX = 256;
 
 /** Runs one action at a time and reports its outcome. */
 function useAction() {
+  const { t } = useTranslation();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -31,7 +33,7 @@ function useAction() {
       return true;
     } catch (e) {
       // The only links sent from here are team invitations (the SDK's default invitation page).
-      setError(emailLinkErrorMessage(e, "/handler/team-invitation"));
+      setError(emailLinkErrorMessage(e, "/handler/team-invitation", t));
       return false;
     } finally {
       setPending(false);
@@ -59,23 +61,24 @@ export function TeamSettings({ team }: { team: ReactTeam }) {
 }
 
 function TeamProfile({ team }: { team: ReactTeam }) {
+  const { t } = useTranslation();
   const [name, setName] = useState(team.displayName);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const action = useAction();
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = name.trim();
-    if (!value) return setFieldError("Enter a team name.");
-    if (value.length > TEAM_NAME_MAX) return setFieldError(`Team name must be at most ${TEAM_NAME_MAX} characters.`);
-    await action.run("Team renamed.", () => team.update({ displayName: value }));
+    if (!value) return setFieldError(t("teams.enterName"));
+    if (value.length > TEAM_NAME_MAX) return setFieldError(t("teams.nameTooLong", { max: TEAM_NAME_MAX }));
+    await action.run(t("teams.renamed"), () => team.update({ displayName: value }));
   };
   return (
     <section className="stack-section" aria-labelledby={`team-profile-${team.id}`}>
-      <h3 id={`team-profile-${team.id}`}>Team profile</h3>
-      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Team profile">
+      <h3 id={`team-profile-${team.id}`}>{t("teams.profile")}</h3>
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("teams.profile")}>
         <FormAlert message={action.error} />
         <Field
-          label="Team name"
+          label={t("teams.name")}
           name="teamName"
           value={name}
           maxLength={TEAM_NAME_MAX + 1}
@@ -87,7 +90,7 @@ function TeamProfile({ team }: { team: ReactTeam }) {
         />
         <div className="stack-actions">
           <button className="stack-button" type="submit" disabled={action.pending}>
-            {action.pending ? "Saving…" : "Rename team"}
+            {action.pending ? t("common.saving") : t("teams.rename")}
           </button>
           <span role="status" aria-live="polite" className="stack-hint">
             {action.status ?? ""}
@@ -99,6 +102,7 @@ function TeamProfile({ team }: { team: ReactTeam }) {
 }
 
 function TeamMembers({ team, user, permissions }: { team: ReactTeam; user: ReactUser; permissions: TeamPermissions }) {
+  const { t } = useTranslation();
   const canRead = permissions.can("$read_members");
   const [members, setMembers] = useState<ReactTeamUser[] | null>(null);
   const action = useAction();
@@ -106,19 +110,20 @@ function TeamMembers({ team, user, permissions }: { team: ReactTeam; user: React
     if (canRead) team.listUsers().then(setMembers, (e: unknown) => action.setError(messageOf(e)));
   }, [team, canRead, action.setError]);
   useEffect(reload, [reload]);
-  const label = (m: ReactTeamUser) => m.teamProfile.displayName ?? (m.id === user.id ? (user.primaryEmail ?? "You") : "Unnamed member");
+  const label = (m: ReactTeamUser) =>
+    m.teamProfile.displayName ?? (m.id === user.id ? (user.primaryEmail ?? t("common.you")) : t("teams.unnamed"));
   return (
     <section className="stack-section" aria-labelledby={`team-members-${team.id}`}>
-      <h3 id={`team-members-${team.id}`}>Members</h3>
+      <h3 id={`team-members-${team.id}`}>{t("teams.members")}</h3>
       <FormAlert message={action.error} />
       {!canRead ? (
-        <p className="stack-hint">You do not have permission to see this team's members.</p>
+        <p className="stack-hint">{t("teams.noPermission")}</p>
       ) : (
-        <ul className="stack-list" aria-label="Team members">
+        <ul className="stack-list" aria-label={t("teams.membersLabel")}>
           {(members ?? []).map((m) => (
             <li key={m.id} className="stack-list-item">
               <span>
-                {label(m)} {m.id === user.id ? <span className="stack-badge">You</span> : null}
+                {label(m)} {m.id === user.id ? <span className="stack-badge">{t("common.you")}</span> : null}
               </span>
               {m.id !== user.id && permissions.can("$remove_members") ? (
                 <button
@@ -126,10 +131,10 @@ function TeamMembers({ team, user, permissions }: { team: ReactTeam; user: React
                   className="stack-button stack-danger stack-small"
                   disabled={action.pending}
                   onClick={async () => {
-                    if (await action.run(`${label(m)} removed.`, () => team.removeUser(m.id))) reload();
+                    if (await action.run(t("common.removed", { name: label(m) }), () => team.removeUser(m.id))) reload();
                   }}
                 >
-                  Remove
+                  {t("common.remove")}
                 </button>
               ) : null}
             </li>
@@ -144,6 +149,7 @@ function TeamMembers({ team, user, permissions }: { team: ReactTeam; user: React
 }
 
 function TeamInvitations({ team, permissions }: { team: ReactTeam; permissions: TeamPermissions }) {
+  const { t, formatDate } = useTranslation();
   const canInvite = permissions.can("$invite_members");
   const canList = canInvite && permissions.can("$read_members");
   const [invitations, setInvitations] = useState<ReactTeamInvitation[] | null>(null);
@@ -158,24 +164,24 @@ function TeamInvitations({ team, permissions }: { team: ReactTeam; permissions: 
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const problem = checkEmail(email);
+    const problem = checkEmail(email, t);
     if (problem) return setFieldError(problem);
     const address = email.trim();
-    if (await action.run(`Invitation sent to ${address}.`, () => team.inviteUser({ email: address }))) {
+    if (await action.run(t("teams.invitationSent", { email: address }), () => team.inviteUser({ email: address }))) {
       setEmail("");
       reload();
     }
   };
   return (
     <section className="stack-section" aria-labelledby={`team-invitations-${team.id}`}>
-      <h3 id={`team-invitations-${team.id}`}>Invitations</h3>
+      <h3 id={`team-invitations-${team.id}`}>{t("teams.invitations")}</h3>
       <FormAlert message={action.error} />
       {canList && invitations && invitations.length > 0 ? (
-        <ul className="stack-list" aria-label="Pending invitations">
+        <ul className="stack-list" aria-label={t("teams.pending")}>
           {invitations.map((i) => (
             <li key={i.id} className="stack-list-item">
               <span>
-                {i.recipientEmail} <span className="stack-hint">expires {i.expiresAt.toLocaleDateString()}</span>
+                {i.recipientEmail} <span className="stack-hint">{t("teams.inviteExpires", { date: formatDate(i.expiresAt) })}</span>
               </span>
               {permissions.can("$remove_members") ? (
                 <button
@@ -183,19 +189,19 @@ function TeamInvitations({ team, permissions }: { team: ReactTeam; permissions: 
                   className="stack-button stack-secondary stack-small"
                   disabled={action.pending}
                   onClick={async () => {
-                    if (await action.run(`Invitation to ${i.recipientEmail} revoked.`, () => i.revoke())) reload();
+                    if (await action.run(t("teams.invitationRevoked", { email: i.recipientEmail }), () => i.revoke())) reload();
                   }}
                 >
-                  Revoke
+                  {t("common.revoke")}
                 </button>
               ) : null}
             </li>
           ))}
         </ul>
       ) : null}
-      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Invite a member">
+      <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("teams.inviteLabel")}>
         <Field
-          label="Invite by email"
+          label={t("teams.inviteByEmail")}
           name="inviteEmail"
           type="email"
           autoComplete="off"
@@ -208,7 +214,7 @@ function TeamInvitations({ team, permissions }: { team: ReactTeam; permissions: 
         />
         <div className="stack-actions">
           <button className="stack-button stack-secondary" type="submit" disabled={action.pending}>
-            Send invitation
+            {t("teams.sendInvitation")}
           </button>
           <span role="status" aria-live="polite" className="stack-hint">
             {action.status ?? ""}
@@ -221,30 +227,36 @@ function TeamInvitations({ team, permissions }: { team: ReactTeam; permissions: 
 
 /** Leaving (anyone) and deleting ($delete_team), each behind a confirming second click. */
 function TeamExit({ team, user, canDelete }: { team: ReactTeam; user: ReactUser; canDelete: boolean }) {
+  const { t } = useTranslation();
   const [confirming, setConfirming] = useState<"leave" | "delete" | null>(null);
   const action = useAction();
-  const confirmButton = (kind: "leave" | "delete", label: string, work: () => Promise<unknown>) =>
+  const confirmButton = (kind: "leave" | "delete", work: () => Promise<unknown>) =>
     confirming === kind ? (
       <>
-        <button type="button" className="stack-button stack-danger" disabled={action.pending} onClick={() => action.run("Done.", work)}>
-          {`Yes, ${label.toLowerCase()}`}
+        <button
+          type="button"
+          className="stack-button stack-danger"
+          disabled={action.pending}
+          onClick={() => action.run(t("teams.done"), work)}
+        >
+          {t(kind === "leave" ? "teams.confirmLeave" : "teams.confirmDelete")}
         </button>
         <button type="button" className="stack-button stack-secondary" onClick={() => setConfirming(null)}>
-          Cancel
+          {t("common.cancel")}
         </button>
       </>
     ) : (
       <button type="button" className="stack-button stack-danger" onClick={() => setConfirming(kind)}>
-        {label}
+        {t(kind === "leave" ? "teams.leave" : "teams.delete")}
       </button>
     );
   return (
     <section className="stack-section" aria-labelledby={`team-exit-${team.id}`}>
-      <h3 id={`team-exit-${team.id}`}>Leave or delete</h3>
+      <h3 id={`team-exit-${team.id}`}>{t("teams.exitHeading")}</h3>
       <FormAlert message={action.error} />
       <div className="stack-actions">
-        {confirming !== "delete" ? confirmButton("leave", "Leave team", () => user.leaveTeam(team)) : null}
-        {canDelete && confirming !== "leave" ? confirmButton("delete", "Delete team", () => team.delete()) : null}
+        {confirming !== "delete" ? confirmButton("leave", () => user.leaveTeam(team)) : null}
+        {canDelete && confirming !== "leave" ? confirmButton("delete", () => team.delete()) : null}
       </div>
     </section>
   );

@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import type { ReactUser } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import { useProjectFlag } from "../use-project";
 import { useTeams } from "../use-teams";
 import { useRefreshUser, useUser } from "../use-user";
@@ -21,6 +22,7 @@ export function SelectedTeamSwitcher() {
   const user = useUser({ or: "redirect" });
   const teams = useTeams();
   const refreshUser = useRefreshUser();
+  const { t } = useTranslation();
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -31,13 +33,13 @@ export function SelectedTeamSwitcher() {
       await user.setSelectedTeam(value || null);
       await refreshUser();
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("common.somethingWrong")));
     }
     setPending(false);
   };
   return (
     <div className="stack-field">
-      <label htmlFor={id}>Selected team</label>
+      <label htmlFor={id}>{t("teams.selected")}</label>
       <select
         id={id}
         className="stack-input"
@@ -45,10 +47,10 @@ export function SelectedTeamSwitcher() {
         disabled={pending}
         onChange={(e) => onChange(e.target.value)}
       >
-        <option value="">No team selected</option>
-        {teams.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.displayName}
+        <option value="">{t("teams.noneSelected")}</option>
+        {teams.map((team) => (
+          <option key={team.id} value={team.id}>
+            {team.displayName}
           </option>
         ))}
       </select>
@@ -59,6 +61,7 @@ export function SelectedTeamSwitcher() {
 
 function CreateTeamForm({ user }: { user: ReactUser }) {
   const refreshUser = useRefreshUser();
+  const { t } = useTranslation();
   const [name, setName] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -67,25 +70,25 @@ function CreateTeamForm({ user }: { user: ReactUser }) {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = name.trim();
-    if (!value) return setFieldError("Enter a team name.");
-    if (value.length > 256) return setFieldError("Team name must be at most 256 characters.");
+    if (!value) return setFieldError(t("teams.enterName"));
+    if (value.length > 256) return setFieldError(t("teams.nameTooLong", { max: 256 }));
     setPending(true);
     setError(null);
     try {
       await user.createTeam({ displayName: value });
       await refreshUser();
       setName("");
-      setStatus(`Team ${value} created.`);
+      setStatus(t("teams.created", { name: value }));
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("common.somethingWrong")));
     }
     setPending(false);
   };
   return (
-    <form className="stack-form" noValidate onSubmit={onSubmit} aria-label="Create a team">
+    <form className="stack-form" noValidate onSubmit={onSubmit} aria-label={t("teams.createLabel")}>
       <FormAlert message={error} />
       <Field
-        label="New team name"
+        label={t("teams.newName")}
         name="newTeamName"
         value={name}
         error={fieldError}
@@ -97,7 +100,7 @@ function CreateTeamForm({ user }: { user: ReactUser }) {
       />
       <div className="stack-actions">
         <button className="stack-button stack-secondary" type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create team"}
+          {pending ? t("teams.creating") : t("teams.create")}
         </button>
         <span role="status" aria-live="polite" className="stack-hint">
           {status ?? ""}
@@ -113,12 +116,14 @@ function CreateTeamForm({ user }: { user: ReactUser }) {
  */
 export function TeamsSection({ user }: { user: ReactUser }) {
   const teams = useTeams();
+  const { t } = useTranslation();
   const canCreate = useProjectFlag("client_team_creation_enabled") === true;
-  const selected = teams.find((t) => t.id === user.selectedTeam?.id) ?? null;
+  const selected = teams.find((team) => team.id === user.selectedTeam?.id) ?? null;
   return (
     <section className="stack-section" aria-labelledby="stack-teams-heading">
-      <h2 id="stack-teams-heading">Teams</h2>
-      {teams.length > 0 ? <SelectedTeamSwitcher /> : <p className="stack-hint">You are not in any team yet.</p>}
+      <h2 id="stack-teams-heading">{t("teams.heading")}</h2>
+      {teams.length > 0 ? <SelectedTeamSwitcher /> : <p className="stack-hint">{t("teams.none")}</p>}
+
       {canCreate ? <CreateTeamForm user={user} /> : null}
       {selected ? <TeamSettings key={selected.id} team={selected} /> : null}
     </section>

@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useState } from "react";
 import type { CredentialResult } from "../app-types";
+import { useTranslation } from "../i18n/context";
 import { errorsFromResult, type FormErrors, hasErrors } from "./credential-errors";
 
 export type CredentialValues = { email: string; password: string; passwordRepeat: string };
@@ -12,6 +13,7 @@ export function useCredentialForm(
   validate: (values: CredentialValues) => FormErrors,
   send: (values: CredentialValues) => Promise<CredentialResult>,
 ) {
+  const { t } = useTranslation();
   const [values, setValues] = useState<CredentialValues>({ email: "", password: "", passwordRepeat: "" });
   const [errors, setErrors] = useState<FormErrors>({});
   const [pending, setPending] = useState(false);
@@ -41,9 +43,9 @@ export function useCredentialForm(
         setDone(true); // the SDK is redirecting now
         return;
       }
-      setErrors(errorsFromResult(result.error));
+      setErrors(errorsFromResult(result.error, t));
     } catch (error) {
-      setErrors(errorsFromResult(error));
+      setErrors(errorsFromResult(error, t));
     }
     setPending(false);
     focusFirstInvalid(form);

@@ -5,31 +5,15 @@
  * depend on who is signed in render a skeleton of the card until the browser knows, unless the
  * request had no session cookie (then nobody is, and the signed-out form is rendered). A hosted page
  * shows the project's name and logo instead of Doorman's. Routes add their own loader data beside
- * these fields (a later `locale`, for instance) without touching this component.
+ * these fields without touching this component. Its words are in the loader's locale (docs/i18n.md).
  */
-import { AuthCard, handlerPageName, StackHandler } from "@doorman/sdk/react";
+import { AuthCard, createI18n, handlerPageName, handlerPageTitleKey, StackHandler, useTranslation } from "@doorman/sdk/react";
 import { RETURN_TO_PARAM } from "@doorman/sdk/urls";
 import { DEFAULT_HANDLER_PATH } from "@doorman/shared/constants";
 import { redirect } from "@remix-run/cloudflare";
 import { useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
 import type { HandlerBrand, HandlerServerData } from "../../lib/handler-data.server";
-
-export const HANDLER_TITLES: Record<string, string> = {
-  "sign-in": "Sign in",
-  "sign-up": "Sign up",
-  "sign-out": "Signing out",
-  "account-settings": "Account settings",
-  error: "Error",
-  "oauth-callback": "Signing in",
-  "cli-auth-confirm": "Authorize the CLI",
-  "forgot-password": "Forgot password",
-  "password-reset": "Reset your password",
-  "email-verification": "Verify your email",
-  "magic-link-callback": "Sign in",
-  mfa: "Two-factor authentication",
-  "team-invitation": "Team invitation",
-};
 
 /** Pages that show a different card to a signed-in visitor ("You are signed in"). */
 const SIGNED_OUT_FORMS = new Set(["sign-in", "sign-up"]);
@@ -50,10 +34,15 @@ export function redirectSignedOutVisitor(data: HandlerServerData, request: Reque
   }
 }
 
-/** The document title of a handler page: the page, then the project's name (or Doorman). */
-export function handlerTitle(data: Pick<HandlerServerData, "app" | "brand"> | undefined, pathname: string): string {
+/** The document title of a handler page, in the page's language: the page, then the project's name (or Doorman). */
+export function handlerTitle(
+  data: Pick<HandlerServerData, "app" | "brand" | "locale" | "translations"> | undefined,
+  pathname: string,
+): string {
   const page = handlerPageName(pathname, data ? handlerBasePath(data) : DEFAULT_HANDLER_PATH);
-  return `${HANDLER_TITLES[page] ?? "Page not found"} · ${data?.brand?.name ?? "Doorman"}`;
+  const key = handlerPageTitleKey(page);
+  const { t } = createI18n(data?.locale ?? "en", data?.translations);
+  return `${t(key ?? "handler.notFoundTitle")} · ${data?.brand?.name ?? "Doorman"}`;
 }
 
 /** False during the server render and hydration, true once the page runs in the browser. */
@@ -65,10 +54,12 @@ function useHydrated(): boolean {
 
 /** A card the size of a page's, with its title, while the browser checks who is signed in. */
 function HandlerSkeleton({ page }: { page: string }) {
+  const { t } = useTranslation();
+  const key = handlerPageTitleKey(page);
   return (
-    <AuthCard title={HANDLER_TITLES[page] ?? "Doorman"} wide={page === "account-settings"}>
+    <AuthCard title={key ? t(key) : "Doorman"} wide={page === "account-settings"}>
       <div className="handler-skeleton" role="status" aria-busy="true">
-        <span className="visually-hidden">Checking your session…</span>
+        <span className="visually-hidden">{t("handler.checkingSession")}</span>
       </div>
     </AuthCard>
   );
