@@ -97,7 +97,9 @@ export function defineScenario({ page, context, origin, shots, mail }) {
 
   runner.step("sign out, then protected pages redirect to sign-in with after_auth_return_to", async () => {
     await page.getByRole("link", { name: "Sign out" }).click();
-    await page.waitForURL((url) => url.pathname === "/handler/sign-in");
+    // Signed out, the console returns home: the landing page that says what Doorman is.
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("link", { name: "Sign in", exact: true }).first().waitFor();
     await page.goto(`${origin}/projects`);
     await page.waitForURL((url) => url.pathname === "/handler/sign-in");
     const returnTo = new URL(page.url()).searchParams.get("after_auth_return_to");
