@@ -164,7 +164,8 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
    * Shift+Right selects it, and the replacement is typed over it.
    */
   const retype = async (find, replace) => {
-    const text = (await page.locator(".cm-content .cm-line").allTextContents()).join("\n");
+    // The whole document, not the rendered lines: CodeMirror renders only the lines in view.
+    const text = await page.locator(".cm-content").evaluate((el) => el.cmView.view.state.doc.toString());
     const at = text.indexOf(find);
     assert.ok(at >= 0, `the editor has ${JSON.stringify(find)}`);
     await page.locator(".cm-content").click();
