@@ -90,7 +90,10 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
     await page.getByRole("status").filter({ hasText: "Unsaved changes." }).waitFor();
     await page.getByRole("radio", { name: "Mobile" }).check();
     assert.equal(await page.locator("iframe[title='Email preview, mobile width']").count(), 1);
-    assert.equal(Math.round((await preview().boundingBox()).width), 375);
+    // Laid out at a phone's 375 px, then scaled down to fit the panel when it is narrower (never sideways scroll).
+    assert.equal(await preview().evaluate((el) => el.offsetWidth), 375);
+    const box = await page.locator(".email-preview-box").boundingBox();
+    assert.ok((await preview().boundingBox()).width <= Math.ceil(box.width), "the mobile preview fits its panel");
     await page.getByRole("radio", { name: "Desktop" }).check();
   });
 
@@ -164,8 +167,9 @@ export function defineConsoleEmailEditorSteps(runner, { page, origin, mail }) {
    * Shift+Right selects it, and the replacement is typed over it.
    */
   const retype = async (find, replace) => {
-    // The whole document, not the rendered lines: CodeMirror renders only the lines in view.
-    const text = await page.locator(".cm-content").evaluate((el) => el.cmView.view.state.doc.toString());
+    // The whole document, not the rendered lines: CodeMirror renders only the lines in view (cmTile is what
+    // EditorView.findFromDOM reads).
+    const text = await page.locator(".cm-content").evaluate((el) => el.cmTile.root.view.state.doc.toString());
     const at = text.indexOf(find);
     assert.ok(at >= 0, `the editor has ${JSON.stringify(find)}`);
     await page.locator(".cm-content").click();
