@@ -102,7 +102,11 @@ export function defineConsoleTeamSteps(runner, { page, origin, shots, mail }) {
   });
 
   runner.step("console teams: an invitation is sent (mail arrives) and revoked after confirming", async () => {
-    // The project has no trusted domain: the owner types the invitation page (localhost is allowed in development).
+    // The project has no trusted domain: the invitation page is the project's hosted one (issue 28).
+    const projectId = new URL(page.url()).pathname.split("/")[2];
+    assert.equal(await input("Invitation page URL").inputValue(), `${origin}/p/${projectId}/handler/team-invitation`);
+    // An empty page URL is refused on the field; the owner may type their app's page (localhost is allowed in development).
+    await input("Invitation page URL").fill("");
     await input("Email to invite").fill(invitee);
     await page.getByRole("button", { name: "Send invitation" }).click();
     await page.getByText("Please enter the URL of your app's team-invitation page.").waitFor();

@@ -185,6 +185,8 @@ describe("owners, admin and server apps", () => {
       signUpsToday: 0,
       activeSessionCount: 0,
       aiUsage: { requests: 0, promptTokens: 0, completionTokens: 0 },
+      // No model configured (no Workers AI binding in tests, none in the project's settings).
+      aiConfigured: false,
     });
     await project.app.sendSignInInvitation({ email: uniqueEmail("invitee"), callbackUrl: "https://app.example.com/welcome" });
     // The invitation goes through the outbox: its log entry appears once the queue has sent it.
