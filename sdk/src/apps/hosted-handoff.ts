@@ -12,12 +12,18 @@
  *    /auth/oauth/token (authorization_code grant, which answers the hosted session's refresh token).
  *    The address is cleaned first, whatever the outcome.
  */
-import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
 import { RETURN_TO_PARAM } from "../urls";
 import type { AppCore } from "./app-core";
-import { callbackRedirectUri, jarOf, OAUTH_OUTER_COOKIE_PREFIX, OAUTH_STATE_COOKIE_MAX_AGE_S, randomToken, s256Challenge } from "./oauth";
-import type { OAuthTokenJson } from "./wire-types";
+import {
+  callbackRedirectUri,
+  exchangeAuthorizationCode,
+  jarOf,
+  OAUTH_OUTER_COOKIE_PREFIX,
+  OAUTH_STATE_COOKIE_MAX_AGE_S,
+  randomToken,
+  s256Challenge,
+} from "./oauth";
 
 /** On the hosted page's address: the app's PKCE challenge and state. */
 export const HANDOFF_CHALLENGE_PARAM = "cross_domain_code_challenge";
@@ -128,19 +134,7 @@ export async function finishHandoff(app: AppCore, href: string): Promise<Handoff
   if (!verifier) return { status: "error", error: new KnownError("OUTER_OAUTH_TIMEOUT") };
   jar.remove(cookie);
   try {
-    const tokens = await app._http.request<OAuthTokenJson>("/auth/oauth/token", {
-      bare: true,
-      form: {
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: callbackRedirectUri(href),
-        code_verifier: verifier,
-        client_id: app.projectId,
-        client_secret: app._options.publishableClientKey ?? PUBLIC_CLIENT_SENTINEL,
-      },
-    });
-    app._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-    await app._refreshUser();
+    await exchangeAuthorizationCode(app, code, callbackRedirectUri(href), verifier);
     return { status: "ok" };
   } catch (error) {
     if (error instanceof KnownError) return { status: "error", error };

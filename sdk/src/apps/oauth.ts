@@ -132,24 +132,38 @@ export async function finishOAuthCallback(app: AppCore, href: string): Promise<C
   // The code is single use: take it out of the address (and history) before using it.
   if (typeof window !== "undefined" && window.history?.replaceState) window.history.replaceState(window.history.state, "", redirectUri);
   try {
-    const tokens = await app._http.request<OAuthTokenJson>("/auth/oauth/token", {
-      bare: true,
-      form: {
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: redirectUri,
-        code_verifier: verifier,
-        client_id: app.projectId,
-        client_secret: app._options.publishableClientKey ?? PUBLIC_CLIENT_SENTINEL,
-      },
-    });
-    app._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-    await app._refreshUser();
+    const tokens = await exchangeAuthorizationCode(app, code, redirectUri, verifier);
     return { status: "ok", isNewUser: tokens.is_new_user, afterCallbackRedirectUrl: tokens.after_callback_redirect_url };
   } catch (error) {
     if (error instanceof KnownError) return { status: "error", error };
     throw error;
   }
+}
+
+/**
+ * The code grant at /auth/oauth/token (PKCE): the OAuth callback and the hosted pages' handoff both
+ * end here. Keeps the session's tokens and reloads the user; a refused code throws its KnownError.
+ */
+export async function exchangeAuthorizationCode(
+  app: AppCore,
+  code: string,
+  redirectUri: string,
+  verifier: string,
+): Promise<OAuthTokenJson> {
+  const tokens = await app._http.request<OAuthTokenJson>("/auth/oauth/token", {
+    bare: true,
+    form: {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      client_id: app.projectId,
+      client_secret: app._options.publishableClientKey ?? PUBLIC_CLIENT_SENTINEL,
+    },
+  });
+  app._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+  await app._refreshUser();
+  return tokens;
 }
 
 /** Goes to the provider. Its URL came from our own API, so the app's trusted-origin check does not apply. */
