@@ -5,6 +5,7 @@
  * import { StackProvider, StackHandler, useUser } from "doorman/sdk/src/react";
  */
 
+export { DEFAULT_LOCALE, localeDirection, parseAcceptLanguage, resolveLocale, SDK_LOCALES, type SdkLocale } from "../shared/locales";
 export type { ReactApiKey, ReactApiKeyFirstView, ReactApiKeyOwner } from "./api-key-types";
 export type {
   CredentialResult,
@@ -53,7 +54,6 @@ export { type TeamPermissions, useTeamPermissions } from "./components/use-team-
 export { useTranslation } from "./i18n/context";
 export { en, type MessageKey, type Messages } from "./i18n/en";
 export { formatMessage, type MessageValues } from "./i18n/format";
-export { DEFAULT_LOCALE, localeDirection, parseAcceptLanguage, resolveLocale, SDK_LOCALES, type SdkLocale } from "./i18n/negotiate";
 export { createI18n, type I18n, type Translate, type Translations } from "./i18n/translator";
 export { StackLoading, type StackProjectView, StackProvider, type StackProviderProps, useStackApp } from "./provider";
 

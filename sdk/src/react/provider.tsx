@@ -8,10 +8,10 @@
  * browser's languages, among English and the catalogues given in `translations`.
  */
 import { createContext, type ReactNode, Suspense, useContext, useEffect, useMemo, useSyncExternalStore } from "react";
+import { DEFAULT_LOCALE, resolveLocale } from "../shared/locales";
 import type { ReactStackApp } from "./app-types";
 import { I18nContext, useTranslation } from "./i18n/context";
 import type { Messages } from "./i18n/en";
-import { DEFAULT_LOCALE, resolveLocale } from "./i18n/negotiate";
 import { createI18n, type Translations } from "./i18n/translator";
 import { StackStyles } from "./styles";
 import { getUserStore } from "./user-store";

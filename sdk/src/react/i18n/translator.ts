@@ -4,9 +4,9 @@
  * numbers in that locale. Built by `StackProvider`; read with `useTranslation()`.
  */
 import { createElement, Fragment, type ReactNode } from "react";
+import { DEFAULT_LOCALE, localeDirection } from "../../shared/locales";
 import { en, type MessageKey, type Messages } from "./en";
 import { formatMessage, type MessageValues } from "./format";
-import { DEFAULT_LOCALE, localeDirection } from "./negotiate";
 
 /** Catalogues by locale tag ("de", "pt-BR"); partial ones fall back to English key by key. */
 export type Translations = Record<string, Partial<Messages>>;

@@ -1,4 +1,4 @@
-/** Arabic (العربية), written right to left: the components set dir="rtl" for it (negotiate.ts). */
+/** Arabic (العربية), written right to left: the components set dir="rtl" for it (sdk/src/shared/locales.ts). */
 import type { Messages } from "../en";
 
 export const ar: Messages = {

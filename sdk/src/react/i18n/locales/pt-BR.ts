@@ -1,4 +1,4 @@
-/** Brazilian Portuguese (Português do Brasil); Portuguese readers elsewhere get it too (see negotiate.ts). */
+/** Brazilian Portuguese (Português do Brasil); Portuguese readers elsewhere get it too (see sdk/src/shared/locales.ts). */
 import type { Messages } from "../en";
 
 export const ptBR: Messages = {

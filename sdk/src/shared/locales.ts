@@ -6,9 +6,11 @@
  * language ("de-AT" → "de", "pt-PT" → "pt-BR": Portuguese readers get Brazilian Portuguese rather
  * than English), else the next requested tag; English when none matches. Chinese in the
  * traditional script (zh-TW, zh-HK, zh-MO, zh-Hant) does not fall back to zh-CN (simplified).
+ * Shared by the React components (the app's or the browser's locale) and the worker (the language of
+ * a built-in email, from the causing request's Accept-Language): one list, one rule.
  */
 
-/** The locales the SDK ships (the web app's hosted pages offer all of them). */
+/** The locales the SDK ships and the built-in emails come in (the web app's hosted pages offer all of them). */
 export const SDK_LOCALES = ["en", "de", "es", "fr", "it", "pt-BR", "nl", "pl", "tr", "ja", "ko", "zh-CN", "ar"] as const;
 export type SdkLocale = (typeof SDK_LOCALES)[number];
 
@@ -27,15 +29,17 @@ function languageOf(tag: string): string {
 }
 
 /**
+ * The best of `available` for the requested tags, or null when none matches (the caller's own
+ * fallback then applies: English for the components, the project's default for emails).
+ *
  * @example
- * resolveLocale(["de-AT", "en"], ["en", "de"]); // "de"
- * resolveLocale("pt-PT", SDK_LOCALES);          // "pt-BR"
+ * matchLocale(["sv", "de-AT"], ["en", "de"]); // "de"
+ * matchLocale("sv", ["en", "de"]);            // null
  */
-export function resolveLocale(requested: string | readonly string[] | null | undefined, available: readonly string[]): string {
+export function matchLocale(requested: string | readonly string[] | null | undefined, available: readonly string[]): string | null {
   const wanted = (typeof requested === "string" ? [requested] : (requested ?? []))
     .map((tag) => tag.trim().replace(/_/g, "-"))
     .filter(Boolean);
-  const fallback = available.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : (available[0] ?? DEFAULT_LOCALE);
   for (const tag of wanted) {
     const lower = tag.toLowerCase();
     const exact = available.find((a) => a.toLowerCase() === lower);
@@ -52,7 +56,19 @@ export function resolveLocale(requested: string | readonly string[] | null | und
     const match = sameLanguage.find((a) => !a.includes("-")) ?? sameLanguage[0];
     if (match) return match;
   }
-  return fallback;
+  return null;
+}
+
+/**
+ * The best of `available` for the requested tags, English (else the first available) when none matches.
+ *
+ * @example
+ * resolveLocale(["de-AT", "en"], ["en", "de"]); // "de"
+ * resolveLocale("pt-PT", SDK_LOCALES);          // "pt-BR"
+ */
+export function resolveLocale(requested: string | readonly string[] | null | undefined, available: readonly string[]): string {
+  const fallback = available.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : (available[0] ?? DEFAULT_LOCALE);
+  return matchLocale(requested, available) ?? fallback;
 }
 
 /**
@@ -64,6 +80,7 @@ export function resolveLocale(requested: string | readonly string[] | null | und
 export function parseAcceptLanguage(header: string | null | undefined): string[] {
   if (!header) return [];
   return header
+    .slice(0, 1024) // a browser sends well under 200 characters
     .split(",")
     .slice(0, 32) // a bounded header: no work proportional to an attacker's input
     .map((part, index) => {
