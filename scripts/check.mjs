@@ -5,7 +5,7 @@
 //   3. lint:            biome check worker sdk web/app test scripts
 //   4. cycles:          madge --circular over worker/ and sdk/src (must find none)
 //   5. layers:          no import points up worker/'s layer order (scripts/check-layers.mjs over madge's graph)
-//   6. generated docs:  docs/errors.md, docs/api.md and worker/crypto/common-passwords.generated.ts are up to date
+//   6. generated docs:  docs/errors.md, docs/api.md, worker/crypto/common-passwords.generated.ts and the disposable-domain list are up to date
 //   7. bundles:         wrangler deploy --dry-run (worker, and the email renderer worker/email-render/wrangler.toml)
 //                       and npm run build (web); prints gzip sizes and fails when a worker bundle passes the
 //                       Workers free-plan limit (3 MiB gzip)
@@ -105,14 +105,16 @@ step("import cycles (madge --circular worker sdk/src)", () => {
 step("layers (scripts/check-layers.mjs)", () => sh(process.execPath, ["scripts/check-layers.mjs"]));
 
 // 6. Generated files match their sources.
-step("generated files up to date (docs/errors.md, docs/api.md, common passwords)", () => {
+step("generated files up to date (docs/errors.md, docs/api.md, common passwords, disposable domains)", () => {
   const errors = sh(process.execPath, ["scripts/gen-errors-doc.mjs", "--check"]);
   let api = { ok: true };
   if (existsSync(join(root, "scripts", "gen-api-doc.mjs"))) api = sh(process.execPath, ["scripts/gen-api-doc.mjs", "--check"]);
   else console.log("scripts/gen-api-doc.mjs does not exist yet: docs/api.md not checked");
   // The bundled common-password list (worker/crypto/common-passwords.generated.ts) matches its generator.
   const passwords = sh(process.execPath, ["scripts/gen-common-passwords.mjs", "--check"]);
-  return { ok: errors.ok && api.ok && passwords.ok };
+  // The bundled disposable-domain list (worker/services/protection/disposable-domains.generated.ts) matches its generator.
+  const disposable = sh(process.execPath, ["scripts/gen-disposable-domains.mjs", "--check"]);
+  return { ok: errors.ok && api.ok && passwords.ok && disposable.ok };
 });
 
 // 7a. The worker bundles as `wrangler deploy` would upload them (nothing is uploaded): the API worker and

@@ -13,6 +13,7 @@ import { dataVaultConfigSchema, defaultDataVaultConfig } from "../data-vault/con
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
 import { DEFAULT_EMAIL_LOCALE, EMAIL_LOCALES } from "../email/locale";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
+import { defaultProtectionConfig, protectionConfigSchema } from "../protection/config";
 import {
   DEFAULT_SIGN_UP_RULES_ACTION,
   defaultSignUpRules,
@@ -142,6 +143,8 @@ export const renderedConfigSchema = z.strictObject({
       apiKey: z.string().min(1).max(4096).optional(),
       timeoutMs: z.number().int().min(100).max(120_000),
     }),
+    /** Attack protection: Turnstile, breached passwords, new-device verification, risk thresholds (services/protection/config.ts). */
+    protection: protectionConfigSchema,
   }),
 });
 export type RenderedConfig = z.infer<typeof renderedConfigSchema>;
@@ -209,6 +212,8 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
       },
       // The assistant's provider lives only in the overrides (read through renderConfig by the assistant).
       ai: { provider: "deployment", timeoutMs: DEFAULT_AI_TIMEOUT_MS },
+      // Attack protection lives only in the overrides (read through renderedConfigOf where a flow checks it).
+      protection: defaultProtectionConfig(),
     },
   };
 }

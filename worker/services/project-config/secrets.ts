@@ -135,7 +135,12 @@ export function dropSecretPaths(overrides: ConfigOverrides, paths: string[]): Co
 }
 
 /** Paths of secrets inside the rendered config: sealed at rest, never answered. */
-const SECRET_PATHS = [/^auth\.oauth\.providers\.[^.]+\.clientSecret$/, /^emails\.server\.password$/, /^doorman\.ai\.apiKey$/];
+const SECRET_PATHS = [
+  /^auth\.oauth\.providers\.[^.]+\.clientSecret$/,
+  /^emails\.server\.password$/,
+  /^doorman\.ai\.apiKey$/,
+  /^doorman\.protection\.turnstile\.secretKey$/,
+];
 export const isSecretPath = (path: string) => SECRET_PATHS.some((re) => re.test(path));
 /** Calls `fn` on every string leaf whose full dotted path is a secret; returns the override with the results. */
 export async function mapSecrets(override: ConfigOverride, fn: (value: string) => Promise<string | undefined>): Promise<ConfigOverride> {
