@@ -1,0 +1,114 @@
+/**
+ * The breached-password check (issue 29): is a new password in a k-anonymity range API of the Have I
+ * Been Pwned format (PWNED_PASSWORDS_URL; the project's `doorman.protection.breachedPasswords.enabled`)?
+ * Only the first 5 hex characters of the password's SHA-1 leave the worker; the answer lists the
+ * suffixes of that range (`SUFFIX:COUNT` lines, padded with count-0 lines) and the match is made here.
+ * A range API that is slow, down or answers nonsense FAILS OPEN (the password is accepted) and leaves a
+ * `password.breach_check_failed` event with the reason. The caller runs it after the cheap local
+ * rules and before hashing (services/auth/password-rules.ts `vetNewPassword`).
+ */
+import type { ProjectRow } from "../../db/queries/projects";
+import { boundedFetch } from "../../lib/outbound-fetch";
+import type { Deps } from "../deps";
+import { eventStatement } from "../events";
+import { renderedConfigOf } from "../project-config/cache";
+import { fail, type Problem } from "../result";
+
+export type BreachCheck = { ok: true } | Problem<"password_breached">;
+
+/** Why a range query gave no answer (the event's `reason`). */
+export type BreachCheckFailure = "timeout" | "network" | "too_large" | "redirect" | "status" | "unreadable";
+
+type Outcome = { found: boolean } | { failed: BreachCheckFailure; status: number | null };
+
+/** One SUFFIX:COUNT line of a range answer (35 hex characters: the SHA-1 minus its 5-character prefix). */
+const LINE = /^([0-9A-Fa-f]{35}):(\d+)$/;
+
+/**
+ * Checks one new password for `userId` (null: a sign-up, no user yet). Answers ok when the deployment
+ * has no range API or the project turned the check off: then no call is made at all.
+ */
+export async function checkBreachedPassword(
+  deps: Deps,
+  project: ProjectRow,
+  password: string,
+  subject: { userId: string | null },
+): Promise<BreachCheck> {
+  const url = deps.config.pwnedPasswordsUrl;
+  if (!url || !renderedConfigOf(project).doorman.protection.breachedPasswords.enabled) return { ok: true };
+  const hash = await sha1Hex(password);
+  const outcome = await memoOf(deps, hash, () => queryRange(deps, url, hash));
+  if ("found" in outcome) return outcome.found ? fail("password_breached") : { ok: true };
+  // Fail open: an outage of a third party must not stop every sign-up; the owner sees it in the event log.
+  await eventStatement(deps, project.id, "password.breach_check_failed", subject, {
+    reason: outcome.failed,
+    ...(outcome.status === null ? {} : { status: outcome.status }),
+  });
+  return { ok: true };
+}
+
+/**
+ * The outcomes of this request only (a WeakMap on its deps): a sign-up or reset checks early, then the
+ * user write checks again, and the second asks no range API and records no second event. Nothing
+ * derived from a password outlives the request (no isolate cache: docs/security.md explains why).
+ */
+const perRequest = new WeakMap<Deps, Map<string, Promise<Outcome>>>();
+const recordedFailures = new WeakMap<Deps, Set<string>>();
+
+async function memoOf(deps: Deps, hash: string, load: () => Promise<Outcome>): Promise<Outcome> {
+  let outcomes = perRequest.get(deps);
+  if (!outcomes) perRequest.set(deps, (outcomes = new Map()));
+  let pending = outcomes.get(hash);
+  if (!pending) outcomes.set(hash, (pending = load()));
+  const outcome = await pending;
+  if ("failed" in outcome) {
+    // The failure is recorded once per request; a repeat within it is answered as "not found".
+    let recorded = recordedFailures.get(deps);
+    if (!recorded) recordedFailures.set(deps, (recorded = new Set()));
+    if (recorded.has(hash)) return { found: false };
+    recorded.add(hash);
+  }
+  return outcome;
+}
+
+/** Asks the range API about `hash`'s first 5 characters and looks for the rest in its answer. */
+async function queryRange(deps: Deps, url: string, hash: string): Promise<Outcome> {
+  const prefix = hash.slice(0, 5);
+  // k-anonymity: only 5 of 40 hex characters leave; padding hides how many suffixes the range really has.
+  const res = await boundedFetch(
+    `${url}${prefix}`,
+    { method: "GET", headers: { "Add-Padding": "true", "user-agent": "Doorman (breached-password check)" } },
+    deps.config.outbound.pwnedPasswords,
+  );
+  if (!res.ok) return { failed: res.kind, status: res.status };
+  if (res.status !== 200) return { failed: "status", status: res.status };
+  const found = findSuffix(res.body, hash.slice(5));
+  return found === null ? { failed: "unreadable", status: 200 } : { found };
+}
+
+/**
+ * Is `suffix` in a range answer with a count above 0 (padding lines have count 0 and never match)?
+ * null when the answer is not a range answer (empty, or a line that is not SUFFIX:COUNT).
+ */
+export function findSuffix(body: string, suffix: string): boolean | null {
+  let lines = 0;
+  let found = false;
+  for (const raw of body.split("\n")) {
+    const line = raw.trim();
+    if (!line) continue;
+    const match = LINE.exec(line);
+    if (!match) return null;
+    lines += 1;
+    if (Number(match[2]) > 0 && match[1]!.toUpperCase() === suffix) found = true;
+  }
+  return lines > 0 ? found : null;
+}
+
+/** SHA-1 of the NFKC password (the form its stored hash covers), as upper-case hex: the range API's alphabet. */
+export async function sha1Hex(password: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(password.normalize("NFKC")));
+  return [...new Uint8Array(digest)]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
+}
