@@ -9,6 +9,7 @@ import { env } from "cloudflare:test";
 import { KnownError } from "@doorman/shared/known-errors";
 import { describe, expect, inject, it } from "vitest";
 import { errorsFromResult } from "../../sdk/src/react/components/credential-errors";
+import { ConfigError, DEFAULT_PWNED_PASSWORDS_URL, readConfig } from "../../worker/config";
 import { findSuffix, sha1Hex } from "../../worker/services/protection/breached-passwords";
 import { type CallResult, call, createProjectWithKeys, projectWithConfig, signUp, uniqueEmail } from "../helpers/api";
 import { codeFrom, sinkEmailConfig, waitForMail } from "../helpers/mail";
@@ -58,6 +59,25 @@ describe("the hash and the range answer", () => {
     expect(findSuffix("0018A45C4D1DEF81644B54AB7F969B88D65:1", suffix)).toBe(false);
     expect(findSuffix("", suffix)).toBeNull();
     expect(findSuffix("<!doctype html><title>Just a moment...</title>", suffix)).toBeNull();
+    expect(findSuffix(`0018A45C4D1DEF81644B54AB7F969B88D65:1\r\n${suffix}:many`, suffix)).toBeNull();
+    // Only a whole line matches: the suffix inside another line's text is not a hit.
+    expect(findSuffix(`0018A45C4D1DEF81644B54AB7F969B88D65:1\r\nX${suffix}:5`, suffix)).toBe(false);
+  });
+});
+
+describe("PWNED_PASSWORDS_URL", () => {
+  const production = { SERVER_SECRET: "a-production-secret-of-enough-length-0123456789" };
+  it('production: the public API unless set; "off" turns it off; http is refused. Development: off unless set', () => {
+    expect(readConfig({ ...production }).pwnedPasswordsUrl).toBe(DEFAULT_PWNED_PASSWORDS_URL);
+    expect(readConfig({ ...production, PWNED_PASSWORDS_URL: "off" }).pwnedPasswordsUrl).toBeNull();
+    const mirror = "https://pwned.example.com/range/";
+    expect(readConfig({ ...production, PWNED_PASSWORDS_URL: mirror }).pwnedPasswordsUrl).toBe(mirror);
+    expect(() => readConfig({ ...production, PWNED_PASSWORDS_URL: "http://pwned.example.com/range/" })).toThrow(ConfigError);
+    expect(() => readConfig({ ...production, PWNED_PASSWORDS_URL: "ftp://x" })).toThrow(/PWNED_PASSWORDS_URL must be an http\(s\) URL/);
+    expect(readConfig({ ENVIRONMENT: "development" }).pwnedPasswordsUrl).toBeNull();
+    expect(readConfig({ ENVIRONMENT: "development", PWNED_PASSWORDS_URL: "http://127.0.0.1:9/range/" }).pwnedPasswordsUrl).toBe(
+      "http://127.0.0.1:9/range/",
+    );
   });
 });
 
