@@ -285,8 +285,6 @@ function checkVars(vars: Vars, environment: Environment): string[] {
     // Stripe's real signing secrets are whsec_…; anything else is a mock's, which anyone could sign with.
     if (vars.STRIPE_WEBHOOK_SECRET && !/^whsec_\S+$/.test(vars.STRIPE_WEBHOOK_SECRET))
       problems.push("STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)");
-    // In clear, anyone on the path could answer "breached" to every password and stop every sign-up.
-    if (vars.PWNED_PASSWORDS_URL?.startsWith("http:")) problems.push('PWNED_PASSWORDS_URL must be https in production (or "off")');
   }
   const internal = [vars.INTERNAL_PUBLISHABLE_CLIENT_KEY, vars.INTERNAL_SECRET_SERVER_KEY, vars.INTERNAL_SUPER_SECRET_ADMIN_KEY];
   if (internal.some(Boolean) && !internal.every(Boolean))
