@@ -2,16 +2,20 @@
  * Breached passwords in the browser (issue 29): the stack's worker checks new passwords against the
  * local range API (test/pwned-range-fixture.mjs, started by test/e2e/stack.mjs as PWNED_PASSWORDS_URL).
  * The hosted sign-up page puts PASSWORD_BREACHED on the password field (aria-invalid, described by the
- * message), in English and in German, creates no account, and a good password then signs up.
+ * message), in English and in German, creates no account, and a good password then signs up; account
+ * settings' password section puts it under the new password; a project's own hosted sign-up page
+ * (/p/{projectId}/handler, the same HandlerPage) shows it too.
  */
 import { join } from "node:path";
 import { PWNED_FIXTURE } from "../pwned-range-fixture.mjs";
+import { signUpOwnerWithProject } from "./console-owner.mjs";
 import { assert } from "./harness.mjs";
 
 /** Used only here (the vitest suite uses BREACHED[0]), so it is listed in the fixture's range and nowhere else. */
 const BREACHED = PWNED_FIXTURE.BREACHED[1];
 const ENGLISH = "This password has appeared in a data breach; choose another.";
 const GERMAN = "Dieses Passwort ist bei einem Datenleck aufgetaucht; wähle ein anderes.";
+const GOOD = "quiet lantern orbit 42";
 
 export function defineBreachSteps(runner, { page, origin, shots }) {
   const input = (label) => page.getByLabel(label, { exact: true });
@@ -62,10 +66,44 @@ export function defineBreachSteps(runner, { page, origin, shots }) {
       await page.getByText(GERMAN).waitFor();
       assert.equal((await errorOf("Passwort")).invalid, "true");
       // Refused, the address is still free.
-      await submit(labels, "quiet lantern orbit 42");
+      await submit(labels, GOOD);
       await page.waitForURL((url) => url.pathname === "/handler/account-settings");
     } finally {
       await page.setExtraHTTPHeaders({});
     }
+  });
+
+  runner.step("breach: account settings' password section shows it under the new password", async () => {
+    await page.goto(`${origin}/handler/account-settings`);
+    await page.getByRole("heading", { name: "Account settings" }).waitFor();
+    await input("Current password").fill(GOOD);
+    await input("New password").fill(BREACHED);
+    await input("Repeat new password").fill(BREACHED);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText(ENGLISH).waitFor();
+    const error = await errorOf("New password");
+    assert.equal(error.invalid, "true");
+    assert.ok(
+      error.described.includes(ENGLISH),
+      `the new-password field is described by the message, got ${JSON.stringify(error.described)}`,
+    );
+    assert.equal(await input("Current password").getAttribute("aria-invalid"), null);
+  });
+
+  runner.step("breach: a project's own hosted sign-up page shows it on the password field too", async () => {
+    const project = await signUpOwnerWithProject(page, origin, {
+      email: `breach-owner-${Date.now().toString(36)}@example.com`,
+      password: GOOD,
+      projectName: "Breach Check Shop",
+    });
+    await page.goto(`${origin}/handler/sign-out`);
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in" || url.pathname === "/");
+    await page.goto(`${origin}/p/${project.projectId}/handler/sign-up`);
+    await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    await submit({ email: "Email", password: "Password", repeat: "Repeat password", button: "Sign up" }, BREACHED);
+    await page.getByText(ENGLISH).waitFor();
+    assert.equal((await errorOf("Password")).invalid, "true");
+    assert.equal(new URL(page.url()).pathname, `/p/${project.projectId}/handler/sign-up`);
+    await page.screenshot({ path: join(shots, "breach-hosted-project-sign-up.png"), fullPage: true });
   });
 }

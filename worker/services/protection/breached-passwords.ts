@@ -37,38 +37,35 @@ export async function checkBreachedPassword(
   const url = deps.config.pwnedPasswordsUrl;
   if (!url || !renderedConfigOf(project).doorman.protection.breachedPasswords.enabled) return { ok: true };
   const hash = await sha1Hex(password);
-  const outcome = await memoOf(deps, hash, () => queryRange(deps, url, hash));
+  const memo = memoOf(deps, hash);
+  memo.outcome ??= queryRange(deps, url, hash);
+  const outcome = await memo.outcome;
   if ("found" in outcome) return outcome.found ? fail("password_breached") : { ok: true };
-  // Fail open: an outage of a third party must not stop every sign-up; the owner sees it in the event log.
-  await eventStatement(deps, project.id, "password.breach_check_failed", subject, {
-    reason: outcome.failed,
-    ...(outcome.status === null ? {} : { status: outcome.status }),
-  });
+  // Fail open: an outage of a third party must not stop every sign-up; the owner sees it in the event log (once a request).
+  if (!memo.failureRecorded) {
+    memo.failureRecorded = true;
+    await eventStatement(deps, project.id, "password.breach_check_failed", subject, {
+      reason: outcome.failed,
+      ...(outcome.status === null ? {} : { status: outcome.status }),
+    });
+  }
   return { ok: true };
 }
 
 /**
- * The outcomes of this request only (a WeakMap on its deps): a sign-up or reset checks early, then the
- * user write checks again, and the second asks no range API and records no second event. Nothing
- * derived from a password outlives the request (no isolate cache: docs/security.md explains why).
+ * What this request learnt about a hash (a WeakMap on its deps, gone with the request): a sign-up or a
+ * reset checks early, then the user write checks again, and the second asks no range API and records no
+ * second event. Nothing derived from a password outlives the request (no isolate cache: docs/security.md).
  */
-const perRequest = new WeakMap<Deps, Map<string, Promise<Outcome>>>();
-const recordedFailures = new WeakMap<Deps, Set<string>>();
+type Memo = { outcome?: Promise<Outcome>; failureRecorded: boolean };
+const perRequest = new WeakMap<Deps, Map<string, Memo>>();
 
-async function memoOf(deps: Deps, hash: string, load: () => Promise<Outcome>): Promise<Outcome> {
-  let outcomes = perRequest.get(deps);
-  if (!outcomes) perRequest.set(deps, (outcomes = new Map()));
-  let pending = outcomes.get(hash);
-  if (!pending) outcomes.set(hash, (pending = load()));
-  const outcome = await pending;
-  if ("failed" in outcome) {
-    // The failure is recorded once per request; a repeat within it is answered as "not found".
-    let recorded = recordedFailures.get(deps);
-    if (!recorded) recordedFailures.set(deps, (recorded = new Set()));
-    if (recorded.has(hash)) return { found: false };
-    recorded.add(hash);
-  }
-  return outcome;
+function memoOf(deps: Deps, hash: string): Memo {
+  let memos = perRequest.get(deps);
+  if (!memos) perRequest.set(deps, (memos = new Map()));
+  let memo = memos.get(hash);
+  if (!memo) memos.set(hash, (memo = { failureRecorded: false }));
+  return memo;
 }
 
 /** Asks the range API about `hash`'s first 5 characters and looks for the rest in its answer. */
