@@ -36,7 +36,8 @@ export async function signUpWithPassword(
   const email = normaliseEmail(input.email);
   // Checked here too: the anonymous upgrade below hashes the password without createUser (whose own
   // check then reuses this request's breach answer: one range call per sign-up).
-  const rules = await vetNewPassword(deps, project, input.password, { email, userId: input.currentUser?.user.id ?? null });
+  const upgrading = input.currentUser?.user.isAnonymous ? input.currentUser.user.id : null;
+  const rules = await vetNewPassword(deps, project, input.password, { email, userId: upgrading });
   if (!rules.ok) return rules;
   const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password" });
   if (!ruled.ok) return ruled;
