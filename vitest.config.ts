@@ -26,6 +26,10 @@ export default defineConfig(async () => {
   // template cannot stall the API's thread: globalSetup starts it on this port (scripts/email-renderer-process.mjs).
   const rendererPort = await freeLoopbackPort();
   process.env.DOORMAN_TEST_RENDERER_PORT = String(rendererPort);
+  // The breached-password check's range API (test/pwned-range-fixture.mjs): every sign-up and password
+  // change of every test goes through it, as in production; globalSetup starts it on this port.
+  const pwnedPort = await freeLoopbackPort();
+  process.env.DOORMAN_TEST_PWNED_PORT = String(pwnedPort);
   return {
     // The wire contract's alias (tsconfig.base.json `paths`; vite does not read them).
     resolve: {
@@ -51,6 +55,7 @@ export default defineConfig(async () => {
             EMAIL_RETRY_BASE_SECONDS: "1",
             // The reference's test capacity (200 an hour in production), so send-email is not paced in tests that do not ask for it.
             EMAIL_CAPACITY_PER_HOUR: "100000",
+            PWNED_PASSWORDS_URL: `http://127.0.0.1:${pwnedPort}/range/`,
           },
           // Replaces wrangler.toml's EMAIL_RENDERER service (doorman-email-renderer, not a worker of this pool).
           serviceBindings: { EMAIL_RENDERER: { external: { address: `127.0.0.1:${rendererPort}`, http: {} } } },

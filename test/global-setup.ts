@@ -6,6 +6,7 @@ import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
+import { startPwnedRangeFixture } from "./pwned-range-fixture.mjs";
 import { startSmtpFaults } from "./smtp-fault-server.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
 
@@ -18,6 +19,7 @@ declare module "vitest" {
     smtpFaultsPort: number;
     hostilePort: number;
     stripeApiUrl: string;
+    pwnedPort: number;
   }
 }
 
@@ -46,8 +48,12 @@ export default async function setup(project: TestProject) {
   // The local Stripe fake npm start runs without a key (scripts/stripe-dev-server.mjs).
   const stripe = await startStripeDevServer();
   project.provide("stripeApiUrl", stripe.url);
+  // The Pwned Passwords range API of the breached-password check (PWNED_PASSWORDS_URL, see vitest.config.ts).
+  const pwned = await startPwnedRangeFixture(Number(process.env.DOORMAN_TEST_PWNED_PORT));
+  project.provide("pwnedPort", pwned.port);
   const renderer = await rendererReady;
   return async () => {
+    await pwned.stop();
     await stripe.close();
     await renderer.stop();
     await hostile.stop();

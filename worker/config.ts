@@ -63,6 +63,8 @@ export type OutboundLimits = {
   stripe: OutboundBounds;
   /** The assistant's whole answer (AI_ANSWER_TIMEOUT_MS); its first byte and gaps are the project's `doorman.ai.timeoutMs`. */
   ai: { timeoutMs: number; maxBodyBytes: number };
+  /** One range query of the breached-password check (PWNED_PASSWORDS_URL); a sign-up waits on it, and it fails open. */
+  pwnedPasswords: OutboundBounds;
 };
 
 export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
@@ -74,7 +76,13 @@ export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
   stripe: { timeoutMs: 20_000, firstByteMs: 15_000, maxBodyBytes: 1024 * 1024 },
   // MAX_OUTPUT_TOKENS (1024) at a slow 10 tokens/s is ~100 s; its event stream is well under 1 MiB.
   ai: { timeoutMs: 180_000, maxBodyBytes: 2 * 1024 * 1024 },
+  // A sign-up or password change waits on it and it fails open, so it is short; a padded range answer is
+  // 800-1,000+ lines of ~40 bytes (~30-45 KB), so 128 KiB leaves room for the corpus to grow.
+  pwnedPasswords: { timeoutMs: 3_000, firstByteMs: 2_000, maxBodyBytes: 128 * 1024 },
 };
+
+/** The Pwned Passwords range endpoint (https://haveibeenpwned.com/API/v3#PwnedPasswords): the default of a production worker. */
+export const DEFAULT_PWNED_PASSWORDS_URL = "https://api.pwnedpasswords.com/range/";
 
 export type Config = {
   environment: Environment;
@@ -117,6 +125,12 @@ export type Config = {
   outbound: OutboundLimits;
   /** The bearer secret of the cron-called internal routes (CRON_SECRET); null = those routes refuse every caller. */
   cronSecret: string | null;
+  /**
+   * The k-anonymity range endpoint new passwords are checked against, as a prefix the 5 hex characters are
+   * appended to (PWNED_PASSWORDS_URL; production default DEFAULT_PWNED_PASSWORDS_URL); null = no check
+   * (development's default, so `npm start` stays offline, or "off").
+   */
+  pwnedPasswordsUrl: string | null;
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -191,6 +205,10 @@ const varsSchema = z.object({
   STRIPE_TIMEOUT_MS: milliseconds,
   AI_ANSWER_TIMEOUT_MS: milliseconds,
   CRON_SECRET: optional.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
+  PWNED_PASSWORDS_URL: optional.refine(
+    (v) => v === undefined || v === "off" || /^https?:\/\/[^/\s]+\S*$/.test(v),
+    'must be an http(s) URL (the range endpoint\'s prefix, e.g. https://api.pwnedpasswords.com/range/) or "off"',
+  ),
 });
 type Vars = z.output<typeof varsSchema>;
 
@@ -287,7 +305,14 @@ function readOutboundLimits(vars: Vars): OutboundLimits {
     oauth: withTotal(d.oauth, vars.OAUTH_TIMEOUT_MS),
     stripe: withTotal(d.stripe, vars.STRIPE_TIMEOUT_MS),
     ai: vars.AI_ANSWER_TIMEOUT_MS === undefined ? d.ai : { ...d.ai, timeoutMs: Number(vars.AI_ANSWER_TIMEOUT_MS) },
+    pwnedPasswords: d.pwnedPasswords,
   };
+}
+
+/** PWNED_PASSWORDS_URL: "off" = none; unset = the public API in production, none in development (offline). */
+function readPwnedPasswordsUrl(raw: string | undefined, development: boolean): string | null {
+  if (raw === "off") return null;
+  return raw ?? (development ? null : DEFAULT_PWNED_PASSWORDS_URL);
 }
 
 function buildConfig(env: object): Config {
@@ -361,6 +386,7 @@ function buildConfig(env: object): Config {
     },
     outbound: readOutboundLimits(vars),
     cronSecret: vars.CRON_SECRET ?? (development ? DEV_CRON_SECRET : null),
+    pwnedPasswordsUrl: readPwnedPasswordsUrl(vars.PWNED_PASSWORDS_URL, development),
   };
 }
 

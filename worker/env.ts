@@ -69,6 +69,8 @@ export interface EnvVars {
   AI_ANSWER_TIMEOUT_MS?: string;
   /** The bearer secret of POST /internal/failed-emails-digest (an external cron); unset = that route refuses every caller (the daily cron needs none). */
   CRON_SECRET?: string;
+  /** The k-anonymity range endpoint new passwords are checked against (HIBP format; the 5 hex characters are appended): unset = https://api.pwnedpasswords.com/range/ in production, no check in development; "off" = no check. */
+  PWNED_PASSWORDS_URL?: string;
   /** Shared OAuth keys: SHARED_OAUTH_<PROVIDER>_CLIENT_ID / _CLIENT_SECRET / _TENANT_ID (e.g. SHARED_OAUTH_GITHUB_CLIENT_ID). */
   [sharedOAuth: `SHARED_OAUTH_${string}`]: string | undefined;
   /** Rate-limit overrides: RATE_LIMIT_<RULE> = "count/seconds", or "0" to switch the rule off. */

@@ -10,6 +10,7 @@ import { defineActivitySteps } from "./activity-scenario.mjs";
 import { defineApiDocsSteps } from "./api-docs-scenario.mjs";
 import { defineApiKeySteps, defineTeamApiKeySteps } from "./api-keys-scenario.mjs";
 import { defineAssistantSteps } from "./assistant-scenario.mjs";
+import { defineBreachSteps } from "./breach-scenario.mjs";
 import { defineCliSteps } from "./cli-scenario.mjs";
 import { defineConnectSteps } from "./connect-scenario.mjs";
 import { defineConnectedAccountSteps } from "./connected-accounts-scenario.mjs";
@@ -209,6 +210,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });
+  defineBreachSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

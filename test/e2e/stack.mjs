@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
+import { startPwnedRangeFixture } from "../pwned-range-fixture.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -49,12 +50,14 @@ export async function startStack() {
   // Every scenario signs up from the one loopback address, more than the per-address sign-up limit
   // allows in an hour (20); the limit itself is tested by the vitest bursts (rate-limit-burst.test.ts).
   const oidc = await startOidcDevServer();
+  // Every new password goes through the breached-password check, against the local range API (issue 29).
+  const pwned = await startPwnedRangeFixture();
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   writeFileSync(
     join(root, "wrangler.e2e.toml"),
     base.replace(
       /^\[vars\]$/m,
-      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"`,
+      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"\nPWNED_PASSWORDS_URL = ${JSON.stringify(pwned.url)}`,
     ),
   );
   const renderer = await startEmailRenderer();
@@ -81,6 +84,7 @@ export async function startStack() {
     rmSync(state, { recursive: true, force: true });
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();
+    await pwned.stop();
   };
 
   const deadline = Date.now() + 90_000;

@@ -416,6 +416,8 @@ describe("event catalogue coverage", () => {
       "webhook.secret_rotated",
       // impersonation-links.test.ts (issue 28)
       "impersonation.link_created",
+      // breached-passwords.test.ts (issue 29)
+      "password.breach_check_failed",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -33,6 +33,7 @@ const problemErrors = {
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.
   password_too_common: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.tooCommon }),
   password_has_context_word: () => new KnownError("PASSWORD_REQUIREMENTS_NOT_MET", { message: PASSWORD_RULE_MESSAGES.contextWord }),
+  password_breached: () => new KnownError("PASSWORD_BREACHED"),
   email_taken: (problem) => new KnownError("USER_EMAIL_ALREADY_EXISTS", { email: problem.email, would_work_if_email_was_verified: false }),
   invalid_password_hash: () => new StatusError(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format."),
   user_not_found: () => new KnownError("USER_NOT_FOUND"),

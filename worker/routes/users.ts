@@ -64,7 +64,7 @@ const serverFields = {
   server_metadata: meta,
   primary_email_verified: z.boolean().optional(),
   primary_email_auth_enabled: z.boolean().optional(),
-  // The service checks the password rules (PASSWORD_TOO_SHORT/LONG, PASSWORD_REQUIREMENTS_NOT_MET); this only bounds the input.
+  // The service checks the password rules (PASSWORD_TOO_SHORT/LONG, PASSWORD_REQUIREMENTS_NOT_MET, PASSWORD_BREACHED); this only bounds the input.
   password: z.string().max(4096).nullable().optional(),
   password_hash: z.string().max(256).nullable().optional(),
   restricted_by_admin: z.boolean().optional(),
@@ -160,6 +160,7 @@ const USER_WRITE_ERRORS = [
   "PASSWORD_TOO_SHORT",
   "PASSWORD_TOO_LONG",
   "PASSWORD_REQUIREMENTS_NOT_MET",
+  "PASSWORD_BREACHED",
 ] as const;
 
 const getMe = defineRoute({

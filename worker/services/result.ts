@@ -31,6 +31,7 @@ type CoreProblemFields = {
   password_too_long: NoFields;
   password_too_common: NoFields;
   password_has_context_word: NoFields;
+  password_breached: NoFields;
   email_taken: { email: string };
   invalid_password_hash: NoFields;
   user_not_found: NoFields;

@@ -32,7 +32,7 @@ import {
 } from "../db/queries/users";
 import type { users } from "../db/schema";
 import { sealTotpSecret } from "./auth/mfa";
-import { checkNewPassword, type PasswordContext, type PasswordProblem } from "./auth/password-rules";
+import { type PasswordProblem, vetNewPassword } from "./auth/password-rules";
 import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth/linked-accounts";
@@ -84,11 +84,22 @@ export type NewUserOAuthProvider = {
 
 export type CreateUserResult = { ok: true; record: UserRecord } | PasswordProblem | Problem<"email_taken" | "invalid_password_hash">;
 
-/** Resolves password/password_hash input into a stored hash (or a problem). */
-async function resolvePasswordHash(input: { password?: string | null; passwordHash?: string | null }, context: PasswordContext) {
+/**
+ * Resolves password/password_hash input into a stored hash (or a problem). The one place a new plaintext
+ * password reaches a user row (sign-up's createUser, set, update, reset and the server API's create and
+ * update all come through here), so the rules and the breach check are never skipped.
+ */
+async function resolvePasswordHash(
+  deps: Deps,
+  project: ProjectRow,
+  input: { password?: string | null; passwordHash?: string | null },
+  context: { email: string | null; userId: string | null },
+) {
   if (input.password) {
     // Every new plaintext password meets the password rules; an imported hash is not a password.
-    const rules = checkNewPassword(input.password, context);
+    // The server/admin API (POST /users, PATCH /users/{id} with `password`) is checked too: the user signs
+    // in with that password like any other, and a back end that must import one can send `password_hash`.
+    const rules = await vetNewPassword(deps, project, input.password, context);
     if (!rules.ok) return rules;
     return { ok: true as const, hash: await hashPassword(input.password) };
   }
@@ -119,7 +130,7 @@ export async function createUserWithOAuthProviders(
   // Off unless asked for, as the wire: a server-created address signs in only when the caller says so.
   const authEnabled = input.primaryEmailAuthEnabled ?? false;
   if (email && authEnabled && (await isAuthEmailTaken(deps.db, project.id, email))) return fail("email_taken", { email });
-  const password = await resolvePasswordHash(input, { project, email });
+  const password = await resolvePasswordHash(deps, project, input, { email, userId: null });
   if (!password.ok) return password;
 
   const isAnonymous = input.isAnonymous ?? false;
@@ -291,7 +302,7 @@ export async function updateUser(
     if (update.password === null || update.passwordHash === null) patch.passwordHash = null;
     else {
       const email = update.primaryEmail !== undefined ? update.primaryEmail : (current.primaryEmail?.value ?? null);
-      const password = await resolvePasswordHash(update, { project, email });
+      const password = await resolvePasswordHash(deps, project, update, { email, userId });
       if (!password.ok) return password;
       patch.passwordHash = password.hash;
     }

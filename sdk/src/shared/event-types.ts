@@ -33,6 +33,9 @@ export const EVENT_AREAS = [
     types: [
       "password.changed",
       "password.reset",
+      // Breached passwords (issue 29): data: { reason: "timeout" | "network" | "too_large" | "redirect" | "status" | "unreadable", status? }
+      // — the range API gave no answer, so the new password was accepted (fail open); never the password or its hash
+      "password.breach_check_failed",
       "email.verified", // data: { contact_channel_id }
       "mfa.enrolled",
       "mfa.removed",

@@ -107,6 +107,9 @@ export const catalogue = {
   PASSWORD_REQUIREMENTS_NOT_MET: e(400, (d) => str(d.message) || "The password does not meet the project's requirements.", ["message"]),
   PASSWORD_TOO_SHORT: e(400, (d) => `Password too short. Minimum length is ${str(d.min_length)}.`, ["min_length"], PASSWORD),
   PASSWORD_TOO_LONG: e(400, (d) => `Password too long. Maximum length is ${str(d.maxLength)}.`, ["maxLength"], PASSWORD),
+  // Doorman's own (the reference has no breached-password check; issue 29): the new password is in a breach
+  // corpus (a k-anonymity range API). In the PASSWORD family, so code that catches PASSWORD_REQUIREMENTS_NOT_MET catches it.
+  PASSWORD_BREACHED: e(400, "This password has appeared in a data breach; choose another.", [], PASSWORD),
   USER_DOES_NOT_HAVE_PASSWORD: e(400, "This user does not have password authentication enabled."),
   VERIFICATION_CODE_NOT_FOUND: e(404, "The verification code does not exist for this project.", [], VERIFY),
   VERIFICATION_CODE_EXPIRED: e(400, "The verification code has expired.", [], VERIFY),

@@ -16,10 +16,11 @@ const access = ["client", "server", "admin"] as const;
 const credentials = {
   email: z.email().max(320),
   // Bounds the input only; the service answers PASSWORD_TOO_SHORT/LONG for the 8-70 rule and
-  // PASSWORD_REQUIREMENTS_NOT_MET for the other password rules (worker/services/auth/password-rules.ts).
+  // PASSWORD_REQUIREMENTS_NOT_MET for the other password rules (worker/services/auth/password-rules.ts),
+  // PASSWORD_BREACHED when the range API lists it (services/protection/breached-passwords.ts).
   password: z.string().max(4096),
 };
-const LENGTH_ERRORS = ["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_REQUIREMENTS_NOT_MET"] as const;
+const LENGTH_ERRORS = ["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_REQUIREMENTS_NOT_MET", "PASSWORD_BREACHED"] as const;
 
 const signUp = defineRoute({
   method: "post",

@@ -13,7 +13,7 @@ import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { fail, type Problem } from "../result";
 import { updateUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode, spendCheckedCode } from "../verification-codes";
-import { checkNewPassword, checkPasswordLength, type PasswordProblem } from "./password-rules";
+import { checkPasswordLength, type PasswordProblem, vetNewPassword } from "./password-rules";
 
 export async function sendResetCode(
   deps: Deps,
@@ -53,7 +53,8 @@ export async function resetPassword(deps: Deps, project: ProjectRow, input: { co
   const userId = String(checked.row.data.user_id);
   const user = await findUserRecord(deps.db, project.id, userId);
   if (!user) return fail("user_not_found");
-  const rules = checkNewPassword(input.password, { project, email: user.primaryEmail?.value ?? null });
+  // Breach check included, before the code is spent: a breached password does not burn the link.
+  const rules = await vetNewPassword(deps, project, input.password, { email: user.primaryEmail?.value ?? null, userId });
   if (!rules.ok) return rules;
   const redeemed = await spendCheckedCode(deps, checked.row);
   if (!redeemed.ok) return redeemed;

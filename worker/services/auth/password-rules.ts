@@ -3,14 +3,20 @@
  * an imported `password_hash` is not a password and is not checked): 8 to 70 characters after NFKC
  * (ASVS 6.2.1), not one of the 10,000 most common passwords (6.2.4), and no context-specific word
  * (6.1.2, 6.2.11; the list is in docs/security.md § Password rules). No composition rules (6.2.5).
+ * `vetNewPassword` adds the one remote rule after them: not in a breach corpus (6.2.12; services/protection/breached-passwords.ts).
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@doorman/shared/constants";
 import { domainHost } from "@doorman/shared/domain-rules";
 import { COMMON_PASSWORDS } from "../../crypto/common-passwords.generated";
+import type { ProjectRow } from "../../db/queries/projects";
+import type { Deps } from "../deps";
 import { readProjectConfig } from "../project-config/flat";
+import { checkBreachedPassword } from "../protection/breached-passwords";
 import { fail, type Problem } from "../result";
 
-export type PasswordProblem = Problem<"password_too_short" | "password_too_long" | "password_too_common" | "password_has_context_word">;
+export type PasswordProblem = Problem<
+  "password_too_short" | "password_too_long" | "password_too_common" | "password_has_context_word" | "password_breached"
+>;
 
 /** The product's own names, banned in every project. */
 export const PRODUCT_WORDS = ["doorman", "stack", "stackauth"] as const;
@@ -41,6 +47,22 @@ export function checkNewPassword(password: string, context: PasswordContext): { 
   const squashed = lettersAndDigits(folded);
   if (contextWords(context).some((word) => folded.includes(word) || squashed.includes(word))) return fail("password_has_context_word");
   return { ok: true };
+}
+
+/**
+ * Every rule a new plaintext password meets, the cheap local ones first, then the breach check (one
+ * bounded outbound call, at most once per request and password; it fails open). Runs before hashing.
+ * `userId` is the account's (null at sign-up), for the event of a failed check.
+ */
+export async function vetNewPassword(
+  deps: Deps,
+  project: ProjectRow,
+  password: string,
+  context: { email?: string | null; userId: string | null },
+): Promise<{ ok: true } | PasswordProblem> {
+  const local = checkNewPassword(password, { project, email: context.email });
+  if (!local.ok) return local;
+  return checkBreachedPassword(deps, project, password, { userId: context.userId });
 }
 
 let common: Set<string> | null = null;

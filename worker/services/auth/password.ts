@@ -11,7 +11,7 @@ import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
-import { checkNewPassword } from "./password-rules";
+import { vetNewPassword } from "./password-rules";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import { finishFirstFactor } from "./sign-in";
 import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
@@ -34,8 +34,10 @@ export async function signUpWithPassword(
   if (!config.credential_enabled) return fail("password_auth_disabled");
   if (!config.sign_up_enabled) return fail("sign_up_disabled");
   const email = normaliseEmail(input.email);
-  // Checked here too: the anonymous upgrade below hashes the password without createUser.
-  const rules = checkNewPassword(input.password, { project, email });
+  // Checked here too: the anonymous upgrade below hashes the password without createUser (whose own
+  // check then reuses this request's breach answer: one range call per sign-up).
+  const upgrading = input.currentUser?.user.isAnonymous ? input.currentUser.user.id : null;
+  const rules = await vetNewPassword(deps, project, input.password, { email, userId: upgrading });
   if (!rules.ok) return rules;
   const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password" });
   if (!ruled.ok) return ruled;

@@ -43,6 +43,12 @@ const FIELD_OF_CODE: Record<string, CredentialField | "form"> = {
   PASSWORD_CONFIRMATION_MISMATCH: "passwordRepeat",
 };
 
+/** The message of a password error the components translate themselves (the server's is English), else null. */
+export function localizedPasswordError(code: string, t: Translate = englishT): string | null {
+  // Breached passwords (issue 29): the range API lists the new password.
+  return code === "PASSWORD_BREACHED" ? t("form.passwordBreached") : null;
+}
+
 /** Turns an error from the SDK (known error or not) into form errors. */
 export function errorsFromResult(error: unknown, t: Translate = englishT): FormErrors {
   const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
@@ -52,6 +58,8 @@ export function errorsFromResult(error: unknown, t: Translate = englishT): FormE
   if (!code) return { form: t("form.connectionProblem") };
   // Sign-up sends a verification link to a handler page of this site.
   if (code === "REDIRECT_URL_NOT_WHITELISTED") return { form: emailLinkErrorMessage(error, "", t) };
+  const localized = localizedPasswordError(code, t);
+  if (localized) return { password: localized };
 
   return { [FIELD_OF_CODE[code] ?? "form"]: message };
 }

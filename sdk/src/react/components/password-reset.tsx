@@ -9,7 +9,7 @@ import { useStackApp } from "../provider";
 import { AuthCard } from "./auth-card";
 import { LinkProblemBody } from "./code-landing";
 import { codeFromSearch, errorCodeOf, invalidLink, type LinkProblem, linkProblem, messageOf } from "./code-messages";
-import { checkNewPassword, passwordHint } from "./credential-errors";
+import { checkNewPassword, localizedPasswordError, passwordHint } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
 type State = { step: "checking" } | { step: "invalid"; problem: LinkProblem } | { step: "form" } | { step: "done" };
@@ -59,8 +59,9 @@ export function PasswordReset({ search }: { search: string }) {
       if (result.status === "ok") setState({ step: "done" });
       else {
         const problem = linkProblem(result.error, "password-reset", t);
-        if (errorCodeOf(result.error)?.startsWith("VERIFICATION_CODE_")) setState({ step: "invalid", problem });
-        else setErrors({ password: problem.message });
+        const code = errorCodeOf(result.error) ?? "";
+        if (code.startsWith("VERIFICATION_CODE_")) setState({ step: "invalid", problem });
+        else setErrors({ password: localizedPasswordError(code, t) ?? problem.message });
       }
     } catch (error) {
       setErrors({ form: messageOf(error, t("common.somethingWrong")) });

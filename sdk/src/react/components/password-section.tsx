@@ -8,7 +8,7 @@ import type { ReactUser } from "../app-types";
 import { useTranslation } from "../i18n/context";
 import type { Translate } from "../i18n/translator";
 import { useRefreshUser } from "../use-user";
-import { checkNewPassword } from "./credential-errors";
+import { checkNewPassword, localizedPasswordError } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 
 type Errors = Partial<Record<"oldPassword" | "newPassword" | "repeat" | "form", string>>;
@@ -18,6 +18,8 @@ function errorsFrom(error: unknown, t: Translate): Errors {
   const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : "";
   const message = error instanceof Error && error.message ? error.message : t("password.changeFailed");
   if (code === "PASSWORD_CONFIRMATION_MISMATCH") return { oldPassword: t("password.wrongCurrent") };
+  const localized = localizedPasswordError(code, t);
+  if (localized) return { newPassword: localized };
   // Too short/long, too common, or containing the app's or the account's name (the server's password rules).
   if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG" || code === "PASSWORD_REQUIREMENTS_NOT_MET")
     return { newPassword: message };

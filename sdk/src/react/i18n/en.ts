@@ -431,6 +431,8 @@ export const en = {
   "impersonation.noCode": "This impersonation link has no code. Start again from the console.",
   "impersonation.invalid": "This impersonation link is used, expired or not for this app. Start again from the console.",
   "impersonation.failed": "Could not open the impersonation session. Start again from the console.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "This password has appeared in a data breach; choose another.",
 };
 
 /** A key of the catalogue. */

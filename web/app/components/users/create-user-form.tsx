@@ -31,8 +31,8 @@ function fromServer(error: unknown): Errors {
     if (error.code === "USER_EMAIL_ALREADY_EXISTS") return { email: "A user with this email already exists." };
     if (error.code === "PASSWORD_TOO_SHORT") return { password: "This password is too short." };
     if (error.code === "PASSWORD_TOO_LONG") return { password: "This password is too long." };
-    // Too common, or contains the project's or the account's name: the server's message says which.
-    if (error.code === "PASSWORD_REQUIREMENTS_NOT_MET") return { password: error.message };
+    // Too common, contains the project's or the account's name, or in a data breach: the server's message says which.
+    if (error.code === "PASSWORD_REQUIREMENTS_NOT_MET" || error.code === "PASSWORD_BREACHED") return { password: error.message };
   }
   return { form: error instanceof Error && error.message ? error.message : "Could not create the user." };
 }

@@ -433,4 +433,6 @@ export const de: Messages = {
   "impersonation.invalid":
     "Dieser Link wurde bereits verwendet, ist abgelaufen oder gehört nicht zu dieser App. Beginnen Sie erneut in der Konsole.",
   "impersonation.failed": "Die Sitzung konnte nicht geöffnet werden. Beginnen Sie erneut in der Konsole.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Dieses Passwort ist bei einem Datenleck aufgetaucht; wähle ein anderes.",
 };

@@ -429,4 +429,6 @@ export const es: Messages = {
   "impersonation.noCode": "Este enlace de suplantación no tiene código. Empieza de nuevo desde la consola.",
   "impersonation.invalid": "Este enlace de suplantación ya se usó, caducó o no es de esta app. Empieza de nuevo desde la consola.",
   "impersonation.failed": "No se pudo abrir la sesión de suplantación. Empieza de nuevo desde la consola.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Esta contraseña ha aparecido en una filtración de datos; elige otra.",
 };

@@ -434,4 +434,6 @@ export const fr: Messages = {
   "impersonation.invalid":
     "Ce lien d’emprunt d’identité est déjà utilisé, expiré ou ne concerne pas cette application. Recommencez depuis la console.",
   "impersonation.failed": "Impossible d’ouvrir la session d’emprunt d’identité. Recommencez depuis la console.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Ce mot de passe est apparu dans une fuite de données ; choisissez-en un autre.",
 };

@@ -430,4 +430,6 @@ export const it: Messages = {
   "impersonation.invalid":
     "Questo link di impersonificazione è già stato usato, è scaduto o non è per questa app. Ricomincia dalla console.",
   "impersonation.failed": "Impossibile aprire la sessione di impersonificazione. Ricomincia dalla console.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Questa password è comparsa in una violazione di dati; scegline un’altra.",
 };

@@ -428,4 +428,6 @@ export const ja: Messages = {
   "impersonation.noCode": "このなりすましリンクにはコードがありません。コンソールからやり直してください。",
   "impersonation.invalid": "このなりすましリンクは使用済み、期限切れ、またはこのアプリ用ではありません。コンソールからやり直してください。",
   "impersonation.failed": "なりすましセッションを開けませんでした。コンソールからやり直してください。",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "このパスワードはデータ漏えいで流出しています。別のパスワードを選んでください。",
 };

@@ -427,4 +427,6 @@ export const ko: Messages = {
   "impersonation.noCode": "이 링크에는 코드가 없습니다. 콘솔에서 다시 시작하세요.",
   "impersonation.invalid": "이 링크는 이미 사용되었거나 만료되었거나 이 앱용이 아닙니다. 콘솔에서 다시 시작하세요.",
   "impersonation.failed": "세션을 열 수 없습니다. 콘솔에서 다시 시작하세요.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "이 비밀번호는 데이터 유출에서 발견되었습니다. 다른 비밀번호를 선택하세요.",
 };

@@ -427,4 +427,6 @@ export const nl: Messages = {
   "impersonation.noCode": "Deze imitatielink bevat geen code. Begin opnieuw in de console.",
   "impersonation.invalid": "Deze imitatielink is al gebruikt, verlopen of niet voor deze app. Begin opnieuw in de console.",
   "impersonation.failed": "De imitatiesessie kon niet worden geopend. Begin opnieuw in de console.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Dit wachtwoord is bij een datalek uitgelekt; kies een ander.",
 };

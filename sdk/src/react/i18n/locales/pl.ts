@@ -428,4 +428,6 @@ export const pl: Messages = {
   "impersonation.noCode": "Ten link nie zawiera kodu. Zacznij ponownie w konsoli.",
   "impersonation.invalid": "Ten link został już użyty, wygasł lub nie dotyczy tej aplikacji. Zacznij ponownie w konsoli.",
   "impersonation.failed": "Nie udało się otworzyć sesji. Zacznij ponownie w konsoli.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "To hasło pojawiło się w wycieku danych; wybierz inne.",
 };

@@ -427,4 +427,6 @@ export const ptBR: Messages = {
   "impersonation.noCode": "Este link de personificação não tem código. Comece de novo pelo console.",
   "impersonation.invalid": "Este link de personificação já foi usado, expirou ou não é deste app. Comece de novo pelo console.",
   "impersonation.failed": "Não foi possível abrir a sessão de personificação. Comece de novo pelo console.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Esta senha apareceu em um vazamento de dados; escolha outra.",
 };

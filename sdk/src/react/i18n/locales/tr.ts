@@ -429,4 +429,6 @@ export const tr: Messages = {
   "impersonation.noCode": "Bu bağlantıda kod yok. Konsoldan yeniden başlayın.",
   "impersonation.invalid": "Bu bağlantı kullanılmış, süresi dolmuş ya da bu uygulamaya ait değil. Konsoldan yeniden başlayın.",
   "impersonation.failed": "Oturum açılamadı. Konsoldan yeniden başlayın.",
+  // Breached passwords (issue 29): the server found the new password in a breach corpus.
+  "form.passwordBreached": "Bu şifre bir veri ihlalinde ortaya çıktı; başka bir şifre seçin.",
 };
