@@ -73,7 +73,10 @@ export function defineRulesSteps(runner, { page, origin }) {
 
   runner.step("rules: a refused sign-up shows in the rule's counts", async () => {
     const api = adminApi(origin, state.project);
-    const refused = await api("/auth/password/sign-up", { method: "POST", body: { email: `x-${stamp}@mailinator.com`, password: "rules-user-pass-1" } });
+    const refused = await api("/auth/password/sign-up", {
+      method: "POST",
+      body: { email: `x-${stamp}@mailinator.com`, password: "rules-user-pass-1" },
+    });
     assert.equal(refused.status, 403, JSON.stringify(refused.body));
     assert.equal(refused.body.code, "SIGN_UP_REJECTED");
     await page.reload();
