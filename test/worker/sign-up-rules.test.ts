@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { codeFrom, sinkEmailConfig, waitForMail } from "../helpers/mail";
 import { oauthFlow } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker-fetch";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -162,6 +163,26 @@ describe("Doorman's context additions", () => {
     expect((await passwordSignUp(p, uniqueEmail(), { "cf-ipcountry": "US" })).status).toBe(403);
     // No country known: "" (never null), so an in-list rule does not match.
     expect((await passwordSignUp(p)).status).toBe(403);
+  });
+
+  it("development ignores request.cf (wrangler dev's is a placeholder): only cf-ipcountry counts", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, { "auth.signUpRules.de": rule('countryCode == "DE"', "reject") });
+    const signUpFrom = (headers: Record<string, string>) =>
+      workerFetch("http://localhost/api/v1/auth/password/sign-up", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-stack-project-id": p.projectId,
+          "x-stack-access-type": "client",
+          "x-stack-publishable-client-key": p.client.publishableClientKey,
+          ...headers,
+        },
+        body: JSON.stringify({ email: uniqueEmail(), password: "correct horse battery" }),
+        cf: { country: "DE" },
+      } as RequestInit);
+    expect((await signUpFrom({})).status).toBe(200);
+    expect((await signUpFrom({ "cf-ipcountry": "DE" })).status).toBe(403);
   });
 });
 
