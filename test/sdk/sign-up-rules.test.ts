@@ -50,6 +50,11 @@ describe("sign-up rules through the admin app", () => {
     await admin.createUser({ primaryEmail: uniqueEmail() }); // server-created: not checked, not counted
     const stats = await admin.getSignUpRulesStats();
     expect(stats.totalTriggers).toBe(0);
+
+    // The console deletes a rule with a null key: the rule is gone from the rendered config.
+    await project.updateConfig({ "auth.signUpRules.watch": null });
+    const rules = ((await project.getConfig()) as { auth: { signUpRules: Record<string, unknown> } }).auth.signUpRules;
+    expect(Object.keys(rules)).toEqual(["throwaway"]);
   });
 
   it("says whether a Turnstile secret key is stored, never the key", async () => {
