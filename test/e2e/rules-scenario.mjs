@@ -3,7 +3,8 @@
  * in the page (a condition the server refuses first: its CEL error on the condition field, with
  * aria-invalid and focus), the tester names the rule that rejects a throwaway address and shows the
  * evaluated context, a refused sign-up through the API shows in the rule's counts, and a protection
- * setting and the Turnstile secret (shown only as set) persist after a reload.
+ * setting and the Turnstile secret (shown only as set) persist after a reload, a bad risk threshold
+ * is a focused field error, and a rule deleted after confirming is gone.
  */
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
 import { assert, expectFocused } from "./harness.mjs";
@@ -105,5 +106,26 @@ export function defineRulesSteps(runner, { page, origin }) {
     assert.equal(await page.getByRole("checkbox", { name: "Password sign-up" }).isChecked(), true);
     assert.equal(await input("Replace the secret key").inputValue(), "");
     assert.ok(!(await page.content()).includes(secret), "the secret key is never in the page");
+  });
+
+  runner.step("rules: a bad threshold is a field error; a rule deleted after confirming is gone after a reload", async () => {
+    const threshold = input("Ask for a bot check from score");
+    await threshold.fill("150");
+    await page.getByRole("button", { name: "Save thresholds" }).click();
+    await page.getByText("Use a whole number from 0 to 101 (101: never).").waitFor();
+    assert.equal(await threshold.getAttribute("aria-invalid"), "true");
+    await expectFocused(threshold, "the invalid threshold has focus");
+    await threshold.fill("40");
+    await page.getByRole("button", { name: "Save thresholds" }).click();
+    await toast("Risk thresholds saved.");
+    assert.equal(await threshold.getAttribute("aria-invalid"), null);
+
+    await openPage("Sign-up rules");
+    await page.getByRole("button", { name: "Delete rule watch-all" }).click();
+    await page.getByRole("dialog", { name: "Delete rule watch-all?" }).getByRole("button", { name: "Delete rule" }).click();
+    await toast("Rule watch-all deleted.");
+    await page.reload();
+    await page.locator('tr[data-rule-id="no-throwaway"]').waitFor();
+    assert.equal(await page.locator('tr[data-rule-id="watch-all"]').count(), 0);
   });
 }
