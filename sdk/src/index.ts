@@ -49,6 +49,15 @@ export type {
 } from "./apps/admin-emails";
 export type { StripeAccountInfo } from "./apps/admin-payments";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
+export type {
+  SignUpAuthMethod,
+  SignUpRiskScores,
+  SignUpRuleEvaluation,
+  SignUpRulesStatsView,
+  SignUpRulesTestInput,
+  SignUpRulesTestOutcome,
+  SignUpRuleTriggers,
+} from "./apps/admin-sign-up-rules";
 export {
   WEBHOOK_EVENT_TYPES,
   type WebhookAttempt,

@@ -107,6 +107,8 @@ export function defineA11ySteps(runner, { page, origin }) {
       ["/teams", /Teams/],
       [`/teams/${team.id}`, /A11y Team/],
       ["/sign-in-methods", /Sign-in methods/],
+      ["/sign-up-rules", "Sign-up rules · A11y Shop"],
+      ["/protection", "Protection · A11y Shop"],
       ["/domains", /Domains/],
       ["/permissions", "Permissions · A11y Shop"],
       ["/emails", "Emails · A11y Shop"],

@@ -36,6 +36,7 @@ import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
 import { definePermissionSteps } from "./permissions-scenario.mjs";
 import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
+import { defineRulesSteps } from "./rules-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
 
@@ -198,6 +199,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsolePolishSteps(runner, { page, origin, shots });
   defineConsoleConfigSteps(runner, { page, origin, shots });
+  defineRulesSteps(runner, { page, origin });
   defineSessionSteps(runner, { page, context, origin, shots });
   defineAssistantSteps(runner, { page, context, origin });
   definePaymentsSteps(runner, { page, origin, shots });

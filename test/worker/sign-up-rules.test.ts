@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { codeFrom, sinkEmailConfig, waitForMail } from "../helpers/mail";
 import { oauthFlow } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker-fetch";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
@@ -62,6 +63,8 @@ describe("sign-up rules config", () => {
     ["a regex with nested repetition", 'email.matches("(a+)+$")', /may not repeat a group/],
     ["a regex with many quantifiers", 'email.matches("a?a?a?a?aaaa")', /at most 2 quantifiers/],
     ["a regex taken from the sign-up's data", "emailDomain.matches(email)", /string literal pattern/],
+    ["an unanchored regex with two quantifiers (cubic)", 'email.matches(".*a.*b")', /must start with \^/],
+    ["two quantifiers behind a top-level |", 'email.matches("^x|.*a.*b")', /must start with \^/],
   ])("refuses %s with a 400 and writes nothing", async (_what, condition, message) => {
     const p = await createProjectWithKeys();
     const res = await patch(p, { "auth.signUpRules.bad": rule(condition, "reject") });
@@ -90,10 +93,96 @@ describe("sign-up rules config", () => {
 
   it("the worst pattern allowed runs over the longest email and answers", async () => {
     const p = await createProjectWithKeys();
-    await setRules(p, { "auth.signUpRules.slow": rule('email.matches(".*a.*b")', "reject") });
+    await setRules(p, { "auth.signUpRules.slow": rule('email.matches("^.*a.*b")', "reject") });
     const email = `${"a".repeat(300)}@example.com`;
     const res = await passwordSignUp(p, email);
     expect(res.status, res.text).toBe(200);
+  });
+});
+
+// Each of these took 0.4 to 3.5 s of one isolate's CPU before the cost bound (measured in cel-js on
+// a 320-character email; docs/sign-up-rules.md): evaluation cannot be interrupted, so they must be
+// refused before they run.
+describe("the evaluation cost bound", () => {
+  const list = `[${Array.from({ length: 250 }, (_, i) => i).join(",")}]`;
+  it.each([
+    ["a regex run once per element of a long list", `${list}.exists(x, email.matches("^.*a.*b"))`, /may cost too much to run/],
+    ["a regex run once per character", 'email.split("").exists(c, email.matches("^a"))', /may cost too much to run/],
+    ["many regexes in one condition", Array(10).fill('email.matches("^.*a.*b")').join(" || "), /may cost too much to run/],
+    ["a string built past the size bound", `(${Array(50).fill("email").join(" + ")}).split("").exists(c, c == "b")`, /at most 2048/],
+  ])("refuses %s with a 400, before it ever runs", async (_what, condition, message) => {
+    const p = await createProjectWithKeys();
+    const res = await patch(p, { "auth.signUpRules.hostile": rule(condition, "reject") });
+    expect(res.status, res.text).toBe(400);
+    expect(res.text).toMatch(message);
+    expect((await passwordSignUp(p)).status).toBe(200);
+  });
+
+  it("bounds what a project's enabled rules cost together; disabled ones do not count", async () => {
+    const p = await createProjectWithKeys();
+    const costly = Array(2).fill('email.matches("^.*a.*b")').join(" || ");
+    const rules = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`auth.signUpRules.costly-${i}`, rule(costly, "log")]));
+    await setRules(p, rules);
+    const fourth = await patch(p, { "auth.signUpRules.costly-3": rule(costly, "log") });
+    expect(fourth.status, fourth.text).toBe(400);
+    expect(fourth.text).toMatch(/together may cost too much/);
+    await setRules(p, { "auth.signUpRules.costly-3": rule(costly, "log", 0, { enabled: false }) });
+    // The costliest accepted set runs on a sign-up over the longest email and answers.
+    expect((await passwordSignUp(p, `${"a".repeat(300)}@example.com`)).status).toBe(200);
+  });
+
+  it("accepts the everyday conditions", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, {
+      "auth.signUpRules.a": rule('email.endsWith("@gmail.com") && authMethod == "password"', "log"),
+      "auth.signUpRules.b": rule('emailDomain in ["tempmail.com", "throwaway.io"] || emailDomainDisposable', "reject"),
+      "auth.signUpRules.c": rule('countryCode in ["US", "CA"] && riskScores.bot < 50', "allow"),
+      "auth.signUpRules.d": rule('email.matches("^[a-z0-9.]+@example[.]com$")', "log"),
+      "auth.signUpRules.e": rule('email.split("@").exists(part, part == "admin")', "reject"),
+    });
+  });
+});
+
+describe("Doorman's context additions", () => {
+  it("emailDomainDisposable: the domain (or a parent domain) is on the bundled list", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, { "auth.signUpRules.no-throwaway": rule("emailDomainDisposable", "reject") });
+    expect((await passwordSignUp(p, `a-${Date.now()}@mailinator.com`)).status).toBe(403);
+    expect((await passwordSignUp(p, `b-${Date.now()}@eu.mailinator.com`)).status).toBe(403);
+    expect((await passwordSignUp(p, `c-${Date.now()}@notmailinator-but-fine.example`)).status).toBe(200);
+    expect((await passwordSignUp(p)).status).toBe(200);
+  });
+
+  it("countryCode: the request's country decides a rule", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, {
+      "auth.signUpRules.eu-only": rule('countryCode in ["DE", "FR"]', "allow"),
+      "auth.signUpRulesDefaultAction": "reject",
+    });
+    expect((await passwordSignUp(p, uniqueEmail(), { "cf-ipcountry": "FR" })).status).toBe(200);
+    expect((await passwordSignUp(p, uniqueEmail(), { "cf-ipcountry": "US" })).status).toBe(403);
+    // No country known: "" (never null), so an in-list rule does not match.
+    expect((await passwordSignUp(p)).status).toBe(403);
+  });
+
+  it("development ignores request.cf (wrangler dev's is a placeholder): only cf-ipcountry counts", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, { "auth.signUpRules.de": rule('countryCode == "DE"', "reject") });
+    const signUpFrom = (headers: Record<string, string>) =>
+      workerFetch("http://localhost/api/v1/auth/password/sign-up", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-stack-project-id": p.projectId,
+          "x-stack-access-type": "client",
+          "x-stack-publishable-client-key": p.client.publishableClientKey,
+          ...headers,
+        },
+        body: JSON.stringify({ email: uniqueEmail(), password: "correct horse battery" }),
+        cf: { country: "DE" },
+      } as RequestInit);
+    expect((await signUpFrom({})).status).toBe(200);
+    expect((await signUpFrom({ "cf-ipcountry": "DE" })).status).toBe(403);
   });
 });
 
@@ -274,6 +363,7 @@ describe("POST /internal/sign-up-rules-test", () => {
     expect(res.body.context).toEqual({
       email: "test@example.com",
       email_domain: "example.com",
+      email_domain_disposable: false,
       country_code: "",
       auth_method: "oauth",
       oauth_provider: "google",
@@ -313,6 +403,45 @@ describe("POST /internal/sign-up-rules-test", () => {
     expect(none.body.outcome).toMatchObject({ should_allow: false, decision: "default-reject", decision_rule_id: null });
   });
 
+  it("answers the domain's disposability and decides on it; a null country is the request's", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, {
+      "auth.signUpRules.throwaway": rule("emailDomainDisposable", "reject", 5, { displayName: "Throwaway mail" }),
+      "auth.signUpRules.de": rule('countryCode == "DE"', "restrict", 1),
+    });
+    const res = await call("/internal/sign-up-rules-test", {
+      ...p.admin,
+      headers: { "cf-ipcountry": "DE" },
+      body: testBody({ email: "Someone@Mailinator.com", auth_method: "password", oauth_provider: null }),
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.context).toMatchObject({
+      email: "someone@mailinator.com",
+      email_domain: "mailinator.com",
+      email_domain_disposable: true,
+      country_code: "DE",
+    });
+    expect(res.body.outcome).toEqual({
+      should_allow: false,
+      decision: "reject",
+      decision_rule_id: "throwaway",
+      restricted_because_of_rule_id: null,
+    });
+    const fine = await call("/internal/sign-up-rules-test", {
+      ...p.admin,
+      body: testBody({ email: "ann@example.com", country_code: " de " }),
+    });
+    expect(fine.body.context).toMatchObject({ email_domain_disposable: false, country_code: "DE" });
+    expect(fine.body.outcome).toMatchObject({ should_allow: true, decision: "default-allow", restricted_because_of_rule_id: "de" });
+  });
+
+  it("refuses a country code that is not 2 letters, as the reference", async () => {
+    const p = await createProjectWithKeys();
+    const res = await call("/internal/sign-up-rules-test", { ...p.admin, body: testBody({ country_code: "usa" }) });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("SCHEMA_ERROR");
+  });
+
   it("is admin only", async () => {
     const p = await createProjectWithKeys();
     expect((await call("/internal/sign-up-rules-test", { ...p.server, body: testBody() })).status).toBe(401);
@@ -350,5 +479,22 @@ describe("GET /internal/sign-up-rules-stats", () => {
     expect(noSpam).toMatchObject({ rule_id: "no-spam", total_count: 4, all_time_count: 4 });
     expect(logAll.hourly_counts).toHaveLength(48);
     expect(logAll.hourly_counts.at(-1)).toEqual({ hour: `${new Date().toISOString().slice(0, 13)}:00:00.000Z`, count: 12 });
+  });
+});
+
+describe("sign-up rules under a burst", () => {
+  it("60 concurrent sign-ups against a log rule are each counted once", async () => {
+    const p = await createProjectWithKeys();
+    await setRules(p, { "auth.signUpRules.watch": rule('authMethod == "password"', "log") });
+    // Each from its own address, so the per-IP sign-up limit stays out of the way.
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => passwordSignUp(p, uniqueEmail(`burst${i}`), { "x-real-ip": `198.51.100.${i + 1}` })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(60).fill(200));
+    const stats = (await call("/internal/sign-up-rules-stats", p.admin)).body;
+    expect(stats.triggers_by_action).toEqual({ allow: 0, reject: 0, restrict: 0, log: 60 });
+    expect(stats.rule_triggers).toHaveLength(1);
+    expect(stats.rule_triggers[0]).toMatchObject({ rule_id: "watch", total_count: 60, all_time_count: 60 });
+    expect(stats.rule_triggers[0].hourly_counts.at(-1).count).toBe(60);
   });
 });

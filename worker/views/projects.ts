@@ -2,6 +2,7 @@
 import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "@doorman/shared/wire";
 import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
+import { renderedConfigOf } from "../services/project-config/cache";
 import { readProjectConfig } from "../services/project-config/flat";
 import { withoutConfigSecrets } from "../services/project-config/secrets";
 
@@ -32,6 +33,8 @@ export function projectAdminView(project: ProjectRow): ProjectAdminJson {
   // Whether a secret is stored (never the secret): the console shows "stored" only when one is.
   const hasSecret = new Set(raw.oauth_providers.filter((p) => p.client_secret).map((p) => p.id));
   const hasPassword = raw.email_config.type === "standard" && Boolean(raw.email_config.password);
+  // Doorman extension: whether a Turnstile secret key is stored (never the key), for the console's Protection page.
+  const hasTurnstileSecretKey = Boolean(renderedConfigOf(project).doorman.protection.turnstile.secretKey);
   return {
     id: project.id,
     display_name: project.displayName,
@@ -49,6 +52,7 @@ export function projectAdminView(project: ProjectRow): ProjectAdminJson {
       oauth_providers: config.oauth_providers.map((p) => ({ provider_config_id: p.id, ...p, has_client_secret: hasSecret.has(p.id) })),
       enabled_oauth_providers: config.oauth_providers.map(({ id }) => ({ id })),
       email_config: config.email_config.type === "standard" ? { ...config.email_config, has_password: hasPassword } : config.email_config,
+      has_turnstile_secret_key: hasTurnstileSecretKey,
     },
   };
 }

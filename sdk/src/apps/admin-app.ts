@@ -14,6 +14,7 @@ import * as outbox from "./admin-email-outbox";
 import * as emails from "./admin-emails";
 import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
+import * as signUpRules from "./admin-sign-up-rules";
 import * as webhooks from "./admin-webhooks";
 import type { AppCore, ClientAppOptions } from "./app-core";
 import * as devInbox from "./dev-inbox";
@@ -565,6 +566,27 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
    */
   retryOutboxEmail(id: string): Promise<outbox.AdminEmailOutbox> {
     return this.updateOutboxEmail(id, { scheduledAt: new Date() });
+  }
+
+  // sign-up rules: the rules are config (project.updateConfig); these try them and count them
+  /**
+   * Runs the project's sign-up rules on a described sign-up, as a real one would (nothing is
+   * created or counted): the context, each rule's status and which rule decided.
+   *
+   * @example
+   * const { shouldAllow, decisionRuleId } = await admin.testSignUpRules({ email: "a@mailinator.com", authMethod: "password", countryCode: "DE" });
+   */
+  testSignUpRules(input: signUpRules.SignUpRulesTestInput): Promise<signUpRules.SignUpRulesTestOutcome> {
+    return signUpRules.testSignUpRules(this._serverRequest.bind(this), input);
+  }
+  /**
+   * How often each sign-up rule matched: per UTC hour over the last 48 hours, and over all time.
+   *
+   * @example
+   * const { rules, triggersByAction } = await admin.getSignUpRulesStats();
+   */
+  getSignUpRulesStats(): Promise<signUpRules.SignUpRulesStatsView> {
+    return signUpRules.getSignUpRulesStats(this._serverRequest.bind(this));
   }
 
   // webhooks: Doorman's built-in endpoints API (the reference's SDK hands a Svix token to Svix's portal)

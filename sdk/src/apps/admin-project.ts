@@ -56,6 +56,8 @@ export type ProjectConfig = {
         senderName: string;
         senderEmail: string;
       };
+  /** Doorman extension: a Turnstile secret key is stored (`doorman.protection.turnstile.secretKey`, write-only, never read back). */
+  readonly hasTurnstileSecretKey?: boolean;
   [key: string]: unknown;
 };
 
@@ -111,7 +113,7 @@ export type ProjectAdmin = {
 
 /** A config as read may be sent back: its read-only "is a secret stored" flags are left out. */
 function withoutReadOnly(config: Partial<ProjectConfig>): Partial<ProjectConfig> {
-  const out = { ...config };
+  const { hasTurnstileSecretKey: _turnstile, ...out } = config;
   if (out.oauthProviders) out.oauthProviders = out.oauthProviders.map(({ hasClientSecret: _stored, ...p }) => p);
   if (out.emailConfig?.type === "standard") {
     const { hasPassword: _stored, ...email } = out.emailConfig;

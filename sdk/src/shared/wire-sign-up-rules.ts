@@ -14,8 +14,9 @@ export type SignUpRuleAction = { type: SignUpRuleActionType; message?: string };
 
 /**
  * One rule of `auth.signUpRules`. Rules run by `priority` (higher first), then by id; `condition` is
- * a CEL expression over `email`, `emailDomain`, `countryCode`, `authMethod` ("password" | "otp" |
- * "oauth" | "passkey"), `oauthProvider` and `riskScores.bot` / `riskScores.free_trial_abuse`.
+ * a CEL expression over `email`, `emailDomain`, `emailDomainDisposable` (bool, a Doorman extension),
+ * `countryCode`, `authMethod` ("password" | "otp" | "oauth" | "passkey"), `oauthProvider` and
+ * `riskScores.bot` / `riskScores.free_trial_abuse`.
  * @example
  * await project.updateConfig({
  *   "auth.signUpRules.block-disposable": {
@@ -34,11 +35,19 @@ export type SignUpRule = {
 
 const riskScoresSchema = z.object({ bot: z.number().int().min(0).max(100), free_trial_abuse: z.number().int().min(0).max(100) });
 
+/** An ISO 3166-1 alpha-2 code, trimmed and upper-cased as the reference's countryCodeSchema ("usa" is refused). */
+const countryCodeSchema = z
+  .string()
+  .max(8)
+  .transform((code) => code.trim().toUpperCase())
+  .refine((code) => /^[A-Z]{2}$/.test(code), "must be a 2-letter country code");
+
 export const signUpRulesTestBodySchema = z.strictObject({
   email: z.string().max(320).nullable(),
   auth_method: z.enum(["password", "otp", "oauth", "passkey"]),
   oauth_provider: z.string().max(64).nullable(),
-  country_code: z.string().max(8).nullable(),
+  /** null: the request's own country, as a sign-up from it would get. */
+  country_code: countryCodeSchema.nullable(),
   turnstile_result: z.enum(["ok", "invalid", "error"]).optional(),
   risk_scores: riskScoresSchema.optional(),
 });
@@ -47,6 +56,8 @@ export const signUpRulesTestResultSchema = z.object({
   context: z.object({
     email: z.string(),
     email_domain: z.string(),
+    /** Doorman extension: the domain is on the bundled disposable-domain list (CEL `emailDomainDisposable`). */
+    email_domain_disposable: z.boolean(),
     country_code: z.string(),
     auth_method: z.string(),
     oauth_provider: z.string(),
@@ -72,6 +83,9 @@ export const signUpRulesTestResultSchema = z.object({
   }),
 });
 
+export type SignUpRulesTestBody = z.input<typeof signUpRulesTestBodySchema>;
+export type SignUpRulesTestResult = z.infer<typeof signUpRulesTestResultSchema>;
+
 export const signUpRulesStatsSchema = z.object({
   /** Each rule that ever matched: its count in the last `analytics_hours` hours, over all time, and per hour (oldest first). */
   rule_triggers: z.array(
@@ -86,3 +100,5 @@ export const signUpRulesStatsSchema = z.object({
   total_triggers: z.number().int(),
   triggers_by_action: z.object({ allow: z.number().int(), reject: z.number().int(), restrict: z.number().int(), log: z.number().int() }),
 });
+
+export type SignUpRulesStats = z.infer<typeof signUpRulesStatsSchema>;

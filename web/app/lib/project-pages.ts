@@ -7,6 +7,8 @@ export const PROJECT_PAGES = [
   { path: "users", label: "Users" },
   { path: "teams", label: "Teams" },
   { path: "sign-in-methods", label: "Sign-in methods" },
+  { path: "sign-up-rules", label: "Sign-up rules" },
+  { path: "protection", label: "Protection" },
   { path: "domains", label: "Domains" },
   { path: "permissions", label: "Permissions" },
   { path: "emails", label: "Emails" },

@@ -9,7 +9,7 @@ const test = defineRoute({
   path: "/",
   summary: "Test the sign-up rules on a described sign-up",
   description:
-    "Runs the project's rules as a sign-up with these facts would (a null country is the request's own); nothing is created or counted. Doorman computes no risk scores: they are 0 unless given.",
+    "Runs the project's rules as a sign-up with these facts would (a null country is the request's own); nothing is created or counted. Risk scores are 0 unless given. The answered context adds `email_domain_disposable` (a Doorman extension).",
   access: ["admin"],
   body: signUpRulesTestBodySchema,
   response: signUpRulesTestResultSchema,
@@ -28,6 +28,7 @@ addRoute(signUpRulesTestRoutes, test, (c, { auth, body }) => {
     context: {
       email: context.email,
       email_domain: context.emailDomain,
+      email_domain_disposable: context.emailDomainDisposable,
       country_code: context.countryCode,
       auth_method: context.authMethod,
       oauth_provider: context.oauthProvider,

@@ -7,6 +7,7 @@
 import { userIdSchema } from "@doorman/shared/wire-payments";
 import { z } from "zod";
 import { compileCondition } from "./cel";
+import { MAX_RULES_COST } from "./cost";
 
 export const SIGN_UP_RULE_ACTIONS = ["allow", "reject", "restrict", "log"] as const;
 export type SignUpRuleActionType = (typeof SIGN_UP_RULE_ACTIONS)[number];
@@ -37,11 +38,27 @@ export type SignUpRule = z.infer<typeof signUpRuleSchema>;
 
 export const signUpRulesSchema = z
   .record(userIdSchema, signUpRuleSchema)
-  .refine((rules) => Object.keys(rules).length <= MAX_SIGN_UP_RULES, `a project may have at most ${MAX_SIGN_UP_RULES} sign-up rules`);
+  .refine((rules) => Object.keys(rules).length <= MAX_SIGN_UP_RULES, `a project may have at most ${MAX_SIGN_UP_RULES} sign-up rules`)
+  // Every sign-up runs all enabled rules: their summed cost bound is what one sign-up may pay.
+  .refine(
+    (rules) => enabledRulesCost(rules) <= MAX_RULES_COST,
+    `the enabled sign-up rules together may cost too much to run on each sign-up (at most ${MAX_RULES_COST}): simplify or disable some`,
+  );
 export const signUpRulesDefaultActionSchema = z.enum(["allow", "reject"]);
 
 export const defaultSignUpRules = (): Record<string, SignUpRule> => ({});
 export const DEFAULT_SIGN_UP_RULES_ACTION = "allow" as const;
+
+/** The summed cost bound (cost.ts) of the enabled rules' conditions. */
+export function enabledRulesCost(rules: Record<string, SignUpRule>): number {
+  let total = 0;
+  for (const rule of Object.values(rules)) {
+    if (!rule.enabled || !rule.condition) continue;
+    const compiled = compileCondition(rule.condition);
+    if (compiled.ok) total += compiled.cost;
+  }
+  return total;
+}
 
 /** The rules in the reference's order: priority descending, then id ascending (disabled ones kept, for the tester). */
 export function orderedRules(rules: Record<string, SignUpRule>): [string, SignUpRule][] {

@@ -1,10 +1,10 @@
 /** The sign-up context a rule's condition reads, built as the reference builds it (empty strings, never null). */
+import { isDisposableDomain } from "../protection/disposable-domains";
 import type { SignUpRuleContext } from "./cel";
+import { MAX_SUBJECT_LENGTH } from "./cost";
 
 export const SIGN_UP_AUTH_METHODS = ["password", "otp", "oauth", "passkey"] as const;
 export type SignUpAuthMethod = (typeof SIGN_UP_AUTH_METHODS)[number];
-/** Longest string a condition sees: bounds what a matches() pattern runs over (regex-safety.ts). */
-export const MAX_SUBJECT_LENGTH = 320;
 
 export type SignUpFacts = {
   email: string | null;
@@ -24,13 +24,16 @@ export function signUpRuleContext(facts: SignUpFacts): SignUpRuleContext {
   // Bounded: a provider's email is not checked by a route schema, and patterns run over these strings.
   const email = (facts.email ?? "").trim().toLowerCase().slice(0, MAX_SUBJECT_LENGTH);
   const at = email.lastIndexOf("@");
+  const emailDomain = at >= 0 ? email.slice(at + 1) : "";
   return {
     email,
-    emailDomain: at >= 0 ? email.slice(at + 1) : "",
+    emailDomain,
+    // Doorman extension: from the bundled list (a subdomain of a listed domain counts too).
+    emailDomainDisposable: emailDomain !== "" && isDisposableDomain(emailDomain),
     countryCode: normalizeCountryCode(facts.countryCode),
     authMethod: facts.authMethod,
     oauthProvider: (facts.oauthProvider ?? "").slice(0, MAX_SUBJECT_LENGTH),
-    // Doorman computes no risk scores yet: 0, as a user's stored scores default to.
+    // Computed by the risk signals (services/protection/) and handed in; 0 when none were, as a user's stored scores default to.
     riskScores: facts.riskScores ?? { bot: 0, free_trial_abuse: 0 },
   };
 }

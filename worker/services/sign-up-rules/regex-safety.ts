@@ -3,8 +3,9 @@
  * RegExp (as the reference does, backreferences included), which cannot be interrupted: a pattern
  * like `(a+)+$` or `a?a?a?…aaa` would take exponential time on a crafted email and stall the isolate
  * every project shares. So a pattern is bounded statically: short, no quantified group (star height
- * 1, no repeated alternation) and at most two quantifiers, which keeps the worst case polynomial and
- * small on a subject of at most MAX_SUBJECT_LENGTH characters.
+ * 1, no repeated alternation) and at most two quantifiers, two only when the pattern is anchored at
+ * the start (`^`, no top-level `|`): one start position, so the worst case stays quadratic (about
+ * 0.1 ms on MAX_SUBJECT_LENGTH characters; an unanchored `.*a.*b` is cubic, about 10 ms).
  */
 
 export const MAX_PATTERN_LENGTH = 256;
@@ -15,6 +16,8 @@ export function unsafePatternReason(pattern: string): string | null {
   if (pattern.length > MAX_PATTERN_LENGTH) return `a matches() pattern may have at most ${MAX_PATTERN_LENGTH} characters`;
   let quantifiers = 0;
   let inClass = false;
+  let depth = 0;
+  let topLevelAlternation = false;
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;
     if (ch === "\\") {
@@ -29,6 +32,9 @@ export function unsafePatternReason(pattern: string): string | null {
       inClass = true;
       continue;
     }
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if (ch === "|" && depth === 0) topLevelAlternation = true;
     const isQuantifier = ch === "*" || ch === "+" || ch === "?" || (ch === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)));
     if (!isQuantifier) continue;
     const prev = pattern[i - 1];
@@ -39,5 +45,7 @@ export function unsafePatternReason(pattern: string): string | null {
     if (quantifiers > MAX_QUANTIFIERS) return `a matches() pattern may have at most ${MAX_QUANTIFIERS} quantifiers (*, +, ?, {n,m})`;
     if (ch === "{") i = pattern.indexOf("}", i);
   }
+  if (quantifiers === MAX_QUANTIFIERS && (!pattern.startsWith("^") || topLevelAlternation))
+    return `a matches() pattern with ${MAX_QUANTIFIERS} quantifiers must start with ^ (and have no top-level |): unanchored, it can take cubic time`;
   return null;
 }

@@ -1,7 +1,8 @@
 /**
  * The owner's tester (POST /internal/sign-up-rules-test): the project's rules run on a sign-up the
  * owner describes, with every rule's status, and nothing counted or created. A country left null is
- * the request's own, as in the reference.
+ * the request's own, as a sign-up from it gets (gate.ts: Cloudflare's, in development the cf-ipcountry
+ * header), as in the reference.
  */
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
@@ -19,7 +20,7 @@ export type SignUpRulesTestInput = {
 
 export function testSignUpRules(deps: Deps, project: ProjectRow, input: SignUpRulesTestInput) {
   const auth = renderedConfigOf(project).auth;
-  const context = signUpRuleContext({ ...input, countryCode: input.countryCode ?? deps.audit.countryCode });
+  const context = signUpRuleContext({ ...input, countryCode: input.countryCode ?? deps.audit.signUpCountryCode ?? null });
   const trace: SignUpRulesTrace = evaluateSignUpRules(auth.signUpRules, auth.signUpRulesDefaultAction, context);
   return { context, trace };
 }
