@@ -7,6 +7,7 @@ import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
 import { startSmtpFaults } from "./smtp-fault-server.mjs";
+import { startTurnstileFake } from "./turnstile-fake.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
 
 declare module "vitest" {
@@ -18,6 +19,7 @@ declare module "vitest" {
     smtpFaultsPort: number;
     hostilePort: number;
     stripeApiUrl: string;
+    turnstileUrl: string;
   }
 }
 
@@ -46,8 +48,12 @@ export default async function setup(project: TestProject) {
   // The local Stripe fake npm start runs without a key (scripts/stripe-dev-server.mjs).
   const stripe = await startStripeDevServer();
   project.provide("stripeApiUrl", stripe.url);
+  // Turnstile's siteverify and widget script (test/turnstile-fake.mjs), on the port vitest.config.ts bound.
+  const turnstile = await startTurnstileFake(Number(process.env.DOORMAN_TEST_TURNSTILE_PORT));
+  project.provide("turnstileUrl", turnstile.url);
   const renderer = await rendererReady;
   return async () => {
+    await turnstile.stop();
     await stripe.close();
     await renderer.stop();
     await hostile.stop();

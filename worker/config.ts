@@ -63,6 +63,8 @@ export type OutboundLimits = {
   stripe: OutboundBounds;
   /** The assistant's whole answer (AI_ANSWER_TIMEOUT_MS); its first byte and gaps are the project's `doorman.ai.timeoutMs`. */
   ai: { timeoutMs: number; maxBodyBytes: number };
+  /** One Turnstile siteverify call (TURNSTILE_TIMEOUT_MS): a sign-up or sign-in waits on it. */
+  turnstile: OutboundBounds;
 };
 
 export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
@@ -74,7 +76,13 @@ export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
   stripe: { timeoutMs: 20_000, firstByteMs: 15_000, maxBodyBytes: 1024 * 1024 },
   // MAX_OUTPUT_TOKENS (1024) at a slow 10 tokens/s is ~100 s; its event stream is well under 1 MiB.
   ai: { timeoutMs: 180_000, maxBodyBytes: 2 * 1024 * 1024 },
+  // A person is waiting on the sign-up: siteverify answers in well under a second; its JSON is tiny.
+  turnstile: { timeoutMs: 5_000, firstByteMs: 4_000, maxBodyBytes: 16 * 1024 },
 };
+
+/** Cloudflare's endpoints; a deployment may point them at a local fake (tests, offline development). */
+export const DEFAULT_TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+export const DEFAULT_TURNSTILE_SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
 
 export type Config = {
   environment: Environment;
@@ -117,6 +125,8 @@ export type Config = {
   outbound: OutboundLimits;
   /** The bearer secret of the cron-called internal routes (CRON_SECRET); null = those routes refuse every caller. */
   cronSecret: string | null;
+  /** Turnstile's siteverify endpoint and widget script (TURNSTILE_SITEVERIFY_URL, TURNSTILE_SCRIPT_URL); Cloudflare's by default. */
+  turnstile: { siteverifyUrl: string; scriptUrl: string };
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -190,6 +200,9 @@ const varsSchema = z.object({
   OAUTH_TIMEOUT_MS: milliseconds,
   STRIPE_TIMEOUT_MS: milliseconds,
   AI_ANSWER_TIMEOUT_MS: milliseconds,
+  TURNSTILE_TIMEOUT_MS: milliseconds,
+  TURNSTILE_SITEVERIFY_URL: httpUrl,
+  TURNSTILE_SCRIPT_URL: httpUrl,
   CRON_SECRET: optional.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
 });
 type Vars = z.output<typeof varsSchema>;
@@ -264,6 +277,9 @@ function checkVars(vars: Vars, environment: Environment): string[] {
     if (vars.CRON_SECRET === DEV_CRON_SECRET) problems.push("CRON_SECRET is the public development secret; production needs its own");
     // Another Stripe host would receive the platform's secret key and could fake every payment: development only.
     if (vars.STRIPE_API_URL) problems.push("STRIPE_API_URL is development-only (a local Stripe mock); remove it in production");
+    // Tokens are only as good as the verifier: a plain-http siteverify could be answered by anyone on the path.
+    if (vars.TURNSTILE_SITEVERIFY_URL && !vars.TURNSTILE_SITEVERIFY_URL.startsWith("https://"))
+      problems.push("TURNSTILE_SITEVERIFY_URL must be https in production (http is for a local fake)");
     // Stripe's real signing secrets are whsec_…; anything else is a mock's, which anyone could sign with.
     if (vars.STRIPE_WEBHOOK_SECRET && !/^whsec_\S+$/.test(vars.STRIPE_WEBHOOK_SECRET))
       problems.push("STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)");
@@ -287,6 +303,7 @@ function readOutboundLimits(vars: Vars): OutboundLimits {
     oauth: withTotal(d.oauth, vars.OAUTH_TIMEOUT_MS),
     stripe: withTotal(d.stripe, vars.STRIPE_TIMEOUT_MS),
     ai: vars.AI_ANSWER_TIMEOUT_MS === undefined ? d.ai : { ...d.ai, timeoutMs: Number(vars.AI_ANSWER_TIMEOUT_MS) },
+    turnstile: withTotal(d.turnstile, vars.TURNSTILE_TIMEOUT_MS),
   };
 }
 
@@ -361,6 +378,10 @@ function buildConfig(env: object): Config {
     },
     outbound: readOutboundLimits(vars),
     cronSecret: vars.CRON_SECRET ?? (development ? DEV_CRON_SECRET : null),
+    turnstile: {
+      siteverifyUrl: vars.TURNSTILE_SITEVERIFY_URL ?? DEFAULT_TURNSTILE_SITEVERIFY_URL,
+      scriptUrl: vars.TURNSTILE_SCRIPT_URL ?? DEFAULT_TURNSTILE_SCRIPT_URL,
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
 import { checkNewPassword } from "./password-rules";
@@ -23,12 +24,19 @@ export type SignUpResult =
   | SignInTokens
   | MfaRequired
   | PasswordProblem
-  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected">;
+  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected" | "bot_challenge_required" | "bot_challenge_failed">;
 
 export async function signUpWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo; verificationCallbackUrl?: string },
+  input: {
+    email: string;
+    password: string;
+    currentUser: UserRecord | null;
+    ipInfo: IpInfo;
+    verificationCallbackUrl?: string;
+    botChallenge?: BotChallengeFields;
+  },
 ): Promise<SignUpResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return fail("password_auth_disabled");
@@ -37,7 +45,11 @@ export async function signUpWithPassword(
   // Checked here too: the anonymous upgrade below hashes the password without createUser.
   const rules = checkNewPassword(input.password, { project, email });
   if (!rules.ok) return rules;
-  const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password" });
+  // Before the rules and the hash: a bot is turned away before it costs a D1 write or an Argon2 run.
+  const challenge = await checkBotChallenge(deps, project, "signUp", input.botChallenge ?? {});
+  if (!challenge.ok) return challenge;
+  const turnstileResult = challenge.assessment?.status;
+  const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password", turnstileResult });
   if (!ruled.ok) return ruled;
 
   let userId: string;
@@ -62,7 +74,7 @@ export async function signUpWithPassword(
       primaryEmailAuthEnabled: true,
       countryCode: ruled.countryCode,
       ...ruled.restriction,
-      signUp: { method: "password" },
+      signUp: { method: "password", ...(turnstileResult ? { turnstile_result: turnstileResult } : {}) },
     });
     if (!created.ok) {
       if (created.reason === "invalid_password_hash") throw new Error("unreachable: no hash given");
@@ -79,7 +91,10 @@ export async function signUpWithPassword(
   return finished.ok ? finished.tokens : finished;
 }
 
-export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "email_password_mismatch">;
+export type SignInResult =
+  | SignInTokens
+  | MfaRequired
+  | Problem<"password_auth_disabled" | "email_password_mismatch" | "bot_challenge_required" | "bot_challenge_failed">;
 
 /**
  * Password sign-ins of one isolate run two at a time, in arrival order. A hash is ~100 ms of CPU
@@ -89,11 +104,17 @@ export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_d
 const SIGN_IN_CONCURRENCY = 2;
 const signInGate = createHashQueue({ limit: SIGN_IN_CONCURRENCY });
 
-export function signInWithPassword(
+export async function signInWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo },
+  input: { email: string; password: string; ipInfo: IpInfo; botChallenge?: BotChallengeFields; riskDemandsChallenge?: boolean },
 ): Promise<SignInResult> {
+  // Before the hash queue: a bot waits in no line and burns no Argon2 run. `riskDemandsChallenge` is
+  // the risk score's say (issue 29, risk signals), false until that is wired.
+  const challenge = await checkBotChallenge(deps, project, "signIn", input.botChallenge ?? {}, {
+    riskDemands: input.riskDemandsChallenge,
+  });
+  if (!challenge.ok) return challenge;
   return signInGate.run(() => signInWithPasswordNow(deps, project, input));
 }
 
