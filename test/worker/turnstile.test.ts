@@ -7,9 +7,9 @@
  * action; the four flows; the client view of the keys; 60 concurrent sign-ups with one token.
  */
 import { describe, expect, inject, it } from "vitest";
-import { TEST_SECRETS, TEST_SITEKEYS } from "../turnstile-fake.mjs";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { authorizeUrl, fetchWorker } from "../helpers/oauth";
+import { DUMMY_TOKEN, TEST_SECRETS } from "../turnstile-fake.mjs";
 
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 const SITE_KEY = "0x4AAAAAAAfakeSiteKey";
@@ -19,7 +19,12 @@ async function token(o: { action: string; hostname?: string; ageSeconds?: number
   const res = await fetch(`${fake()}/control/token`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ sitekey: o.sitekey ?? SITE_KEY, action: o.action, hostname: o.hostname ?? "localhost", age_seconds: o.ageSeconds }),
+    body: JSON.stringify({
+      sitekey: o.sitekey ?? SITE_KEY,
+      action: o.action,
+      hostname: o.hostname ?? "localhost",
+      age_seconds: o.ageSeconds,
+    }),
   });
   return ((await res.json()) as { token: string }).token;
 }
@@ -118,13 +123,13 @@ describe("a flow that requires a token (sign-up)", () => {
 
   it("with Cloudflare's test secrets: 1x passes, 2x fails, 3x is a spent token", async () => {
     const pass = await turnstileProject({ secret: TEST_SECRETS.pass, require: { signUp: true } });
-    expect((await signUpWith(pass, { bot_challenge_token: "XXXX.DUMMY.TOKEN.XXXX", bot_challenge_phase: "visible" })).status).toBe(200);
+    expect((await signUpWith(pass, { bot_challenge_token: DUMMY_TOKEN, bot_challenge_phase: "visible" })).status).toBe(200);
     const fail = await turnstileProject({ secret: TEST_SECRETS.fail, require: { signUp: true } });
-    expect((await signUpWith(fail, { bot_challenge_token: "XXXX.DUMMY.TOKEN.XXXX", bot_challenge_phase: "visible" })).body.code).toBe(
+    expect((await signUpWith(fail, { bot_challenge_token: DUMMY_TOKEN, bot_challenge_phase: "visible" })).body.code).toBe(
       "BOT_CHALLENGE_FAILED",
     );
     const spent = await turnstileProject({ secret: TEST_SECRETS.spent, require: { signUp: true } });
-    expect((await signUpWith(spent, { bot_challenge_token: "XXXX.DUMMY.TOKEN.XXXX", bot_challenge_phase: "invisible" })).body.code).toBe(
+    expect((await signUpWith(spent, { bot_challenge_token: DUMMY_TOKEN, bot_challenge_phase: "invisible" })).body.code).toBe(
       "BOT_CHALLENGE_REQUIRED",
     );
   });

@@ -4,8 +4,8 @@ import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
 import { renderedConfigOf } from "../services/project-config/cache";
 import { readProjectConfig } from "../services/project-config/flat";
-import { BOT_CHALLENGE_FLOWS } from "../services/protection/config";
 import { withoutConfigSecrets } from "../services/project-config/secrets";
+import { BOT_CHALLENGE_FLOWS } from "../services/protection/config";
 
 /** The Turnstile widget a client renders: public keys only (the secret never leaves the worker), null without both keys. */
 function botChallengeView(project: ProjectRow, scriptUrl: string): BotChallengeClientJson | null {

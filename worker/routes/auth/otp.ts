@@ -46,7 +46,9 @@ const checkCode = defineRoute({
 
 export const otpRoutes = routeGroup();
 addRoute(otpRoutes, sendCode, async (c, { auth, body }) => {
-  const result = unwrap(await sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url, botChallenge: body }));
+  const result = unwrap(
+    await sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url, botChallenge: body }),
+  );
   return c.json({ nonce: result.nonce });
 });
 addRoute(otpRoutes, signIn, async (c, { auth, body }) => {

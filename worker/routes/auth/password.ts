@@ -48,7 +48,12 @@ const signIn = defineRoute({
   access,
   body: z.strictObject({ ...credentials, ...botChallenge }),
   response: tokensSchema,
-  errors: ["PASSWORD_AUTHENTICATION_NOT_ENABLED", "EMAIL_PASSWORD_MISMATCH", "MULTI_FACTOR_AUTHENTICATION_REQUIRED", ...BOT_CHALLENGE_ERRORS],
+  errors: [
+    "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+    "EMAIL_PASSWORD_MISMATCH",
+    "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+    ...BOT_CHALLENGE_ERRORS,
+  ],
   // Lockout per (account, address), plus a per-account cap far above it (NIST 800-63B: 100 failures):
   // wrong tries from other addresses cannot lock the owner out. Only failed sign-ins count there.
   rateLimit: {

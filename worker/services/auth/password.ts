@@ -8,8 +8,8 @@ import { notifyPasswordChanged } from "../email/notices";
 import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
-import { fail, type Problem } from "../result";
 import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
+import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
 import { checkNewPassword } from "./password-rules";
@@ -24,7 +24,9 @@ export type SignUpResult =
   | SignInTokens
   | MfaRequired
   | PasswordProblem
-  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected" | "bot_challenge_required" | "bot_challenge_failed">;
+  | Problem<
+      "password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected" | "bot_challenge_required" | "bot_challenge_failed"
+    >;
 
 export async function signUpWithPassword(
   deps: Deps,

@@ -12,10 +12,10 @@
  */
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
-import { openConfigSecret } from "../project-config/secrets";
 import { renderedConfigOf } from "../project-config/cache";
-import type { BotChallengeFlow } from "./config";
+import { openConfigSecret } from "../project-config/secrets";
 import { fail, type Problem } from "../result";
+import type { BotChallengeFlow } from "./config";
 import { type TurnstileAction, type TurnstileStatus, verifyTurnstileToken } from "./turnstile";
 
 /** The request fields, as the wire sends them (query params on OAuth authorize). */
@@ -30,8 +30,7 @@ export type TurnstileAssessment = { status: TurnstileStatus; visibleChallengeRes
 
 export type BotChallengeOutcome =
   /** `assessment` null: the project has no Turnstile keys, nothing was verified. */
-  | { ok: true; assessment: TurnstileAssessment | null }
-  | Problem<"bot_challenge_required" | "bot_challenge_failed">;
+  { ok: true; assessment: TurnstileAssessment | null } | Problem<"bot_challenge_required" | "bot_challenge_failed">;
 
 export const FLOW_ACTIONS: Record<BotChallengeFlow, TurnstileAction> = {
   signUp: "sign_up_with_credential",

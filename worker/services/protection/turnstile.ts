@@ -13,7 +13,12 @@ import { hostedPagesOrigin } from "../hosted-pages/trust";
 import { isTrustedHostname, readProjectConfig } from "../project-config/flat";
 
 /** The reference's actions, plus Doorman's password sign-in (a project can require a token there). */
-export const TURNSTILE_ACTIONS = ["sign_up_with_credential", "sign_in_with_credential", "send_magic_link_email", "oauth_authenticate"] as const;
+export const TURNSTILE_ACTIONS = [
+  "sign_up_with_credential",
+  "sign_in_with_credential",
+  "send_magic_link_email",
+  "oauth_authenticate",
+] as const;
 export type TurnstileAction = (typeof TURNSTILE_ACTIONS)[number];
 export type TurnstileStatus = "ok" | "invalid" | "error";
 /** Cloudflare's dummy secrets (always pass, always fail, token spent): developers.cloudflare.com/turnstile "Test your Turnstile implementation". */
