@@ -22,8 +22,8 @@ export type BotChallengeFields = {
 };
 
 type AppState = { settings?: Promise<BotChallengeClientJson | null>; slot: HTMLElement | null };
-const states = new WeakMap<AppCore, AppState>();
-const stateOf = (app: AppCore): AppState => {
+const states = new WeakMap<object, AppState>();
+const stateOf = (app: object): AppState => {
   let s = states.get(app);
   if (!s) states.set(app, (s = { slot: null }));
   return s;
@@ -33,7 +33,7 @@ const stateOf = (app: AppCore): AppState => {
  * Where a visible challenge renders (a container in the sign-in or sign-up card); null = a small box
  * at the bottom of the page. The React components set it while they are mounted.
  */
-export function setBotChallengeSlot(app: AppCore, slot: HTMLElement | null): void {
+export function setBotChallengeSlot(app: object, slot: HTMLElement | null): void {
   stateOf(app).slot = slot;
 }
 

@@ -20,7 +20,7 @@ const load = (src: string) =>
       api ? resolve(api) : reject();
     };
     s.onerror = reject;
-    document.head.append(s);
+    document.head.appendChild(s);
   }).catch((e) => {
     loading = undefined;
     throw e;
@@ -31,7 +31,7 @@ export async function widgetToken(s: BotChallengeClientJson, action: string, slo
   const api = win().turnstile ?? (await load(s.script_url));
   const box = document.createElement("div");
   if (visible && !slot) box.style.cssText = "position:fixed;bottom:16px;right:16px;z-index:9999";
-  (slot ?? document.body).append(box);
+  (slot ?? document.body).appendChild(box);
   let id = "";
   try {
     return await new Promise<string>((resolve, reject) => {

@@ -6,7 +6,7 @@
 import { RateLimitedError } from "../../interface/http";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../shared/constants";
 import { englishT, type Translate } from "../i18n/translator";
-import { emailLinkErrorMessage } from "./code-messages";
+import { botChallengeMessage, emailLinkErrorMessage } from "./code-messages";
 
 export type CredentialField = "email" | "password" | "passwordRepeat";
 export type FormErrors = Partial<Record<CredentialField | "form", string>>;
@@ -52,6 +52,8 @@ export function errorsFromResult(error: unknown, t: Translate = englishT): FormE
   if (!code) return { form: t("form.connectionProblem") };
   // Sign-up sends a verification link to a handler page of this site.
   if (code === "REDIRECT_URL_NOT_WHITELISTED") return { form: emailLinkErrorMessage(error, "", t) };
+  const challenge = botChallengeMessage(error, t);
+  if (challenge) return { form: challenge };
 
   return { [FIELD_OF_CODE[code] ?? "form"]: message };
 }

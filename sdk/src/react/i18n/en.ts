@@ -431,6 +431,8 @@ export const en = {
   "impersonation.noCode": "This impersonation link has no code. Start again from the console.",
   "impersonation.invalid": "This impersonation link is used, expired or not for this app. Start again from the console.",
   "impersonation.failed": "Could not open the impersonation session. Start again from the console.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "We could not confirm that you are a person. Please try again.",
 };
 
 /** A key of the catalogue. */

@@ -427,4 +427,6 @@ export const ar: Messages = {
   "impersonation.noCode": "لا يحتوي رابط انتحال الهوية هذا على رمز. ابدأ من جديد من وحدة التحكم.",
   "impersonation.invalid": "رابط انتحال الهوية هذا مستخدم أو منتهي الصلاحية أو ليس لهذا التطبيق. ابدأ من جديد من وحدة التحكم.",
   "impersonation.failed": "تعذّر فتح جلسة انتحال الهوية. ابدأ من جديد من وحدة التحكم.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "تعذّر علينا التأكد من أنك إنسان. يُرجى المحاولة مرة أخرى.",
 };

@@ -433,4 +433,6 @@ export const de: Messages = {
   "impersonation.invalid":
     "Dieser Link wurde bereits verwendet, ist abgelaufen oder gehört nicht zu dieser App. Beginnen Sie erneut in der Konsole.",
   "impersonation.failed": "Die Sitzung konnte nicht geöffnet werden. Beginnen Sie erneut in der Konsole.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Wir konnten nicht bestätigen, dass Sie ein Mensch sind. Bitte versuchen Sie es erneut.",
 };

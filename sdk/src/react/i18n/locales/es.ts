@@ -429,4 +429,6 @@ export const es: Messages = {
   "impersonation.noCode": "Este enlace de suplantación no tiene código. Empieza de nuevo desde la consola.",
   "impersonation.invalid": "Este enlace de suplantación ya se usó, caducó o no es de esta app. Empieza de nuevo desde la consola.",
   "impersonation.failed": "No se pudo abrir la sesión de suplantación. Empieza de nuevo desde la consola.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "No pudimos confirmar que eres una persona. Inténtalo de nuevo.",
 };

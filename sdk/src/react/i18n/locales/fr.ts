@@ -434,4 +434,6 @@ export const fr: Messages = {
   "impersonation.invalid":
     "Ce lien d’emprunt d’identité est déjà utilisé, expiré ou ne concerne pas cette application. Recommencez depuis la console.",
   "impersonation.failed": "Impossible d’ouvrir la session d’emprunt d’identité. Recommencez depuis la console.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Nous n’avons pas pu confirmer que vous êtes une personne. Veuillez réessayer.",
 };

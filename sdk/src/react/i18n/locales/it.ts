@@ -430,4 +430,6 @@ export const it: Messages = {
   "impersonation.invalid":
     "Questo link di impersonificazione è già stato usato, è scaduto o non è per questa app. Ricomincia dalla console.",
   "impersonation.failed": "Impossibile aprire la sessione di impersonificazione. Ricomincia dalla console.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Non è stato possibile confermare che sei una persona. Riprova.",
 };

@@ -428,4 +428,6 @@ export const ja: Messages = {
   "impersonation.noCode": "このなりすましリンクにはコードがありません。コンソールからやり直してください。",
   "impersonation.invalid": "このなりすましリンクは使用済み、期限切れ、またはこのアプリ用ではありません。コンソールからやり直してください。",
   "impersonation.failed": "なりすましセッションを開けませんでした。コンソールからやり直してください。",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "人間であることを確認できませんでした。もう一度お試しください。",
 };

@@ -427,4 +427,6 @@ export const ko: Messages = {
   "impersonation.noCode": "이 링크에는 코드가 없습니다. 콘솔에서 다시 시작하세요.",
   "impersonation.invalid": "이 링크는 이미 사용되었거나 만료되었거나 이 앱용이 아닙니다. 콘솔에서 다시 시작하세요.",
   "impersonation.failed": "세션을 열 수 없습니다. 콘솔에서 다시 시작하세요.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "사람인지 확인할 수 없습니다. 다시 시도해 주세요.",
 };

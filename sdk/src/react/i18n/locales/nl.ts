@@ -427,4 +427,6 @@ export const nl: Messages = {
   "impersonation.noCode": "Deze imitatielink bevat geen code. Begin opnieuw in de console.",
   "impersonation.invalid": "Deze imitatielink is al gebruikt, verlopen of niet voor deze app. Begin opnieuw in de console.",
   "impersonation.failed": "De imitatiesessie kon niet worden geopend. Begin opnieuw in de console.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "We konden niet bevestigen dat je een mens bent. Probeer het opnieuw.",
 };

@@ -428,4 +428,6 @@ export const pl: Messages = {
   "impersonation.noCode": "Ten link nie zawiera kodu. Zacznij ponownie w konsoli.",
   "impersonation.invalid": "Ten link został już użyty, wygasł lub nie dotyczy tej aplikacji. Zacznij ponownie w konsoli.",
   "impersonation.failed": "Nie udało się otworzyć sesji. Zacznij ponownie w konsoli.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Nie udało się potwierdzić, że jesteś człowiekiem. Spróbuj ponownie.",
 };

@@ -427,4 +427,6 @@ export const ptBR: Messages = {
   "impersonation.noCode": "Este link de personificação não tem código. Comece de novo pelo console.",
   "impersonation.invalid": "Este link de personificação já foi usado, expirou ou não é deste app. Comece de novo pelo console.",
   "impersonation.failed": "Não foi possível abrir a sessão de personificação. Comece de novo pelo console.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Não foi possível confirmar que você é uma pessoa. Tente novamente.",
 };

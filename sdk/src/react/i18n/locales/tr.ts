@@ -429,4 +429,6 @@ export const tr: Messages = {
   "impersonation.noCode": "Bu bağlantıda kod yok. Konsoldan yeniden başlayın.",
   "impersonation.invalid": "Bu bağlantı kullanılmış, süresi dolmuş ya da bu uygulamaya ait değil. Konsoldan yeniden başlayın.",
   "impersonation.failed": "Oturum açılamadı. Konsoldan yeniden başlayın.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "İnsan olduğunuzu doğrulayamadık. Lütfen tekrar deneyin.",
 };

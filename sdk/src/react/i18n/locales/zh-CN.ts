@@ -424,4 +424,6 @@ export const zhCN: Messages = {
   "impersonation.noCode": "此模拟登录链接没有代码。请从控制台重新开始。",
   "impersonation.invalid": "此模拟登录链接已使用、已过期或不属于此应用。请从控制台重新开始。",
   "impersonation.failed": "无法打开模拟登录会话。请从控制台重新开始。",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "我们无法确认您是真人。请重试。",
 };
