@@ -37,6 +37,7 @@ import { definePermissionSteps } from "./permissions-scenario.mjs";
 import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
+import { defineTurnstileSteps } from "./turnstile-scenario.mjs";
 
 export function defineScenario({ page, context, origin, shots, mail }) {
   const runner = createRunner();
@@ -209,6 +210,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });
+  defineTurnstileSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
+import { startTurnstileFake } from "../turnstile-fake.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -49,17 +50,22 @@ export async function startStack() {
   // Every scenario signs up from the one loopback address, more than the per-address sign-up limit
   // allows in an hour (20); the limit itself is tested by the vitest bursts (rate-limit-burst.test.ts).
   const oidc = await startOidcDevServer();
+  // Turnstile's siteverify and widget script, offline (test/turnstile-fake.mjs): the API verifies
+  // against it, and the web app's CSP allows its origin (TURNSTILE_SCRIPT_URL, bound below).
+  const turnstile = await startTurnstileFake();
+  const turnstileScript = `${turnstile.url}/turnstile/v0/api.js?render=explicit`;
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   writeFileSync(
     join(root, "wrangler.e2e.toml"),
     base.replace(
       /^\[vars\]$/m,
-      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"`,
+      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"\nTURNSTILE_SITEVERIFY_URL = ${JSON.stringify(`${turnstile.url}/turnstile/v0/siteverify`)}\nTURNSTILE_SCRIPT_URL = ${JSON.stringify(turnstileScript)}`,
     ),
   );
   const renderer = await startEmailRenderer();
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
+  args.push("--binding", `TURNSTILE_SCRIPT_URL=${turnstileScript}`);
   const child = spawn(wrangler, args, {
     cwd: join(root, "web"),
     env: { ...env, ...renderer.registryEnv },
@@ -81,6 +87,7 @@ export async function startStack() {
     rmSync(state, { recursive: true, force: true });
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();
+    await turnstile.stop();
   };
 
   const deadline = Date.now() + 90_000;
