@@ -6,6 +6,7 @@
  * (HTTP 500, and hanging past the time limit); a token from another hostname or for another
  * action; the four flows; the client view of the keys; 60 concurrent sign-ups with one token.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { call, createProjectWithKeys, uniqueEmail } from "../helpers/api";
 import { authorizeUrl, fetchWorker } from "../helpers/oauth";
@@ -245,6 +246,29 @@ describe("what the client sees", () => {
     expect((await call("/projects/current", p.client)).body.config.bot_challenge).toBeNull();
     // Without a secret nothing can be verified, so nothing is demanded.
     expect((await signUpWith(p)).status).toBe(200);
+  });
+});
+
+describe("the risk score's seam (riskDemands)", () => {
+  it("demands a token on a flow that does not require one, only when the project has keys", async () => {
+    const { makeDeps } = await import("../../worker/services/deps");
+    const { findProjectById } = await import("../../worker/db/queries/projects");
+    const { checkBotChallenge } = await import("../../worker/services/protection/bot-challenge");
+    const deps = makeDeps(env as never, { origin: "http://localhost" });
+    const keyed = await findProjectById(deps.db, (await turnstileProject()).projectId);
+    const bare = await findProjectById(deps.db, (await createProjectWithKeys()).projectId);
+    if (!keyed || !bare) throw new Error("projects not found");
+    expect(await checkBotChallenge(deps, keyed, "signUp", {})).toEqual({ ok: true, assessment: { status: "invalid" } });
+    expect(await checkBotChallenge(deps, keyed, "signUp", {}, { riskDemands: true })).toMatchObject({
+      ok: false,
+      reason: "bot_challenge_required",
+    });
+    const fields = { bot_challenge_token: await signUpToken(), bot_challenge_phase: "invisible" as const };
+    expect(await checkBotChallenge(deps, keyed, "signUp", fields, { riskDemands: true })).toEqual({
+      ok: true,
+      assessment: { status: "ok" },
+    });
+    expect(await checkBotChallenge(deps, bare, "signUp", {}, { riskDemands: true })).toEqual({ ok: true, assessment: null });
   });
 });
 

@@ -35,14 +35,14 @@ export type SendCodeResult =
 export async function sendSignInCode(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; callbackUrl: string; botChallenge?: BotChallengeFields },
+  input: { email: string; callbackUrl: string; botChallenge?: BotChallengeFields; riskDemandsChallenge?: boolean },
 ): Promise<SendCodeResult> {
   const config = readProjectConfig(project.config);
   if (!config.magic_link_enabled) return fail("magic_link_disabled");
   // The link carries a sign-in code: it may only point at the project's own domains.
   if (!(await isTrustedRedirectUrl(deps, project, input.callbackUrl))) return fail("untrusted_url");
   // Before any lookup or mail: a bot must not learn which addresses exist nor send mail on our name.
-  const challenge = await checkBotChallenge(deps, project, "otp", input.botChallenge ?? {});
+  const challenge = await checkBotChallenge(deps, project, "otp", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
   if (!challenge.ok) return challenge;
   const email = normaliseEmail(input.email);
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);

@@ -38,6 +38,8 @@ export async function signUpWithPassword(
     ipInfo: IpInfo;
     verificationCallbackUrl?: string;
     botChallenge?: BotChallengeFields;
+    /** The risk score asks for a token even where the flow does not require one (the risk signals' say; false until wired). */
+    riskDemandsChallenge?: boolean;
   },
 ): Promise<SignUpResult> {
   const config = readProjectConfig(project.config);
@@ -48,7 +50,7 @@ export async function signUpWithPassword(
   const rules = checkNewPassword(input.password, { project, email });
   if (!rules.ok) return rules;
   // Before the rules and the hash: a bot is turned away before it costs a D1 write or an Argon2 run.
-  const challenge = await checkBotChallenge(deps, project, "signUp", input.botChallenge ?? {});
+  const challenge = await checkBotChallenge(deps, project, "signUp", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
   if (!challenge.ok) return challenge;
   const turnstileResult = challenge.assessment?.status;
   const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password", turnstileResult });
