@@ -30,6 +30,9 @@ export default defineConfig(async () => {
   // change of every test goes through it, as in production; globalSetup starts it on this port.
   const pwnedPort = await freeLoopbackPort();
   process.env.DOORMAN_TEST_PWNED_PORT = String(pwnedPort);
+  // The local Turnstile (siteverify and widget script, test/turnstile-fake.mjs), started by globalSetup here.
+  const turnstilePort = await freeLoopbackPort();
+  process.env.DOORMAN_TEST_TURNSTILE_PORT = String(turnstilePort);
   return {
     // The wire contract's alias (tsconfig.base.json `paths`; vite does not read them).
     resolve: {
@@ -56,6 +59,10 @@ export default defineConfig(async () => {
             // The reference's test capacity (200 an hour in production), so send-email is not paced in tests that do not ask for it.
             EMAIL_CAPACITY_PER_HOUR: "100000",
             PWNED_PASSWORDS_URL: `http://127.0.0.1:${pwnedPort}/range/`,
+            TURNSTILE_SITEVERIFY_URL: `http://127.0.0.1:${turnstilePort}/turnstile/v0/siteverify`,
+            TURNSTILE_SCRIPT_URL: `http://127.0.0.1:${turnstilePort}/turnstile/v0/api.js?render=explicit`,
+            // 2 s (5 s when deployed), so the hanging-siteverify test is quick.
+            TURNSTILE_TIMEOUT_MS: "2000",
           },
           // Replaces wrangler.toml's EMAIL_RENDERER service (doorman-email-renderer, not a worker of this pool).
           serviceBindings: { EMAIL_RENDERER: { external: { address: `127.0.0.1:${rendererPort}`, http: {} } } },

@@ -8,6 +8,7 @@ import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
 import { startPwnedRangeFixture } from "./pwned-range-fixture.mjs";
 import { startSmtpFaults } from "./smtp-fault-server.mjs";
+import { startTurnstileFake } from "./turnstile-fake.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
 
 declare module "vitest" {
@@ -20,6 +21,7 @@ declare module "vitest" {
     hostilePort: number;
     stripeApiUrl: string;
     pwnedPort: number;
+    turnstileUrl: string;
   }
 }
 
@@ -51,9 +53,13 @@ export default async function setup(project: TestProject) {
   // The Pwned Passwords range API of the breached-password check (PWNED_PASSWORDS_URL, see vitest.config.ts).
   const pwned = await startPwnedRangeFixture(Number(process.env.DOORMAN_TEST_PWNED_PORT));
   project.provide("pwnedPort", pwned.port);
+  // Turnstile's siteverify and widget script (test/turnstile-fake.mjs), on the port vitest.config.ts bound.
+  const turnstile = await startTurnstileFake(Number(process.env.DOORMAN_TEST_TURNSTILE_PORT));
+  project.provide("turnstileUrl", turnstile.url);
   const renderer = await rendererReady;
   return async () => {
     await pwned.stop();
+    await turnstile.stop();
     await stripe.close();
     await renderer.stop();
     await hostile.stop();

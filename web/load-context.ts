@@ -8,6 +8,8 @@
 export type WebEnv = {
   /** The internal project's publishable client key (public; sent to the browser). */
   PUBLISHABLE_CLIENT_KEY: string;
+  /** The Turnstile widget script the API tells clients (the worker's TURNSTILE_SCRIPT_URL); its origin is allowed by the CSP. Unset = Cloudflare's. */
+  TURNSTILE_SCRIPT_URL?: string;
   /** The API worker (service binding "doorman"); /api/* is forwarded to it. */
   API: Fetcher;
 };

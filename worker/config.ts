@@ -65,6 +65,8 @@ export type OutboundLimits = {
   ai: { timeoutMs: number; maxBodyBytes: number };
   /** One range query of the breached-password check (PWNED_PASSWORDS_URL); a sign-up waits on it, and it fails open. */
   pwnedPasswords: OutboundBounds;
+  /** One Turnstile siteverify call (TURNSTILE_TIMEOUT_MS): a sign-up or sign-in waits on it. */
+  turnstile: OutboundBounds;
 };
 
 export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
@@ -79,10 +81,16 @@ export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
   // A sign-up or password change waits on it and it fails open, so it is short; a padded range answer is
   // 800-1,000+ lines of ~40 bytes (~30-45 KB), so 128 KiB leaves room for the corpus to grow.
   pwnedPasswords: { timeoutMs: 3_000, firstByteMs: 2_000, maxBodyBytes: 128 * 1024 },
+  // A person is waiting on the sign-up: siteverify answers in well under a second; its JSON is tiny.
+  turnstile: { timeoutMs: 5_000, firstByteMs: 4_000, maxBodyBytes: 16 * 1024 },
 };
 
 /** The Pwned Passwords range endpoint (https://haveibeenpwned.com/API/v3#PwnedPasswords): the default of a production worker. */
 export const DEFAULT_PWNED_PASSWORDS_URL = "https://api.pwnedpasswords.com/range/";
+
+/** Cloudflare's endpoints; a deployment may point them at a local fake (tests, offline development). */
+export const DEFAULT_TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+export const DEFAULT_TURNSTILE_SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
 
 export type Config = {
   environment: Environment;
@@ -131,6 +139,8 @@ export type Config = {
    * (development's default, so `npm start` stays offline, or "off").
    */
   pwnedPasswordsUrl: string | null;
+  /** Turnstile's siteverify endpoint and widget script (TURNSTILE_SITEVERIFY_URL, TURNSTILE_SCRIPT_URL); Cloudflare's by default. */
+  turnstile: { siteverifyUrl: string; scriptUrl: string };
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -204,6 +214,9 @@ const varsSchema = z.object({
   OAUTH_TIMEOUT_MS: milliseconds,
   STRIPE_TIMEOUT_MS: milliseconds,
   AI_ANSWER_TIMEOUT_MS: milliseconds,
+  TURNSTILE_TIMEOUT_MS: milliseconds,
+  TURNSTILE_SITEVERIFY_URL: httpUrl,
+  TURNSTILE_SCRIPT_URL: httpUrl,
   CRON_SECRET: optional.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
   PWNED_PASSWORDS_URL: optional.refine(
     (v) => v === undefined || v === "off" || /^https?:\/\/[^/\s]+\S*$/.test(v),
@@ -282,6 +295,9 @@ function checkVars(vars: Vars, environment: Environment): string[] {
     if (vars.CRON_SECRET === DEV_CRON_SECRET) problems.push("CRON_SECRET is the public development secret; production needs its own");
     // Another Stripe host would receive the platform's secret key and could fake every payment: development only.
     if (vars.STRIPE_API_URL) problems.push("STRIPE_API_URL is development-only (a local Stripe mock); remove it in production");
+    // Tokens are only as good as the verifier: a plain-http siteverify could be answered by anyone on the path.
+    if (vars.TURNSTILE_SITEVERIFY_URL && !vars.TURNSTILE_SITEVERIFY_URL.startsWith("https://"))
+      problems.push("TURNSTILE_SITEVERIFY_URL must be https in production (http is for a local fake)");
     // Stripe's real signing secrets are whsec_…; anything else is a mock's, which anyone could sign with.
     if (vars.STRIPE_WEBHOOK_SECRET && !/^whsec_\S+$/.test(vars.STRIPE_WEBHOOK_SECRET))
       problems.push("STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)");
@@ -306,6 +322,7 @@ function readOutboundLimits(vars: Vars): OutboundLimits {
     stripe: withTotal(d.stripe, vars.STRIPE_TIMEOUT_MS),
     ai: vars.AI_ANSWER_TIMEOUT_MS === undefined ? d.ai : { ...d.ai, timeoutMs: Number(vars.AI_ANSWER_TIMEOUT_MS) },
     pwnedPasswords: d.pwnedPasswords,
+    turnstile: withTotal(d.turnstile, vars.TURNSTILE_TIMEOUT_MS),
   };
 }
 
@@ -387,6 +404,10 @@ function buildConfig(env: object): Config {
     outbound: readOutboundLimits(vars),
     cronSecret: vars.CRON_SECRET ?? (development ? DEV_CRON_SECRET : null),
     pwnedPasswordsUrl: readPwnedPasswordsUrl(vars.PWNED_PASSWORDS_URL, development),
+    turnstile: {
+      siteverifyUrl: vars.TURNSTILE_SITEVERIFY_URL ?? DEFAULT_TURNSTILE_SITEVERIFY_URL,
+      scriptUrl: vars.TURNSTILE_SCRIPT_URL ?? DEFAULT_TURNSTILE_SCRIPT_URL,
+    },
   };
 }
 

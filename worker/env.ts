@@ -67,6 +67,12 @@ export interface EnvVars {
   OAUTH_TIMEOUT_MS?: string;
   STRIPE_TIMEOUT_MS?: string;
   AI_ANSWER_TIMEOUT_MS?: string;
+  /** One Turnstile siteverify call's total time limit in ms (default 5000). */
+  TURNSTILE_TIMEOUT_MS?: string;
+  /** Turnstile's siteverify endpoint; unset = Cloudflare's. Tests and offline development point it at test/turnstile-fake.mjs. */
+  TURNSTILE_SITEVERIFY_URL?: string;
+  /** The Turnstile widget script the SDK loads (told to clients in GET /projects/current); unset = Cloudflare's api.js?render=explicit. */
+  TURNSTILE_SCRIPT_URL?: string;
   /** The bearer secret of POST /internal/failed-emails-digest (an external cron); unset = that route refuses every caller (the daily cron needs none). */
   CRON_SECRET?: string;
   /** The k-anonymity range endpoint new passwords are checked against (HIBP format; the 5 hex characters are appended): unset = https://api.pwnedpasswords.com/range/ in production, no check in development; "off" = no check. */

@@ -39,6 +39,7 @@ import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
 import { defineRulesSteps } from "./rules-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
+import { defineTurnstileSteps } from "./turnstile-scenario.mjs";
 
 export function defineScenario({ page, context, origin, shots, mail }) {
   const runner = createRunner();
@@ -213,6 +214,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });
   defineBreachSteps(runner, { page, origin, shots });
+  defineTurnstileSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
 import { startPwnedRangeFixture } from "../pwned-range-fixture.mjs";
+import { startTurnstileFake } from "../turnstile-fake.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -52,17 +53,22 @@ export async function startStack() {
   const oidc = await startOidcDevServer();
   // Every new password goes through the breached-password check, against the local range API (issue 29).
   const pwned = await startPwnedRangeFixture();
+  // Turnstile's siteverify and widget script, offline (test/turnstile-fake.mjs): the API verifies
+  // against it, and the web app's CSP allows its origin (TURNSTILE_SCRIPT_URL, bound below).
+  const turnstile = await startTurnstileFake();
+  const turnstileScript = `${turnstile.url}/turnstile/v0/api.js?render=explicit`;
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   writeFileSync(
     join(root, "wrangler.e2e.toml"),
     base.replace(
       /^\[vars\]$/m,
-      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"\nPWNED_PASSWORDS_URL = ${JSON.stringify(pwned.url)}`,
+      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"\nTURNSTILE_SITEVERIFY_URL = ${JSON.stringify(`${turnstile.url}/turnstile/v0/siteverify`)}\nTURNSTILE_SCRIPT_URL = ${JSON.stringify(turnstileScript)}\nPWNED_PASSWORDS_URL = ${JSON.stringify(pwned.url)}`,
     ),
   );
   const renderer = await startEmailRenderer();
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
+  args.push("--binding", `TURNSTILE_SCRIPT_URL=${turnstileScript}`);
   const child = spawn(wrangler, args, {
     cwd: join(root, "web"),
     env: { ...env, ...renderer.registryEnv },
@@ -85,6 +91,7 @@ export async function startStack() {
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();
     await pwned.stop();
+    await turnstile.stop();
   };
 
   const deadline = Date.now() + 90_000;

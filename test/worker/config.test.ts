@@ -89,6 +89,13 @@ describe("typed config (worker/config.ts)", () => {
   it("production refuses the dev/test-only switches; malformed values are named", () => {
     expect(() => readConfig({ ...prodVars, ALLOW_TEST_CLOCK: "true" })).toThrow(/ALLOW_TEST_CLOCK is development-only/);
     expect(() => readConfig({ ...prodVars, OAUTH_MOCK_ISSUER: "http://127.0.0.1:8114" })).toThrow(/OAUTH_MOCK_ISSUER is development-only/);
+    // A plain-http siteverify (the local Turnstile fake) could be answered by anyone on the path.
+    expect(() => readConfig({ ...prodVars, TURNSTILE_SITEVERIFY_URL: "http://127.0.0.1:8793/turnstile/v0/siteverify" })).toThrow(
+      /TURNSTILE_SITEVERIFY_URL must be https in production/,
+    );
+    expect(readConfig({ ...prodVars, TURNSTILE_SITEVERIFY_URL: "https://verify.example/siteverify" }).turnstile.siteverifyUrl).toBe(
+      "https://verify.example/siteverify",
+    );
     expect(() => readConfig({ ...prodVars, ENVIRONMENT: "staging" })).toThrow(/ENVIRONMENT/);
     // The cron secret: the public dev value is refused, unset means no cron caller at all, too short is named.
     expect(() => readConfig({ ...prodVars, CRON_SECRET: DEV_CRON_SECRET })).toThrow(/CRON_SECRET is the public development secret/);
@@ -106,7 +113,14 @@ describe("typed config (worker/config.ts)", () => {
   describe("through the worker's fetch", () => {
     /** The test env as a production worker would see it (the dev/test-only switches removed). */
     const production = (vars: Partial<Env>) =>
-      ({ ...env, ENVIRONMENT: "production", ALLOW_TEST_CLOCK: undefined, OAUTH_MOCK_ISSUER: undefined, ...vars }) as Env;
+      ({
+        ...env,
+        ENVIRONMENT: "production",
+        ALLOW_TEST_CLOCK: undefined,
+        OAUTH_MOCK_ISSUER: undefined,
+        TURNSTILE_SITEVERIFY_URL: undefined,
+        ...vars,
+      }) as Env;
 
     async function get(path: string, workerEnv: Env, headers: Record<string, string> = {}) {
       const ctx = createExecutionContext();

@@ -24,6 +24,8 @@ describe("projects", () => {
         allow_team_api_keys: false,
         enabled_oauth_providers: [],
         domains: [{ domain: "https://app.example.com", handler_path: "/auth" }],
+        // Doorman extension: the Turnstile widget's public settings (none without keys; docs/security.md).
+        bot_challenge: null,
       },
     });
   });

@@ -7,6 +7,7 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@r
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { readTurnstileOrigin } from "./lib/env.server";
 import { NonceContext } from "./lib/nonce";
 import { contentSecurityPolicy, createNonce, setSecurityHeaders } from "./lib/security-headers.server";
 
@@ -15,7 +16,7 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   const nonce = createNonce();
   let status = responseStatusCode;
@@ -34,7 +35,10 @@ export default async function handleRequest(
   if (isbot(request.headers.get("user-agent") ?? "")) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html");
-  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, { dev: import.meta.env.DEV }));
+  responseHeaders.set(
+    "Content-Security-Policy",
+    contentSecurityPolicy(nonce, { dev: import.meta.env.DEV, turnstileOrigin: readTurnstileOrigin(loadContext) }),
+  );
   setSecurityHeaders(responseHeaders, request.url);
   return new Response(body, { headers: responseHeaders, status });
 }

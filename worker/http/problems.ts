@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@doorman/shared/consta
 import { KnownError, PASSWORD_RULE_MESSAGES } from "@doorman/shared/known-errors";
 import { StatusError } from "../lib/errors";
 import type { Problem, ProblemMap, ProblemReason } from "../services/result";
+import { botChallengeProblems } from "./problems/bot-challenge";
 import { dataVaultProblems } from "./problems/data-vault";
 import { emailProblems } from "./problems/email";
 import { hostedPagesProblems } from "./problems/hosted-pages";
@@ -28,6 +29,7 @@ const problemErrors = {
   ...dataVaultProblems,
   ...signUpRulesProblems,
   ...hostedPagesProblems,
+  ...botChallengeProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

@@ -39,7 +39,7 @@ const getJwks = defineRoute({
 });
 
 export const projectsRoutes = routeGroup();
-addRoute(projectsRoutes, getCurrent, (c, { auth }) => c.json(projectClientView(auth.project)));
+addRoute(projectsRoutes, getCurrent, (c, { auth }) => c.json(projectClientView(auth.project, c.get("deps").config.turnstile.scriptUrl)));
 addRoute(projectsRoutes, getJwks, async (c, { params, query }) => {
   const doc = await projectJwksDocument(c.get("deps"), params.projectId, {
     includeAnonymous: query.include_anonymous ?? false,

@@ -18,6 +18,7 @@ import type { DataVaultProblemFields } from "./data-vault/problems";
 import type { EmailProblemFields } from "./email/problems";
 import type { HostedPagesProblemFields } from "./hosted-pages/problems";
 import type { PaymentsProblemFields } from "./payments/problems";
+import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
@@ -172,6 +173,7 @@ type Slices = [
   DataVaultProblemFields,
   SignUpRulesProblemFields,
   HostedPagesProblemFields,
+  BotChallengeProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -187,7 +189,8 @@ export type ProblemFields = CoreProblemFields &
   WebhooksProblemFields &
   DataVaultProblemFields &
   SignUpRulesProblemFields &
-  HostedPagesProblemFields;
+  HostedPagesProblemFields &
+  BotChallengeProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

@@ -68,7 +68,7 @@ export type NewUserInput = {
   countryCode?: string | null;
   riskScores?: unknown;
   /** How the user signed up, for the user.created event (not stored on the user); server/admin when absent. */
-  signUp?: { method: SignUpMethod; provider?: string };
+  signUp?: { method: SignUpMethod; provider?: string; turnstile_result?: "ok" | "invalid" | "error" };
 };
 
 export type SignUpMethod = SignInMethod | "admin";

@@ -1,12 +1,28 @@
 /** Wire views of projects and their key sets (wire-protocol.md §2). Outputs never carry secrets. */
-import type { KeySetJson, ProjectAdminJson, ProjectClientJson } from "@doorman/shared/wire";
+import type { BotChallengeClientJson, KeySetJson, ProjectAdminJson, ProjectClientJson } from "@doorman/shared/wire";
 import type { KeySetRow } from "../db/queries/key-sets";
 import type { ProjectRow } from "../db/queries/projects";
 import { renderedConfigOf } from "../services/project-config/cache";
 import { readProjectConfig } from "../services/project-config/flat";
 import { withoutConfigSecrets } from "../services/project-config/secrets";
+import { BOT_CHALLENGE_FLOWS } from "../services/protection/config";
 
-export function projectClientView(project: ProjectRow): ProjectClientJson {
+/** The Turnstile widget a client renders: public keys only (the secret never leaves the worker), null without both keys. */
+function botChallengeView(project: ProjectRow, scriptUrl: string): BotChallengeClientJson | null {
+  const turnstile = renderedConfigOf(project).doorman.protection.turnstile;
+  if (!turnstile.siteKey || !turnstile.secretKey) return null;
+  const flows = { signUp: "sign_up", signIn: "sign_in", otp: "otp", oauth: "oauth" } as const;
+  return {
+    site_key: turnstile.siteKey,
+    invisible_site_key: turnstile.invisibleSiteKey ?? turnstile.siteKey,
+    mode: turnstile.mode,
+    script_url: scriptUrl,
+    required_flows: BOT_CHALLENGE_FLOWS.filter((flow) => turnstile.require[flow]).map((flow) => flows[flow]),
+  };
+}
+
+/** The client view; `turnstileScriptUrl` is the deployment's widget script (deps.config.turnstile.scriptUrl). */
+export function projectClientView(project: ProjectRow, turnstileScriptUrl: string): ProjectClientJson {
   const config = readProjectConfig(project.config);
   return {
     id: project.id,
@@ -22,6 +38,7 @@ export function projectClientView(project: ProjectRow): ProjectClientJson {
       allow_team_api_keys: config.allow_team_api_keys,
       enabled_oauth_providers: config.oauth_providers.map(({ id }) => ({ id })),
       domains: config.domains,
+      bot_challenge: botChallengeView(project, turnstileScriptUrl),
     },
   };
 }

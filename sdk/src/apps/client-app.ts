@@ -10,6 +10,7 @@ import { KnownError } from "../shared/known-errors";
 import { Redirector, returnToFromLocation, withReturnTo } from "../urls";
 import type { ProjectAdmin } from "./admin-project";
 import { AppCore, type ClientAppOptions, hostedPagesOrigin as hostedOrigin } from "./app-core";
+import { type BotChallengeAction, type BotChallengeFields, withBotChallenge } from "./bot-challenge";
 import * as cli from "./cli";
 import { type CurrentUserOf, makeCurrentUser, type OwnerAdminAppFactory } from "./current-user";
 import * as emailAuth from "./email-auth";
@@ -62,10 +63,12 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
     body: Record<string, unknown>,
     after: "signIn" | "signUp",
     noRedirect?: boolean,
+    challenge?: BotChallengeAction,
   ): Promise<Result<undefined>> {
     if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
     try {
-      const tokens = await this._userRequest<TokensJson>(path, { body });
+      const send = (fields: BotChallengeFields) => this._userRequest<TokensJson>(path, { body: { ...body, ...fields } });
+      const tokens = challenge ? await withBotChallenge(this, challenge, send) : await send({});
       this._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
     } catch (error) {
       if (error instanceof KnownError) return this.firstFactorFailed(error, noRedirect);
@@ -137,12 +140,13 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
       options.verificationCallbackUrl ??
       (typeof window !== "undefined" ? new URL(this.urls.emailVerification, window.location.origin).toString() : undefined);
     if (callback) body.verification_callback_url = callback;
-    return this.signInWith("/auth/password/sign-up", body, "signUp", options.noRedirect);
+    return this.signInWith("/auth/password/sign-up", body, "signUp", options.noRedirect, "sign_up_with_credential");
   }
 
   /** Signs in with email and password; expected failures come back as `{status: "error"}`. */
   signInWithCredential(options: CredentialOptions): Promise<Result<undefined>> {
-    return this.signInWith("/auth/password/sign-in", { email: options.email, password: options.password }, "signIn", options.noRedirect);
+    const body = { email: options.email, password: options.password };
+    return this.signInWith("/auth/password/sign-in", body, "signIn", options.noRedirect, "sign_in_with_credential");
   }
 
   /** Ends the session on the server (an already-dead session is fine), then forgets the tokens. */

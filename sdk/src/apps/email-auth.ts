@@ -2,6 +2,7 @@
 import { err, ok, type Result } from "../interface/result";
 import { KnownError } from "../shared/known-errors";
 import type { AppCore } from "./app-core";
+import { withBotChallenge } from "./bot-challenge";
 import type { SignInCodeSentJson, SignInTokensJson } from "./wire-types";
 
 /** Runs a request whose known errors are expected outcomes, returning them as values. */
@@ -23,9 +24,10 @@ export function absoluteUrl(path: string): string {
 
 export function sendMagicLinkEmail(app: AppCore, email: string, callbackUrl: string): Promise<Result<{ nonce: string }>> {
   return asResult(async () => {
-    const res = await app._http.request<SignInCodeSentJson>("/auth/otp/send-sign-in-code", {
-      body: { email, callback_url: absoluteUrl(callbackUrl) },
-    });
+    const body = { email, callback_url: absoluteUrl(callbackUrl) };
+    const res = await withBotChallenge(app, "send_magic_link_email", (fields) =>
+      app._http.request<SignInCodeSentJson>("/auth/otp/send-sign-in-code", { body: { ...body, ...fields } }),
+    );
     return { nonce: res.nonce };
   });
 }

@@ -9,6 +9,7 @@ import { type CookieJar, documentCookieJar } from "../session/token-store";
 import { PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
 import { KnownError } from "../shared/known-errors";
 import type { AppCore } from "./app-core";
+import { withBotChallenge } from "./bot-challenge";
 import { absoluteUrl } from "./email-auth";
 import type { OAuthLocationJson, OAuthTokenJson } from "./wire-types";
 
@@ -92,8 +93,11 @@ export async function startOAuth(app: AppCore, provider: string, options: OAuthS
   if (token) query.set("token", token);
   if (options.afterCallbackRedirectUrl) query.set("after_callback_redirect_url", absoluteUrl(options.afterCallbackRedirectUrl));
   if (options.providerScope?.length) query.set("provider_scope", options.providerScope.join(" "));
-  const res = await app._http.request<OAuthLocationJson>(`/auth/oauth/authorize/${encodeURIComponent(provider)}?${query}`, {
-    bare: true,
+  // The bot-challenge fields go in the query here, as the reference sends them.
+  const res = await withBotChallenge(app, "oauth_authenticate", (fields) => {
+    const q = new URLSearchParams(query);
+    for (const [key, value] of Object.entries(fields)) q.set(key, value);
+    return app._http.request<OAuthLocationJson>(`/auth/oauth/authorize/${encodeURIComponent(provider)}?${q}`, { bare: true });
   });
   return res.location;
 }

@@ -28,6 +28,7 @@ import type {
 } from "../shared/wire-payments";
 
 export type {
+  BotChallengeClientJson,
   ConnectedAccountJson,
   KeySetJson,
   ListJson,

@@ -94,7 +94,7 @@ export const catalogue = {
   BRANCH_DOES_NOT_EXIST: e(400, (d) => `The branch with ID ${str(d.branch_id)} does not exist.`, ["branch_id"]),
   SIGN_UP_NOT_ENABLED: e(400, "Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."),
   SIGN_UP_REJECTED: e(403, (d) => str(d.message) || "Your sign up was rejected by an administrator's sign-up rule.", ["message"]),
-  BOT_CHALLENGE_REQUIRED: e(409, "A bot challenge is required for this request."),
+  BOT_CHALLENGE_REQUIRED: e(409, "An additional bot challenge is required before sign-up can continue."),
   BOT_CHALLENGE_FAILED: e(400, (d) => str(d.message) || "The bot challenge failed.", ["message"]),
   PASSWORD_AUTHENTICATION_NOT_ENABLED: e(400, "Password authentication is not enabled for this project."),
   PASSKEY_AUTHENTICATION_NOT_ENABLED: e(400, "Passkey authentication is not enabled for this project."),

@@ -57,6 +57,17 @@ export const userServerSchema = userClientSchema.extend({
   oauth_providers: z.array(z.object({ id: z.string(), account_id: z.string(), email: z.string().nullable() })),
 });
 
+/** The Turnstile widget settings a client needs (GET /projects/current, `config.bot_challenge`). */
+export const botChallengeClientSchema = z.object({
+  site_key: z.string(),
+  invisible_site_key: z.string(),
+  mode: z.enum(["invisible", "managed"]),
+  script_url: z.string(),
+  /** The flows that always require a token (`sign_up`, `sign_in`, `otp`, `oauth`). */
+  required_flows: z.array(z.enum(["sign_up", "sign_in", "otp", "oauth"])),
+});
+export type BotChallengeClientJson = z.infer<typeof botChallengeClientSchema>;
+
 export const projectClientSchema = z.object({
   id: z.string(),
   display_name: z.string(),
@@ -71,6 +82,11 @@ export const projectClientSchema = z.object({
     allow_team_api_keys: z.boolean(),
     enabled_oauth_providers: z.array(z.object({ id: z.string() })),
     domains: z.array(z.object({ domain: z.string(), handler_path: z.string() })),
+    /**
+     * Doorman extension: the project's Turnstile widget (public keys only, never the secret), or null
+     * when it has no site key and secret. `script_url` is the widget script the deployment serves.
+     */
+    bot_challenge: botChallengeClientSchema.nullable().optional(),
   }),
 });
 

@@ -13,16 +13,19 @@ export function createNonce(): string {
  * The Content-Security-Policy of a document. Why: `frame-ancestors 'none'` (with X-Frame-Options)
  * stops clickjacking of pages such as cli-auth-confirm; scripts need this origin or the nonce.
  */
-export function contentSecurityPolicy(nonce: string, options: { dev?: boolean } = {}): string {
+export function contentSecurityPolicy(nonce: string, options: { dev?: boolean; turnstileOrigin?: string } = {}): string {
+  // The sign-in and sign-up pages may render a Turnstile widget: its script, its iframe, and (the local fake) its token endpoint.
+  const turnstile = options.turnstileOrigin ? ` ${options.turnstileOrigin}` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${turnstile}`,
+    `frame-src 'self'${turnstile}`,
     // Inline style attributes (React `style` props) are used across the pages; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
     // Project logos are URLs of the owners' choosing.
     "img-src 'self' data: https:",
     "font-src 'self' data:",
-    options.dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
+    `connect-src 'self'${options.dev ? " ws: wss:" : ""}${turnstile}`,
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",

@@ -12,11 +12,15 @@ export const CODE_ERRORS = [
   "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
 ] as const;
 
-/** Sent by newer SDKs; accepted and not read. */
+/** The bot-challenge (Turnstile) fields, as the reference declares them; checked by services/protection/bot-challenge.ts. */
 export const botChallenge = {
   bot_challenge_token: z.string().max(4096).optional(),
-  bot_challenge_phase: z.string().max(64).optional(),
+  bot_challenge_phase: z.enum(["invisible", "visible"]).optional(),
+  bot_challenge_unavailable: z.literal("true").optional(),
 };
+
+/** What a route that checks a bot challenge can answer. */
+export const BOT_CHALLENGE_ERRORS = ["BOT_CHALLENGE_REQUIRED", "BOT_CHALLENGE_FAILED"] as const;
 
 /** Codes mailed or handed out by Doorman are 45 characters. */
 export const code45 = z.string().length(45);

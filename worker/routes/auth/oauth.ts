@@ -11,6 +11,7 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { readBody } from "../../http/validate";
 import { OUTER_STATE_TTL_MS, startAuthorization } from "../../services/oauth/authorize";
 import { completeOAuthCallback } from "../../services/oauth/callback";
+import { BOT_CHALLENGE_ERRORS, botChallenge } from "./common";
 
 const INNER_COOKIE_PREFIX = "stack-oauth-inner-";
 
@@ -31,8 +32,9 @@ function clearedInnerStateCookie(innerState: string, https: boolean): string {
 const url = z.url().max(4096);
 const providerParams = z.strictObject({ provider: z.string() });
 
-// Unknown query keys are accepted here (wire §2), e.g. bot_challenge_* from newer SDKs.
+// Unknown query keys are accepted here (wire §2); the bot_challenge_* ones are checked (services/protection/bot-challenge.ts).
 const authorizeQuery = z.looseObject({
+  ...botChallenge,
   client_id: z.string().min(1).max(256),
   client_secret: z.string().max(512),
   redirect_uri: url,
@@ -79,6 +81,7 @@ const authorize = defineRoute({
     "UNPARSABLE_ACCESS_TOKEN",
     "ACCESS_TOKEN_EXPIRED",
     "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+    ...BOT_CHALLENGE_ERRORS,
   ],
   rateLimit: { ip: "OAUTH_AUTHORIZE_PER_IP" },
 });
@@ -157,6 +160,7 @@ addRoute(oauthRoutes, authorize, async (c, { params, query: q }) => {
       errorRedirectUrl: q.error_redirect_url,
       afterCallbackRedirectUrl: q.after_callback_redirect_url,
       responseMode: q.stack_response_mode,
+      botChallenge: q,
     }),
   );
   if (q.stack_response_mode === "json") return c.json({ location: result.location });

@@ -6,7 +6,7 @@ import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
 import { checkSignInCode, sendSignInCode, signInWithCode } from "../../services/auth/otp-sign-in";
-import { botChallenge, CODE_ERRORS, code45, signInJson } from "./common";
+import { BOT_CHALLENGE_ERRORS, botChallenge, CODE_ERRORS, code45, signInJson } from "./common";
 
 const access = ["client", "server", "admin"] as const;
 const codeBody = z.strictObject({ code: code45 });
@@ -18,7 +18,7 @@ const sendCode = defineRoute({
   access,
   body: z.strictObject({ email: z.email().max(320), callback_url: z.url().max(4096), ...botChallenge }),
   response: signInCodeSentSchema,
-  errors: ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS"],
+  errors: ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS", ...BOT_CHALLENGE_ERRORS],
   rateLimit: { ip: "OTP_SEND_PER_IP", email: "OTP_SEND_PER_EMAIL" },
 });
 
@@ -46,7 +46,9 @@ const checkCode = defineRoute({
 
 export const otpRoutes = routeGroup();
 addRoute(otpRoutes, sendCode, async (c, { auth, body }) => {
-  const result = unwrap(await sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }));
+  const result = unwrap(
+    await sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url, botChallenge: body }),
+  );
   return c.json({ nonce: result.nonce });
 });
 addRoute(otpRoutes, signIn, async (c, { auth, body }) => {

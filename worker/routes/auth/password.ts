@@ -10,7 +10,7 @@ import { ipInfoOf } from "../../lib/ip-info";
 import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
 import { checkResetCode, resetPassword, sendResetCode } from "../../services/auth/password-reset";
 import { isTrustedRedirectUrl } from "../../services/hosted-pages/trust";
-import { botChallenge, CODE_ERRORS, code45 } from "./common";
+import { BOT_CHALLENGE_ERRORS, botChallenge, CODE_ERRORS, code45 } from "./common";
 
 const access = ["client", "server", "admin"] as const;
 const credentials = {
@@ -37,6 +37,7 @@ const signUp = defineRoute({
     "SIGN_UP_REJECTED",
     "USER_EMAIL_ALREADY_EXISTS",
     "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+    ...BOT_CHALLENGE_ERRORS,
   ],
   rateLimit: { ip: "SIGN_UP_PER_IP", email: "SIGN_UP_PER_EMAIL" },
 });
@@ -48,7 +49,12 @@ const signIn = defineRoute({
   access,
   body: z.strictObject({ ...credentials, ...botChallenge }),
   response: tokensSchema,
-  errors: ["PASSWORD_AUTHENTICATION_NOT_ENABLED", "EMAIL_PASSWORD_MISMATCH", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
+  errors: [
+    "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+    "EMAIL_PASSWORD_MISMATCH",
+    "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+    ...BOT_CHALLENGE_ERRORS,
+  ],
   // Lockout per (account, address), plus a per-account cap far above it (NIST 800-63B: 100 failures):
   // wrong tries from other addresses cannot lock the owner out. Only failed sign-ins count there.
   rateLimit: {
@@ -130,13 +136,19 @@ addRoute(passwordRoutes, signUp, async (c, { auth, body }) => {
       currentUser: auth.user,
       ipInfo: ipInfoOf(c),
       verificationCallbackUrl: body.verification_callback_url,
+      botChallenge: body,
     }),
   );
   return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
 });
 addRoute(passwordRoutes, signIn, async (c, { auth, body }) => {
   const result = unwrap(
-    await signInWithPassword(c.get("deps"), auth.project, { email: body.email, password: body.password, ipInfo: ipInfoOf(c) }),
+    await signInWithPassword(c.get("deps"), auth.project, {
+      email: body.email,
+      password: body.password,
+      ipInfo: ipInfoOf(c),
+      botChallenge: body,
+    }),
   );
   return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
 });

@@ -17,6 +17,7 @@ import type { Deps } from "../deps";
 import { emailCarryingCode } from "../email/outbox";
 import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { readProjectConfig } from "../project-config/flat";
+import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
@@ -27,17 +28,22 @@ import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 
 export type SendCodeResult =
   | { ok: true; nonce: string }
-  | Problem<"magic_link_disabled" | "untrusted_url" | "sign_up_disabled" | "email_unverified">;
+  | Problem<
+      "magic_link_disabled" | "untrusted_url" | "sign_up_disabled" | "email_unverified" | "bot_challenge_required" | "bot_challenge_failed"
+    >;
 
 export async function sendSignInCode(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; callbackUrl: string },
+  input: { email: string; callbackUrl: string; botChallenge?: BotChallengeFields; riskDemandsChallenge?: boolean },
 ): Promise<SendCodeResult> {
   const config = readProjectConfig(project.config);
   if (!config.magic_link_enabled) return fail("magic_link_disabled");
   // The link carries a sign-in code: it may only point at the project's own domains.
   if (!(await isTrustedRedirectUrl(deps, project, input.callbackUrl))) return fail("untrusted_url");
+  // Before any lookup or mail: a bot must not learn which addresses exist nor send mail on our name.
+  const challenge = await checkBotChallenge(deps, project, "otp", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
+  if (!challenge.ok) return challenge;
   const email = normaliseEmail(input.email);
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
   // As the reference: no code is mailed for an account that could never be created.
@@ -54,7 +60,7 @@ export async function sendSignInCode(
     userDisplayName: existing?.user.displayName ?? null,
   }));
   // The requester's country goes with the code: a new user is signed up from where the code was asked for (the wire's).
-  const data = { email, country_code: deps.audit.signUpCountryCode ?? null };
+  const data = { email, country_code: deps.audit.signUpCountryCode ?? null, turnstile_result: challenge.assessment?.status ?? null };
   const issued = await issueCode(deps, project.id, "sign_in_otp", data, undefined, undefined, mail.alongside);
   await mail.enqueue();
   return { ok: true, nonce: issued.nonce };
@@ -91,10 +97,13 @@ export async function signInWithCode(
   } else {
     if (!config.sign_up_enabled) return fail("sign_up_disabled");
     const sentFrom = redeemed.row.data.country_code;
+    // The send-code request's Turnstile assessment (the sign-up's bot check happened there).
+    const turnstileResult = turnstileResultOf(redeemed.row.data.turnstile_result);
     const ruled = await checkSignUpRules(deps, project, {
       email,
       authMethod: "otp",
       ...(typeof sentFrom === "string" ? { countryCode: sentFrom } : {}),
+      ...(turnstileResult ? { turnstileResult } : {}),
     });
     if (!ruled.ok) return ruled;
     isNewUser = true;
@@ -117,7 +126,7 @@ export async function signInWithCode(
         otpAuthEnabled: true,
         countryCode: ruled.countryCode,
         ...ruled.restriction,
-        signUp: { method: "otp" },
+        signUp: { method: "otp", ...(turnstileResult ? { turnstile_result: turnstileResult } : {}) },
       });
       if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");
       userId = created.record.user.id;
@@ -127,6 +136,10 @@ export async function signInWithCode(
   if (!record) throw new Error("user vanished during OTP sign-in");
   const finished = await finishFirstFactor(deps, project, record, { isNewUser, ipInfo: input.ipInfo, method: "otp" });
   return finished.ok ? finished.tokens : finished;
+}
+
+function turnstileResultOf(value: unknown): "ok" | "invalid" | "error" | undefined {
+  return value === "ok" || value === "invalid" || value === "error" ? value : undefined;
 }
 
 export function checkSignInCode(deps: Deps, project: ProjectRow, code: string) {

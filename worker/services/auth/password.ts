@@ -8,6 +8,7 @@ import { notifyPasswordChanged } from "../email/notices";
 import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
+import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
@@ -23,12 +24,23 @@ export type SignUpResult =
   | SignInTokens
   | MfaRequired
   | PasswordProblem
-  | Problem<"password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected">;
+  | Problem<
+      "password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected" | "bot_challenge_required" | "bot_challenge_failed"
+    >;
 
 export async function signUpWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; currentUser: UserRecord | null; ipInfo: IpInfo; verificationCallbackUrl?: string },
+  input: {
+    email: string;
+    password: string;
+    currentUser: UserRecord | null;
+    ipInfo: IpInfo;
+    verificationCallbackUrl?: string;
+    botChallenge?: BotChallengeFields;
+    /** The risk score asks for a token even where the flow does not require one (the risk signals' say; false until wired). */
+    riskDemandsChallenge?: boolean;
+  },
 ): Promise<SignUpResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return fail("password_auth_disabled");
@@ -39,7 +51,11 @@ export async function signUpWithPassword(
   const upgrading = input.currentUser?.user.isAnonymous ? input.currentUser.user.id : null;
   const rules = await vetNewPassword(deps, project, input.password, { email, userId: upgrading });
   if (!rules.ok) return rules;
-  const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password" });
+  // Before the rules and the hash: a bot is turned away before it costs a D1 write or an Argon2 run.
+  const challenge = await checkBotChallenge(deps, project, "signUp", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
+  if (!challenge.ok) return challenge;
+  const turnstileResult = challenge.assessment?.status;
+  const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password", turnstileResult });
   if (!ruled.ok) return ruled;
 
   let userId: string;
@@ -64,7 +80,7 @@ export async function signUpWithPassword(
       primaryEmailAuthEnabled: true,
       countryCode: ruled.countryCode,
       ...ruled.restriction,
-      signUp: { method: "password" },
+      signUp: { method: "password", ...(turnstileResult ? { turnstile_result: turnstileResult } : {}) },
     });
     if (!created.ok) {
       if (created.reason === "invalid_password_hash") throw new Error("unreachable: no hash given");
@@ -81,7 +97,10 @@ export async function signUpWithPassword(
   return finished.ok ? finished.tokens : finished;
 }
 
-export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_disabled" | "email_password_mismatch">;
+export type SignInResult =
+  | SignInTokens
+  | MfaRequired
+  | Problem<"password_auth_disabled" | "email_password_mismatch" | "bot_challenge_required" | "bot_challenge_failed">;
 
 /**
  * Password sign-ins of one isolate run two at a time, in arrival order. A hash is ~100 ms of CPU
@@ -91,11 +110,17 @@ export type SignInResult = SignInTokens | MfaRequired | Problem<"password_auth_d
 const SIGN_IN_CONCURRENCY = 2;
 const signInGate = createHashQueue({ limit: SIGN_IN_CONCURRENCY });
 
-export function signInWithPassword(
+export async function signInWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo },
+  input: { email: string; password: string; ipInfo: IpInfo; botChallenge?: BotChallengeFields; riskDemandsChallenge?: boolean },
 ): Promise<SignInResult> {
+  // Before the hash queue: a bot waits in no line and burns no Argon2 run. `riskDemandsChallenge` is
+  // the risk score's say (issue 29, risk signals), false until that is wired.
+  const challenge = await checkBotChallenge(deps, project, "signIn", input.botChallenge ?? {}, {
+    riskDemands: input.riskDemandsChallenge,
+  });
+  if (!challenge.ok) return challenge;
   return signInGate.run(() => signInWithPasswordNow(deps, project, input));
 }
 

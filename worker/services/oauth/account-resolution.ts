@@ -28,6 +28,8 @@ export type ResolveInput = {
   type: "authenticate" | "link";
   /** The user of the `token` sent to authorize (link target, or a signed-in/anonymous user). */
   currentUserId: string | null;
+  /** The Turnstile assessment made at authorize (services/protection/bot-challenge.ts); absent = none. */
+  turnstileResult?: "ok" | "invalid" | "error";
 };
 
 export type ResolveResult =
@@ -78,6 +80,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
     email: providerUser.email,
     authMethod: "oauth",
     oauthProvider: input.providerConfigId,
+    ...(input.turnstileResult ? { turnstileResult: input.turnstileResult } : {}),
   });
   if (!ruled.ok) return ruled;
   const current = input.currentUserId ? await findUserRecord(deps.db, project.id, input.currentUserId) : null;
@@ -111,7 +114,11 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       profileImageUrl: providerUser.profileImageUrl,
       countryCode: ruled.countryCode,
       ...ruled.restriction,
-      signUp: { method: "oauth", provider: input.providerConfigId },
+      signUp: {
+        method: "oauth",
+        provider: input.providerConfigId,
+        ...(input.turnstileResult ? { turnstile_result: input.turnstileResult } : {}),
+      },
     },
     [
       {

@@ -9,6 +9,7 @@ import { encryptAtRest } from "../../crypto/at-rest";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { isTrustedRedirectUrl } from "../hosted-pages/trust";
+import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { checkOAuthClient } from "./client-check";
@@ -35,6 +36,8 @@ export type OuterInfo = {
   error_redirect_url: string | null;
   after_callback_redirect_url: string | null;
   response_mode: "json" | "redirect";
+  /** The Turnstile assessment of the authorize request, for the sign-up rules at the callback (absent: none made). */
+  turnstile_result?: "ok" | "invalid" | "error";
 };
 
 export type AuthorizeInput = {
@@ -54,6 +57,10 @@ export type AuthorizeInput = {
   errorRedirectUrl: string | undefined;
   afterCallbackRedirectUrl: string | undefined;
   responseMode: "json" | "redirect";
+  /** The bot_challenge_* query params. */
+  botChallenge?: BotChallengeFields;
+  /** The risk score asks for a token even where OAuth does not require one (the risk signals' say; false until wired). */
+  riskDemandsChallenge?: boolean;
 };
 
 export type AuthorizeResult =
@@ -71,6 +78,8 @@ export type AuthorizeResult =
       | "oauth_token_invalid"
       | "oauth_token_expired"
       | "oauth_token_wrong_project"
+      | "bot_challenge_required"
+      | "bot_challenge_failed"
     >;
 
 function withoutHash(url: string): string {
@@ -101,6 +110,9 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   const extraScopes = (input.providerScope ?? "").split(/\s+/).filter(Boolean);
   // The platform's shared app must not be granted arbitrary scopes on a project's behalf.
   if (provider.shared && extraScopes.length > 0) return fail("oauth_extra_scope_shared");
+  // After the cheap checks, before a code is issued: a bot gets no outer state to replay.
+  const challenge = await checkBotChallenge(deps, project, "oauth", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
+  if (!challenge.ok) return challenge;
 
   let userId: string | null = null;
   if (input.token) {
@@ -141,6 +153,7 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
     error_redirect_url: input.errorRedirectUrl ?? null,
     after_callback_redirect_url: input.afterCallbackRedirectUrl ?? null,
     response_mode: input.responseMode,
+    ...(challenge.assessment ? { turnstile_result: challenge.assessment.status } : {}),
   };
   // The inner state is a one-time code: unguessable, stored hashed, expires in 10 minutes.
   const inner = await issueCode(deps, project.id, "oauth_outer_state", outer, OUTER_STATE_TTL_MS);

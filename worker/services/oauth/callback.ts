@@ -98,6 +98,7 @@ export async function completeOAuthCallback(deps: Deps, input: CallbackInput): P
     providerUser,
     type: outer.type,
     currentUserId: outer.user_id,
+    ...(outer.turnstile_result ? { turnstileResult: outer.turnstile_result } : {}),
     tokens: {
       // Sealed before they reach D1: a database leak must not leak live provider tokens.
       accessTokenSealed: await sealProviderToken(deps, tokens.accessToken),

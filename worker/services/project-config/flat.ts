@@ -187,3 +187,13 @@ export function isTrustedUrl(config: FlatProjectConfig, url: string): boolean {
     );
   });
 }
+
+/** Is `host` a host of a trusted domain (any scheme and port), or localhost when allowed? For checks that see only a hostname (Turnstile's answer). */
+export function isTrustedHostname(config: FlatProjectConfig, host: string): boolean {
+  const name = host.toLowerCase();
+  if (config.allow_localhost && isLocalhostHost(name)) return true;
+  return config.domains.some(({ domain }) => {
+    const pattern = domainHost(domain);
+    return pattern !== null && hostMatches(pattern, name);
+  });
+}

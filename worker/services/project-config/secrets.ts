@@ -89,7 +89,7 @@ export function withoutConfigSecrets(config: FlatProjectConfig): FlatProjectConf
 /**
  * Paths of stored secrets whose destination this write changed without sending the secret again:
  * the assistant's key (provider and base URL), the SMTP password (host, port, user name) and an
- * OAuth client secret (the provider's type). A secret the write sent is sealed anew, so it differs
+ * OAuth client secret (the provider's type), the Turnstile secret (the site key). A secret the write sent is sealed anew, so it differs
  * from the stored one; an unchanged sealed value is one the write only carried along.
  */
 export function movedSecretPaths(before: RenderedConfig, after: RenderedConfig): string[] {
@@ -105,6 +105,9 @@ export function movedSecretPaths(before: RenderedConfig, after: RenderedConfig):
     const p0 = Object.hasOwn(before.auth.oauth.providers, id) ? before.auth.oauth.providers[id] : undefined;
     if (p0 && carried(p0.clientSecret, p1.clientSecret) && p0.type !== p1.type) paths.push(`auth.oauth.providers.${id}.clientSecret`);
   }
+  // A Turnstile secret belongs to one widget: a new site key is another widget, whose secret this is not.
+  const [t0, t1] = [before.doorman.protection.turnstile, after.doorman.protection.turnstile];
+  if (carried(t0.secretKey, t1.secretKey) && t0.siteKey !== t1.siteKey) paths.push("doorman.protection.turnstile.secretKey");
   return paths;
 }
 

@@ -12,6 +12,8 @@ export type SignUpFacts = {
   oauthProvider?: string | null;
   countryCode?: string | null;
   riskScores?: { bot: number; free_trial_abuse: number };
+  /** The sign-up's Turnstile assessment (services/protection/bot-challenge.ts), as the tester's `turnstile_result`; absent = none was made. */
+  turnstileResult?: "ok" | "invalid" | "error";
 };
 
 /** An ISO 3166-1 alpha-2 code upper-cased, or "" when there is none. */

@@ -89,7 +89,13 @@ function hostOf(url: string): string {
  */
 export function emailLinkErrorMessage(error: unknown, callbackUrl = "", t: Translate = englishT): string {
   if (errorCodeOf(error) === "REDIRECT_URL_NOT_WHITELISTED") return t("link.untrustedDomain", { host: hostOf(callbackUrl) });
-  return messageOf(error, t("common.somethingWrong"));
+  return botChallengeMessage(error, t) ?? messageOf(error, t("common.somethingWrong"));
+}
+
+/** The plain words for a refused bot challenge (Turnstile), or null for any other error. */
+export function botChallengeMessage(error: unknown, t: Translate = englishT): string | null {
+  const code = errorCodeOf(error);
+  return code === "BOT_CHALLENGE_REQUIRED" || code === "BOT_CHALLENGE_FAILED" ? t("botChallenge.failed") : null;
 }
 
 /** Throws the error of a failed `Result` (for actions written as "run, then report"). */

@@ -6,7 +6,7 @@
 import { RateLimitedError } from "../../interface/http";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../shared/constants";
 import { englishT, type Translate } from "../i18n/translator";
-import { emailLinkErrorMessage } from "./code-messages";
+import { botChallengeMessage, emailLinkErrorMessage } from "./code-messages";
 
 export type CredentialField = "email" | "password" | "passwordRepeat";
 export type FormErrors = Partial<Record<CredentialField | "form", string>>;
@@ -60,6 +60,8 @@ export function errorsFromResult(error: unknown, t: Translate = englishT): FormE
   if (code === "REDIRECT_URL_NOT_WHITELISTED") return { form: emailLinkErrorMessage(error, "", t) };
   const localized = localizedPasswordError(code, t);
   if (localized) return { password: localized };
+  const challenge = botChallengeMessage(error, t);
+  if (challenge) return { form: challenge };
 
   return { [FIELD_OF_CODE[code] ?? "form"]: message };
 }

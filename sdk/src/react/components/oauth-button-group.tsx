@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectConfig } from "../use-project";
-import { messageOf } from "./code-messages";
+import { botChallengeMessage, messageOf } from "./code-messages";
 import { providerDisplayName } from "./connected-accounts-section";
 import { FormAlert } from "./field";
 
@@ -42,7 +42,7 @@ export function OAuthButtonGroup({ type = "sign-in" }: OAuthButtonGroupProps) {
     try {
       await app.signInWithOAuth(provider);
     } catch (err) {
-      setError(messageOf(err, t("common.somethingWrong")));
+      setError(botChallengeMessage(err, t) ?? messageOf(err, t("common.somethingWrong")));
       setPending(null);
     }
   };

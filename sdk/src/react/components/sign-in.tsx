@@ -9,6 +9,7 @@ import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
+import { BotChallengeSlot } from "./bot-challenge-slot";
 import { checkEmail, type FormErrors } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 import { MagicLinkSignIn } from "./magic-link-sign-in";
@@ -104,6 +105,7 @@ export function SignIn({ title, search }: SignInProps) {
           ) : null}
         </form>
       )}
+      <BotChallengeSlot />
     </AuthCard>
   );
 }

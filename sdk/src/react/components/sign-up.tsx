@@ -8,6 +8,7 @@ import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
+import { BotChallengeSlot } from "./bot-challenge-slot";
 import { checkEmail, checkNewPassword, type FormErrors, passwordHint } from "./credential-errors";
 import { Field, FormAlert } from "./field";
 import { OAuthButtonGroup } from "./oauth-button-group";
@@ -92,6 +93,7 @@ export function SignUp({ title, search }: SignUpProps) {
           {pending || done ? t("signUp.creating") : t("signUp.submit")}
         </button>
       </form>
+      <BotChallengeSlot />
     </AuthCard>
   );
 }

@@ -433,6 +433,8 @@ export const en = {
   "impersonation.failed": "Could not open the impersonation session. Start again from the console.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "This password has appeared in a data breach; choose another.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "We could not confirm that you are a person. Please try again.",
 };
 
 /** A key of the catalogue. */

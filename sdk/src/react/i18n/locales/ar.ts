@@ -429,4 +429,6 @@ export const ar: Messages = {
   "impersonation.failed": "تعذّر فتح جلسة انتحال الهوية. ابدأ من جديد من وحدة التحكم.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "ظهرت كلمة المرور هذه في تسريب بيانات؛ اختر كلمة مرور أخرى.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "تعذّر علينا التأكد من أنك إنسان. يُرجى المحاولة مرة أخرى.",
 };

@@ -435,4 +435,6 @@ export const de: Messages = {
   "impersonation.failed": "Die Sitzung konnte nicht geöffnet werden. Beginnen Sie erneut in der Konsole.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Dieses Passwort ist bei einem Datenleck aufgetaucht; wähle ein anderes.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Wir konnten nicht bestätigen, dass Sie ein Mensch sind. Bitte versuchen Sie es erneut.",
 };

@@ -431,4 +431,6 @@ export const es: Messages = {
   "impersonation.failed": "No se pudo abrir la sesión de suplantación. Empieza de nuevo desde la consola.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Esta contraseña ha aparecido en una filtración de datos; elige otra.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "No pudimos confirmar que eres una persona. Inténtalo de nuevo.",
 };

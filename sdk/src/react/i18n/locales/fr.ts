@@ -436,4 +436,6 @@ export const fr: Messages = {
   "impersonation.failed": "Impossible d’ouvrir la session d’emprunt d’identité. Recommencez depuis la console.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Ce mot de passe est apparu dans une fuite de données ; choisissez-en un autre.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Nous n’avons pas pu confirmer que vous êtes une personne. Veuillez réessayer.",
 };

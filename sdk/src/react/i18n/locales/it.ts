@@ -432,4 +432,6 @@ export const it: Messages = {
   "impersonation.failed": "Impossibile aprire la sessione di impersonificazione. Ricomincia dalla console.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Questa password è comparsa in una violazione di dati; scegline un’altra.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Non è stato possibile confermare che sei una persona. Riprova.",
 };

@@ -430,4 +430,6 @@ export const ja: Messages = {
   "impersonation.failed": "なりすましセッションを開けませんでした。コンソールからやり直してください。",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "このパスワードはデータ漏えいで流出しています。別のパスワードを選んでください。",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "人間であることを確認できませんでした。もう一度お試しください。",
 };

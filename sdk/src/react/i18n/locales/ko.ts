@@ -429,4 +429,6 @@ export const ko: Messages = {
   "impersonation.failed": "세션을 열 수 없습니다. 콘솔에서 다시 시작하세요.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "이 비밀번호는 데이터 유출에서 발견되었습니다. 다른 비밀번호를 선택하세요.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "사람인지 확인할 수 없습니다. 다시 시도해 주세요.",
 };

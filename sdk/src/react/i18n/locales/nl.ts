@@ -429,4 +429,6 @@ export const nl: Messages = {
   "impersonation.failed": "De imitatiesessie kon niet worden geopend. Begin opnieuw in de console.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Dit wachtwoord is bij een datalek uitgelekt; kies een ander.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "We konden niet bevestigen dat je een mens bent. Probeer het opnieuw.",
 };

@@ -430,4 +430,6 @@ export const pl: Messages = {
   "impersonation.failed": "Nie udało się otworzyć sesji. Zacznij ponownie w konsoli.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "To hasło pojawiło się w wycieku danych; wybierz inne.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Nie udało się potwierdzić, że jesteś człowiekiem. Spróbuj ponownie.",
 };

@@ -429,4 +429,6 @@ export const ptBR: Messages = {
   "impersonation.failed": "Não foi possível abrir a sessão de personificação. Comece de novo pelo console.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Esta senha apareceu em um vazamento de dados; escolha outra.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "Não foi possível confirmar que você é uma pessoa. Tente novamente.",
 };

@@ -431,4 +431,6 @@ export const tr: Messages = {
   "impersonation.failed": "Oturum açılamadı. Konsoldan yeniden başlayın.",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "Bu şifre bir veri ihlalinde ortaya çıktı; başka bir şifre seçin.",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "İnsan olduğunuzu doğrulayamadık. Lütfen tekrar deneyin.",
 };

@@ -426,4 +426,6 @@ export const zhCN: Messages = {
   "impersonation.failed": "无法打开模拟登录会话。请从控制台重新开始。",
   // Breached passwords (issue 29): the server found the new password in a breach corpus.
   "form.passwordBreached": "此密码曾出现在数据泄露中，请选择其他密码。",
+  // Bot protection (Turnstile): a refused or failed challenge.
+  "botChallenge.failed": "我们无法确认您是真人。请重试。",
 };
