@@ -18,6 +18,7 @@ import type { DataVaultProblemFields } from "./data-vault/problems";
 import type { EmailProblemFields } from "./email/problems";
 import type { HostedPagesProblemFields } from "./hosted-pages/problems";
 import type { PaymentsProblemFields } from "./payments/problems";
+import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
@@ -171,6 +172,7 @@ type Slices = [
   DataVaultProblemFields,
   SignUpRulesProblemFields,
   HostedPagesProblemFields,
+  ProtectionProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -186,7 +188,8 @@ export type ProblemFields = CoreProblemFields &
   WebhooksProblemFields &
   DataVaultProblemFields &
   SignUpRulesProblemFields &
-  HostedPagesProblemFields;
+  HostedPagesProblemFields &
+  ProtectionProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

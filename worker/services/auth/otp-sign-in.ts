@@ -104,7 +104,12 @@ export async function signInWithCode(
         email,
         emailVerified: true,
         // An anonymous user's country (set meanwhile) stays; else the sign-up's.
-        patch: { otpAuthEnabled: true, countryCode: input.currentUser.user.countryCode ?? ruled.countryCode, ...ruled.restriction },
+        patch: {
+          otpAuthEnabled: true,
+          countryCode: input.currentUser.user.countryCode ?? ruled.countryCode,
+          ...ruled.restriction,
+          riskScores: ruled.riskScores,
+        },
         method: "otp",
       });
       if (!upgraded.ok) return fail("email_unverified", { email });
@@ -117,6 +122,7 @@ export async function signInWithCode(
         otpAuthEnabled: true,
         countryCode: ruled.countryCode,
         ...ruled.restriction,
+        riskScores: ruled.riskScores,
         signUp: { method: "otp" },
       });
       if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");

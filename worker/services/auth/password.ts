@@ -51,6 +51,7 @@ export async function signUpWithPassword(
         passwordHash: await hashPassword(input.password),
         countryCode: input.currentUser.user.countryCode ?? ruled.countryCode,
         ...ruled.restriction,
+        riskScores: ruled.riskScores,
       },
       method: "password",
     });
@@ -62,6 +63,7 @@ export async function signUpWithPassword(
       primaryEmailAuthEnabled: true,
       countryCode: ruled.countryCode,
       ...ruled.restriction,
+      riskScores: ruled.riskScores,
       signUp: { method: "password" },
     });
     if (!created.ok) {
@@ -120,7 +122,12 @@ async function signInWithPasswordNow(
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
   }
-  const finished = await finishFirstFactor(deps, project, record, { isNewUser: false, ipInfo: input.ipInfo, method: "password" });
+  const finished = await finishFirstFactor(deps, project, record, {
+    isNewUser: false,
+    ipInfo: input.ipInfo,
+    method: "password",
+    email: input.email,
+  });
   return finished.ok ? finished.tokens : finished;
 }
 

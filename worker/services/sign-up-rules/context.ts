@@ -30,7 +30,7 @@ export function signUpRuleContext(facts: SignUpFacts): SignUpRuleContext {
     countryCode: normalizeCountryCode(facts.countryCode),
     authMethod: facts.authMethod,
     oauthProvider: (facts.oauthProvider ?? "").slice(0, MAX_SUBJECT_LENGTH),
-    // Doorman computes no risk scores yet: 0, as a user's stored scores default to.
+    // The sign-up's scores (services/protection/risk.ts assessSignUp, computed by the gate); 0 where a caller has none (the tester).
     riskScores: facts.riskScores ?? { bot: 0, free_trial_abuse: 0 },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The sign-in page: email + password, per-field and form-level errors, and a link to
  * sign-up that keeps `after_auth_return_to`. On success the SDK redirects to
- * after-sign-in (or the return target).
+ * after-sign-in (or the return target); a sign-in from a new device first asks for the emailed code.
  */
 import { useState } from "react";
 import { useTranslation } from "../i18n/context";
@@ -10,6 +10,7 @@ import { useProjectFlag } from "../use-project";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { checkEmail, type FormErrors } from "./credential-errors";
+import { type DeviceAttempt, DeviceCodeStep, deviceAttemptFrom } from "./device-code-step";
 import { Field, FormAlert } from "./field";
 import { MagicLinkSignIn } from "./magic-link-sign-in";
 import { OAuthButtonGroup } from "./oauth-button-group";
@@ -35,18 +36,30 @@ export function SignIn({ title, search }: SignInProps) {
   const app = useStackApp();
   const user = useUser();
   const { t } = useTranslation();
+  const [deviceAttempt, setDeviceAttempt] = useState<DeviceAttempt | null>(null);
   const form = useCredentialForm(
     (v): FormErrors => ({
       email: checkEmail(v.email, t) ?? undefined,
       password: v.password ? undefined : t("signIn.enterPassword"),
     }),
-    (v) => app.signInWithCredential({ email: v.email, password: v.password }),
+    async (v) => {
+      const result = await app.signInWithCredential({ email: v.email, password: v.password });
+      // A new device: the emailed code finishes this sign-in (the card turns into the code step).
+      if (result.status === "error") setDeviceAttempt(deviceAttemptFrom(result.error));
+      return result;
+    },
   );
   const { values, errors, pending, done } = form;
   const magicLinkEnabled = useProjectFlag("magic_link_enabled") === true;
   const [mode, setMode] = useState<"password" | "code">("password");
 
-  if (user && !done && !pending) return <SignedInNotice />;
+  if (user && !done && !pending && !deviceAttempt) return <SignedInNotice />;
+  if (deviceAttempt)
+    return (
+      <AuthCard title={t("deviceCode.title")}>
+        <DeviceCodeStep attempt={deviceAttempt} onBack={() => setDeviceAttempt(null)} />
+      </AuthCard>
+    );
   return (
     <AuthCard
       title={title ?? t("signIn.title")}

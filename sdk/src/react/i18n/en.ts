@@ -431,6 +431,20 @@ export const en = {
   "impersonation.noCode": "This impersonation link has no code. Start again from the console.",
   "impersonation.invalid": "This impersonation link is used, expired or not for this app. Start again from the console.",
   "impersonation.failed": "Could not open the impersonation session. Start again from the console.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.title": "Check your email",
+  "deviceCode.sent": "This device is new for your account. We sent a 6-character code to {email}: enter it to finish signing in.",
+  "deviceCode.formLabel": "Enter the code from your email",
+  "deviceCode.verify": "Verify and sign in",
+  "deviceCode.wrongCode": "That is not the code we sent. Check the email and try again.",
+  "deviceCode.resend": "Send a new code",
+  "deviceCode.resent": "We sent a new code to {email}.",
+  "deviceCode.back": "Back to sign-in",
+  "activity.deviceCodeSent": "Sign-in from a new device: a code was emailed",
+  "activity.deviceVerified": "New device confirmed with the emailed code",
+  "activity.deviceCodeFailed": "Wrong or expired code for a new device",
+  "activity.deviceAdded": "New device signed in",
 };
 
 /** A key of the catalogue. */
