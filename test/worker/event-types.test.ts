@@ -269,8 +269,12 @@ describe("event catalogue: account security", () => {
     const wrong = await eventsOf(p, () =>
       call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: wrongCode, code: attempt } }),
     );
+    // The first factor's risk score travels with the attempt (issue 29).
     expect(wrong).toEqual([
-      expect.objectContaining({ type: "sign_in.failed", data: { method: "password", mfa: true, reason: "INVALID_TOTP_CODE" } }),
+      expect.objectContaining({
+        type: "sign_in.failed",
+        data: { method: "password", mfa: true, reason: "INVALID_TOTP_CODE", risk: { score: expect.any(Number), signals: expect.any(Array) } },
+      }),
     ]);
     const right = await eventsOf(p, () =>
       call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: totpAt(Date.now()), code: attempt } }),
@@ -416,6 +420,11 @@ describe("event catalogue coverage", () => {
       "webhook.secret_rotated",
       // impersonation-links.test.ts (issue 28)
       "impersonation.link_created",
+      // device-verification.test.ts (issue 29)
+      "device.verification_required",
+      "device.verification_succeeded",
+      "device.verification_failed",
+      "device.added",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -1,5 +1,5 @@
 /** Data access for a user's known devices (new-device verification and the risk signals; services/protection/). */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { knownDevices } from "../schema";
 
@@ -42,4 +42,20 @@ export function recordDeviceStatement(db: Db, s: DeviceSighting) {
       target: [knownDevices.projectId, knownDevices.userId, knownDevices.deviceHash],
       set: { uaFamily: s.uaFamily, ...last },
     });
+}
+
+/** The most devices a user keeps: clients that never keep their token would otherwise add a row per sign-in. */
+export const MAX_DEVICES_PER_USER = 50;
+
+/** Forgets the user's least recently seen devices beyond MAX_DEVICES_PER_USER (run with a new device's insert). */
+export function pruneDevicesStatement(db: Db, projectId: string, userId: string) {
+  const newest = db
+    .select({ deviceHash: knownDevices.deviceHash })
+    .from(knownDevices)
+    .where(and(eq(knownDevices.projectId, projectId), eq(knownDevices.userId, userId)))
+    .orderBy(desc(knownDevices.lastSeenAt))
+    .limit(MAX_DEVICES_PER_USER);
+  return db
+    .delete(knownDevices)
+    .where(and(eq(knownDevices.projectId, projectId), eq(knownDevices.userId, userId), notInArray(knownDevices.deviceHash, newest)));
 }

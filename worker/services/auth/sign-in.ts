@@ -91,7 +91,7 @@ export async function finishFirstFactor(
       uaFamily: assessment.uaFamily,
     });
   // A sign-up registers its device too: signing in again from the same browser asks nothing.
-  const device = await deviceOfSignIn(deps, project.id, user.user.id, { method: options.method, assessment });
+  const device = await deviceOfSignIn(deps, project.id, user.user.id, { method: options.method, announce: false, assessment });
   const session = await createSessionForUser(deps, project, user.user.id, {
     ipInfo: options.ipInfo,
     origin: { signIn },

@@ -9,7 +9,7 @@
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import { sha256Hex } from "../../crypto/hash";
-import { recordDeviceStatement } from "../../db/queries/known-devices";
+import { pruneDevicesStatement, recordDeviceStatement } from "../../db/queries/known-devices";
 import { hasUsablePasskey } from "../../db/queries/passkeys";
 import type { ProjectRow } from "../../db/queries/projects";
 import { findUserRecord, type UserRecord } from "../../db/queries/users";
@@ -68,7 +68,7 @@ export async function deviceOfSignIn(
   deps: Deps,
   projectId: string,
   userId: string,
-  input: { method: SignInMethod; assessment: Pick<SignInAssessment, "deviceHash" | "uaFamily" | "newDevice"> },
+  input: { method: SignInMethod; announce: boolean; assessment: Pick<SignInAssessment, "deviceHash" | "uaFamily" | "newDevice"> },
 ): Promise<{ statements: BatchItem<"sqlite">[]; deviceToken?: string }> {
   const presented = deps.audit.deviceToken ?? null;
   if (!DEVICE_METHODS.has(input.method)) return { statements: [] };
@@ -87,7 +87,10 @@ export async function deviceOfSignIn(
       longitude: deps.audit.longitude ?? null,
     }),
   ];
-  if (input.assessment.newDevice)
+  if (input.assessment.newDevice) statements.push(pruneDevicesStatement(deps.db, projectId, userId));
+  // Only a device the user confirmed with the emailed code is an event ("device.added"); others are recorded
+  // silently for the risk signals (a token-less client, e.g. a script, would otherwise add one per sign-in).
+  if (input.assessment.newDevice && input.announce)
     statements.push(eventStatement(deps, projectId, "device.added", { userId }, { ua_family: input.assessment.uaFamily }));
   return { statements, deviceToken: token };
 }
@@ -168,7 +171,7 @@ export async function verifyDeviceCode(
     uaFamily: userAgentFamily(deps.audit.userAgent),
     newDevice: true,
   };
-  const device = await deviceOfSignIn(deps, project.id, user.user.id, { method: data.sign_in.method, assessment });
+  const device = await deviceOfSignIn(deps, project.id, user.user.id, { method: data.sign_in.method, announce: true, assessment });
   const signIn = { ...data.sign_in, device_verified: true };
   const session = await createSessionForUser(deps, project, user.user.id, {
     ipInfo: input.ipInfo,
