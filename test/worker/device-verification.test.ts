@@ -269,6 +269,9 @@ describe("risk signals", () => {
       });
       expect(bad.body.code).toBe("EMAIL_PASSWORD_MISMATCH");
     }
+    // Each failure sees only the ones before it: none of the three is "many" yet.
+    const failed = await eventsOf(p.projectId, "sign_in.failed");
+    expect(failed.map((e) => e.data.risk.signals)).toEqual([[], [], []]);
     await signIn(p, user.email, user.deviceToken, ip);
     expect(await signalsOfLastSignIn(p.projectId)).toEqual(["many_failures"]);
   });

@@ -8,6 +8,7 @@ import { notifyPasswordChanged } from "../email/notices";
 import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
+import { assessSignInRequest } from "../protection/risk";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
@@ -110,12 +111,12 @@ async function signInWithPasswordNow(
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
     await burnPasswordCheck(input.password);
-    await passwordFailure(deps, project.id, record?.user.id ?? null);
+    await passwordFailure(deps, project, record?.user.id ?? null, input.email);
     return fail("email_password_mismatch");
   }
   const check = await verifyPassword(input.password, record.user.passwordHash);
   if (!check.ok) {
-    await passwordFailure(deps, project.id, record.user.id);
+    await passwordFailure(deps, project, record.user.id, input.email);
     return fail("email_password_mismatch");
   }
   if (check.needsRehash) {
@@ -131,9 +132,19 @@ async function signInWithPasswordNow(
   return finished.ok ? finished.tokens : finished;
 }
 
-/** A failed password sign-in, for the owner's and the user's view (no email: an unknown address names no one). */
-async function passwordFailure(deps: Deps, projectId: string, userId: string | null): Promise<void> {
-  await eventStatement(deps, projectId, "sign_in.failed", { userId }, { method: "password", reason: "EMAIL_PASSWORD_MISMATCH" });
+/**
+ * A failed password sign-in, for the owner's and the user's view (no email: an unknown address names no one),
+ * with the request's risk signals (failures so far, disposable domain, Tor; services/protection/risk.ts).
+ */
+async function passwordFailure(deps: Deps, project: ProjectRow, userId: string | null, email: string): Promise<void> {
+  const { score, signals } = await assessSignInRequest(deps, project, { email });
+  await eventStatement(
+    deps,
+    project.id,
+    "sign_in.failed",
+    { userId },
+    { method: "password", reason: "EMAIL_PASSWORD_MISMATCH", risk: { score, signals } },
+  );
 }
 
 export async function signUpAnonymously(

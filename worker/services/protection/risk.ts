@@ -92,50 +92,73 @@ export async function assessSignIn(
   input: { userId: string; email?: string | null },
 ): Promise<SignInAssessment & { devices: KnownDeviceRow[] }> {
   const token = deps.audit.deviceToken ?? null;
-  const ip = deps.audit.ip;
-  const email = input.email?.trim().toLowerCase() ?? null;
-  const [devices, deviceHash, failures] = await Promise.all([
+  const [devices, deviceHash, request] = await Promise.all([
     listRecentDevices(deps.db, project.id, input.userId),
     token ? deviceHashOf(token) : Promise.resolve(null),
-    email
-      ? peekRateLimits(
-          deps,
-          [
-            { rule: "SIGN_IN_PER_EMAIL_IP", scope: ip ? `${email}\n${ip}` : "" },
-            { rule: "SIGN_IN_PER_EMAIL", scope: email },
-          ],
-          deps.now(),
-          rateLimitProject(project),
-        )
-      : Promise.resolve([0, 0]),
+    requestSignals(deps, project, input.email ?? null),
   ]);
   const uaFamily = userAgentFamily(deps.audit.userAgent);
   const known = deviceHash ? devices.find((d) => d.deviceHash === deviceHash) : undefined;
   const newDevice = !known || known.uaFamily !== uaFamily;
   const country = deps.audit.countryCode?.toUpperCase() ?? null;
   const seenCountries = new Set(devices.map((d) => d.lastCountryCode).filter((c): c is string => c !== null));
-  // The counters hold this request's own hit too (failures-only rules give it back only after a success).
-  const [fromAddress = 0, forAccount = 0] = failures.map((n) => Math.max(0, n - 1));
   const signals: SignInSignal[] = [];
   if (newDevice) signals.push("new_device");
   // Only against a history: a user's first sign-in anywhere has no "usual" country.
   if (country && country !== TOR_COUNTRY && seenCountries.size > 0 && !seenCountries.has(country)) signals.push("new_country");
   if (isImpossibleTravel(deps, devices)) signals.push("impossible_travel");
-  if ((ip && fromAddress >= MANY_FAILURES_FROM_ADDRESS) || forAccount >= MANY_FAILURES_FOR_ACCOUNT) signals.push("many_failures");
-  if (email && isDisposableEmail(email)) signals.push("disposable_domain");
-  if (country === TOR_COUNTRY) signals.push("tor_exit");
+  signals.push(...request);
+  return { ...verdict(project, signals), newDevice, deviceHash, uaFamily, devices };
+}
+
+/** The score of a list of signals, and what the project's thresholds make of it. */
+function verdict(project: ProjectRow, signals: SignInSignal[]) {
   const score = scoreOf(SIGN_IN_WEIGHTS, signals);
   const { risk } = renderedConfigOf(project).doorman.protection;
-  return {
-    score,
-    signals,
-    newDevice,
-    deviceHash,
-    uaFamily,
-    riskDemandsChallenge: score >= risk.challengeAt,
-    riskDemandsVerification: score >= risk.verifyDeviceAt,
-    devices,
-  };
+  return { score, signals, riskDemandsChallenge: score >= risk.challengeAt, riskDemandsVerification: score >= risk.verifyDeviceAt };
+}
+
+/**
+ * The signals of the request alone, whoever the account is: recent failures for the typed address (from
+ * this IP and overall), a disposable domain, a Tor exit. One read of the rate-limit counters.
+ */
+async function requestSignals(deps: Deps, project: ProjectRow, rawEmail: string | null): Promise<SignInSignal[]> {
+  const ip = deps.audit.ip;
+  const email = rawEmail?.trim().toLowerCase() || null;
+  const checks = email
+    ? [
+        ...(ip ? [{ rule: "SIGN_IN_PER_EMAIL_IP" as const, scope: `${email}\n${ip}` }] : []),
+        { rule: "SIGN_IN_PER_EMAIL" as const, scope: email },
+      ]
+    : [];
+  const counts = checks.length ? await peekRateLimits(deps, checks, deps.now(), rateLimitProject(project)) : [];
+  // The counters hold this request's own hit too (failures-only rules give it back only after a success).
+  const failures = counts.map((n) => Math.max(0, n - 1));
+  const [fromAddress, forAccount] = ip ? [failures[0] ?? 0, failures[1] ?? 0] : [0, failures[0] ?? 0];
+  const signals: SignInSignal[] = [];
+  if (fromAddress >= MANY_FAILURES_FROM_ADDRESS || forAccount >= MANY_FAILURES_FOR_ACCOUNT) signals.push("many_failures");
+  if (email && isDisposableEmail(email)) signals.push("disposable_domain");
+  if (deps.audit.countryCode?.toUpperCase() === TOR_COUNTRY) signals.push("tor_exit");
+  return signals;
+}
+
+/**
+ * For the Turnstile gate (issue 29), before the credentials are checked: whether the request's own
+ * signals (failures for the typed address, a disposable domain, a Tor exit) reach
+ * `doorman.protection.risk.challengeAt`. The account's devices are left out on purpose: a challenge
+ * that depended on them would tell whether an address has an account. After a first factor,
+ * `assessSignIn(...).riskDemandsChallenge` is the full answer.
+ *
+ * @example
+ * const { riskDemandsChallenge } = await assessSignInRequest(deps, project, { email: body.email });
+ */
+export async function assessSignInRequest(
+  deps: Deps,
+  project: ProjectRow,
+  input: { email?: string | null },
+): Promise<{ score: number; signals: SignInSignal[]; riskDemandsChallenge: boolean }> {
+  const { score, signals, riskDemandsChallenge } = verdict(project, await requestSignals(deps, project, input.email ?? null));
+  return { score, signals, riskDemandsChallenge };
 }
 
 /** Each sign-up signal's weights in the reference's two scores. */
