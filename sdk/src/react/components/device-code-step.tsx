@@ -11,67 +11,57 @@ import { Field, FormAlert } from "./field";
 
 export type DeviceAttempt = { attemptCode: string; sentTo: string };
 
-/** The waiting sign-in of a DEVICE_VERIFICATION_REQUIRED error, or null for any other error. */
-export function deviceAttemptFrom(error: unknown): DeviceAttempt | null {
-  if (errorCodeOf(error) !== "DEVICE_VERIFICATION_REQUIRED") return null;
-  const details = (error as { details?: Record<string, unknown> }).details;
-  const attemptCode = details?.attempt_code;
-  return typeof attemptCode === "string" ? { attemptCode, sentTo: typeof details?.sent_to === "string" ? details.sent_to : "" } : null;
-}
-
 export function DeviceCodeStep({ attempt, onBack }: { attempt: DeviceAttempt; onBack: () => void }) {
   const app = useStackApp();
   const { t } = useTranslation();
   const [current, setCurrent] = useState(attempt);
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<{ code?: string; form?: string }>({});
-  const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  const verify = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const typed = code.trim();
-    if (!/^[A-Za-z0-9]{6}$/.test(typed)) {
-      setErrors({ code: t("magicLink.enterCode") });
-      return;
-    }
+  /** Runs one request with the pending flag; an unexpected failure is the form's error. */
+  const settle = async (work: () => Promise<void>) => {
     setPending(true);
     setErrors({});
-    setNotice(null);
     try {
+      await work();
+    } catch (error) {
+      setErrors({ form: messageOf(error, t("common.somethingWrong")) });
+    }
+    setPending(false);
+  };
+
+  const verify = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const typed = code.trim();
+    if (!/^[A-Za-z0-9]{6}$/.test(typed)) return setErrors({ code: t("magicLink.enterCode") });
+    void settle(async () => {
       const result = await app.verifyDeviceCode(typed, { attemptCode: current.attemptCode });
       if (result.status === "ok") return; // the SDK is redirecting now
       const reason = errorCodeOf(result.error);
       // A wrong guess belongs to the field; an expired or used-up code to the form (the next step is a new code).
-      if (reason === "DEVICE_VERIFICATION_CODE_INVALID") setErrors({ code: t("deviceCode.wrongCode") });
-      else setErrors({ form: codeErrorMessage(reason, "code", t) ?? result.error.message });
-    } catch (error) {
-      setErrors({ form: messageOf(error, t("common.somethingWrong")) });
-    }
-    setPending(false);
+      setErrors(
+        reason === "DEVICE_VERIFICATION_CODE_INVALID"
+          ? { code: t("code.notFound.code") }
+          : { form: codeErrorMessage(reason, "code", t) ?? result.error.message },
+      );
+    });
   };
 
-  const resend = async () => {
-    setPending(true);
-    setErrors({});
-    setNotice(null);
-    try {
+  const resend = () =>
+    settle(async () => {
       const result = await app.resendDeviceCode({ attemptCode: current.attemptCode });
-      if (result.status === "ok") {
-        setCurrent(result.data);
-        setCode("");
-        setNotice(t("deviceCode.resent", { email: result.data.sentTo }));
-      } else setErrors({ form: codeErrorMessage(errorCodeOf(result.error), "signInAttempt", t) ?? result.error.message });
-    } catch (error) {
-      setErrors({ form: messageOf(error, t("common.somethingWrong")) });
-    }
-    setPending(false);
-  };
+      if (result.status === "error")
+        return setErrors({ form: codeErrorMessage(errorCodeOf(result.error), "signInAttempt", t) ?? result.error.message });
+      setCurrent(result.data);
+      setCode("");
+    });
 
   return (
-    <form className="stack-form" noValidate onSubmit={verify} aria-label={t("deviceCode.formLabel")}>
-      <p className="stack-hint" role="status">
-        {notice ?? t("deviceCode.sent", { email: current.sentTo })}
+    <form className="stack-form" noValidate onSubmit={verify} aria-label={t("forgot.sentTitle")}>
+      {/* A new code is a new attempt: the status line is rendered afresh, so it is announced again. */}
+      <p className="stack-hint" role="status" key={current.attemptCode}>
+        {t("deviceCode.sent", { email: current.sentTo })}
       </p>
       <FormAlert message={errors.form} />
       <Field
@@ -89,13 +79,13 @@ export function DeviceCodeStep({ attempt, onBack }: { attempt: DeviceAttempt; on
         error={errors.code}
       />
       <button className="stack-button" type="submit" disabled={pending}>
-        {pending ? t("common.signingIn") : t("deviceCode.verify")}
+        {pending ? t("common.signingIn") : t("common.signIn")}
       </button>
       <button className="stack-button stack-secondary" type="button" disabled={pending} onClick={resend}>
         {t("deviceCode.resend")}
       </button>
       <button type="button" className="stack-link stack-switch" onClick={onBack}>
-        {t("deviceCode.back")}
+        {t("common.backToSignIn")}
       </button>
     </form>
   );

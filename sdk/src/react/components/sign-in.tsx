@@ -4,13 +4,14 @@
  * after-sign-in (or the return target); a sign-in from a new device first asks for the emailed code.
  */
 import { useState } from "react";
+import { deviceAttemptOf } from "../../apps/device-verification";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
 import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { checkEmail, type FormErrors } from "./credential-errors";
-import { type DeviceAttempt, DeviceCodeStep, deviceAttemptFrom } from "./device-code-step";
+import { type DeviceAttempt, DeviceCodeStep } from "./device-code-step";
 import { Field, FormAlert } from "./field";
 import { MagicLinkSignIn } from "./magic-link-sign-in";
 import { OAuthButtonGroup } from "./oauth-button-group";
@@ -45,7 +46,7 @@ export function SignIn({ title, search }: SignInProps) {
     async (v) => {
       const result = await app.signInWithCredential({ email: v.email, password: v.password });
       // A new device: the emailed code finishes this sign-in (the card turns into the code step).
-      if (result.status === "error") setDeviceAttempt(deviceAttemptFrom(result.error));
+      if (result.status === "error") setDeviceAttempt(deviceAttemptOf(result.error));
       return result;
     },
   );
@@ -56,7 +57,7 @@ export function SignIn({ title, search }: SignInProps) {
   if (user && !done && !pending && !deviceAttempt) return <SignedInNotice />;
   if (deviceAttempt)
     return (
-      <AuthCard title={t("deviceCode.title")}>
+      <AuthCard title={t("forgot.sentTitle")}>
         <DeviceCodeStep attempt={deviceAttempt} onBack={() => setDeviceAttempt(null)} />
       </AuthCard>
     );

@@ -433,18 +433,12 @@ export const en = {
   "impersonation.failed": "Could not open the impersonation session. Start again from the console.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Check your email",
-  "deviceCode.sent": "This device is new for your account. We sent a 6-character code to {email}: enter it to finish signing in.",
-  "deviceCode.formLabel": "Enter the code from your email",
-  "deviceCode.verify": "Verify and sign in",
-  "deviceCode.wrongCode": "That is not the code we sent. Check the email and try again.",
+  "deviceCode.sent": "New device: enter the code we sent to {email}.",
   "deviceCode.resend": "Send a new code",
-  "deviceCode.resent": "We sent a new code to {email}.",
-  "deviceCode.back": "Back to sign-in",
-  "activity.deviceCodeSent": "Sign-in from a new device: a code was emailed",
-  "activity.deviceVerified": "New device confirmed with the emailed code",
-  "activity.deviceCodeFailed": "Wrong or expired code for a new device",
-  "activity.deviceAdded": "New device signed in",
+  "activity.deviceCodeSent": "New device: code emailed",
+  "activity.deviceVerified": "New device confirmed",
+  "activity.deviceCodeFailed": "Wrong new-device code",
+  "activity.deviceAdded": "New device added",
 };
 
 /** A key of the catalogue. */

@@ -429,14 +429,8 @@ export const ar: Messages = {
   "impersonation.failed": "تعذّر فتح جلسة انتحال الهوية. ابدأ من جديد من وحدة التحكم.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "تحقّق من بريدك الإلكتروني",
   "deviceCode.sent": "هذا الجهاز جديد على حسابك. أرسلنا رمزًا من 6 أحرف إلى {email}: أدخله لإكمال تسجيل الدخول.",
-  "deviceCode.formLabel": "أدخل الرمز من بريدك الإلكتروني",
-  "deviceCode.verify": "تحقّق وسجّل الدخول",
-  "deviceCode.wrongCode": "هذا ليس الرمز الذي أرسلناه. تحقّق من البريد الإلكتروني وحاول مرة أخرى.",
   "deviceCode.resend": "أرسل رمزًا جديدًا",
-  "deviceCode.resent": "أرسلنا رمزًا جديدًا إلى {email}.",
-  "deviceCode.back": "العودة إلى تسجيل الدخول",
   "activity.deviceCodeSent": "تسجيل دخول من جهاز جديد: أُرسل رمز بالبريد الإلكتروني",
   "activity.deviceVerified": "تأكيد الجهاز الجديد بالرمز المرسل بالبريد الإلكتروني",
   "activity.deviceCodeFailed": "رمز خاطئ أو منتهي الصلاحية لجهاز جديد",

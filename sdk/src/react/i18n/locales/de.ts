@@ -435,15 +435,9 @@ export const de: Messages = {
   "impersonation.failed": "Die Sitzung konnte nicht geöffnet werden. Beginnen Sie erneut in der Konsole.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Prüfen Sie Ihre E-Mails",
   "deviceCode.sent":
     "Dieses Gerät ist neu für Ihr Konto. Wir haben einen 6-stelligen Code an {email} gesendet: Geben Sie ihn ein, um die Anmeldung abzuschließen.",
-  "deviceCode.formLabel": "Code aus Ihrer E-Mail eingeben",
-  "deviceCode.verify": "Bestätigen und anmelden",
-  "deviceCode.wrongCode": "Das ist nicht der Code, den wir gesendet haben. Prüfen Sie die E-Mail und versuchen Sie es erneut.",
   "deviceCode.resend": "Neuen Code senden",
-  "deviceCode.resent": "Wir haben einen neuen Code an {email} gesendet.",
-  "deviceCode.back": "Zurück zur Anmeldung",
   "activity.deviceCodeSent": "Anmeldung von einem neuen Gerät: ein Code wurde per E-Mail gesendet",
   "activity.deviceVerified": "Neues Gerät mit dem per E-Mail gesendeten Code bestätigt",
   "activity.deviceCodeFailed": "Falscher oder abgelaufener Code für ein neues Gerät",

@@ -431,15 +431,9 @@ export const es: Messages = {
   "impersonation.failed": "No se pudo abrir la sesión de suplantación. Empieza de nuevo desde la consola.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Revisa tu correo",
   "deviceCode.sent":
     "Este dispositivo es nuevo para tu cuenta. Enviamos un código de 6 caracteres a {email}: escríbelo para terminar de iniciar sesión.",
-  "deviceCode.formLabel": "Escribe el código de tu correo",
-  "deviceCode.verify": "Verificar e iniciar sesión",
-  "deviceCode.wrongCode": "Ese no es el código que enviamos. Revisa el correo e inténtalo de nuevo.",
   "deviceCode.resend": "Enviar un código nuevo",
-  "deviceCode.resent": "Enviamos un código nuevo a {email}.",
-  "deviceCode.back": "Volver a iniciar sesión",
   "activity.deviceCodeSent": "Inicio de sesión desde un dispositivo nuevo: se envió un código por correo",
   "activity.deviceVerified": "Dispositivo nuevo confirmado con el código del correo",
   "activity.deviceCodeFailed": "Código incorrecto o caducado para un dispositivo nuevo",

@@ -436,15 +436,9 @@ export const fr: Messages = {
   "impersonation.failed": "Impossible d’ouvrir la session d’emprunt d’identité. Recommencez depuis la console.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Consultez vos e-mails",
   "deviceCode.sent":
     "Cet appareil est nouveau pour votre compte. Nous avons envoyé un code de 6 caractères à {email} : saisissez-le pour terminer la connexion.",
-  "deviceCode.formLabel": "Saisissez le code reçu par e-mail",
-  "deviceCode.verify": "Vérifier et se connecter",
-  "deviceCode.wrongCode": "Ce n’est pas le code que nous avons envoyé. Vérifiez l’e-mail et réessayez.",
   "deviceCode.resend": "Envoyer un nouveau code",
-  "deviceCode.resent": "Nous avons envoyé un nouveau code à {email}.",
-  "deviceCode.back": "Retour à la connexion",
   "activity.deviceCodeSent": "Connexion depuis un nouvel appareil : un code a été envoyé par e-mail",
   "activity.deviceVerified": "Nouvel appareil confirmé avec le code reçu par e-mail",
   "activity.deviceCodeFailed": "Code erroné ou expiré pour un nouvel appareil",

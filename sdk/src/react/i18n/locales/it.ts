@@ -432,15 +432,9 @@ export const it: Messages = {
   "impersonation.failed": "Impossibile aprire la sessione di impersonificazione. Ricomincia dalla console.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Controlla la tua email",
   "deviceCode.sent":
     "Questo dispositivo è nuovo per il tuo account. Abbiamo inviato un codice di 6 caratteri a {email}: inseriscilo per completare l’accesso.",
-  "deviceCode.formLabel": "Inserisci il codice ricevuto via email",
-  "deviceCode.verify": "Verifica e accedi",
-  "deviceCode.wrongCode": "Questo non è il codice che abbiamo inviato. Controlla l’email e riprova.",
   "deviceCode.resend": "Invia un nuovo codice",
-  "deviceCode.resent": "Abbiamo inviato un nuovo codice a {email}.",
-  "deviceCode.back": "Torna all’accesso",
   "activity.deviceCodeSent": "Accesso da un nuovo dispositivo: è stato inviato un codice via email",
   "activity.deviceVerified": "Nuovo dispositivo confermato con il codice ricevuto via email",
   "activity.deviceCodeFailed": "Codice errato o scaduto per un nuovo dispositivo",

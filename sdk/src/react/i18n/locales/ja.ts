@@ -430,15 +430,9 @@ export const ja: Messages = {
   "impersonation.failed": "なりすましセッションを開けませんでした。コンソールからやり直してください。",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "メールを確認してください",
   "deviceCode.sent":
     "このデバイスはあなたのアカウントで初めて使われます。{email} に 6 文字のコードを送信しました。入力してサインインを完了してください。",
-  "deviceCode.formLabel": "メールに届いたコードを入力",
-  "deviceCode.verify": "確認してサインイン",
-  "deviceCode.wrongCode": "送信したコードと一致しません。メールを確認して、もう一度お試しください。",
   "deviceCode.resend": "新しいコードを送信",
-  "deviceCode.resent": "{email} に新しいコードを送信しました。",
-  "deviceCode.back": "サインインに戻る",
   "activity.deviceCodeSent": "新しいデバイスからのサインイン：コードをメールで送信しました",
   "activity.deviceVerified": "メールのコードで新しいデバイスを確認しました",
   "activity.deviceCodeFailed": "新しいデバイスのコードが間違っているか期限切れです",

@@ -429,14 +429,8 @@ export const ko: Messages = {
   "impersonation.failed": "세션을 열 수 없습니다. 콘솔에서 다시 시작하세요.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "이메일을 확인하세요",
   "deviceCode.sent": "이 기기는 계정에서 처음 사용됩니다. {email}(으)로 6자리 코드를 보냈습니다. 코드를 입력해 로그인을 완료하세요.",
-  "deviceCode.formLabel": "이메일로 받은 코드 입력",
-  "deviceCode.verify": "확인하고 로그인",
-  "deviceCode.wrongCode": "보낸 코드와 다릅니다. 이메일을 확인하고 다시 시도하세요.",
   "deviceCode.resend": "새 코드 보내기",
-  "deviceCode.resent": "{email}(으)로 새 코드를 보냈습니다.",
-  "deviceCode.back": "로그인으로 돌아가기",
   "activity.deviceCodeSent": "새 기기에서 로그인: 이메일로 코드를 보냄",
   "activity.deviceVerified": "이메일 코드로 새 기기를 확인함",
   "activity.deviceCodeFailed": "새 기기의 코드가 틀렸거나 만료됨",

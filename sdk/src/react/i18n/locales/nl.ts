@@ -429,15 +429,9 @@ export const nl: Messages = {
   "impersonation.failed": "De imitatiesessie kon niet worden geopend. Begin opnieuw in de console.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Controleer je e-mail",
   "deviceCode.sent":
     "Dit apparaat is nieuw voor je account. We hebben een code van 6 tekens naar {email} gestuurd: vul die in om het inloggen af te ronden.",
-  "deviceCode.formLabel": "Vul de code uit je e-mail in",
-  "deviceCode.verify": "Bevestigen en inloggen",
-  "deviceCode.wrongCode": "Dat is niet de code die we stuurden. Controleer de e-mail en probeer het opnieuw.",
   "deviceCode.resend": "Stuur een nieuwe code",
-  "deviceCode.resent": "We hebben een nieuwe code naar {email} gestuurd.",
-  "deviceCode.back": "Terug naar inloggen",
   "activity.deviceCodeSent": "Inloggen vanaf een nieuw apparaat: er is een code gemaild",
   "activity.deviceVerified": "Nieuw apparaat bevestigd met de gemailde code",
   "activity.deviceCodeFailed": "Verkeerde of verlopen code voor een nieuw apparaat",

@@ -430,15 +430,9 @@ export const pl: Messages = {
   "impersonation.failed": "Nie udało się otworzyć sesji. Zacznij ponownie w konsoli.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Sprawdź pocztę",
   "deviceCode.sent":
     "To urządzenie jest nowe dla Twojego konta. Wysłaliśmy 6-znakowy kod na adres {email}: wpisz go, aby dokończyć logowanie.",
-  "deviceCode.formLabel": "Wpisz kod z e-maila",
-  "deviceCode.verify": "Potwierdź i zaloguj się",
-  "deviceCode.wrongCode": "To nie jest kod, który wysłaliśmy. Sprawdź e-mail i spróbuj ponownie.",
   "deviceCode.resend": "Wyślij nowy kod",
-  "deviceCode.resent": "Wysłaliśmy nowy kod na adres {email}.",
-  "deviceCode.back": "Wróć do logowania",
   "activity.deviceCodeSent": "Logowanie z nowego urządzenia: wysłano kod e-mailem",
   "activity.deviceVerified": "Nowe urządzenie potwierdzone kodem z e-maila",
   "activity.deviceCodeFailed": "Błędny lub wygasły kod dla nowego urządzenia",

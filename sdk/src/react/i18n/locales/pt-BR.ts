@@ -429,15 +429,9 @@ export const ptBR: Messages = {
   "impersonation.failed": "Não foi possível abrir a sessão de personificação. Comece de novo pelo console.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "Verifique seu e-mail",
   "deviceCode.sent":
     "Este dispositivo é novo para sua conta. Enviamos um código de 6 caracteres para {email}: digite-o para concluir o login.",
-  "deviceCode.formLabel": "Digite o código do seu e-mail",
-  "deviceCode.verify": "Verificar e entrar",
-  "deviceCode.wrongCode": "Esse não é o código que enviamos. Confira o e-mail e tente de novo.",
   "deviceCode.resend": "Enviar um novo código",
-  "deviceCode.resent": "Enviamos um novo código para {email}.",
-  "deviceCode.back": "Voltar para o login",
   "activity.deviceCodeSent": "Login de um novo dispositivo: um código foi enviado por e-mail",
   "activity.deviceVerified": "Novo dispositivo confirmado com o código do e-mail",
   "activity.deviceCodeFailed": "Código errado ou expirado para um novo dispositivo",

@@ -431,14 +431,8 @@ export const tr: Messages = {
   "impersonation.failed": "Oturum açılamadı. Konsoldan yeniden başlayın.",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "E-postanızı kontrol edin",
   "deviceCode.sent": "Bu cihaz hesabınız için yeni. {email} adresine 6 karakterlik bir kod gönderdik: girişi tamamlamak için kodu yazın.",
-  "deviceCode.formLabel": "E-postanızdaki kodu girin",
-  "deviceCode.verify": "Doğrula ve giriş yap",
-  "deviceCode.wrongCode": "Bu, gönderdiğimiz kod değil. E-postayı kontrol edip tekrar deneyin.",
   "deviceCode.resend": "Yeni kod gönder",
-  "deviceCode.resent": "{email} adresine yeni bir kod gönderdik.",
-  "deviceCode.back": "Girişe dön",
   "activity.deviceCodeSent": "Yeni bir cihazdan giriş: e-postayla kod gönderildi",
   "activity.deviceVerified": "Yeni cihaz e-postadaki kodla doğrulandı",
   "activity.deviceCodeFailed": "Yeni cihaz için yanlış veya süresi dolmuş kod",

@@ -426,14 +426,8 @@ export const zhCN: Messages = {
   "impersonation.failed": "无法打开模拟登录会话。请从控制台重新开始。",
 
   // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
-  "deviceCode.title": "请查看您的邮箱",
   "deviceCode.sent": "这台设备是首次用于您的账户。我们已向 {email} 发送了 6 位验证码：输入后即可完成登录。",
-  "deviceCode.formLabel": "输入邮件中的验证码",
-  "deviceCode.verify": "验证并登录",
-  "deviceCode.wrongCode": "这不是我们发送的验证码。请检查邮件后重试。",
   "deviceCode.resend": "发送新验证码",
-  "deviceCode.resent": "我们已向 {email} 发送了新的验证码。",
-  "deviceCode.back": "返回登录",
   "activity.deviceCodeSent": "从新设备登录：已通过邮件发送验证码",
   "activity.deviceVerified": "已用邮件中的验证码确认新设备",
   "activity.deviceCodeFailed": "新设备的验证码错误或已过期",
