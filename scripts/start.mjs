@@ -160,7 +160,7 @@ async function waitForHealth(child, timeoutMs) {
  * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
  * mail catcher), SHARED_OAUTH_* (real shared OAuth keys), RATE_LIMIT_* (a deployment's rate limits,
  * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET, WEB_APP_URL (where purchase URLs point),
- * EMAIL_CAPACITY_PER_HOUR, STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING (development-only, for the
+ * EMAIL_CAPACITY_PER_HOUR, NEW_PROJECT_DEVICE_VERIFICATION, STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING (development-only, for the
  * reference suite's recorded passkeys), and for OAUTH_MOCK_ISSUER (the bundled OpenID provider started
  * below), they are added too.
  */
@@ -178,6 +178,7 @@ function workerConfigWithRelay() {
     "STRIPE_WEBHOOK_SECRET",
     "WEB_APP_URL",
     "EMAIL_CAPACITY_PER_HOUR",
+    "NEW_PROJECT_DEVICE_VERIFICATION",
     "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING",
     ...Object.keys(process.env).filter((n) => /^SHARED_OAUTH_[A-Z]+_(CLIENT_ID|CLIENT_SECRET|TENANT_ID)$/.test(n)),
     ...Object.keys(process.env).filter((n) => /^RATE_LIMIT_[A-Z_]+$/.test(n)),

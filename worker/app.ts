@@ -21,6 +21,7 @@ import { credentialScanningRoutes, teamApiKeysRoutes, userApiKeysRoutes } from "
 import { BETA_VERSION_PREFIX, migrationTestsRoutes, serveBetaVersion } from "./routes/api-versions";
 import { anonymousRoutes } from "./routes/auth/anonymous";
 import { cliRoutes } from "./routes/auth/cli";
+import { deviceVerificationRoutes } from "./routes/auth/device-verification";
 import { impersonationRoutes } from "./routes/auth/impersonation";
 import { mfaRoutes } from "./routes/auth/mfa";
 import { oauthRoutes } from "./routes/auth/oauth";
@@ -99,6 +100,7 @@ const api = routeGroup()
   .route("/auth/otp", otpRoutes)
   .route("/auth/impersonation", impersonationRoutes)
   .route("/auth/mfa", mfaRoutes)
+  .route("/auth/device-verification", deviceVerificationRoutes)
   .route("/auth/sessions", sessionsRoutes)
   .route("/auth/oauth/token", oauthTokenRoutes)
   .route("/auth/oauth/cross-domain", oauthCrossDomainRoutes)

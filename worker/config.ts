@@ -125,6 +125,11 @@ export type Config = {
    * read-your-writes across requests (docs/deploy.md, "Read replicas").
    */
   d1ReadReplication: boolean;
+  /**
+   * Whether projects created from now on start with new-device verification on (NEW_PROJECT_DEVICE_VERIFICATION,
+   * default true; issue 29). "false" for a deployment whose apps use the published Stack SDK, which has no code step.
+   */
+  newProjectDeviceVerification: boolean;
   /** The email outbox's first retry delay in seconds (EMAIL_RETRY_BASE_SECONDS, default 20); each retry doubles it. */
   emailRetryBaseSeconds: number;
   /** A project's base send-email capacity per hour (EMAIL_CAPACITY_PER_HOUR, default 200, as the reference); docs/emails.md "Capacity". */
@@ -207,6 +212,7 @@ const varsSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optional.refine((v) => v === undefined || /^\S{8,}$/.test(v), "must be a webhook signing secret (whsec_…)"),
   STRIPE_API_URL: httpUrl,
   D1_READ_REPLICATION: optional.pipe(z.enum(["true", "false"]).optional()),
+  NEW_PROJECT_DEVICE_VERIFICATION: optional.pipe(z.enum(["true", "false"]).optional()),
   AI_BASE_URL: httpUrl,
   AI_API_KEY: optional,
   AI_MODEL: optional.refine((v) => v === undefined || v.length <= 256, "must be at most 256 characters"),
@@ -392,6 +398,7 @@ function buildConfig(env: object): Config {
       apiUrl: vars.STRIPE_API_URL ? vars.STRIPE_API_URL.replace(/\/+$/, "") : null,
     },
     d1ReadReplication: vars.D1_READ_REPLICATION === "true",
+    newProjectDeviceVerification: vars.NEW_PROJECT_DEVICE_VERIFICATION !== "false",
     emailRetryBaseSeconds: vars.EMAIL_RETRY_BASE_SECONDS === undefined ? 20 : Number(vars.EMAIL_RETRY_BASE_SECONDS),
     emailCapacityPerHour: vars.EMAIL_CAPACITY_PER_HOUR === undefined ? 200 : Number(vars.EMAIL_CAPACITY_PER_HOUR),
     ai: {

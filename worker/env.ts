@@ -58,6 +58,8 @@ export interface EnvVars {
   EMAIL_CAPACITY_PER_HOUR?: string;
   /** "true": run each request in a D1 session so reads may use read replicas (docs/deploy.md). */
   D1_READ_REPLICATION?: string;
+  /** "false": projects created from now on start with new-device verification off (default on; docs/security.md). */
+  NEW_PROJECT_DEVICE_VERIFICATION?: string;
   /** The console assistant's deployment model: an OpenAI-compatible endpoint (its base URL, e.g. https://api.openai.com/v1, a key, a model), or with the AI binding the Workers AI model. */
   AI_BASE_URL?: string;
   AI_API_KEY?: string;

@@ -25,6 +25,7 @@ import { defineConsoleTeamSteps } from "./console-teams-scenario.mjs";
 import { defineConsoleUserSteps } from "./console-users-scenario.mjs";
 import { defineConsoleWebhookSteps } from "./console-webhooks-scenario.mjs";
 import { defineDevInboxSteps } from "./dev-inbox-scenario.mjs";
+import { defineDeviceSteps } from "./device-scenario.mjs";
 import { defineEmailSteps, defineMfaSteps } from "./email-scenario.mjs";
 import { defineHandlerLinkSteps } from "./handler-links-scenario.mjs";
 import { assert, createRunner } from "./harness.mjs";
@@ -211,6 +212,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineApiDocsSteps(runner, { page, origin, shots });
   defineHeaderSteps(runner, { page, origin });
   if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
+  if (mail) defineDeviceSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });
   defineBreachSteps(runner, { page, origin, shots });

@@ -81,8 +81,13 @@ export async function signUp(
   return { email, password, accessToken: res.body.access_token, refreshToken: res.body.refresh_token, userId: res.body.user_id };
 }
 
-/** A fresh project owned by a fresh internal user, with admin/server/client credentials. */
-export async function createProjectWithKeys(config: Record<string, unknown> = {}) {
+/**
+ * A fresh project owned by a fresh internal user, with admin/server/client credentials.
+ * New projects start with new-device verification on (issue 29), which would stop every password
+ * sign-in these tests make without a device token: it is turned off here unless a test asks for it
+ * (`deviceVerification: true`; test/worker/device-verification.test.ts).
+ */
+export async function createProjectWithKeys(config: Record<string, unknown> = {}, options: { deviceVerification?: boolean } = {}) {
   const owner = await signUp();
   const created = await call("/internal/projects", {
     ...internalClient,
@@ -92,6 +97,14 @@ export async function createProjectWithKeys(config: Record<string, unknown> = {}
   if (created.status !== 201) throw new Error(`project create failed: ${created.status} ${created.text}`);
   const projectId: string = created.body.id;
   const admin = { projectId, accessType: "admin", adminAccessToken: owner.accessToken } as const;
+  if (!options.deviceVerification) {
+    const off = await call("/internal/config/override/environment", {
+      ...admin,
+      method: "PATCH",
+      body: { config_override_string: JSON.stringify({ "doorman.protection.newDeviceVerification.enabled": false }) },
+    });
+    if (off.status !== 200) throw new Error(`turning device verification off failed: ${off.status} ${off.text}`);
+  }
   const keys = await call("/internal/api-keys", {
     ...admin,
     body: {

@@ -32,7 +32,8 @@ describe("listActivity", () => {
     expect(page.nextCursor).toBeNull();
     const failed = page.items[1]!;
     expect(failed.createdAt).toBeInstanceOf(Date);
-    expect(failed.data).toEqual({ method: "password", reason: "EMAIL_PASSWORD_MISMATCH" });
+    // With the request's risk signals (issue 29): none here.
+    expect(failed.data).toEqual({ method: "password", reason: "EMAIL_PASSWORD_MISMATCH", risk: { score: 0, signals: [] } });
     expect(Object.keys(failed).sort()).toEqual(["countryCode", "createdAt", "data", "id", "ip", "type", "userAgent"]);
 
     const first = await user.listActivity({ limit: 2 });

@@ -33,8 +33,9 @@ describe("SDK emails", () => {
     expect((await admin.listEmailThemes()).find((t) => t.id === themeId)?.displayName).toBe("Brand 2");
 
     const templates = await admin.listEmailTemplates();
-    // with Doorman's "password sign-in locked" notice (issue 25) and the payment receipt and failed-payment mails
-    expect(templates).toHaveLength(10);
+    // with Doorman's "password sign-in locked" notice (issue 25), the payment receipt and failed-payment mails,
+    // and the new-device verification code (issue 29)
+    expect(templates).toHaveLength(11);
     const { id: templateId } = await admin.createEmailTemplate("Code word");
     const saved = await admin.updateEmailTemplate(templateId, TEMPLATE, false);
     expect(saved.renderedHtml).toContain("Code word:");

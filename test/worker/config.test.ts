@@ -38,6 +38,12 @@ describe("typed config (worker/config.ts)", () => {
     expect(config.oauthMockIssuer).toBeNull();
   });
 
+  it("new projects start with new-device verification on unless NEW_PROJECT_DEVICE_VERIFICATION=false (issue 29)", () => {
+    expect(readConfig({ ENVIRONMENT: "development" }).newProjectDeviceVerification).toBe(true);
+    expect(readConfig({ ENVIRONMENT: "development", NEW_PROJECT_DEVICE_VERIFICATION: "false" }).newProjectDeviceVerification).toBe(false);
+    expect(() => readConfig({ ENVIRONMENT: "development", NEW_PROJECT_DEVICE_VERIFICATION: "no" })).toThrow(ConfigError);
+  });
+
   it("development seeds with the dev keys and the dev secret", () => {
     const config = readConfig({ ENVIRONMENT: "development" });
     expect(config.serverSecret).toBe(DEV_SERVER_SECRET);

@@ -18,6 +18,8 @@ const BUILT_IN_TEMPLATES = [
   // The reference's payment receipt and payment failed (Stripe's webhooks send them).
   "70372aee-0441-4d80-974c-2e858e40123a",
   "f64b1afe-27ec-4a28-a277-7178f3261f9a",
+  // Doorman's new-device verification code (issue 29).
+  "b3e1c2d4-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
 ];
 
 const THEME = `export function EmailTheme({ children, unsubscribeLink }) {
@@ -89,7 +91,7 @@ describe("email themes", () => {
 });
 
 describe("email templates", () => {
-  it("lists the ten built-ins; a template is created, saved (rendered), read, and deleted; a built-in's edit resets", async () => {
+  it("lists the eleven built-ins; a template is created, saved (rendered), read, and deleted; a built-in's edit resets", async () => {
     const p = await createProjectWithKeys();
     const list = (await call("/internal/email-templates", p.admin)).body.templates;
     expect(list.map((t: { id: string }) => t.id)).toEqual(BUILT_IN_TEMPLATES);

@@ -244,6 +244,8 @@ describe("the built-in emails' fast path", () => {
         return { signInInvitationLink: tricky.link, teamDisplayName: tricky.text };
       case BUILT_IN_TEMPLATE_IDS.new_sign_in:
         return { signInDevice: "Chrome <on> macOS", signInLocation: "Zürich, CH", signInTime: "2025-01-01 12:00 UTC", extra: "ignored" };
+      case BUILT_IN_TEMPLATE_IDS.device_verification:
+        return { otp: "3SL<WZ>" };
       case BUILT_IN_TEMPLATE_IDS.sign_in_locked:
         return { lockedUntil: '2025-01-01 13:00 UTC <soon> & "later"' };
       case BUILT_IN_TEMPLATE_IDS.payment_receipt:

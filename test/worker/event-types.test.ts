@@ -60,7 +60,8 @@ describe("event catalogue: sign-up, sign-in and sessions", () => {
       expect.objectContaining({
         type: "sign_in.failed",
         user_id: user.userId,
-        data: { method: "password", reason: "EMAIL_PASSWORD_MISMATCH" },
+        // With the request's risk signals (issue 29): none here.
+        data: { method: "password", reason: "EMAIL_PASSWORD_MISMATCH", risk: { score: 0, signals: [] } },
       }),
     ]);
     const nobody = await eventsOf(p, () =>
@@ -269,8 +270,17 @@ describe("event catalogue: account security", () => {
     const wrong = await eventsOf(p, () =>
       call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: wrongCode, code: attempt } }),
     );
+    // The first factor's risk score travels with the attempt (issue 29).
     expect(wrong).toEqual([
-      expect.objectContaining({ type: "sign_in.failed", data: { method: "password", mfa: true, reason: "INVALID_TOTP_CODE" } }),
+      expect.objectContaining({
+        type: "sign_in.failed",
+        data: {
+          method: "password",
+          mfa: true,
+          reason: "INVALID_TOTP_CODE",
+          risk: { score: expect.any(Number), signals: expect.any(Array) },
+        },
+      }),
     ]);
     const right = await eventsOf(p, () =>
       call("/auth/mfa/sign-in", { ...p.client, body: { type: "totp", totp: totpAt(Date.now()), code: attempt } }),
@@ -418,6 +428,11 @@ describe("event catalogue coverage", () => {
       "impersonation.link_created",
       // breached-passwords.test.ts (issue 29)
       "password.breach_check_failed",
+      // device-verification.test.ts (issue 29)
+      "device.verification_required",
+      "device.verification_succeeded",
+      "device.verification_failed",
+      "device.added",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

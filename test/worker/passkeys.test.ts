@@ -132,7 +132,8 @@ describe("passkey registration and sign-in", () => {
     const res = await signIn(p, authenticator, { origin: ORIGIN, userHandle: reg.body.user_handle });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ user_id: user.userId, is_new_user: false });
-    expect(Object.keys(res.body).sort()).toEqual(["access_token", "is_new_user", "refresh_token", "user_id"]);
+    // The reference's fields and Doorman's device token (issue 29: a passkey sign-in makes its device known).
+    expect(Object.keys(res.body).sort()).toEqual(["access_token", "device_token", "is_new_user", "refresh_token", "user_id"]);
     expect((await call("/users/me", { ...p.client, accessToken: res.body.access_token })).body.id).toBe(user.userId);
     const row = await env.DB.prepare("SELECT counter, last_used_at, credential_id FROM passkeys WHERE user_id = ?")
       .bind(user.userId)

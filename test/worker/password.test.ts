@@ -5,10 +5,11 @@ import { describe, expect, it } from "vitest";
 import { call, createProjectWithKeys, internalClient, signUp, uniqueEmail } from "../helpers/api";
 
 describe("password sign-up", () => {
-  it("returns tokens and user id only", async () => {
+  it("returns tokens and user id only (and Doorman's device token, issue 29)", async () => {
     const res = await call("/auth/password/sign-up", { ...internalClient, body: { email: uniqueEmail(), password: "long enough pw" } });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["access_token", "refresh_token", "user_id"]);
+    // The reference's three fields; `device_token` is Doorman's extra (the published SDK ignores unknown fields).
+    expect(Object.keys(res.body).sort()).toEqual(["access_token", "device_token", "refresh_token", "user_id"]);
     expect(res.body.refresh_token).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
   });
 

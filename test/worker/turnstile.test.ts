@@ -272,6 +272,30 @@ describe("the risk score's seam (riskDemands)", () => {
   });
 });
 
+describe("the risk score decides where the flow does not (risk.challengeAt)", () => {
+  it("a disposable address on a project that challenges at 15 needs a token; an ordinary one does not", async () => {
+    // disposable_domain weighs 15 (risk.ts): at challengeAt 15 the request's own signals demand a token.
+    const p = await turnstileProject({ extra: { "doorman.protection.risk.challengeAt": 15 } });
+    const risky = await signUpWith(p, {}, `x${Date.now()}@mailinator.com`);
+    expect(risky.status, risky.text).toBe(409);
+    expect(risky.body.code).toBe("BOT_CHALLENGE_REQUIRED");
+    // The same address with a solved challenge goes through; an ordinary address needs none.
+    const solved = await signUpWith(
+      p,
+      { bot_challenge_token: await signUpToken(), bot_challenge_phase: "invisible" },
+      `y${Date.now()}@mailinator.com`,
+    );
+    expect(solved.status, solved.text).toBe(200);
+    expect((await signUpWith(p)).status).toBe(200);
+    // Sign-in and OTP ask the same question of the typed address.
+    const signIn = await call("/auth/password/sign-in", {
+      ...p.client,
+      body: { email: `z${Date.now()}@mailinator.com`, password: "whatever-it-is" },
+    });
+    expect(signIn.body.code).toBe("BOT_CHALLENGE_REQUIRED");
+  });
+});
+
 describe("burst", () => {
   it("60 concurrent sign-ups with one token: exactly one passes (siteverify spends a token once)", async () => {
     const p = await turnstileProject({ require: { signUp: true } });

@@ -4,7 +4,7 @@
  * Secrets are never stored in clear: keys, refresh tokens and codes are SHA-256 hex.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const json = (name: string) => text(name, { mode: "json" }).$type<unknown>();
 const bool = (name: string) => integer(name, { mode: "boolean" });
@@ -924,3 +924,32 @@ export const projectCustomDomains = sqliteTable("project_custom_domains", {
     .references(() => projects.id, { onDelete: "cascade" }),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * The devices a user signed in from (issue 29, new-device verification): one row per (project, user,
+ * device). A device is the SHA-256 of its long-lived device token (the raw token never stored) plus its
+ * user-agent family ("Chrome/macOS"); the last country and coordinates feed the risk signals (new
+ * country, impossible travel).
+ */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceHash: text("device_hash").notNull(),
+    uaFamily: text("ua_family").notNull(),
+    firstSeenAt: integer("first_seen_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    lastCountryCode: text("last_country_code"),
+    lastLatitude: real("last_latitude"),
+    lastLongitude: real("last_longitude"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.userId, t.deviceHash] }),
+    index("known_devices_user_seen_idx").on(t.projectId, t.userId, t.lastSeenAt),
+  ],
+);

@@ -12,6 +12,7 @@ import { dataVaultProblems } from "./problems/data-vault";
 import { emailProblems } from "./problems/email";
 import { hostedPagesProblems } from "./problems/hosted-pages";
 import { paymentsProblems } from "./problems/payments";
+import { protectionProblems } from "./problems/protection";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
 import { webhooksProblems } from "./problems/webhooks";
 
@@ -30,6 +31,7 @@ const problemErrors = {
   ...signUpRulesProblems,
   ...hostedPagesProblems,
   ...botChallengeProblems,
+  ...protectionProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

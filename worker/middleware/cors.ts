@@ -26,6 +26,7 @@ const ALLOWED_HEADERS = [
   "x-vercel-protection-bypass",
   "ngrok-skip-browser-warning",
   "x-doorman-d1-bookmark",
+  "x-doorman-device-token",
 ].join(", ");
 
 const EXPOSED_HEADERS = [

@@ -4,6 +4,7 @@ import { readConfig } from "../config";
 import { D1_BOOKMARK_HEADER, openD1Session } from "../db/d1-session";
 import type { AppEnv } from "../http/hono-env";
 import { makeDeps } from "../services/deps";
+import { DEVICE_TOKEN_HEADER, devCoordinates, numberOrNull, readDeviceToken } from "../services/protection/device-token";
 
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = crypto.randomUUID();
@@ -22,7 +23,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const env = session ? { ...c.env, DB: session.db } : c.env;
   const deps = makeDeps(env, { origin: new URL(c.req.url).origin, nowMs: Number.isFinite(testNow) ? testNow : undefined, defer, config });
   // Where the request comes from, for the event log (the actor is set once the request is authenticated).
-  const cf = (c.req.raw as Request & { cf?: { country?: unknown } }).cf;
+  const cf = (c.req.raw as Request & { cf?: { country?: unknown; latitude?: unknown; longitude?: unknown } }).cf;
   deps.audit.ip = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null;
   deps.audit.userAgent = c.req.header("user-agent")?.slice(0, 512) ?? null;
   // Development only: wrangler dev's request.cf is a fixed placeholder, so the test suites set the country with Cloudflare's header.
@@ -30,6 +31,11 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const cfCountry = typeof cf?.country === "string" ? cf.country : null;
   deps.audit.countryCode = devCountry ?? cfCountry;
   deps.audit.signUpCountryCode = config.environment === "development" ? devCountry : cfCountry;
+  deps.audit.deviceToken = readDeviceToken(c.req.header(DEVICE_TOKEN_HEADER));
+  // Development only, like the country: the test suites place a request on the map (impossible travel); refused in production.
+  const geo = config.environment === "development" ? devCoordinates(c.req.header.bind(c.req)) : null;
+  deps.audit.latitude = geo ? geo.latitude : numberOrNull(cf?.latitude);
+  deps.audit.longitude = geo ? geo.longitude : numberOrNull(cf?.longitude);
   deps.audit.acceptLanguage = c.req.header("accept-language")?.slice(0, 256) ?? null;
   c.set("deps", deps);
 

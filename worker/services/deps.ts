@@ -39,6 +39,11 @@ export type AuditContext = {
   signUpCountryCode?: string | null;
   /** The request's Accept-Language (at most 256 characters): the locale of the built-in emails it causes (services/email/locale.ts). */
   acceptLanguage?: string | null;
+  /** The caller's device token (header x-doorman-device-token, new-device verification; services/protection/). */
+  deviceToken?: string | null;
+  /** Where the request comes from (Cloudflare's request.cf; in development only the x-doorman-dev-latitude/-longitude headers). */
+  latitude?: number | null;
+  longitude?: number | null;
   /** The events this request built statements for (committed or not: a consumer checks the row exists). */
   recorded: { id: string; projectId: string; type: string }[];
 };

@@ -42,6 +42,7 @@ import {
 import { toFlatProjectConfig } from "./project-config/rendered";
 import { dropSecretPaths, mapSecrets, movedSecretPaths, sealConfigSecrets, sealConfigValue } from "./project-config/secrets";
 import type { ConfigSource } from "./project-config/source";
+import { NEW_PROJECT_PROTECTION_OVERRIDE } from "./protection/config";
 import { fail, type Problem } from "./result";
 
 export type ProjectFields = {
@@ -73,8 +74,11 @@ export async function createProject(
   if (!(await isTeamMember(deps.db, ownerTeamId, ownerUserId))) return fail("not_owner_team_member");
   const sealed = await sealConfigSecrets(deps, fields.config, null);
   const { project: projectLevel, rest } = splitProjectKeys(sealed ? flatUpdateToOverride(sealed) : {});
-  // As in the reference, a new project starts with the authentication and emails apps installed.
-  const environment = { ...NEW_PROJECT_APPS, ...rest };
+  // As in the reference, a new project starts with the authentication and emails apps installed; and (issue 29,
+  // Clerk's Device Trust on for new apps) with new-device verification on, unless the deployment says otherwise
+  // (NEW_PROJECT_DEVICE_VERIFICATION=false). Existing and seeded projects stay off.
+  const protection = deps.config.newProjectDeviceVerification ? NEW_PROJECT_PROTECTION_OVERRIDE : {};
+  const environment: Record<string, unknown> = { ...NEW_PROJECT_APPS, ...protection, ...rest };
   // A project born in production mode takes real payments only: its test mode starts off.
   if (fields.isProductionMode) environment["payments.testMode"] = false;
   const configOverrides: ConfigOverrides = Object.keys(projectLevel).length ? { project: projectLevel, environment } : { environment };

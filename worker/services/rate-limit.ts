@@ -117,3 +117,36 @@ export async function hitRateLimit(
 export async function refundRateLimit(source: RateLimitSource, ticket: RateLimitTicket): Promise<void> {
   await bindings(source).db.prepare(REFUND).bind(ticket.bucket, ticket.windowStart).run();
 }
+
+/**
+ * The current windows' counts of a few (rule, scope) buckets, read-only and in one statement (the risk
+ * signals: recent failures of an account or an address, sign-ups from one address). A rule that is
+ * off, or a bucket not hit in its current window, reads 0.
+ */
+export async function peekRateLimits(
+  source: RateLimitSource,
+  checks: { rule: RateLimitRule; scope: string }[],
+  nowMs: number,
+  project?: RateLimitProject,
+): Promise<number[]> {
+  const { db, secret } = bindings(source);
+  const wanted = await Promise.all(
+    checks.map(async ({ rule, scope }) => {
+      const limit = ruleLimit(source, rule, project);
+      if (!limit) return null;
+      const windowMs = limit.seconds * 1000;
+      const bucket = `${rule}:${await scopeHash(secret, `${project?.id ?? ""}\n${scope.toLowerCase()}`)}`;
+      return { bucket, windowStart: Math.floor(nowMs / windowMs) * windowMs };
+    }),
+  );
+  const live = wanted.filter((w): w is { bucket: string; windowStart: number } => w !== null);
+  if (live.length === 0) return checks.map(() => 0);
+  const rows = await db
+    .prepare(`SELECT bucket, window_start, count FROM rate_limit_counters WHERE bucket IN (${live.map(() => "?").join(", ")})`)
+    .bind(...live.map((w) => w.bucket))
+    .all<{ bucket: string; window_start: number; count: number }>();
+  return wanted.map((w) => {
+    const row = w && rows.results.find((r) => r.bucket === w.bucket && r.window_start === w.windowStart);
+    return row ? row.count : 0;
+  });
+}

@@ -19,6 +19,7 @@ import type { EmailProblemFields } from "./email/problems";
 import type { HostedPagesProblemFields } from "./hosted-pages/problems";
 import type { PaymentsProblemFields } from "./payments/problems";
 import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
+import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
@@ -174,6 +175,7 @@ type Slices = [
   SignUpRulesProblemFields,
   HostedPagesProblemFields,
   BotChallengeProblemFields,
+  ProtectionProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -190,7 +192,8 @@ export type ProblemFields = CoreProblemFields &
   DataVaultProblemFields &
   SignUpRulesProblemFields &
   HostedPagesProblemFields &
-  BotChallengeProblemFields;
+  BotChallengeProblemFields &
+  ProtectionProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

@@ -21,7 +21,8 @@ export type CodePurpose =
   | "oauth_authorization_code"
   | "passkey_registration"
   | "passkey_authentication"
-  | "impersonation";
+  | "impersonation"
+  | "device_verification";
 
 export const CODE_LENGTH = 45;
 export const OTP_LENGTH = 6;

@@ -7,6 +7,7 @@
  */
 import { AsyncCache } from "../cache";
 import { type AccessLevel, type FetchLike, HttpClient, type RequestOptions, type Sleep } from "../interface/http";
+import { createDeviceTokenKeeper, type DeviceTokenKeeper } from "../session/device-token";
 import { Session } from "../session/session";
 import { type CookieJar, createTokenStore, type TokenStoreInit } from "../session/token-store";
 import { DEFAULT_HANDLER_PATH, PUBLIC_CLIENT_SENTINEL } from "../shared/constants";
@@ -72,6 +73,7 @@ export class AppCore {
   readonly urls: HandlerUrls;
   /** @internal */ readonly _http: HttpClient;
   /** @internal */ readonly _session: Session;
+  /** @internal The device token sent on sign-ins (new-device verification). */ readonly _device: DeviceTokenKeeper;
   /** @internal */ readonly _options: ClientAppOptions;
   private readonly userCache: AsyncCache<UserJson | null>;
 
@@ -90,6 +92,7 @@ export class AppCore {
     this._session = new Session(createTokenStore(options.tokenStore, options.projectId, options.cookieJar), (token) =>
       this.refreshAccessToken(token),
     );
+    this._device = createDeviceTokenKeeper(options.tokenStore, options.projectId, options.cookieJar);
     this.urls = resolveUrls(hostedUrlOverrides(options, baseUrl));
     this.userCache = new AsyncCache(() => this.fetchCurrentUser());
   }

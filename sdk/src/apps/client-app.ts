@@ -6,6 +6,7 @@
 
 import type { AccessLevel } from "../interface/http";
 import { err, ok, type Result } from "../interface/result";
+import { deviceHeaders, keepDeviceToken } from "../session/device-token";
 import { KnownError } from "../shared/known-errors";
 import { Redirector, returnToFromLocation, withReturnTo } from "../urls";
 import type { ProjectAdmin } from "./admin-project";
@@ -13,6 +14,7 @@ import { AppCore, type ClientAppOptions, hostedPagesOrigin as hostedOrigin } fro
 import { type BotChallengeAction, type BotChallengeFields, withBotChallenge } from "./bot-challenge";
 import * as cli from "./cli";
 import { type CurrentUserOf, makeCurrentUser, type OwnerAdminAppFactory } from "./current-user";
+import * as deviceVerification from "./device-verification";
 import * as emailAuth from "./email-auth";
 import * as hostedHandoff from "./hosted-handoff";
 import { bytesToBase64, forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt } from "./mfa";
@@ -44,6 +46,8 @@ export type CredentialOptions = { email: string; password: string; noRedirect?: 
 export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   protected readonly redirector: Redirector;
   private anonymousSignUp: Promise<void> | null = null;
+  /** The attempt code of a sign-in waiting for a device code (DEVICE_VERIFICATION_REQUIRED). */
+  private deviceAttempt: string | null = null;
 
   constructor(
     options: ClientAppOptions,
@@ -67,8 +71,10 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   ): Promise<Result<undefined>> {
     if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
     try {
-      const send = (fields: BotChallengeFields) => this._userRequest<TokensJson>(path, { body: { ...body, ...fields } });
+      const send = (fields: BotChallengeFields) =>
+        this._userRequest<TokensJson>(path, { body: { ...body, ...fields }, headers: deviceHeaders(this._device) });
       const tokens = challenge ? await withBotChallenge(this, challenge, send) : await send({});
+      keepDeviceToken(this._device, tokens);
       this._session.setTokens({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
     } catch (error) {
       if (error instanceof KnownError) return this.firstFactorFailed(error, noRedirect);
@@ -79,10 +85,47 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
     return ok(undefined);
   }
 
-  /** A failed first factor; for TOTP users, keep the attempt code and go to the mfa page. */
+  /**
+   * A failed first factor; for TOTP users, keep the attempt code and go to the mfa page. A new device
+   * (DEVICE_VERIFICATION_REQUIRED) stays where it is: the attempt is kept for `verifyDeviceCode`.
+   */
   private async firstFactorFailed(error: KnownError, noRedirect?: boolean): Promise<Result<undefined>> {
+    this.deviceAttempt = deviceVerification.deviceAttemptOf(error)?.attemptCode ?? this.deviceAttempt;
     if (rememberMfaAttempt(error) && !noRedirect) await this.redirector.redirect(this.urls.mfa);
     return err(error);
+  }
+
+  /**
+   * Doorman: finishes a password sign-in from a new device with the 6 characters emailed to the user
+   * (after DEVICE_VERIFICATION_REQUIRED); the device is known from then on.
+   *
+   * @example
+   * const first = await app.signInWithCredential({ email, password });
+   * if (first.status === "error" && first.error.code === "DEVICE_VERIFICATION_REQUIRED") await app.verifyDeviceCode(typedCode);
+   */
+  async verifyDeviceCode(code: string, options: { attemptCode?: string; noRedirect?: boolean } = {}): Promise<Result<undefined>> {
+    const attempt = options.attemptCode ?? this.deviceAttempt;
+    if (!attempt) throw new Error("No sign-in is waiting for a device code (the attempt code is missing).");
+    const result = await deviceVerification.verifyDeviceCode(this, attempt, code);
+    if (result.status === "error") return result;
+    this.deviceAttempt = null;
+    if (!options.noRedirect) await this.redirectAfterAuth(result.data.isNewUser ? "signUp" : "signIn");
+    return ok(undefined);
+  }
+
+  /**
+   * Doorman: emails a new device code for the waiting sign-in (the last one stops working).
+   *
+   * @example
+   * const sent = await app.resendDeviceCode();
+   * if (sent.status === "ok") showSentTo(sent.data.sentTo);
+   */
+  async resendDeviceCode(options: { attemptCode?: string } = {}): Promise<Result<{ attemptCode: string; sentTo: string }>> {
+    const attempt = options.attemptCode ?? this.deviceAttempt;
+    if (!attempt) throw new Error("No sign-in is waiting for a device code (the attempt code is missing).");
+    const result = await deviceVerification.resendDeviceCode(this, attempt);
+    if (result.status === "ok") this.deviceAttempt = result.data.attemptCode;
+    return result;
   }
 
   /**

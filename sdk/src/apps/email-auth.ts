@@ -1,5 +1,6 @@
 /** Email-based auth for the client app: magic link / OTP, password reset, email verification. */
 import { err, ok, type Result } from "../interface/result";
+import { deviceHeaders, keepDeviceToken } from "../session/device-token";
 import { KnownError } from "../shared/known-errors";
 import type { AppCore } from "./app-core";
 import { withBotChallenge } from "./bot-challenge";
@@ -34,8 +35,11 @@ export function sendMagicLinkEmail(app: AppCore, email: string, callbackUrl: str
 
 /** Uses a sign-in code (the link's code, or the typed OTP + nonce); stores the session. */
 export async function signInWithCode(app: AppCore, code: string): Promise<Result<{ isNewUser: boolean }>> {
-  const result = await asResult(() => app._userRequest<SignInTokensJson>("/auth/otp/sign-in", { body: { code: code.toLowerCase() } }));
+  const result = await asResult(() =>
+    app._userRequest<SignInTokensJson>("/auth/otp/sign-in", { body: { code: code.toLowerCase() }, headers: deviceHeaders(app._device) }),
+  );
   if (result.status === "error") return result;
+  keepDeviceToken(app._device, result.data);
   app._session.setTokens({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
   await app._refreshUser();
   return ok({ isNewUser: result.data.is_new_user });

@@ -4,6 +4,7 @@
  * domains the page is on); it is checked and replaced by the page's host name. Browser failures
  * become PASSKEY_WEBAUTHN_ERROR {message, code} values; nothing expected is thrown.
  */
+
 import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
@@ -12,6 +13,7 @@ import {
   WebAuthnError,
 } from "@simplewebauthn/browser";
 import { err, ok, type Result } from "../interface/result";
+import { deviceHeaders, keepDeviceToken } from "../session/device-token";
 import { KnownError, type KnownErrorCode } from "../shared/known-errors";
 import type { AppCore } from "./app-core";
 import { asResult } from "./email-auth";
@@ -125,9 +127,13 @@ export async function signInWithPasskey(app: AppCore): Promise<Result<undefined>
     return err(ceremonyError(error, "PASSKEY_AUTHENTICATION_FAILED"));
   }
   const signedIn = await asResult(() =>
-    app._userRequest<TokensJson>("/auth/passkey/sign-in", { body: { authentication_response, code: initiated.data.code } }),
+    app._userRequest<TokensJson>("/auth/passkey/sign-in", {
+      body: { authentication_response, code: initiated.data.code },
+      headers: deviceHeaders(app._device),
+    }),
   );
   if (signedIn.status === "error") return signedIn;
+  keepDeviceToken(app._device, signedIn.data);
   app._session.setTokens({ accessToken: signedIn.data.access_token, refreshToken: signedIn.data.refresh_token });
   await app._refreshUser();
   return ok(undefined);

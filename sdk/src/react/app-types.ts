@@ -116,6 +116,9 @@ export type ReactStackApp = Pick<
   | "signInWithMfa"
   | "signInWithRecoveryCode"
   | "enrollMfa"
+  // --- new-device verification (issue 29) ---
+  | "verifyDeviceCode"
+  | "resendDeviceCode"
   // --- oauth ---
   | "signInWithOAuth"
   | "callOAuthCallback"

@@ -20,6 +20,11 @@ export const USER_ACTIVITY_TYPES = [
   "mfa.recovery_codes_generated",
   "mfa.recovery_code_used",
   "sign_in.locked_out",
+  // New-device verification (issue 29).
+  "device.verification_required",
+  "device.verification_succeeded",
+  "device.verification_failed",
+  "device.added",
   "passkey.added",
   "oauth_account.linked",
   "api_key.created",

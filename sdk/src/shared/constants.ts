@@ -35,3 +35,9 @@ export const SYSTEM_TEAM_PERMISSIONS = [
   "$invite_members",
   "$manage_api_keys",
 ] as const;
+
+// New-device verification (issue 29): the SDK sends its long-lived device token in this header on
+// sign-ins, and keeps the one a sign-in answers (`device_token`). Browsers keep it in this cookie.
+export const DEVICE_TOKEN_HEADER = "x-doorman-device-token";
+export const deviceTokenCookieName = (projectId: string) => `stack-device-${projectId}`;
+export const DEVICE_TOKEN_MAX_AGE_S = 400 * 24 * 3600; // the longest a browser keeps a cookie (Chrome caps at 400 days)

@@ -26,6 +26,11 @@ export const EVENT_AREAS = [
       "session.token_reused", // data: { session_id } — a rotated refresh token came back; the session family is revoked
       "session.impersonated", // data: { session_id, via?: "link" } — an admin opened a session as the user (via an impersonation link: redeemed in the app)
       "impersonation.link_created", // data: { expires_at_millis } — an owner made a one-time link that opens the app signed in as the user
+      // New-device verification and risk signals (issue 29); `risk` is { score, signals } (services/protection/risk.ts).
+      "device.verification_required", // data: { method, risk, ua_family } — a password sign-in from an unknown device waits for an emailed code
+      "device.verification_succeeded", // data: { session_id, ua_family } — the right code: the session is made and the device is known
+      "device.verification_failed", // data: { reason: known error code } — a wrong, expired or used-up code
+      "device.added", // data: { ua_family } — a device the user had not signed in from before is now known
     ],
   },
   {

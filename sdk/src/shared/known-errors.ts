@@ -205,6 +205,10 @@ export const catalogue = {
   ANALYTICS_NOT_ENABLED: e(400, "Analytics is not enabled for this project."),
   ANALYTICS_QUERY_ERROR: e(400, (d) => `Analytics query failed: ${str(d.error)}`, ["error"]),
   ANALYTICS_QUERY_TIMEOUT: e(400, (d) => `Analytics query timed out after ${str(d.timeout_ms)} ms.`, ["timeout_ms"]),
+  // Doorman's own (new-device verification, issue 29): a password sign-in from a device the user has not used
+  // before waits for a code mailed to the user (as MULTI_FACTOR_AUTHENTICATION_REQUIRED waits for a TOTP).
+  DEVICE_VERIFICATION_REQUIRED: e(400, "Enter the code we emailed to confirm this device.", ["attempt_code", "sent_to"]),
+  DEVICE_VERIFICATION_CODE_INVALID: e(400, "Wrong device code."),
   // Doorman's own (hosted pages, issue 28): a project's custom domain for its hosted pages.
   CUSTOM_DOMAIN_INVALID: e(400, (d) => `${JSON.stringify(d.hostname)} is not a hostname a project can map: use a domain name such as auth.example.com (no scheme, port, path, IP address or localhost, and not Doorman's own host).`, ["hostname"]),
   CUSTOM_DOMAIN_TAKEN: e(409, (d) => `The hostname ${JSON.stringify(d.hostname)} is already mapped to another project.`, ["hostname"]),

@@ -11,6 +11,8 @@ export const signInTokensSchema = z.object({
   refresh_token: z.string(),
   is_new_user: z.boolean(),
   user_id: z.string(),
+  /** Doorman (issue 29): the device token to send (x-doorman-device-token) on later sign-ins. */
+  device_token: z.string().optional(),
 });
 
 /** A refreshed session: a new access token, and a rotated refresh token where the session rotates. */

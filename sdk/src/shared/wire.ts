@@ -170,7 +170,13 @@ export const teamInvitationSchema = z.object({
 });
 
 /** Tokens answered by every sign-in. */
-export const tokensSchema = z.object({ access_token: z.string(), refresh_token: z.string(), user_id: z.string().optional() });
+export const tokensSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  user_id: z.string().optional(),
+  /** Doorman (issue 29): the device token to send (x-doorman-device-token) on later sign-ins. */
+  device_token: z.string().optional(),
+});
 
 export const successSchema = z.object({ success: z.literal(true) });
 

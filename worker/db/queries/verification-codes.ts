@@ -103,3 +103,16 @@ export async function setCodeDataKey(
     .get();
   return row?.data ?? null;
 }
+
+/** The code of a purpose whose nonce hashes to this (the client's half): a device-code resend or a wrong guess's owner. */
+export async function findCodeByNonce(db: Db, projectId: string, purpose: string, nonceHash: string): Promise<VerificationCodeRow | null> {
+  const row = await db
+    .select()
+    .from(verificationCodes)
+    .where(
+      and(eq(verificationCodes.projectId, projectId), eq(verificationCodes.purpose, purpose), eq(verificationCodes.nonceHash, nonceHash)),
+    )
+    .limit(1)
+    .get();
+  return row ?? null;
+}

@@ -31,5 +31,7 @@ export function signInJson(result: SignInTokens): SignInTokensJson {
     refresh_token: result.refreshToken,
     is_new_user: result.isNewUser,
     user_id: result.userId,
+    // Doorman (issue 29): the device token the SDK keeps and sends on its next sign-ins.
+    ...(result.deviceToken ? { device_token: result.deviceToken } : {}),
   };
 }

@@ -86,5 +86,12 @@ addRoute(passkeyRoutes, signIn, async (c, { auth, body }) => {
     }),
   );
   // A passkey only ever signs in an existing user.
-  return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, is_new_user: false, user_id: result.userId });
+  return c.json({
+    access_token: result.accessToken,
+    refresh_token: result.refreshToken,
+    is_new_user: false,
+    user_id: result.userId,
+    // Doorman (issue 29): the device token the SDK keeps for its next sign-ins.
+    ...(result.deviceToken ? { device_token: result.deviceToken } : {}),
+  });
 });

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { ipInfoOf } from "../../lib/ip-info";
-import { setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
+import { type SignInTokens, setPassword, signInWithPassword, signUpWithPassword, updatePassword } from "../../services/auth/password";
 import { checkResetCode, resetPassword, sendResetCode } from "../../services/auth/password-reset";
 import { isTrustedRedirectUrl } from "../../services/hosted-pages/trust";
 import { BOT_CHALLENGE_ERRORS, botChallenge, CODE_ERRORS, code45 } from "./common";
@@ -54,6 +54,7 @@ const signIn = defineRoute({
     "EMAIL_PASSWORD_MISMATCH",
     "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
     ...BOT_CHALLENGE_ERRORS,
+    "DEVICE_VERIFICATION_REQUIRED",
   ],
   // Lockout per (account, address), plus a per-account cap far above it (NIST 800-63B: 100 failures):
   // wrong tries from other addresses cannot lock the owner out. Only failed sign-ins count there.
@@ -123,6 +124,16 @@ const checkReset = defineRoute({
   rateLimit: { ip: "CODE_VERIFY_PER_IP" },
 });
 
+/** The tokens, and (Doorman, issue 29) the device token the SDK keeps for its next sign-ins. */
+function passwordAnswer(result: SignInTokens) {
+  return {
+    access_token: result.accessToken,
+    refresh_token: result.refreshToken,
+    user_id: result.userId,
+    ...(result.deviceToken ? { device_token: result.deviceToken } : {}),
+  };
+}
+
 export const passwordRoutes = routeGroup();
 addRoute(passwordRoutes, signUp, async (c, { auth, body }) => {
   // The verification link will carry a code: it may only point at the project's own domains.
@@ -139,7 +150,7 @@ addRoute(passwordRoutes, signUp, async (c, { auth, body }) => {
       botChallenge: body,
     }),
   );
-  return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
+  return c.json(passwordAnswer(result));
 });
 addRoute(passwordRoutes, signIn, async (c, { auth, body }) => {
   const result = unwrap(
@@ -150,7 +161,7 @@ addRoute(passwordRoutes, signIn, async (c, { auth, body }) => {
       botChallenge: body,
     }),
   );
-  return c.json({ access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId });
+  return c.json(passwordAnswer(result));
 });
 addRoute(passwordRoutes, update, async (c, { auth, body }) => {
   unwrap(

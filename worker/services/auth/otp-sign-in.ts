@@ -35,14 +35,14 @@ export type SendCodeResult =
 export async function sendSignInCode(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; callbackUrl: string; botChallenge?: BotChallengeFields; riskDemandsChallenge?: boolean },
+  input: { email: string; callbackUrl: string; botChallenge?: BotChallengeFields },
 ): Promise<SendCodeResult> {
   const config = readProjectConfig(project.config);
   if (!config.magic_link_enabled) return fail("magic_link_disabled");
   // The link carries a sign-in code: it may only point at the project's own domains.
   if (!(await isTrustedRedirectUrl(deps, project, input.callbackUrl))) return fail("untrusted_url");
   // Before any lookup or mail: a bot must not learn which addresses exist nor send mail on our name.
-  const challenge = await checkBotChallenge(deps, project, "otp", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
+  const challenge = await checkBotChallenge(deps, project, "otp", input.botChallenge ?? {}, { email: input.email });
   if (!challenge.ok) return challenge;
   const email = normaliseEmail(input.email);
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
@@ -113,7 +113,12 @@ export async function signInWithCode(
         email,
         emailVerified: true,
         // An anonymous user's country (set meanwhile) stays; else the sign-up's.
-        patch: { otpAuthEnabled: true, countryCode: input.currentUser.user.countryCode ?? ruled.countryCode, ...ruled.restriction },
+        patch: {
+          otpAuthEnabled: true,
+          countryCode: input.currentUser.user.countryCode ?? ruled.countryCode,
+          ...ruled.restriction,
+          riskScores: ruled.riskScores,
+        },
         method: "otp",
       });
       if (!upgraded.ok) return fail("email_unverified", { email });
@@ -126,6 +131,7 @@ export async function signInWithCode(
         otpAuthEnabled: true,
         countryCode: ruled.countryCode,
         ...ruled.restriction,
+        riskScores: ruled.riskScores,
         signUp: { method: "otp", ...(turnstileResult ? { turnstile_result: turnstileResult } : {}) },
       });
       if (!created.ok) return created.reason === "email_taken" ? fail("email_unverified", { email }) : fail("sign_up_disabled");

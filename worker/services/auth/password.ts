@@ -9,6 +9,7 @@ import { sendVerificationEmail } from "../email/verification";
 import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
+import { assessSignInRequest } from "../protection/risk";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
@@ -39,7 +40,6 @@ export async function signUpWithPassword(
     verificationCallbackUrl?: string;
     botChallenge?: BotChallengeFields;
     /** The risk score asks for a token even where the flow does not require one (the risk signals' say; false until wired). */
-    riskDemandsChallenge?: boolean;
   },
 ): Promise<SignUpResult> {
   const config = readProjectConfig(project.config);
@@ -52,7 +52,7 @@ export async function signUpWithPassword(
   const rules = await vetNewPassword(deps, project, input.password, { email, userId: upgrading });
   if (!rules.ok) return rules;
   // Before the rules and the hash: a bot is turned away before it costs a D1 write or an Argon2 run.
-  const challenge = await checkBotChallenge(deps, project, "signUp", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
+  const challenge = await checkBotChallenge(deps, project, "signUp", input.botChallenge ?? {}, { email: input.email });
   if (!challenge.ok) return challenge;
   const turnstileResult = challenge.assessment?.status;
   const ruled = await checkSignUpRules(deps, project, { email, authMethod: "password", turnstileResult });
@@ -69,6 +69,7 @@ export async function signUpWithPassword(
         passwordHash: await hashPassword(input.password),
         countryCode: input.currentUser.user.countryCode ?? ruled.countryCode,
         ...ruled.restriction,
+        riskScores: ruled.riskScores,
       },
       method: "password",
     });
@@ -80,6 +81,7 @@ export async function signUpWithPassword(
       primaryEmailAuthEnabled: true,
       countryCode: ruled.countryCode,
       ...ruled.restriction,
+      riskScores: ruled.riskScores,
       signUp: { method: "password", ...(turnstileResult ? { turnstile_result: turnstileResult } : {}) },
     });
     if (!created.ok) {
@@ -113,12 +115,12 @@ const signInGate = createHashQueue({ limit: SIGN_IN_CONCURRENCY });
 export async function signInWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo; botChallenge?: BotChallengeFields; riskDemandsChallenge?: boolean },
+  input: { email: string; password: string; ipInfo: IpInfo; botChallenge?: BotChallengeFields },
 ): Promise<SignInResult> {
-  // Before the hash queue: a bot waits in no line and burns no Argon2 run. `riskDemandsChallenge` is
-  // the risk score's say (issue 29, risk signals), false until that is wired.
+  // Before the hash queue: a bot waits in no line and burns no Argon2 run. The gate also asks the
+  // request's risk signals (failures for this address, a disposable domain, a Tor exit) whether a token is due.
   const challenge = await checkBotChallenge(deps, project, "signIn", input.botChallenge ?? {}, {
-    riskDemands: input.riskDemandsChallenge,
+    email: input.email,
   });
   if (!challenge.ok) return challenge;
   return signInGate.run(() => signInWithPasswordNow(deps, project, input));
@@ -135,25 +137,40 @@ async function signInWithPasswordNow(
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
     await burnPasswordCheck(input.password);
-    await passwordFailure(deps, project.id, record?.user.id ?? null);
+    await passwordFailure(deps, project, record?.user.id ?? null, input.email);
     return fail("email_password_mismatch");
   }
   const check = await verifyPassword(input.password, record.user.passwordHash);
   if (!check.ok) {
-    await passwordFailure(deps, project.id, record.user.id);
+    await passwordFailure(deps, project, record.user.id, input.email);
     return fail("email_password_mismatch");
   }
   if (check.needsRehash) {
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
   }
-  const finished = await finishFirstFactor(deps, project, record, { isNewUser: false, ipInfo: input.ipInfo, method: "password" });
+  const finished = await finishFirstFactor(deps, project, record, {
+    isNewUser: false,
+    ipInfo: input.ipInfo,
+    method: "password",
+    email: input.email,
+  });
   return finished.ok ? finished.tokens : finished;
 }
 
-/** A failed password sign-in, for the owner's and the user's view (no email: an unknown address names no one). */
-async function passwordFailure(deps: Deps, projectId: string, userId: string | null): Promise<void> {
-  await eventStatement(deps, projectId, "sign_in.failed", { userId }, { method: "password", reason: "EMAIL_PASSWORD_MISMATCH" });
+/**
+ * A failed password sign-in, for the owner's and the user's view (no email: an unknown address names no one),
+ * with the request's risk signals (failures so far, disposable domain, Tor; services/protection/risk.ts).
+ */
+async function passwordFailure(deps: Deps, project: ProjectRow, userId: string | null, email: string): Promise<void> {
+  const { score, signals } = await assessSignInRequest(deps, project, { email });
+  await eventStatement(
+    deps,
+    project.id,
+    "sign_in.failed",
+    { userId },
+    { method: "password", reason: "EMAIL_PASSWORD_MISMATCH", risk: { score, signals } },
+  );
 }
 
 export async function signUpAnonymously(

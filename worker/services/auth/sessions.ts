@@ -6,6 +6,7 @@
  */
 
 import { DEFAULT_SESSION_EXPIRY_MS, INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type AccessTokenClaims, signAccessToken } from "../../crypto/access-tokens";
 import { sha256Hex } from "../../crypto/hash";
 import { insertEventIfChangedStatement, type NewEvent } from "../../db/queries/events";
@@ -98,7 +99,19 @@ export function mintAccessToken(deps: Deps, project: ProjectRow, record: UserRec
 }
 
 /** How a session came about, for the event log: a sign-in by a method, or an admin's impersonation. */
-export type SessionOrigin = { signIn: { method: SignInMethod; provider?: string; mfa?: boolean } } | { impersonation: true; via?: "link" };
+export type SessionOrigin =
+  | {
+      signIn: {
+        method: SignInMethod;
+        provider?: string;
+        mfa?: boolean;
+        /** The sign-in's risk score and the signals that fired (services/protection/risk.ts). */
+        risk?: { score: number; signals: string[] };
+        /** The sign-in waited for an emailed code (new-device verification). */
+        device_verified?: boolean;
+      };
+    }
+  | { impersonation: true; via?: "link" };
 
 /** The events of a new session, for its batch: sign_in.succeeded (and the day's user.active) or session.impersonated. */
 export function sessionEvents(deps: Deps, projectId: string, userId: string, sessionId: string, origin: SessionOrigin) {
@@ -126,7 +139,13 @@ export async function createSessionForUser(
   deps: Deps,
   project: ProjectRow,
   userId: string,
-  options: { expiresInMs?: number; ipInfo?: IpInfo; origin: SessionOrigin },
+  options: {
+    expiresInMs?: number;
+    ipInfo?: IpInfo;
+    origin: SessionOrigin;
+    /** More statements for the session's batch (the sign-in's device: services/protection/devices.ts). */
+    alongside?: BatchItem<"sqlite">[];
+  },
 ): Promise<{ ok: true; accessToken: string; refreshToken: string; sessionId: string } | Problem<"user_not_found">> {
   const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) return fail("user_not_found");
@@ -139,6 +158,7 @@ export async function createSessionForUser(
     session.statement,
     ...(session.trim ? [session.trim] : []),
     ...sessionEvents(deps, project.id, userId, session.sessionId, options.origin),
+    ...(options.alongside ?? []),
   ]);
   // A user's own sign-in from a new device gets a notice, after the response (one indexed query, then maybe an email).
   if ("signIn" in options.origin && !NO_DEVICE_NOTICE.has(options.origin.signIn.method))

@@ -3,6 +3,9 @@
  * second factor is due, MULTI_FACTOR_AUTHENTICATION_REQUIRED with a 5-minute attempt code
  * (redeemed by the TOTP sign-in or enrolment in mfa.ts). The rules of when a second factor is due
  * (a TOTP user, a project that requires one, a passkey counting as one) are here, in one place.
+ * Every sign-in is assessed for risk (services/protection/risk.ts); a password sign-in from an unknown
+ * device may wait for an emailed code instead (DEVICE_VERIFICATION_REQUIRED, protection/device-verification.ts),
+ * and a session records its device.
  */
 import { hasUsablePasskey } from "../../db/queries/passkeys";
 import type { ProjectRow } from "../../db/queries/projects";
@@ -10,13 +13,17 @@ import type { UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import type { SignInMethod } from "../events";
 import { readProjectConfig } from "../project-config/flat";
+import { askForDeviceCode, deviceOfSignIn, needsDeviceVerification } from "../protection/device-verification";
+import { assessSignIn } from "../protection/risk";
 import { fail, type Problem } from "../result";
 import { issueCode } from "../verification-codes";
 import { MFA_ATTEMPT_TTL_MS } from "./mfa";
 import { createSessionForUser, type IpInfo } from "./sessions";
 import type { SignInTokens } from "./sign-in-tokens";
 
-export type FirstFactorResult = { ok: true; tokens: SignInTokens; sessionId: string } | Problem<"mfa_required">;
+export type FirstFactorResult =
+  | { ok: true; tokens: SignInTokens; sessionId: string }
+  | Problem<"mfa_required" | "device_verification_required">;
 
 /**
  * The last step of every first-factor sign-in: a session, or (for TOTP users) an attempt code.
@@ -32,9 +39,14 @@ export async function finishFirstFactor(
     provider?: string;
     /** A passkey assertion with user verification (the device checked a PIN or biometric): possession and a second factor in one. */
     passkeyVerified?: boolean;
+    /** The address a password sign-in was typed with (its recent failures are a risk signal). */
+    email?: string;
   },
 ): Promise<FirstFactorResult> {
-  const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}) };
+  // Risk first: its score travels with the sign-in (events, an MFA attempt) and may demand a device code.
+  const assessment = await assessSignIn(deps, project, { userId: user.user.id, email: options.email });
+  const risk = { score: assessment.score, signals: assessment.signals };
+  const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}), risk };
   if (user.user.totpSecret) {
     // The first factor's method travels with the attempt, so the session's sign-in event names it.
     const attempt = await issueCode(
@@ -71,7 +83,20 @@ export async function finishFirstFactor(
     );
     return fail("mfa_required", { attemptCode: attempt.code, enrollmentRequired: true });
   }
-  const session = await createSessionForUser(deps, project, user.user.id, { ipInfo: options.ipInfo, origin: { signIn } });
+  if (await needsDeviceVerification(deps, project, user, { method: options.method, isNewUser: options.isNewUser, assessment }))
+    return askForDeviceCode(deps, project, user, {
+      signIn,
+      isNewUser: options.isNewUser,
+      email: options.email,
+      uaFamily: assessment.uaFamily,
+    });
+  // A sign-up registers its device too: signing in again from the same browser asks nothing.
+  const device = await deviceOfSignIn(deps, project.id, user.user.id, { method: options.method, announce: false, assessment });
+  const session = await createSessionForUser(deps, project, user.user.id, {
+    ipInfo: options.ipInfo,
+    origin: { signIn },
+    alongside: device.statements,
+  });
   if (!session.ok) throw new Error("user vanished during sign-in");
   return {
     ok: true,
@@ -82,6 +107,7 @@ export async function finishFirstFactor(
       refreshToken: session.refreshToken,
       userId: user.user.id,
       isNewUser: options.isNewUser,
+      ...(device.deviceToken ? { deviceToken: device.deviceToken } : {}),
     },
   };
 }

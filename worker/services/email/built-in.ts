@@ -50,6 +50,8 @@ function templateVariables(project: ProjectRow, kind: TemplateKind, v: TemplateV
         signInLocation: v.location ?? fallbacks.unknownLocation,
         signInTime: localizedUtcTime(v.time ?? "", locale),
       };
+    case "device_verification":
+      return { otp: v.otp ?? "" };
     case "sign_in_locked":
       return { lockedUntil: localizedUtcTime(v.time ?? "", locale) };
     case "payment_receipt":

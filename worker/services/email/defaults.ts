@@ -96,6 +96,8 @@ export const BUILT_IN_TEMPLATE_IDS = {
   payment_receipt: "70372aee-0441-4d80-974c-2e858e40123a",
   /** A subscription's invoice Stripe gave up collecting, as the reference. */
   payment_failed: "f64b1afe-27ec-4a28-a277-7178f3261f9a",
+  /** Doorman's own (issue 29): the code a password sign-in from an unknown device waits for. */
+  device_verification: "b3e1c2d4-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
 } as const;
 
 export type BuiltInEmailKind = keyof typeof BUILT_IN_TEMPLATE_IDS;
@@ -183,6 +185,14 @@ const TEMPLATE_SHAPES: Readonly<Record<BuiltInEmailKind, TemplateShape>> = {
         </Text>`,
     ownFootnote: true,
     preview: `{ signInDevice: "Chrome on macOS", signInLocation: "DE", signInTime: "2025-01-01 12:00 UTC" }`,
+  },
+  device_verification: {
+    displayName: "New Device Verification Code",
+    schema: `{ otp: "string" }`,
+    extra: () => `
+        <Text className="text-2xl font-mono font-bold text-center m-0 pb-4">{variables.otp}</Text>`,
+    ownFootnote: true,
+    preview: `{ otp: "3SLSWZ" }`,
   },
   sign_in_locked: {
     displayName: "Password Sign-in Locked",

@@ -95,6 +95,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       profileImageUrl: current.user.profileImageUrl ?? providerUser.profileImageUrl,
       countryCode: current.user.countryCode ?? ruled.countryCode,
       ...ruled.restriction,
+      riskScores: ruled.riskScores,
     });
     if (!upgraded.ok) return emailTaken(providerUser.email);
     const userId = current.user.id;
@@ -114,6 +115,7 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
       profileImageUrl: providerUser.profileImageUrl,
       countryCode: ruled.countryCode,
       ...ruled.restriction,
+      riskScores: ruled.riskScores,
       signUp: {
         method: "oauth",
         provider: input.providerConfigId,

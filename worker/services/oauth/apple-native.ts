@@ -28,6 +28,7 @@ export type AppleNativeResult =
       | "apple_credentials_invalid"
       | "oauth_provider_unavailable"
       | "mfa_required"
+      | "device_verification_required"
     >;
 
 export async function signInWithAppleIdToken(

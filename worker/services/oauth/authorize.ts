@@ -60,7 +60,6 @@ export type AuthorizeInput = {
   /** The bot_challenge_* query params. */
   botChallenge?: BotChallengeFields;
   /** The risk score asks for a token even where OAuth does not require one (the risk signals' say; false until wired). */
-  riskDemandsChallenge?: boolean;
 };
 
 export type AuthorizeResult =
@@ -111,7 +110,7 @@ export async function startAuthorization(deps: Deps, input: AuthorizeInput): Pro
   // The platform's shared app must not be granted arbitrary scopes on a project's behalf.
   if (provider.shared && extraScopes.length > 0) return fail("oauth_extra_scope_shared");
   // After the cheap checks, before a code is issued: a bot gets no outer state to replay.
-  const challenge = await checkBotChallenge(deps, project, "oauth", input.botChallenge ?? {}, { riskDemands: input.riskDemandsChallenge });
+  const challenge = await checkBotChallenge(deps, project, "oauth", input.botChallenge ?? {}, {});
   if (!challenge.ok) return challenge;
 
   let userId: string | null = null;

@@ -10,7 +10,7 @@ import { findUserRecord, type UserRecord } from "../../db/queries/users";
 import { setCodeDataKey } from "../../db/queries/verification-codes";
 import { type IpInfo, mintAccessToken } from "../auth/sessions";
 import { finishFirstFactor } from "../auth/sign-in";
-import type { SignInTokens } from "../auth/sign-in-tokens";
+import type { MfaRequired, SignInTokens } from "../auth/sign-in-tokens";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
 import { CODE_LENGTH, redeemCode, spendCheckedCode } from "../verification-codes";
@@ -34,7 +34,8 @@ type CodeData = {
 
 export type CodeGrantResult =
   | { ok: true; tokens: SignInTokens; afterCallbackRedirectUrl: string | null }
-  | Problem<"invalid_authorization_code" | "oauth_redirect_uri_mismatch" | "mfa_required">;
+  | Problem<"invalid_authorization_code" | "oauth_redirect_uri_mismatch">
+  | MfaRequired;
 
 const invalid = fail("invalid_authorization_code");
 

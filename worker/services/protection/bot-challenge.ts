@@ -7,7 +7,8 @@
  * - "visible" failed: BOT_CHALLENGE_FAILED (400);
  * - bot_challenge_unavailable: the assessment "error" (Cloudflare could not be reached from the browser).
  * A token is required only where the project turns the flow on (`doorman.protection.turnstile.require`)
- * or where the risk score demands one (`riskDemands`), and only when the project has both keys.
+ * or where the request's risk score reaches `doorman.protection.risk.challengeAt` (risk.ts
+ * assessSignInRequest), and only when the project has both keys.
  * Where it is not required a sent token is still verified, its result recorded, and nothing refused.
  */
 import type { ProjectRow } from "../../db/queries/projects";
@@ -16,6 +17,7 @@ import { renderedConfigOf } from "../project-config/cache";
 import { openConfigSecret } from "../project-config/secrets";
 import { fail, type Problem } from "../result";
 import type { BotChallengeFlow } from "./config";
+import { assessSignInRequest } from "./risk";
 import { type TurnstileAction, type TurnstileStatus, verifyTurnstileToken } from "./turnstile";
 
 /** The request fields, as the wire sends them (query params on OAuth authorize). */
@@ -47,21 +49,26 @@ const MESSAGES = {
 } as const;
 
 /**
- * Checks the bot challenge of one request of `flow`. `riskDemands`: the risk score asks for a token
- * even where the flow does not require one (computed by the risk signals; false until they are wired).
+ * Checks the bot challenge of one request of `flow`. `email`: the address the request names (sign-up,
+ * sign-in, OTP), for the risk signals' failure count; `riskDemands` forces the requirement (tests, and a
+ * caller that already scored the request).
  */
 export async function checkBotChallenge(
   deps: Deps,
   project: ProjectRow,
   flow: BotChallengeFlow,
   fields: BotChallengeFields,
-  options: { riskDemands?: boolean } = {},
+  options: { email?: string | null; riskDemands?: boolean } = {},
 ): Promise<BotChallengeOutcome> {
   const turnstile = renderedConfigOf(project).doorman.protection.turnstile;
   const secret = turnstile.siteKey ? await openConfigSecret(deps, turnstile.secretKey) : null;
   // Without both keys there is no widget to solve and no way to verify: nothing is demanded.
   if (!secret) return { ok: true, assessment: null };
-  const required = turnstile.require[flow] || options.riskDemands === true;
+  // The risk score is read only where it can change the answer: keys set, flow not already required.
+  const required =
+    turnstile.require[flow] ||
+    options.riskDemands === true ||
+    (await assessSignInRequest(deps, project, { email: options.email ?? null })).riskDemandsChallenge;
   const phase = fields.bot_challenge_phase;
 
   if (fields.bot_challenge_unavailable === "true") {

@@ -35,7 +35,7 @@ export function signUpRuleContext(facts: SignUpFacts): SignUpRuleContext {
     countryCode: normalizeCountryCode(facts.countryCode),
     authMethod: facts.authMethod,
     oauthProvider: (facts.oauthProvider ?? "").slice(0, MAX_SUBJECT_LENGTH),
-    // Computed by the risk signals (services/protection/) and handed in; 0 when none were, as a user's stored scores default to.
+    // The sign-up's scores (services/protection/risk.ts assessSignUp, computed by the gate); 0 where a caller has none (the tester).
     riskScores: facts.riskScores ?? { bot: 0, free_trial_abuse: 0 },
   };
 }

@@ -85,12 +85,22 @@ export function activityLabel({ type, data }: ActivityEntry, t: Translate = engl
       return t("activity.apiKeyCreated");
     case "api_key.revoked":
       return t("activity.apiKeyRevoked");
+    case "device.verification_required":
+      return t("activity.deviceCodeSent");
+    case "device.verification_succeeded":
+      return t("activity.deviceVerified");
+    case "device.verification_failed":
+      return t("activity.deviceCodeFailed");
+    case "device.added":
+      return t("activity.deviceAdded");
   }
 }
 
 /** Events that may mean someone else is trying the account: shown with a warning. */
 export function isWarning(type: UserActivityType): boolean {
-  return type === "sign_in.failed" || type === "session.token_reused" || type === "sign_in.locked_out";
+  return (
+    type === "sign_in.failed" || type === "session.token_reused" || type === "sign_in.locked_out" || type === "device.verification_failed"
+  );
 }
 
 /** "Chrome on macOS" (in the reader's language), "Firefox", "Android", or null (the shared parser, also used by the console). */

@@ -1,9 +1,10 @@
 /**
  * The sign-in page: email + password, per-field and form-level errors, and a link to
  * sign-up that keeps `after_auth_return_to`. On success the SDK redirects to
- * after-sign-in (or the return target).
+ * after-sign-in (or the return target); a sign-in from a new device first asks for the emailed code.
  */
 import { useState } from "react";
+import { deviceAttemptOf } from "../../apps/device-verification";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
@@ -11,6 +12,7 @@ import { useUser } from "../use-user";
 import { AuthCard } from "./auth-card";
 import { BotChallengeSlot } from "./bot-challenge-slot";
 import { checkEmail, type FormErrors } from "./credential-errors";
+import { type DeviceAttempt, DeviceCodeStep } from "./device-code-step";
 import { Field, FormAlert } from "./field";
 import { MagicLinkSignIn } from "./magic-link-sign-in";
 import { OAuthButtonGroup } from "./oauth-button-group";
@@ -36,18 +38,30 @@ export function SignIn({ title, search }: SignInProps) {
   const app = useStackApp();
   const user = useUser();
   const { t } = useTranslation();
+  const [deviceAttempt, setDeviceAttempt] = useState<DeviceAttempt | null>(null);
   const form = useCredentialForm(
     (v): FormErrors => ({
       email: checkEmail(v.email, t) ?? undefined,
       password: v.password ? undefined : t("signIn.enterPassword"),
     }),
-    (v) => app.signInWithCredential({ email: v.email, password: v.password }),
+    async (v) => {
+      const result = await app.signInWithCredential({ email: v.email, password: v.password });
+      // A new device: the emailed code finishes this sign-in (the card turns into the code step).
+      if (result.status === "error") setDeviceAttempt(deviceAttemptOf(result.error));
+      return result;
+    },
   );
   const { values, errors, pending, done } = form;
   const magicLinkEnabled = useProjectFlag("magic_link_enabled") === true;
   const [mode, setMode] = useState<"password" | "code">("password");
 
-  if (user && !done && !pending) return <SignedInNotice />;
+  if (user && !done && !pending && !deviceAttempt) return <SignedInNotice />;
+  if (deviceAttempt)
+    return (
+      <AuthCard title={t("forgot.sentTitle")}>
+        <DeviceCodeStep attempt={deviceAttempt} onBack={() => setDeviceAttempt(null)} />
+      </AuthCard>
+    );
   return (
     <AuthCard
       title={title ?? t("signIn.title")}

@@ -435,6 +435,14 @@ export const en = {
   "form.passwordBreached": "This password has appeared in a data breach; choose another.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "We could not confirm that you are a person. Please try again.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent": "New device: enter the code we sent to {email}.",
+  "deviceCode.resend": "Send a new code",
+  "activity.deviceCodeSent": "New device: code emailed",
+  "activity.deviceVerified": "New device confirmed",
+  "activity.deviceCodeFailed": "Wrong new-device code",
+  "activity.deviceAdded": "New device added",
 };
 
 /** A key of the catalogue. */

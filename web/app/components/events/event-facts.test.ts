@@ -53,6 +53,13 @@ describe("eventDetail", () => {
     expect(eventDetail({ type: "sign_in.succeeded", data: { method: "password", session_id: "s" } })).toBeNull();
     expect(eventDetail({ type: "team.created", data: null })).toBeNull();
   });
+  it("shows a sign-in's risk score and the signals that fired (issue 29)", () => {
+    const risk = { score: 75, signals: ["new_country", "impossible_travel"] };
+    expect(eventDetail({ type: "device.verification_required", data: { method: "password", risk } })).toBe(
+      "Risk 75: new_country, impossible_travel",
+    );
+    expect(eventDetail({ type: "sign_in.succeeded", data: { method: "password", risk: { score: 0, signals: [] } } })).toBeNull();
+  });
 });
 
 describe("eventOrigin", () => {

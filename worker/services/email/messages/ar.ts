@@ -75,5 +75,13 @@ export const ar: EmailMessages = {
     button: "تحديث وسيلة الدفع",
     footnote: "حدّث وسيلة الدفع للاحتفاظ باشتراكك.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "رمز تسجيل الدخول إلى {project}: {otp}",
+    heading: "أكّد أنك أنت",
+    paragraph:
+      "سجّل أحدهم الدخول إلى حسابك في {project} بكلمة مرورك من جهاز لم نره من قبل. لإكمال تسجيل الدخول على ذلك الجهاز، اكتب هذا الرمز:",
+    footnote: "إن لم تكن أنت، فلا تشارك الرمز وغيّر كلمة مرورك الآن.",
+  },
   fallbacks: { unknownDevice: "جهاز غير معروف", unknownLocation: "موقع غير معروف", purchase: "عملية شراء", subscription: "اشتراك" },
 };

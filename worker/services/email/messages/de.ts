@@ -77,5 +77,13 @@ export const de: EmailMessages = {
     button: "Zahlungsmethode aktualisieren",
     footnote: "Aktualisieren Sie Ihre Zahlungsmethode, um Ihr Abonnement zu behalten.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Ihr Anmeldecode für {project}: {otp}",
+    heading: "Bestätigen Sie, dass Sie es sind",
+    paragraph:
+      "Jemand hat sich mit Ihrem Passwort von einem uns unbekannten Gerät bei Ihrem Konto bei {project} angemeldet. Geben Sie diesen Code dort ein, um die Anmeldung abzuschließen:",
+    footnote: "Wenn Sie das nicht waren, geben Sie den Code nicht weiter und ändern Sie jetzt Ihr Passwort.",
+  },
   fallbacks: { unknownDevice: "Unbekanntes Gerät", unknownLocation: "Unbekannter Ort", purchase: "Kauf", subscription: "Abonnement" },
 };

@@ -75,5 +75,13 @@ export const en: EmailMessages = {
     button: "Update payment",
     footnote: "Update your payment method to keep your subscription.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Your {project} sign-in code: {otp}",
+    heading: "Confirm it is you",
+    paragraph:
+      "Someone signed in to your {project} account with your password from a device we have not seen before. To finish signing in there, type this code:",
+    footnote: "If this was not you, do not share the code: change your password now.",
+  },
   fallbacks: { unknownDevice: "Unknown device", unknownLocation: "Unknown location", purchase: "Purchase", subscription: "Subscription" },
 };

@@ -75,6 +75,14 @@ export const es: EmailMessages = {
     button: "Actualizar pago",
     footnote: "Actualiza tu método de pago para mantener tu suscripción.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Tu código de inicio de sesión de {project}: {otp}",
+    heading: "Confirma que eres tú",
+    paragraph:
+      "Alguien inició sesión en tu cuenta de {project} con tu contraseña desde un dispositivo que no habíamos visto antes. Para terminar de iniciar sesión allí, escribe este código:",
+    footnote: "Si no fuiste tú, no compartas el código y cambia tu contraseña ahora.",
+  },
   fallbacks: {
     unknownDevice: "Dispositivo desconocido",
     unknownLocation: "Ubicación desconocida",

@@ -77,5 +77,13 @@ export const fr: EmailMessages = {
     button: "Mettre à jour le paiement",
     footnote: "Mettez à jour votre moyen de paiement pour conserver votre abonnement.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Votre code de connexion {project} : {otp}",
+    heading: "Confirmez qu’il s’agit bien de vous",
+    paragraph:
+      "Quelqu’un s’est connecté à votre compte {project} avec votre mot de passe depuis un appareil que nous ne connaissons pas. Pour terminer la connexion sur cet appareil, saisissez ce code :",
+    footnote: "Si ce n’était pas vous, ne communiquez pas ce code et changez votre mot de passe dès maintenant.",
+  },
   fallbacks: { unknownDevice: "Appareil inconnu", unknownLocation: "Lieu inconnu", purchase: "Achat", subscription: "Abonnement" },
 };

@@ -75,6 +75,14 @@ export const it: EmailMessages = {
     button: "Aggiorna il pagamento",
     footnote: "Aggiorna il metodo di pagamento per mantenere il tuo abbonamento.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Il tuo codice di accesso a {project}: {otp}",
+    heading: "Conferma che sei tu",
+    paragraph:
+      "Qualcuno ha effettuato l’accesso al tuo account {project} con la tua password da un dispositivo che non abbiamo mai visto. Per completare l’accesso su quel dispositivo, inserisci questo codice:",
+    footnote: "Se non sei stato tu, non condividere il codice e cambia subito la password.",
+  },
   fallbacks: {
     unknownDevice: "Dispositivo sconosciuto",
     unknownLocation: "Luogo sconosciuto",

@@ -76,5 +76,13 @@ export const ja: EmailMessages = {
     button: "支払い方法を更新",
     footnote: "サブスクリプションを継続するには、お支払い方法を更新してください。",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "{project} のサインインコード: {otp}",
+    heading: "ご本人確認",
+    paragraph:
+      "これまでに見たことのないデバイスから、あなたのパスワードで {project} のアカウントへのサインインがありました。そのデバイスでサインインを完了するには、次のコードを入力してください:",
+    footnote: "心当たりがない場合は、このコードを誰にも伝えず、今すぐパスワードを変更してください。",
+  },
   fallbacks: { unknownDevice: "不明なデバイス", unknownLocation: "不明な場所", purchase: "購入", subscription: "サブスクリプション" },
 };

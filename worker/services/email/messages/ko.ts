@@ -75,5 +75,12 @@ export const ko: EmailMessages = {
     button: "결제 정보 업데이트",
     footnote: "구독을 유지하려면 결제 수단을 업데이트하세요.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "{project} 로그인 코드: {otp}",
+    heading: "본인 확인",
+    paragraph: "처음 보는 기기에서 비밀번호로 {project} 계정에 로그인했습니다. 해당 기기에서 로그인을 마치려면 다음 코드를 입력하세요:",
+    footnote: "본인이 아니라면 코드를 공유하지 말고 지금 비밀번호를 변경하세요.",
+  },
   fallbacks: { unknownDevice: "알 수 없는 기기", unknownLocation: "알 수 없는 위치", purchase: "구매", subscription: "구독" },
 };

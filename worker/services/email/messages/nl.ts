@@ -75,5 +75,13 @@ export const nl: EmailMessages = {
     button: "Betaling bijwerken",
     footnote: "Werk je betaalmethode bij om je abonnement te behouden.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Je inlogcode voor {project}: {otp}",
+    heading: "Bevestig dat jij het bent",
+    paragraph:
+      "Iemand is met je wachtwoord ingelogd op je {project}-account vanaf een apparaat dat we nog niet kennen. Typ deze code om het inloggen daar af te ronden:",
+    footnote: "Was jij dit niet? Deel de code dan niet en wijzig nu je wachtwoord.",
+  },
   fallbacks: { unknownDevice: "Onbekend apparaat", unknownLocation: "Onbekende locatie", purchase: "Aankoop", subscription: "Abonnement" },
 };

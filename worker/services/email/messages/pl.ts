@@ -75,6 +75,14 @@ export const pl: EmailMessages = {
     button: "Zaktualizuj płatność",
     footnote: "Zaktualizuj metodę płatności, aby zachować subskrypcję.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Twój kod logowania do {project}: {otp}",
+    heading: "Potwierdź, że to Ty",
+    paragraph:
+      "Ktoś zalogował się na Twoje konto w {project} przy użyciu Twojego hasła z urządzenia, którego wcześniej nie widzieliśmy. Aby dokończyć logowanie na tym urządzeniu, wpisz ten kod:",
+    footnote: "Jeśli to nie Ty, nie udostępniaj kodu i od razu zmień hasło.",
+  },
   fallbacks: {
     unknownDevice: "Nieznane urządzenie",
     unknownLocation: "Nieznana lokalizacja",

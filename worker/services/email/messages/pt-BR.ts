@@ -75,6 +75,14 @@ export const ptBR: EmailMessages = {
     button: "Atualizar pagamento",
     footnote: "Atualize sua forma de pagamento para manter sua assinatura.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "Seu código de login do {project}: {otp}",
+    heading: "Confirme que é você",
+    paragraph:
+      "Alguém entrou na sua conta do {project} com a sua senha a partir de um dispositivo que ainda não conhecemos. Para concluir o login nesse dispositivo, digite este código:",
+    footnote: "Se não foi você, não compartilhe o código e altere sua senha agora.",
+  },
   fallbacks: {
     unknownDevice: "Dispositivo desconhecido",
     unknownLocation: "Local desconhecido",

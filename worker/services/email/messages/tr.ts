@@ -75,5 +75,13 @@ export const tr: EmailMessages = {
     button: "Ödemeyi güncelle",
     footnote: "Aboneliğinizi sürdürmek için ödeme yönteminizi güncelleyin.",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "{project} giriş kodunuz: {otp}",
+    heading: "Siz olduğunuzu doğrulayın",
+    paragraph:
+      "Birisi daha önce görmediğimiz bir cihazdan şifrenizle {project} hesabınıza giriş yaptı. Orada girişi tamamlamak için bu kodu yazın:",
+    footnote: "Bu siz değilseniz kodu kimseyle paylaşmayın ve şifrenizi hemen değiştirin.",
+  },
   fallbacks: { unknownDevice: "Bilinmeyen cihaz", unknownLocation: "Bilinmeyen konum", purchase: "Satın alma", subscription: "Abonelik" },
 };

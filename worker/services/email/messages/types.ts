@@ -22,6 +22,8 @@ export type EmailMessages = {
   sign_in_locked: Notice;
   payment_receipt: Notice & { total: string; quantity: string; button: string };
   payment_failed: Notice & { button: string };
+  /** New-device verification (issue 29): the emailed code, no link (it is typed where the sign-in waits). */
+  device_verification: Notice;
   /** Values filled in when the sender has none. */
   fallbacks: { unknownDevice: string; unknownLocation: string; purchase: string; subscription: string };
 };

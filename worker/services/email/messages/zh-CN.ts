@@ -75,5 +75,12 @@ export const zhCN: EmailMessages = {
     button: "更新付款方式",
     footnote: "请更新您的付款方式以保留订阅。",
   },
+  // New-device verification (issue 29): the code a password sign-in from an unknown device waits for.
+  device_verification: {
+    subject: "您的 {project} 登录验证码：{otp}",
+    heading: "确认是您本人",
+    paragraph: "有人在一台我们从未见过的设备上使用您的密码登录了您的 {project} 账户。要在该设备上完成登录，请输入以下验证码：",
+    footnote: "如果不是您本人操作，请勿透露此验证码，并立即更改密码。",
+  },
   fallbacks: { unknownDevice: "未知设备", unknownLocation: "未知地点", purchase: "购买", subscription: "订阅" },
 };

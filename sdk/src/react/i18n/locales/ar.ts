@@ -431,4 +431,12 @@ export const ar: Messages = {
   "form.passwordBreached": "ظهرت كلمة المرور هذه في تسريب بيانات؛ اختر كلمة مرور أخرى.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "تعذّر علينا التأكد من أنك إنسان. يُرجى المحاولة مرة أخرى.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent": "هذا الجهاز جديد على حسابك. أرسلنا رمزًا من 6 أحرف إلى {email}: أدخله لإكمال تسجيل الدخول.",
+  "deviceCode.resend": "أرسل رمزًا جديدًا",
+  "activity.deviceCodeSent": "تسجيل دخول من جهاز جديد: أُرسل رمز بالبريد الإلكتروني",
+  "activity.deviceVerified": "تأكيد الجهاز الجديد بالرمز المرسل بالبريد الإلكتروني",
+  "activity.deviceCodeFailed": "رمز خاطئ أو منتهي الصلاحية لجهاز جديد",
+  "activity.deviceAdded": "تسجيل الدخول على جهاز جديد",
 };

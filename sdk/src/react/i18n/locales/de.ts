@@ -437,4 +437,13 @@ export const de: Messages = {
   "form.passwordBreached": "Dieses Passwort ist bei einem Datenleck aufgetaucht; wähle ein anderes.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "Wir konnten nicht bestätigen, dass Sie ein Mensch sind. Bitte versuchen Sie es erneut.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "Dieses Gerät ist neu für Ihr Konto. Wir haben einen 6-stelligen Code an {email} gesendet: Geben Sie ihn ein, um die Anmeldung abzuschließen.",
+  "deviceCode.resend": "Neuen Code senden",
+  "activity.deviceCodeSent": "Anmeldung von einem neuen Gerät: ein Code wurde per E-Mail gesendet",
+  "activity.deviceVerified": "Neues Gerät mit dem per E-Mail gesendeten Code bestätigt",
+  "activity.deviceCodeFailed": "Falscher oder abgelaufener Code für ein neues Gerät",
+  "activity.deviceAdded": "Neues Gerät angemeldet",
 };

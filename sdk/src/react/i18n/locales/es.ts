@@ -433,4 +433,13 @@ export const es: Messages = {
   "form.passwordBreached": "Esta contraseña ha aparecido en una filtración de datos; elige otra.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "No pudimos confirmar que eres una persona. Inténtalo de nuevo.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "Este dispositivo es nuevo para tu cuenta. Enviamos un código de 6 caracteres a {email}: escríbelo para terminar de iniciar sesión.",
+  "deviceCode.resend": "Enviar un código nuevo",
+  "activity.deviceCodeSent": "Inicio de sesión desde un dispositivo nuevo: se envió un código por correo",
+  "activity.deviceVerified": "Dispositivo nuevo confirmado con el código del correo",
+  "activity.deviceCodeFailed": "Código incorrecto o caducado para un dispositivo nuevo",
+  "activity.deviceAdded": "Dispositivo nuevo con sesión iniciada",
 };

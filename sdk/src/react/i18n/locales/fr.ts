@@ -438,4 +438,13 @@ export const fr: Messages = {
   "form.passwordBreached": "Ce mot de passe est apparu dans une fuite de données ; choisissez-en un autre.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "Nous n’avons pas pu confirmer que vous êtes une personne. Veuillez réessayer.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "Cet appareil est nouveau pour votre compte. Nous avons envoyé un code de 6 caractères à {email} : saisissez-le pour terminer la connexion.",
+  "deviceCode.resend": "Envoyer un nouveau code",
+  "activity.deviceCodeSent": "Connexion depuis un nouvel appareil : un code a été envoyé par e-mail",
+  "activity.deviceVerified": "Nouvel appareil confirmé avec le code reçu par e-mail",
+  "activity.deviceCodeFailed": "Code erroné ou expiré pour un nouvel appareil",
+  "activity.deviceAdded": "Connexion depuis un nouvel appareil",
 };

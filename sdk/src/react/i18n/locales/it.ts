@@ -434,4 +434,13 @@ export const it: Messages = {
   "form.passwordBreached": "Questa password è comparsa in una violazione di dati; scegline un’altra.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "Non è stato possibile confermare che sei una persona. Riprova.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "Questo dispositivo è nuovo per il tuo account. Abbiamo inviato un codice di 6 caratteri a {email}: inseriscilo per completare l’accesso.",
+  "deviceCode.resend": "Invia un nuovo codice",
+  "activity.deviceCodeSent": "Accesso da un nuovo dispositivo: è stato inviato un codice via email",
+  "activity.deviceVerified": "Nuovo dispositivo confermato con il codice ricevuto via email",
+  "activity.deviceCodeFailed": "Codice errato o scaduto per un nuovo dispositivo",
+  "activity.deviceAdded": "Accesso da un nuovo dispositivo",
 };

@@ -432,4 +432,13 @@ export const ja: Messages = {
   "form.passwordBreached": "このパスワードはデータ漏えいで流出しています。別のパスワードを選んでください。",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "人間であることを確認できませんでした。もう一度お試しください。",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "このデバイスはあなたのアカウントで初めて使われます。{email} に 6 文字のコードを送信しました。入力してサインインを完了してください。",
+  "deviceCode.resend": "新しいコードを送信",
+  "activity.deviceCodeSent": "新しいデバイスからのサインイン：コードをメールで送信しました",
+  "activity.deviceVerified": "メールのコードで新しいデバイスを確認しました",
+  "activity.deviceCodeFailed": "新しいデバイスのコードが間違っているか期限切れです",
+  "activity.deviceAdded": "新しいデバイスでサインインしました",
 };

@@ -431,4 +431,12 @@ export const ko: Messages = {
   "form.passwordBreached": "이 비밀번호는 데이터 유출에서 발견되었습니다. 다른 비밀번호를 선택하세요.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "사람인지 확인할 수 없습니다. 다시 시도해 주세요.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent": "이 기기는 계정에서 처음 사용됩니다. {email}(으)로 6자리 코드를 보냈습니다. 코드를 입력해 로그인을 완료하세요.",
+  "deviceCode.resend": "새 코드 보내기",
+  "activity.deviceCodeSent": "새 기기에서 로그인: 이메일로 코드를 보냄",
+  "activity.deviceVerified": "이메일 코드로 새 기기를 확인함",
+  "activity.deviceCodeFailed": "새 기기의 코드가 틀렸거나 만료됨",
+  "activity.deviceAdded": "새 기기에서 로그인함",
 };

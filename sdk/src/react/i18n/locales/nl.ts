@@ -431,4 +431,13 @@ export const nl: Messages = {
   "form.passwordBreached": "Dit wachtwoord is bij een datalek uitgelekt; kies een ander.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "We konden niet bevestigen dat je een mens bent. Probeer het opnieuw.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "Dit apparaat is nieuw voor je account. We hebben een code van 6 tekens naar {email} gestuurd: vul die in om het inloggen af te ronden.",
+  "deviceCode.resend": "Stuur een nieuwe code",
+  "activity.deviceCodeSent": "Inloggen vanaf een nieuw apparaat: er is een code gemaild",
+  "activity.deviceVerified": "Nieuw apparaat bevestigd met de gemailde code",
+  "activity.deviceCodeFailed": "Verkeerde of verlopen code voor een nieuw apparaat",
+  "activity.deviceAdded": "Ingelogd op een nieuw apparaat",
 };

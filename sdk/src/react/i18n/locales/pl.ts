@@ -432,4 +432,13 @@ export const pl: Messages = {
   "form.passwordBreached": "To hasło pojawiło się w wycieku danych; wybierz inne.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "Nie udało się potwierdzić, że jesteś człowiekiem. Spróbuj ponownie.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "To urządzenie jest nowe dla Twojego konta. Wysłaliśmy 6-znakowy kod na adres {email}: wpisz go, aby dokończyć logowanie.",
+  "deviceCode.resend": "Wyślij nowy kod",
+  "activity.deviceCodeSent": "Logowanie z nowego urządzenia: wysłano kod e-mailem",
+  "activity.deviceVerified": "Nowe urządzenie potwierdzone kodem z e-maila",
+  "activity.deviceCodeFailed": "Błędny lub wygasły kod dla nowego urządzenia",
+  "activity.deviceAdded": "Zalogowano na nowym urządzeniu",
 };

@@ -431,4 +431,13 @@ export const ptBR: Messages = {
   "form.passwordBreached": "Esta senha apareceu em um vazamento de dados; escolha outra.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "Não foi possível confirmar que você é uma pessoa. Tente novamente.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent":
+    "Este dispositivo é novo para sua conta. Enviamos um código de 6 caracteres para {email}: digite-o para concluir o login.",
+  "deviceCode.resend": "Enviar um novo código",
+  "activity.deviceCodeSent": "Login de um novo dispositivo: um código foi enviado por e-mail",
+  "activity.deviceVerified": "Novo dispositivo confirmado com o código do e-mail",
+  "activity.deviceCodeFailed": "Código errado ou expirado para um novo dispositivo",
+  "activity.deviceAdded": "Login em um novo dispositivo",
 };

@@ -433,4 +433,12 @@ export const tr: Messages = {
   "form.passwordBreached": "Bu şifre bir veri ihlalinde ortaya çıktı; başka bir şifre seçin.",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "İnsan olduğunuzu doğrulayamadık. Lütfen tekrar deneyin.",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent": "Bu cihaz hesabınız için yeni. {email} adresine 6 karakterlik bir kod gönderdik: girişi tamamlamak için kodu yazın.",
+  "deviceCode.resend": "Yeni kod gönder",
+  "activity.deviceCodeSent": "Yeni bir cihazdan giriş: e-postayla kod gönderildi",
+  "activity.deviceVerified": "Yeni cihaz e-postadaki kodla doğrulandı",
+  "activity.deviceCodeFailed": "Yeni cihaz için yanlış veya süresi dolmuş kod",
+  "activity.deviceAdded": "Yeni bir cihazda giriş yapıldı",
 };

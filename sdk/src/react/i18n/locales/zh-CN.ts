@@ -428,4 +428,12 @@ export const zhCN: Messages = {
   "form.passwordBreached": "此密码曾出现在数据泄露中，请选择其他密码。",
   // Bot protection (Turnstile): a refused or failed challenge.
   "botChallenge.failed": "我们无法确认您是真人。请重试。",
+
+  // New-device verification (issue 29): the code step of a sign-in from a new device, and its activity entries.
+  "deviceCode.sent": "这台设备是首次用于您的账户。我们已向 {email} 发送了 6 位验证码：输入后即可完成登录。",
+  "deviceCode.resend": "发送新验证码",
+  "activity.deviceCodeSent": "从新设备登录：已通过邮件发送验证码",
+  "activity.deviceVerified": "已用邮件中的验证码确认新设备",
+  "activity.deviceCodeFailed": "新设备的验证码错误或已过期",
+  "activity.deviceAdded": "已在新设备上登录",
 };
