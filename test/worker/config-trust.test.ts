@@ -138,6 +138,8 @@ describe("the URL rule in production", () => {
     SERVER_SECRET: "a-real-production-secret-0123456789abcdef",
     ALLOW_TEST_CLOCK: undefined,
     OAUTH_MOCK_ISSUER: undefined,
+    // The test fake is plain http, which a production worker refuses (worker/config.ts).
+    TURNSTILE_SITEVERIFY_URL: undefined,
   } as Env;
 
   async function productionCall(p: Project, path: string, body: unknown) {

@@ -143,6 +143,8 @@ describe("dev inbox", () => {
       SERVER_SECRET: "a-real-production-secret-0123456789abcdef",
       ALLOW_TEST_CLOCK: undefined,
       OAUTH_MOCK_ISSUER: undefined,
+      // The test fake is plain http, which a production worker refuses (worker/config.ts).
+      TURNSTILE_SITEVERIFY_URL: undefined,
     } as Env;
     const get = async (path: string, headers: Record<string, string>) => {
       const ctx = createExecutionContext();
