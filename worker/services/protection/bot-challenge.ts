@@ -68,7 +68,7 @@ export async function checkBotChallenge(
   const required =
     turnstile.require[flow] ||
     options.riskDemands === true ||
-    (await assessSignInRequest(deps, project, { email: options.email ?? null })).riskDemandsChallenge;
+    (await assessSignInRequest(deps, project, { email: options.email ?? null, signIn: flow === "signIn" })).riskDemandsChallenge;
   const phase = fields.bot_challenge_phase;
 
   if (fields.bot_challenge_unavailable === "true") {

@@ -122,7 +122,7 @@ function verdict(project: ProjectRow, signals: SignInSignal[]) {
  * The signals of the request alone, whoever the account is: recent failures for the typed address (from
  * this IP and overall), a disposable domain, a Tor exit. One read of the rate-limit counters.
  */
-async function requestSignals(deps: Deps, project: ProjectRow, rawEmail: string | null): Promise<SignInSignal[]> {
+async function requestSignals(deps: Deps, project: ProjectRow, rawEmail: string | null, ownHit = true): Promise<SignInSignal[]> {
   const ip = deps.audit.ip;
   const email = rawEmail?.trim().toLowerCase() || null;
   const checks = email
@@ -132,8 +132,9 @@ async function requestSignals(deps: Deps, project: ProjectRow, rawEmail: string 
       ]
     : [];
   const counts = checks.length ? await peekRateLimits(deps, checks, deps.now(), rateLimitProject(project)) : [];
-  // The counters hold this request's own hit too (failures-only rules give it back only after a success).
-  const failures = counts.map((n) => Math.max(0, n - 1));
+  // A sign-in's counters hold its own hit too (failures-only rules give it back only after a success);
+  // another flow (sign-up, OTP) did not count on the sign-in rules.
+  const failures = counts.map((n) => Math.max(0, n - (ownHit ? 1 : 0)));
   const [fromAddress, forAccount] = ip ? [failures[0] ?? 0, failures[1] ?? 0] : [0, failures[0] ?? 0];
   const signals: SignInSignal[] = [];
   if (fromAddress >= MANY_FAILURES_FROM_ADDRESS || forAccount >= MANY_FAILURES_FOR_ACCOUNT) signals.push("many_failures");
@@ -146,7 +147,8 @@ async function requestSignals(deps: Deps, project: ProjectRow, rawEmail: string 
  * For the Turnstile gate (issue 29), before the credentials are checked: whether the request's own
  * signals (failures for the typed address, a disposable domain, a Tor exit) reach
  * `doorman.protection.risk.challengeAt`. The account's devices are left out on purpose: a challenge
- * that depended on them would tell whether an address has an account. After a first factor,
+ * that depended on them would tell whether an address has an account. `signIn: false` for another flow
+ * (sign-up, OTP), whose request did not count on the sign-in failure counters. After a first factor,
  * `assessSignIn(...).riskDemandsChallenge` is the full answer.
  *
  * @example
@@ -155,9 +157,10 @@ async function requestSignals(deps: Deps, project: ProjectRow, rawEmail: string 
 export async function assessSignInRequest(
   deps: Deps,
   project: ProjectRow,
-  input: { email?: string | null },
+  input: { email?: string | null; signIn?: boolean },
 ): Promise<{ score: number; signals: SignInSignal[]; riskDemandsChallenge: boolean }> {
-  const { score, signals, riskDemandsChallenge } = verdict(project, await requestSignals(deps, project, input.email ?? null));
+  const signals = await requestSignals(deps, project, input.email ?? null, input.signIn ?? true);
+  const { score, riskDemandsChallenge } = verdict(project, signals);
   return { score, signals, riskDemandsChallenge };
 }
 
