@@ -1,16 +1,9 @@
 /** Protection → Risk thresholds: the scores (0 to 100; 101 = never) at which a bot check or an emailed device code is demanded anyway. */
 import { type FormEvent, useState } from "react";
 import { useProject } from "../../lib/project-context";
-import { configErrorMessage } from "../config/api-error";
 import { Alert, TextField, useAction } from "../console-ui";
-import {
-  type FieldErrors,
-  type RiskForm as Form,
-  type Protection,
-  placeProtectionError,
-  riskOverride,
-  riskProblems,
-} from "./protection-config";
+import { type FieldErrors, type RiskForm as Form, type Protection, riskOverride, riskProblems } from "./protection-config";
+import { saveProtectionOverride } from "./save-override";
 
 export function RiskForm(props: { protection: Protection; onSaved: (message: string) => Promise<void> }) {
   const { project } = useProject();
@@ -31,16 +24,10 @@ export function RiskForm(props: { protection: Protection; onSaved: (message: str
     if (first) return void focus(first);
     await run(
       async () => {
-        try {
-          await project.updateConfig(riskOverride(form), "environment");
-        } catch (e) {
-          const placed = placeProtectionError(configErrorMessage(e, "Could not save the thresholds."));
-          if (placed.field) {
-            setErrors({ [placed.field]: placed.message });
-            focus(placed.field);
-          }
-          throw new Error(placed.field ? "" : placed.message);
-        }
+        await saveProtectionOverride(project, riskOverride(form), "Could not save the thresholds.", (field, message) => {
+          setErrors({ [field]: message });
+          focus(field);
+        });
         await props.onSaved("Risk thresholds saved.");
       },
       { fallback: "Could not save the thresholds.", message: (e, fallback) => (e instanceof Error ? e.message || null : fallback) },

@@ -5,7 +5,6 @@
  */
 import { type FormEvent, useState } from "react";
 import { useProject } from "../../lib/project-context";
-import { configErrorMessage } from "../config/api-error";
 import { Alert, TextField, useAction } from "../console-ui";
 import {
   type FieldErrors,
@@ -13,11 +12,11 @@ import {
   FLOWS,
   type TurnstileForm as Form,
   type Protection,
-  placeProtectionError,
   turnstileFormOf,
   turnstileOverride,
   turnstileProblems,
 } from "./protection-config";
+import { saveProtectionOverride } from "./save-override";
 
 export function TurnstileForm(props: { protection: Protection; onSaved: (message: string) => Promise<void> }) {
   const { project } = useProject();
@@ -37,16 +36,10 @@ export function TurnstileForm(props: { protection: Protection; onSaved: (message
     if (first) return void focus(first);
     await run(
       async () => {
-        try {
-          await project.updateConfig(turnstileOverride(form), "environment");
-        } catch (e) {
-          const placed = placeProtectionError(configErrorMessage(e, "Could not save the bot protection."));
-          if (placed.field) {
-            setErrors({ [placed.field]: placed.message });
-            focus(placed.field);
-          }
-          throw new Error(placed.field ? "" : placed.message);
-        }
+        await saveProtectionOverride(project, turnstileOverride(form), "Could not save the bot protection.", (field, message) => {
+          setErrors({ [field]: message });
+          focus(field);
+        });
         setForm((f) => ({ ...f, secretKey: "", removeSecret: false }));
         await props.onSaved("Bot protection saved.");
       },

@@ -1,0 +1,25 @@
+/**
+ * Saving one Protection form: its override written at the environment level; a refused key is put on
+ * its field (the caller marks it), anything else thrown for the form's alert (useAction shows it).
+ */
+import type { useProject } from "../../lib/project-context";
+import { configErrorMessage } from "../config/api-error";
+import { placeProtectionError } from "./protection-config";
+
+type Project = ReturnType<typeof useProject>["project"];
+
+export async function saveProtectionOverride(
+  project: Project,
+  override: Parameters<Project["updateConfig"]>[0],
+  fallback: string,
+  onField: (field: string, message: string) => void,
+): Promise<void> {
+  try {
+    await project.updateConfig(override, "environment");
+  } catch (e) {
+    const placed = placeProtectionError(configErrorMessage(e, fallback));
+    if (placed.field) onField(placed.field, placed.message);
+    // An empty message: the error is on the field, the alert stays quiet.
+    throw new Error(placed.field ? "" : placed.message);
+  }
+}
