@@ -181,6 +181,11 @@ export const sessions = sqliteTable(
     lastUsedAt: integer("last_used_at").notNull(),
     isImpersonation: bool("is_impersonation").notNull().default(false),
     lastIpInfo: json("last_ip_info"),
+    /**
+     * How the user authenticated for this session, as RFC 8176 `amr` values (e.g. ["pwd"], ["pwd","otp","mfa"]):
+     * the OpenID provider's ID tokens carry it (issue 30). Null: a session from before, or one no sign-in made.
+     */
+    amr: text("amr", { mode: "json" }).$type<string[]>(),
   },
   (t) => [
     uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash),
@@ -952,4 +957,164 @@ export const knownDevices = sqliteTable(
     primaryKey({ columns: [t.projectId, t.userId, t.deviceHash] }),
     index("known_devices_user_seen_idx").on(t.projectId, t.userId, t.lastSeenAt),
   ],
+);
+
+/* ---------------------------------------------------------------------------------------------
+ * The OpenID provider (issue 30): every project is an OAuth 2.1 / OIDC authorization server for
+ * third-party apps and MCP clients. Codes, client secrets and refresh tokens are SHA-256 hex.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * A third-party app (an OAuth client of the project). `source`: "console" (an owner registered it),
+ * "dynamic" (RFC 7591 registration) or "metadata_document" (CIMD: the client id is an https URL whose
+ * JSON document was fetched; the row is a cache of it until `metadataExpiresAt`).
+ */
+export const oauthClients = sqliteTable(
+  "oauth_clients",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    source: text("source").notNull().$type<"console" | "dynamic" | "metadata_document">(),
+    name: text("name").notNull(),
+    /** "confidential" (authenticates at the token endpoint) or "public" (PKCE only, auth method "none"). */
+    clientType: text("client_type").notNull().$type<"confidential" | "public">(),
+    /** client_secret_basic | client_secret_post | private_key_jwt | none. */
+    tokenEndpointAuthMethod: text("token_endpoint_auth_method").notNull(),
+    /** SHA-256 hex of the client secret (shown once); null for public and private_key_jwt clients. */
+    secretHash: text("secret_hash"),
+    /** The secret's first characters, to tell secrets apart in the console. */
+    secretPrefix: text("secret_prefix"),
+    redirectUris: text("redirect_uris", { mode: "json" }).notNull().$type<string[]>(),
+    /** Scopes the client may ask for; null = every scope the project offers. */
+    allowedScopes: text("allowed_scopes", { mode: "json" }).$type<string[] | null>(),
+    logoUri: text("logo_uri"),
+    clientUri: text("client_uri"),
+    policyUri: text("policy_uri"),
+    tosUri: text("tos_uri"),
+    /** private_key_jwt: the client's public keys (a JWKS) or where to fetch them. */
+    jwks: text("jwks", { mode: "json" }).$type<{ keys: Record<string, unknown>[] } | null>(),
+    jwksUri: text("jwks_uri"),
+    /** CIMD: when the cached document must be fetched again. */
+    metadataExpiresAt: integer("metadata_expires_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.clientId] })],
+);
+
+/**
+ * One authorization request, from GET /authorize to its code's redemption. status: "pending" (waiting
+ * on the consent page), "approved" (a code was issued: `codeHash`), "redeemed" (the code was exchanged:
+ * `grantId`), "denied". A code presented again after "redeemed" revokes the grant it made (RFC 9700 §4.5).
+ */
+export const oauthAuthorizationRequests = sqliteTable(
+  "oauth_authorization_requests",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    /** Space-separated, as validated (only scopes the client may ask for). */
+    scope: text("scope").notNull(),
+    state: text("state"),
+    nonce: text("nonce"),
+    codeChallenge: text("code_challenge").notNull(),
+    /** RFC 8707 resource indicator: the token's audience (null = the issuer's own userinfo). */
+    resource: text("resource"),
+    /** OIDC prompt values (space-separated) and max_age, for the consent page. */
+    prompt: text("prompt"),
+    maxAge: integer("max_age"),
+    /** The client asked for a team-scoped token (scope "team" or team=required). */
+    teamRequested: bool("team_requested").notNull().default(false),
+    status: text("status").notNull().$type<"pending" | "approved" | "redeemed" | "denied">(),
+    userId: text("user_id"),
+    teamId: text("team_id"),
+    /** From the approving session: auth_time (ms), amr and acr for the ID token. */
+    authTime: integer("auth_time"),
+    amr: text("amr", { mode: "json" }).$type<string[] | null>(),
+    acr: text("acr"),
+    codeHash: text("code_hash"),
+    grantId: text("grant_id"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [uniqueIndex("oauth_authorization_requests_code").on(t.codeHash), index("oauth_authorization_requests_expires").on(t.expiresAt)],
+);
+
+/**
+ * What a user let an app do: one row per (user, client). The consent page is skipped when a request's
+ * scopes (and team) are within it, unless the app asks for prompt=consent.
+ */
+export const oauthConsents = sqliteTable(
+  "oauth_consents",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    /** Space-separated, sorted. */
+    scope: text("scope").notNull(),
+    teamId: text("team_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.clientId] })],
+);
+
+/**
+ * One grant = one redeemed authorization code and the tokens it led to (the refresh-token family).
+ * Access tokens carry its id (`grant_id`), so introspection sees a revocation at once.
+ */
+export const oauthGrants = sqliteTable(
+  "oauth_grants",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    teamId: text("team_id"),
+    scope: text("scope").notNull(),
+    resource: text("resource"),
+    authTime: integer("auth_time").notNull(),
+    amr: text("amr", { mode: "json" }).$type<string[] | null>(),
+    acr: text("acr"),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at").notNull(),
+    /** The refresh tokens' end (null: offline_access was not granted, so no refresh token). */
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+    /** Why: "user" | "client" | "reuse" | "code_reuse" | "admin". */
+    revokedReason: text("revoked_reason"),
+  },
+  (t) => [index("oauth_grants_user_client").on(t.projectId, t.userId, t.clientId)],
+);
+
+/**
+ * Refresh tokens of a grant, kept after use: one used again is a replay (rotation with reuse
+ * detection), and revokes the whole grant.
+ */
+export const oauthRefreshTokens = sqliteTable(
+  "oauth_refresh_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** Set when the token was exchanged for a new one. */
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("oauth_refresh_tokens_grant").on(t.grantId)],
 );

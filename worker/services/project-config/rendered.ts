@@ -12,6 +12,7 @@ import { z } from "zod";
 import { dataVaultConfigSchema, defaultDataVaultConfig } from "../data-vault/config";
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES } from "../email/defaults";
 import { DEFAULT_EMAIL_LOCALE, EMAIL_LOCALES } from "../email/locale";
+import { defaultOAuthProviderConfig, oauthProviderConfigSchema } from "../oauth-provider/config";
 import { defaultPaymentsConfig, paymentsConfigSchema } from "../payments/config";
 import { defaultProtectionConfig, protectionConfigSchema } from "../protection/config";
 import {
@@ -145,6 +146,8 @@ export const renderedConfigSchema = z.strictObject({
     }),
     /** Attack protection: Turnstile, breached passwords, new-device verification, risk thresholds (services/protection/config.ts). */
     protection: protectionConfigSchema,
+    /** The OpenID provider for third-party apps and MCP clients (services/oauth-provider/config.ts). */
+    oauthProvider: oauthProviderConfigSchema,
   }),
 });
 export type RenderedConfig = z.infer<typeof renderedConfigSchema>;
@@ -214,6 +217,8 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
       ai: { provider: "deployment", timeoutMs: DEFAULT_AI_TIMEOUT_MS },
       // Attack protection lives only in the overrides (read through renderedConfigOf where a flow checks it).
       protection: defaultProtectionConfig(),
+      // The OpenID provider lives only in the overrides (read through renderedConfigOf where a flow checks it).
+      oauthProvider: defaultOAuthProviderConfig(),
     },
   };
 }
