@@ -27,6 +27,10 @@ export const RATE_LIMIT_RULES = {
   CLI_POLL_PER_IP: "60/60",
   // OAuth: each authorize stores a 10-minute state row; one per sign-in attempt is plenty.
   OAUTH_AUTHORIZE_PER_IP: "60/600",
+  // The OpenID provider (issue 30): each authorize stores a 10-minute request row; open (RFC 7591)
+  // registration stores a client, so anyone's registrations are few per address.
+  OAUTH_PROVIDER_AUTHORIZE_PER_IP: "60/600",
+  OAUTH_CLIENT_REGISTER_PER_IP: "20/3600",
   // Secret scanners report leaked keys in small bursts; anyone may call it, so keep it modest.
   CREDENTIAL_SCAN_REVOKE_PER_IP: "60/600",
   // The console assistant, per owner (or admin key) per project: each question is a paid model call.
