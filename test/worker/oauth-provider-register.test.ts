@@ -111,15 +111,40 @@ describe("dynamic client registration: on and off", () => {
 
 describe("dynamic client registration: RFC 7591 errors", () => {
   const cases: [string, unknown, string, RegExp][] = [
-    ["a wildcard redirect URI", { ...mcpClient, redirect_uris: ["https://*.example.com/cb"] }, "invalid_redirect_uri", /redirect_uris: .*wildcard/],
-    ["an http redirect URI on a network host", { ...mcpClient, redirect_uris: ["http://evil.example/cb"] }, "invalid_redirect_uri", /loopback/],
+    [
+      "a wildcard redirect URI",
+      { ...mcpClient, redirect_uris: ["https://*.example.com/cb"] },
+      "invalid_redirect_uri",
+      /redirect_uris: .*wildcard/,
+    ],
+    [
+      "an http redirect URI on a network host",
+      { ...mcpClient, redirect_uris: ["http://evil.example/cb"] },
+      "invalid_redirect_uri",
+      /loopback/,
+    ],
     ["no redirect URI", { ...mcpClient, redirect_uris: [] }, "invalid_redirect_uri", /at least one/],
     ["missing redirect_uris", { client_name: "x" }, "invalid_client_metadata", /redirect_uris/],
     ["redirect_uris as a string", { ...mcpClient, redirect_uris: "https://a.example/cb" }, "invalid_client_metadata", /redirect_uris/],
-    ["the implicit grant", { ...mcpClient, grant_types: ["implicit"] }, "invalid_client_metadata", /grant_types: implicit is not supported/],
-    ["no authorization_code grant", { ...mcpClient, grant_types: ["refresh_token"] }, "invalid_client_metadata", /must include authorization_code/],
+    [
+      "the implicit grant",
+      { ...mcpClient, grant_types: ["implicit"] },
+      "invalid_client_metadata",
+      /grant_types: implicit is not supported/,
+    ],
+    [
+      "no authorization_code grant",
+      { ...mcpClient, grant_types: ["refresh_token"] },
+      "invalid_client_metadata",
+      /must include authorization_code/,
+    ],
     ["the token response type", { ...mcpClient, response_types: ["token"] }, "invalid_client_metadata", /response_types/],
-    ["client_secret_jwt", { ...mcpClient, token_endpoint_auth_method: "client_secret_jwt" }, "invalid_client_metadata", /token_endpoint_auth_method/],
+    [
+      "client_secret_jwt",
+      { ...mcpClient, token_endpoint_auth_method: "client_secret_jwt" },
+      "invalid_client_metadata",
+      /token_endpoint_auth_method/,
+    ],
     ["only unknown scopes", { ...mcpClient, scope: "admin root" }, "invalid_client_metadata", /scope: none of the scopes/],
     ["an http logo", { ...mcpClient, logo_uri: "http://app.example/logo.png" }, "invalid_client_metadata", /logo_uri: .*https/],
     ["a long client_name", { ...mcpClient, client_name: "n".repeat(150) }, "invalid_client_metadata", /client_name: .*at most 100/],
@@ -134,7 +159,10 @@ describe("dynamic client registration: RFC 7591 errors", () => {
   });
 
   it("a body that is not JSON is invalid_client_metadata too", async () => {
-    const res = await call(`/projects/${(await shared()).projectId}/oauth/register`, { rawBody: "{not json", contentType: "application/json" });
+    const res = await call(`/projects/${(await shared()).projectId}/oauth/register`, {
+      rawBody: "{not json",
+      contentType: "application/json",
+    });
     expectRfcError(res, 400, "invalid_client_metadata");
   });
 });
@@ -151,7 +179,11 @@ describe("dynamic client registration: CORS, rate limit, cap", () => {
     const url = `http://localhost/api/v1/projects/${p.projectId}/oauth/register`;
     const preflight = await workerFetch(url, {
       method: "OPTIONS",
-      headers: { origin: "https://inspector.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      headers: {
+        origin: "https://inspector.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
@@ -183,7 +215,10 @@ describe("dynamic client registration: CORS, rate limit, cap", () => {
     );
     await env.DB.batch(Array.from({ length: DYNAMIC_CLIENT_CAP - 1 }, (_, i) => insert.bind(p.projectId, `dmc_filler${i}`, now, now)));
     // Console clients do not count toward the cap of open registration.
-    await call("/internal/oauth-clients", { ...p.admin, body: { name: "Console app", client_type: "public", redirect_uris: ["https://c.example/cb"] } });
+    await call("/internal/oauth-clients", {
+      ...p.admin,
+      body: { name: "Console app", client_type: "public", redirect_uris: ["https://c.example/cb"] },
+    });
 
     const racing = await Promise.all(Array.from({ length: 5 }, () => register(p.projectId, mcpClient)));
     expect(racing.map((r) => r.status).sort()).toEqual([201, 403, 403, 403, 403]);

@@ -21,7 +21,11 @@ export type OAuthClient = OAuthClientRow;
 export async function resolveClient(deps: Deps, project: ProjectRow, clientId: string): Promise<OAuthClient | null> {
   if (clientId.length === 0 || clientId.length > 2048) return null;
   const url = metadataDocumentUrl(clientId, { development: allowsLocalUrls(deps.config.environment, project) });
-  if (!url) return findOAuthClient(deps.db, project.id, clientId);
+  if (!url) {
+    const row = await findOAuthClient(deps.db, project.id, clientId);
+    // A cached document answers only through the document rules below (a project that left development mode, say).
+    return row?.source === "metadata_document" ? null : row;
+  }
   // Turning documents off stops the cached ones at once, too.
   if (!renderedConfigOf(project).doorman.oauthProvider.clientIdMetadataDocuments) return null;
   const resolved = await resolveMetadataDocumentClient(deps, project, url);
