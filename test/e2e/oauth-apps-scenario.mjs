@@ -72,7 +72,7 @@ export function defineOAuthAppsSteps(runner, { page, origin, shots }) {
   });
 
   runner.step("oauth apps: rotating shows a new secret once; edit and delete change the registry", async () => {
-    await page.getByRole("button", { name: `Rotate the secret of ${name}` }).click();
+    await page.getByRole("button", { name: `Rotate secret of ${name}` }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }).click();
     const rotated = (await page.getByTestId("oauth-client-secret").textContent())?.trim() ?? "";
     assert.match(rotated, /^dmcs_/);
@@ -104,7 +104,10 @@ export function defineOAuthAppsSteps(runner, { page, origin, shots }) {
   });
 
   runner.step("oauth apps: open registration and a custom scope are saved as config; the registration endpoint answers", async () => {
-    await page.getByLabel("Open registration (RFC 7591)").check();
+    // The switch saves at once and shows the saved state.
+    await page.getByLabel("Open registration (RFC 7591)").click();
+    await page.getByRole("status").filter({ hasText: "Open registration turned on." }).waitFor();
+    assert.equal(await page.getByLabel("Open registration (RFC 7591)").isChecked(), true);
     const registration = page.getByTestId("oauth-registration-url");
     await registration.waitFor();
     const endpoint = (await registration.textContent())?.trim() ?? "";

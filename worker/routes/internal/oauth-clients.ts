@@ -25,7 +25,6 @@ import { oauthClientAdminView } from "../../views/oauth-clients";
 
 // A client id is `dmc_…`, or a metadata document's URL (percent-encoded in the path).
 const clientParams = z.strictObject({ clientId: z.string().min(1).max(2048) });
-const errors = ["OAUTH_CLIENT_NOT_FOUND", "OAUTH_CLIENT_INVALID", "SCHEMA_ERROR"] as const;
 
 const listClients = defineRoute({
   method: "get",
@@ -42,7 +41,7 @@ const createClient = defineRoute({
   access: ["admin"],
   body: oauthClientCreateSchema,
   response: { status: 201, description: "The client and, once, its secret (null without one)", schema: oauthClientWithSecretSchema },
-  errors,
+  errors: ["OAUTH_CLIENT_INVALID", "SCHEMA_ERROR"],
 });
 const getClient = defineRoute({
   method: "get",
@@ -61,7 +60,7 @@ const updateClient = defineRoute({
   params: clientParams,
   body: oauthClientUpdateSchema,
   response: oauthClientAdminSchema,
-  errors,
+  errors: ["OAUTH_CLIENT_NOT_FOUND", "OAUTH_CLIENT_INVALID", "SCHEMA_ERROR"],
 });
 const deleteClient = defineRoute({
   method: "delete",

@@ -91,7 +91,7 @@ export function ClientList({ clients, actions }: { clients: OAuthClient[]; actio
                   <ConfirmButton
                     small
                     label="Rotate secret"
-                    ariaLabel={`Rotate the secret of ${c.name}`}
+                    ariaLabel={`Rotate secret of ${c.name}`}
                     title={`Rotate the secret of “${c.name}”?`}
                     consequence="A new secret replaces the current one at once: the app's token requests fail until it uses the new secret. Tokens it already holds keep working."
                     confirmLabel="Rotate secret"
