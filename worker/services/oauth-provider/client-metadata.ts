@@ -132,6 +132,7 @@ async function cacheDocument(deps: Deps, row: OAuthClientRow): Promise<void> {
 /**
  * The client a metadata document URL names: its cached row while fresh, else the document fetched
  * again (and cached). A failure says why; callers that only need the client take resolveClient's null.
+ * The caller has checked that the project accepts documents (resolveClient does).
  */
 export async function resolveMetadataDocumentClient(
   deps: Deps,

@@ -154,7 +154,8 @@ export async function updateOAuthClient(
     ]);
     if (updated.meta.changes > 0) return { ok: true, value: { ...row, ...patch } };
   }
-  throw new Error(`OAuth client ${clientId} kept changing while it was being updated.`);
+  // Others kept changing it between each read and write: the owner reloads and decides again.
+  return fail("oauth_client_invalid", { field: "client_id", message: "the client was changed meanwhile; reload it and try again." });
 }
 
 function definedOnly(changes: ClientChanges): ClientChanges {

@@ -67,7 +67,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase());
 }
 
-/** Why a redirect URI is refused, or null when it is fine. */
+/**
+ * Why a redirect URI is refused, or null when it is fine. Why not the project's trusted domains (the
+ * rule for Doorman's own callbacks): these URIs are the third-party app's, and the registered list is
+ * itself the allow-list the authorize endpoint matches exactly.
+ */
 export function redirectUriProblem(raw: string): string | null {
   if (raw.length === 0) return "a redirect URI cannot be empty.";
   if (raw.length > CLIENT_LIMITS.uriLength) return `${raw.slice(0, 60)}… is longer than ${CLIENT_LIMITS.uriLength} characters.`;
