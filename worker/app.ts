@@ -58,6 +58,7 @@ import { failedEmailsDigestRoutes } from "./routes/internal/failed-emails-digest
 import { internalHostedPagesRoutes } from "./routes/internal/hosted-pages";
 import { impersonationLinksRoutes } from "./routes/internal/impersonation-links";
 import { internalMetricsRoutes } from "./routes/internal/metrics";
+import { internalOAuthClientsRoutes } from "./routes/internal/oauth-clients";
 import { internalPaymentMethodsRoutes } from "./routes/internal/payments/method-configs";
 import { internalPaymentsRoutes } from "./routes/internal/payments/payments";
 import { internalPaymentsStripeRoutes } from "./routes/internal/payments/stripe";
@@ -66,6 +67,7 @@ import { internalProjectsRoutes } from "./routes/internal/projects";
 import { signUpRulesStatsRoutes, signUpRulesTestRoutes } from "./routes/internal/sign-up-rules";
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
+import { oauthRegisterRoutes } from "./routes/oauth-provider/register";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
 import { paymentsBillingRoutes } from "./routes/payments/billing";
 import { paymentsCancelRoutes } from "./routes/payments/cancel";
@@ -91,6 +93,7 @@ const api = routeGroup()
   .route("/", apiIndexRoutes)
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
+  .route("/projects", oauthRegisterRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
   .route("/hosted-pages", hostedPagesRoutes)
   .route("/users", usersRoutes)
@@ -148,6 +151,7 @@ const api = routeGroup()
   .route("/internal/email-queue-step", emailQueueStepRoutes)
   .route("/internal/send-sign-in-invitation", sendSignInInvitationRoutes)
   .route("/internal/webhooks", internalWebhooksRoutes)
+  .route("/internal/oauth-clients", internalOAuthClientsRoutes)
   .route("/internal/send-test-webhook", sendTestWebhookRoutes)
   .route("/internal/sign-up-rules-test", signUpRulesTestRoutes)
   .route("/internal/sign-up-rules-stats", signUpRulesStatsRoutes)

@@ -47,6 +47,15 @@ export type {
   SendEmailOptions,
   SendEmailResult,
 } from "./apps/admin-emails";
+export type {
+  OAuthClient,
+  OAuthClientCreateOptions,
+  OAuthClientJwks,
+  OAuthClientType,
+  OAuthClientUpdateOptions,
+  OAuthClientWithSecret,
+  OAuthTokenEndpointAuthMethod,
+} from "./apps/admin-oauth-clients";
 export type { StripeAccountInfo } from "./apps/admin-payments";
 export type { AdminProject, ProjectConfig, ProjectUpdate } from "./apps/admin-project";
 export type {

@@ -32,6 +32,7 @@ import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineHostedPagesSteps } from "./hosted-pages-scenario.mjs";
 import { defineI18nSteps } from "./i18n-scenario.mjs";
+import { defineOAuthAppsSteps } from "./oauth-apps-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
@@ -197,6 +198,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineConsoleMetricsSteps(runner, { page, origin });
   defineActivitySteps(runner, { page, origin, shots });
   defineConsoleWebhookSteps(runner, { page, origin });
+  defineOAuthAppsSteps(runner, { page, origin, shots });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsolePolishSteps(runner, { page, origin, shots });

@@ -433,6 +433,11 @@ describe("event catalogue coverage", () => {
       "device.verification_succeeded",
       "device.verification_failed",
       "device.added",
+      // oauth-provider-clients.test.ts, oauth-provider-register.test.ts (issue 30: the OpenID provider's clients)
+      "oauth_client.created",
+      "oauth_client.updated",
+      "oauth_client.deleted",
+      "oauth_client.secret_rotated",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

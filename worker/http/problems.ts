@@ -127,6 +127,14 @@ const problemErrors = {
   handoff_refresh_token_mismatch: () =>
     new StatusError(401, "Cross-domain auth handoff refresh token does not match the authenticated session."),
   handoff_refresh_token_invalid: () => new StatusError(401, "Cross-domain auth handoff refresh token is not valid."),
+  // --- OpenID provider: clients (issue 30) ---
+  oauth_client_not_found: (p) => new KnownError("OAUTH_CLIENT_NOT_FOUND", { client_id: p.clientId }),
+  oauth_client_invalid: (p) => new KnownError("OAUTH_CLIENT_INVALID", { field: p.field, message: p.message }),
+  // These two answer RFC 7591 JSON at /oauth/register (routes/oauth-provider/register.ts); this is their plain form.
+  oauth_registration_disabled: () => new StatusError(403, "Dynamic client registration is turned off for this project."),
+  oauth_client_limit_reached: (p) =>
+    new StatusError(403, `This project has reached its limit of ${p.limit} dynamically registered clients.`),
+  oauth_client_metadata_refused: (p) => new StatusError(400, `The client ID metadata document was refused: ${p.message}`),
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
   linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),

@@ -103,6 +103,16 @@ type CoreProblemFields = {
   handoff_refresh_token_required: NoFields;
   handoff_refresh_token_mismatch: NoFields;
   handoff_refresh_token_invalid: NoFields;
+  // --- OpenID provider: clients (issue 30; services/oauth-provider/client-*.ts) ---
+  oauth_client_not_found: { clientId: string };
+  /** A client's metadata breaks a rule: `field` is its wire name (redirect_uris, logo_uri, …), `message` says which rule. */
+  oauth_client_invalid: { field: string; message: string };
+  /** RFC 7591 registration while the project has it off (answered as RFC JSON by routes/oauth-provider/register.ts). */
+  oauth_registration_disabled: NoFields;
+  /** RFC 7591 registration past the project's cap of dynamic clients. */
+  oauth_client_limit_reached: { limit: number };
+  /** A client ID metadata document that could not be fetched or was refused (resolveClient answers null). */
+  oauth_client_metadata_refused: { message: string };
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;

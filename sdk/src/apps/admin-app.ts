@@ -12,6 +12,7 @@ import type { MetricsJson } from "../shared/wire-metrics";
 import * as aiChat from "./admin-ai-chat";
 import * as outbox from "./admin-email-outbox";
 import * as emails from "./admin-emails";
+import * as oauthClients from "./admin-oauth-clients";
 import * as adminPayments from "./admin-payments";
 import { type AdminProject, adminProjectFromJson } from "./admin-project";
 import * as signUpRules from "./admin-sign-up-rules";
@@ -675,6 +676,52 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
   /** A short-lived token for the webhooks API (`Authorization: Bearer`), as the reference's getSvixToken. */
   getSvixToken(): Promise<string> {
     return webhooks.getSvixToken(this._serverRequest.bind(this));
+  }
+
+  // OAuth clients: the third-party apps and agents of the project's OpenID provider (issue 30)
+  /**
+   * The project's OAuth clients (registered here, by dynamic registration, or cached metadata documents), oldest first.
+   *
+   * @example
+   * const clients = await admin.listOAuthClients();
+   */
+  listOAuthClients(): Promise<oauthClients.OAuthClient[]> {
+    return oauthClients.listOAuthClients(this._serverRequest.bind(this));
+  }
+  /**
+   * Registers an OAuth client; a confidential client's secret is in this answer only (Doorman keeps its hash).
+   *
+   * @example
+   * const { client, clientSecret } = await admin.createOAuthClient({ name: "Acme", clientType: "confidential", redirectUris: ["https://acme.example/callback"] });
+   */
+  createOAuthClient(options: oauthClients.OAuthClientCreateOptions): Promise<oauthClients.OAuthClientWithSecret> {
+    return oauthClients.createOAuthClient(this._serverRequest.bind(this), options);
+  }
+  /** One OAuth client by its id (a metadata document's client by its URL). */
+  getOAuthClient(clientId: string): Promise<oauthClients.OAuthClient> {
+    return oauthClients.getOAuthClient(this._serverRequest.bind(this), clientId);
+  }
+  /**
+   * Changes an OAuth client (null clears an optional field; the client type is fixed).
+   *
+   * @example
+   * await admin.updateOAuthClient(client.clientId, { redirectUris: ["https://acme.example/cb2"], logoUri: null });
+   */
+  updateOAuthClient(clientId: string, options: oauthClients.OAuthClientUpdateOptions): Promise<oauthClients.OAuthClient> {
+    return oauthClients.updateOAuthClient(this._serverRequest.bind(this), clientId, options);
+  }
+  /** Deletes an OAuth client with its users' consents and its grants: its tokens stop working. */
+  deleteOAuthClient(clientId: string): Promise<void> {
+    return oauthClients.deleteOAuthClient(this._serverRequest.bind(this), clientId);
+  }
+  /**
+   * A new secret for a client that has one: answered once, and the old secret stops working at once.
+   *
+   * @example
+   * const { clientSecret } = await admin.rotateOAuthClientSecret(client.clientId);
+   */
+  rotateOAuthClientSecret(clientId: string): Promise<oauthClients.OAuthClientWithSecret> {
+    return oauthClients.rotateOAuthClientSecret(this._serverRequest.bind(this), clientId);
   }
 
   /** Key sets of the project (last four characters only). */

@@ -212,6 +212,9 @@ export const catalogue = {
   // Doorman's own (hosted pages, issue 28): a project's custom domain for its hosted pages.
   CUSTOM_DOMAIN_INVALID: e(400, (d) => `${JSON.stringify(d.hostname)} is not a hostname a project can map: use a domain name such as auth.example.com (no scheme, port, path, IP address or localhost, and not Doorman's own host).`, ["hostname"]),
   CUSTOM_DOMAIN_TAKEN: e(409, (d) => `The hostname ${JSON.stringify(d.hostname)} is already mapped to another project.`, ["hostname"]),
+  // OpenID provider: clients (Doorman's own, issue 30): the third-party apps an owner registers in /internal/oauth-clients.
+  OAUTH_CLIENT_NOT_FOUND: e(404, (d) => `OAuth client ${JSON.stringify(d.client_id)} not found in this project.`, ["client_id"]),
+  OAUTH_CLIENT_INVALID: e(400, (d) => `Invalid OAuth client ${str(d.field) || "metadata"}: ${str(d.message)}`, ["field", "message"]),
   // Doorman's own (the reference's assistant fails with a 500 when its model key is missing): the console's assistant.
   AI_PROVIDER_NOT_CONFIGURED: e(400, "The assistant has no model provider. Choose one in the project's Settings (Assistant), or set the deployment's Workers AI binding or AI_BASE_URL."),
   AI_PROVIDER_ERROR: e(502, (d) => `The assistant's model provider failed${d.provider_status ? ` (HTTP ${str(d.provider_status)})` : ""}: ${str(d.message)}`, ["provider_status", "message"]),

@@ -122,3 +122,37 @@ export type OAuthRedirectJson = z.infer<typeof oauthRedirectSchema>;
 export type OAuthAuthorizedAppJson = z.infer<typeof oauthAuthorizedAppSchema>;
 export type OAuthClientAdminJson = z.infer<typeof oauthClientAdminSchema>;
 export type OAuthClientWithSecretJson = z.infer<typeof oauthClientWithSecretSchema>;
+
+/*
+ * The client registry's request bodies (POST and PATCH /internal/oauth-clients). Zod checks the
+ * types and generous lengths; the worker's rules (services/oauth-provider/client-rules.ts) check
+ * the rest and answer OAUTH_CLIENT_INVALID naming the field.
+ */
+const optionalUri = (max: number) => z.string().max(max).nullable().optional();
+/** A JWKS of public keys (private members are refused by the rules). */
+export const oauthJwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())).max(20) });
+
+/** POST /internal/oauth-clients. `token_endpoint_auth_method` defaults to `none` (public) or `client_secret_basic` (confidential). */
+export const oauthClientCreateSchema = z.strictObject({
+  name: z.string().max(256),
+  client_type: z.enum(["confidential", "public"]),
+  token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]).optional(),
+  redirect_uris: z.array(z.string().max(4096)).max(100),
+  /** Null or absent: every scope the project offers. */
+  allowed_scopes: z.array(z.string().max(128)).max(100).nullable().optional(),
+  /** An https URL, or a small data:image/… URI. */
+  logo_uri: optionalUri(32_768),
+  client_uri: optionalUri(4096),
+  policy_uri: optionalUri(4096),
+  tos_uri: optionalUri(4096),
+  /** private_key_jwt: the client's public keys, inline… */
+  jwks: oauthJwksSchema.nullable().optional(),
+  /** …or where to fetch them (https). */
+  jwks_uri: optionalUri(4096),
+});
+
+/** PATCH /internal/oauth-clients/{client_id}: the fields to change (null clears an optional one). The client type is fixed. */
+export const oauthClientUpdateSchema = oauthClientCreateSchema.omit({ client_type: true }).partial();
+
+export type OAuthClientCreateJson = z.infer<typeof oauthClientCreateSchema>;
+export type OAuthClientUpdateJson = z.infer<typeof oauthClientUpdateSchema>;

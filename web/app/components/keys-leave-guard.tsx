@@ -6,20 +6,21 @@
 import { useBeforeUnload, useBlocker } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef } from "react";
 
-/** The checkbox that confirms the keys were copied (and so lifts the guard). */
-export function KeysCopiedCheckbox(props: { checked: boolean; onChange: (checked: boolean) => void }) {
+/** The checkbox that confirms the keys were copied (and so lifts the guard); `label` names what was copied. */
+export function KeysCopiedCheckbox(props: { checked: boolean; onChange: (checked: boolean) => void; label?: string }) {
   const id = useId();
   return (
     <div className="field keys-copied">
       <label className="choice" htmlFor={id}>
-        <input id={id} type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />I have copied these keys
+        <input id={id} type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+        {props.label ?? "I have copied these keys"}
       </label>
     </div>
   );
 }
 
-/** While `active`, leaving the page asks first. Renders the console's dialog for in-app links. */
-export function KeysLeaveGuard({ active }: { active: boolean }) {
+/** While `active`, leaving the page asks first. Renders the console's dialog for in-app links (`title`/`body`: another secret than keys). */
+export function KeysLeaveGuard({ active, title, body }: { active: boolean; title?: string; body?: string }) {
   useBeforeUnload(
     useCallback(
       (event: BeforeUnloadEvent) => {
@@ -45,10 +46,10 @@ export function KeysLeaveGuard({ active }: { active: boolean }) {
   }, [active, blocker]);
   return (
     <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId} onCancel={() => blocker.reset?.()}>
-      <h2 id={titleId}>Leave without your keys?</h2>
+      <h2 id={titleId}>{title ?? "Leave without your keys?"}</h2>
       <p>
-        The secret keys are shown only once: Doorman keeps their hashes, not the keys. If you leave before copying them, you will need a new
-        key set.
+        {body ??
+          "The secret keys are shown only once: Doorman keeps their hashes, not the keys. If you leave before copying them, you will need a new key set."}
       </p>
       <div className="dialog-actions">
         <button type="button" className="btn btn-secondary" onClick={() => blocker.reset?.()}>

@@ -9,6 +9,7 @@ export const PROJECT_PAGES = [
   { path: "sign-in-methods", label: "Sign-in methods" },
   { path: "sign-up-rules", label: "Sign-up rules" },
   { path: "protection", label: "Protection" },
+  { path: "oauth-apps", label: "OAuth apps" },
   { path: "domains", label: "Domains" },
   { path: "permissions", label: "Permissions" },
   { path: "emails", label: "Emails" },
