@@ -4,7 +4,8 @@
  * server's dist/resource-server*.js ("@doorman/sdk/resource-server", "…/hono", "…/express"), ES modules
  * with shared chunks, so the entries use one copy of the app classes and stores. Dependencies stay
  * imports (the package.json lists them); types are the sources (`exports[…].types`).
- * Inside this repository nothing uses dist/: the console and tests alias @doorman/sdk to src/.
+ * Inside this repository the console and tests alias @doorman/sdk to src/; only the MCP server example
+ * (examples/mcp-server) imports the built resource-server entries, as an app that installed the package would.
  */
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
