@@ -19,7 +19,12 @@ import {
   protectedResourceMetadataHandler,
   requireDoormanToken as requireForExpress,
 } from "../../sdk/src/resource-server/express";
-import { type DoormanTokenEnv, protectedResourceMetadataRoutes, requireDoormanToken } from "../../sdk/src/resource-server/hono";
+import {
+  type DoormanTokenEnv,
+  mcpAuthInfo,
+  protectedResourceMetadataRoutes,
+  requireDoormanToken,
+} from "../../sdk/src/resource-server/hono";
 import { localIssuer, RESOURCE_A, RESOURCE_B } from "../helpers/resource-server";
 
 const METADATA_URL = "https://mcp.example.test/.well-known/oauth-protected-resource/mcp";
@@ -94,7 +99,12 @@ describe("Hono middleware", () => {
     );
     hono.use("/mcp", requireDoormanToken({ issuer: as.issuer, audience: RESOURCE_A, fetch: fetch ?? as.fetch, requiredScopes }));
     hono.post("/mcp", (c) =>
-      c.json({ user: c.var.doormanToken.userId, client: c.var.doormanToken.clientId, raw: c.var.doormanAccessToken.length > 0 }),
+      c.json({
+        user: c.var.doormanToken.userId,
+        client: c.var.doormanToken.clientId,
+        // What a Web-standard MCP transport would get as authInfo.
+        mcp: mcpAuthInfo(c.var.doormanAccessToken, c.var.doormanToken),
+      }),
     );
     const post = (headers: Record<string, string> = {}) => hono.request("https://mcp.example.test/mcp", { method: "POST", headers });
     return { as, hono, post };
@@ -117,7 +127,15 @@ describe("Hono middleware", () => {
     const { as, post } = await app();
     const ok = await post({ authorization: `Bearer ${await as.mint()}` });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ user: "user_1", client: "dmc_abcdefghijklmnopqrstuvwx", raw: true });
+    const body = (await ok.json()) as { mcp: { token: string } };
+    expect(body).toMatchObject({ user: "user_1", client: "dmc_abcdefghijklmnopqrstuvwx" });
+    expect(body.mcp).toMatchObject({
+      clientId: "dmc_abcdefghijklmnopqrstuvwx",
+      scopes: ["openid", "profile", "mcp:tools"],
+      resource: RESOURCE_A,
+      extra: { userId: "user_1", teamId: null, grantId: "grant_1" },
+    });
+    expect(body.mcp.token.split(".")).toHaveLength(3);
     const other = await post({ authorization: `bearer ${await as.mint({ aud: RESOURCE_B })}` });
     expect(other.status).toBe(401);
     expect(other.headers.get("www-authenticate")).toBe(

@@ -6,24 +6,13 @@
  * 401/403 with the RFC 6750 + RFC 9728 challenge; `protectedResourceMetadataHandler` serves the
  * API's RFC 9728 metadata.
  */
+import { type AuthInfo, mcpAuthInfo } from "./auth-info";
 import { bearerGuard, type RequireTokenOptions } from "./bearer";
 import { type ProtectedResourceMetadataOptions, protectedResourceMetadata, protectedResourceMetadataPaths } from "./metadata";
 import type { VerifiedOAuthAccessToken } from "./verify";
 
+export type { AuthInfo } from "./auth-info";
 export type { RequireTokenOptions } from "./bearer";
-
-/** The MCP SDK's `AuthInfo` (@modelcontextprotocol/sdk/server/auth/types.js), which its transports pass to tools. */
-export type AuthInfo = {
-  token: string;
-  clientId: string;
-  scopes: string[];
-  /** Seconds since the epoch. */
-  expiresAt?: number;
-  /** The RFC 8707 resource the token is for. */
-  resource?: URL;
-  /** Doorman's additions: userId, teamId, grantId and every claim. */
-  extra?: Record<string, unknown>;
-};
 
 /** What the middleware needs of a request (Express's and connect's are Node's IncomingMessage). */
 export type NodeRequest = {
@@ -66,16 +55,8 @@ export function requireDoormanToken(options: RequireTokenOptions): (req: NodeReq
         res.end(JSON.stringify(body));
         return;
       }
-      const v = outcome.verified;
-      req.doormanToken = v;
-      req.auth = {
-        token: outcome.token,
-        clientId: v.clientId,
-        scopes: v.scopes,
-        expiresAt: Math.floor(v.expiresAtMillis / 1000),
-        resource: new URL(v.audience),
-        extra: { userId: v.userId, teamId: v.teamId, grantId: v.grantId, claims: v.claims },
-      };
+      req.doormanToken = outcome.verified;
+      req.auth = mcpAuthInfo(outcome.token, outcome.verified);
       next();
     }, next);
   };

@@ -9,6 +9,7 @@ import { bearerGuard, type RequireTokenOptions } from "./bearer";
 import { type ProtectedResourceMetadataOptions, protectedResourceMetadata, protectedResourceMetadataPaths } from "./metadata";
 import type { VerifiedOAuthAccessToken } from "./verify";
 
+export { type AuthInfo, mcpAuthInfo } from "./auth-info";
 export type { RequireTokenOptions } from "./bearer";
 
 /** The variables the middleware sets: the verified token, and the raw one (to call Doorman's /userinfo with). */

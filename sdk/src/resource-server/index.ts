@@ -4,6 +4,7 @@
  * metadata document and the RFC 6750 challenge. The Hono and Express middleware are the
  * `@doorman/sdk/resource-server/hono` and `…/express` entries.
  */
+export { type AuthInfo, mcpAuthInfo } from "./auth-info";
 export {
   type ProtectedResourceMetadata,
   type ProtectedResourceMetadataOptions,
