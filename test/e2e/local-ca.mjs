@@ -1,9 +1,10 @@
 /**
  * A throwaway certificate authority for the e2e stack, so that the worker can fetch from a local
  * https server (a client ID metadata document: the MCP SDK only accepts an https clientMetadataUrl).
- * workerd trusts no local CA of the machine, but Miniflare hands the certificates of
- * NODE_EXTRA_CA_CERTS to workerd's outbound TLS when it loads (checked with wrangler 4.86 / miniflare
- * 4.20260426): stack.mjs sets it for `wrangler pages dev` to this CA. The CA and a leaf certificate
+ * workerd trusts no local CA by default; Miniflare hands the certificates of NODE_EXTRA_CA_CERTS to
+ * workerd's outbound TLS when it loads (SSL_CERT_FILE, read by workerd's TLS library, works too; both
+ * checked with wrangler 4.86 / miniflare 4.20260426): stack.mjs sets NODE_EXTRA_CA_CERTS for
+ * `wrangler pages dev` to this CA, which adds to the trusted set rather than replacing it. The CA and a leaf certificate
  * for localhost and 127.0.0.1 are made with the openssl command line (P-256, valid 2 days) in a temp
  * folder, once per process; its key never leaves that folder, which stop() removes.
  */

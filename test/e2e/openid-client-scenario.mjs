@@ -88,6 +88,7 @@ export function defineOpenIdClientSteps(runner, { page, origin, shots }) {
     for (const grant of ["implicit", "password"]) assert.ok(!m.grant_types_supported?.includes(grant), `no ${grant} grant`);
     for (const scope of SCOPE.split(" ")) assert.ok(m.scopes_supported?.includes(scope), `scope ${scope} offered`);
     assert.ok(m.id_token_signing_alg_values_supported?.includes("ES256"));
+    assert.ok(!m.id_token_signing_alg_values_supported?.includes("none"), "no unsigned ID tokens");
     for (const method of ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]) {
       assert.ok(m.token_endpoint_auth_methods_supported?.includes(method), `token endpoint auth ${method}`);
     }
