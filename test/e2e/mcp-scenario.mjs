@@ -7,9 +7,12 @@
  * over https by a local server the worker trusts through the e2e's throwaway CA), signs the user in
  * through the hosted consent page in Chromium, and calls `whoami` with a token bound to the server
  * (aud = its URL). A token the same project issued for another resource, and a Doorman session
- * token, are refused with 401. Step names start with "mcp:".
+ * token, are refused with 401; team_notes answers only for the team a token is bound to. Step names
+ * start with "mcp:".
  */
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import {
   discoverAuthorizationServerMetadata,
@@ -19,7 +22,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { decodeJwt, decodeProtectedHeader } from "jose";
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from "jose";
 import * as oidc from "openid-client";
 import { assert } from "./harness.mjs";
 import { localCa, startLocalHttpsServer } from "./local-ca.mjs";
@@ -135,6 +138,47 @@ export function defineMcpSteps(runner, { page, origin, shots }) {
       assert.equal(res.headers.get("www-authenticate"), null);
     },
   );
+
+  runner.step("mcp: team_notes serves only the team a token is bound to (tokens of a local ES256 issuer)", async () => {
+    // The example's organization scoping, apart from Doorman: a local key and JWKS stand in for a project's.
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "local-1", alg: "ES256", use: "sig" }] });
+    const issuerServer = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(jwks));
+    await new Promise((done) => issuerServer.listen(0, "127.0.0.1", done));
+    s.others.push({ close: () => new Promise((done) => issuerServer.close(done)) });
+    const local = await s.startMcpServer({ doormanApiUrl: `http://127.0.0.1:${issuerServer.address().port}`, projectId: "local", port: 0 });
+    s.others.push(local);
+    const mint = (claims) =>
+      new SignJWT({ sub: "user_local", client_id: "dmc_local", scope: "openid team", jti: randomUUID(), ...claims })
+        .setProtectedHeader({ alg: "ES256", kid: "local-1", typ: "at+jwt" })
+        .setIssuer(local.issuer)
+        .setAudience(local.url)
+        .setIssuedAt()
+        .setExpirationTime("10m")
+        .sign(privateKey);
+    const connect = async (token) => {
+      const client = new Client({ name: "doorman-e2e", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(local.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
+      return client;
+    };
+    const notes = async (client, args = {}) => {
+      const result = await client.callTool({ name: "team_notes", arguments: args });
+      return { isError: Boolean(result.isError), body: JSON.parse(result.content[0].text) };
+    };
+    const teamA = await connect(await mint({ team_id: "team_a" }));
+    assert.deepEqual(
+      (await notes(teamA, { add: "for A only" })).body.notes.map((n) => n.text),
+      ["for A only"],
+    );
+    const teamB = await connect(await mint({ team_id: "team_b" }));
+    assert.deepEqual((await notes(teamB)).body, { team_id: "team_b", notes: [] });
+    const unbound = await connect(await mint({}));
+    assert.equal((await notes(unbound)).isError, true, "a token bound to no team reaches no team's notes");
+    assert.equal((await whoami(teamA)).team_id, "team_a");
+    for (const client of [teamA, teamB, unbound]) await client.close();
+  });
 
   runner.step("mcp: the SDK discovers the authorization server through the resource metadata (RFC 8414, path-inserted)", async () => {
     const metadata = await discoverAuthorizationServerMetadata(s.project.issuer);
