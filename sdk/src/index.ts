@@ -149,6 +149,20 @@ export type { ServerUserUpdateOptions, Team, UserUpdateOptions } from "./apps/us
 export { cliConfirmUrl, type PromptCliLoginOptions, promptCliLogin } from "./cli-login";
 export { ConnectionError, type FetchLike, HttpError, RateLimitedError } from "./interface/http";
 export type { Result } from "./interface/result";
+export {
+  createResourceServerVerifier,
+  type OAuthAccessTokenFailure,
+  type OAuthAccessTokenResult,
+  type OAuthAccessTokenVerifier,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceMetadataOptions,
+  protectedResourceMetadata,
+  protectedResourceMetadataUrl,
+  type ResourceServerVerifierOptions,
+  type VerifiedOAuthAccessToken,
+  verifyAccessToken,
+  wwwAuthenticate,
+} from "./resource-server";
 export type { CookieJar, RequestLike, TokenStoreInit, Tokens } from "./session/token-store";
 export { AI_CHAT_CONTEXT_TYPES, AI_CHAT_MAX_MESSAGE_CHARS, type AiChatContextType } from "./shared/ai-chat-limits";
 export { KnownError, type KnownErrorCode } from "./shared/known-errors";

@@ -33,7 +33,9 @@ import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineHostedPagesSteps } from "./hosted-pages-scenario.mjs";
 import { defineI18nSteps } from "./i18n-scenario.mjs";
 import { defineOAuthAppsSteps } from "./oauth-apps-scenario.mjs";
+import { defineMcpSteps } from "./mcp-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
+import { defineOpenIdClientSteps } from "./openid-client-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
 import { definePermissionSteps } from "./permissions-scenario.mjs";
@@ -219,6 +221,8 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineI18nSteps(runner, { page, origin, shots });
   defineBreachSteps(runner, { page, origin, shots });
   defineTurnstileSteps(runner, { page, origin, shots });
+  defineOpenIdClientSteps(runner, { page, origin, shots });
+  defineMcpSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

@@ -3,7 +3,8 @@
  * E2E_SKIP_BUILD=1), applies the D1 migrations into a fresh temp state folder, then runs
  * `wrangler pages dev` in web/ with the worker's config as a second config (Pages +
  * API worker on one origin), and the email renderer Worker in a workerd process of its own
- * (scripts/email-renderer-process.mjs; the API reaches it through a private dev registry).
+ * (scripts/email-renderer-process.mjs; the API reaches it through a private dev registry). The worker
+ * trusts a throwaway CA (local-ca.mjs), so it can fetch from the tests' local https servers.
  * stop() kills wrangler's whole process group and the renderer's.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -15,6 +16,7 @@ import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
 import { startPwnedRangeFixture } from "../pwned-range-fixture.mjs";
 import { startTurnstileFake } from "../turnstile-fake.mjs";
+import { localCa } from "./local-ca.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -66,12 +68,19 @@ export async function startStack() {
     ),
   );
   const renderer = await startEmailRenderer();
+  // The worker trusts the e2e's throwaway CA (local-ca.mjs), to fetch client ID metadata documents from local https servers.
+  let ca = null;
+  try {
+    ca = localCa();
+  } catch (error) {
+    console.log(`# no throwaway CA (openssl: ${String(error.message).split("\n")[0]}): the worker cannot fetch from local https servers`);
+  }
   const args = ["pages", "dev", "-c", "wrangler.toml", "-c", "../wrangler.e2e.toml", "--persist-to", state];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
   args.push("--binding", `TURNSTILE_SCRIPT_URL=${turnstileScript}`);
   const child = spawn(wrangler, args, {
     cwd: join(root, "web"),
-    env: { ...env, ...renderer.registryEnv },
+    env: { ...env, ...renderer.registryEnv, ...(ca ? { NODE_EXTRA_CA_CERTS: ca.caFile } : {}) },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -87,6 +96,7 @@ export async function startStack() {
       await new Promise((r) => setTimeout(r, 400));
     }
     await renderer.stop();
+    ca?.remove();
     rmSync(state, { recursive: true, force: true });
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();
