@@ -127,6 +127,12 @@ const problemErrors = {
   handoff_refresh_token_mismatch: () =>
     new StatusError(401, "Cross-domain auth handoff refresh token does not match the authenticated session."),
   handoff_refresh_token_invalid: () => new StatusError(401, "Cross-domain auth handoff refresh token is not valid."),
+  // --- OpenID provider: consent (issue 30) ---
+  oauth_request_not_found: (problem) => new KnownError("OAUTH_AUTHORIZATION_REQUEST_NOT_FOUND", { request_id: problem.requestId }),
+  oauth_team_required: () => new KnownError("OAUTH_TEAM_REQUIRED"),
+  oauth_reauthentication_required: () => new KnownError("OAUTH_REAUTHENTICATION_REQUIRED"),
+  oauth_consent_user_required: () => new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER"),
+  oauth_authorized_app_not_found: (problem) => new KnownError("OAUTH_AUTHORIZED_APP_NOT_FOUND", { client_id: problem.clientId }),
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
   linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),
