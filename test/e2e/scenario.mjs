@@ -32,6 +32,7 @@ import { assert, createRunner } from "./harness.mjs";
 import { defineHeaderSteps } from "./headers-scenario.mjs";
 import { defineHostedPagesSteps } from "./hosted-pages-scenario.mjs";
 import { defineI18nSteps } from "./i18n-scenario.mjs";
+import { defineOAuthConsentSteps } from "./oauth-consent-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
 import { definePaymentsSteps } from "./payments-scenario.mjs";
@@ -212,6 +213,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineApiDocsSteps(runner, { page, origin, shots });
   defineHeaderSteps(runner, { page, origin });
   if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
+  defineOAuthConsentSteps(runner, { page, origin, shots });
   if (mail) defineDeviceSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });

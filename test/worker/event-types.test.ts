@@ -433,6 +433,10 @@ describe("event catalogue coverage", () => {
       "device.verification_succeeded",
       "device.verification_failed",
       "device.added",
+      // oauth-provider-consent.test.ts (issue 30: the consent page and authorized apps)
+      "oauth_app.authorized",
+      "oauth_app.denied",
+      "oauth_app.revoked",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

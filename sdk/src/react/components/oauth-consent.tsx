@@ -185,10 +185,12 @@ function ConsentForm({
       title={t("consent.title", { app: client.name })}
       subtitle={rich("consent.account", { email: <strong>{user.primaryEmail ?? user.displayName ?? ""}</strong> })}
     >
-      <div className="stack-actions" style={{ marginBottom: 12 }}>
-        {logo ? <img src={logo} alt="" width={40} height={40} style={{ borderRadius: 8, objectFit: "contain" }} /> : null}
-        <strong>{client.name}</strong>
-      </div>
+      {logo ? (
+        <div className="stack-actions" style={{ marginBottom: 12 }}>
+          <img src={logo} alt="" width={40} height={40} style={{ borderRadius: 8, objectFit: "contain" }} />
+          <strong>{client.name}</strong>
+        </div>
+      ) : null}
       {unverified ? (
         <p className="stack-alert stack-badge-warn" style={{ borderColor: "#fde68a", marginBottom: 12 }}>
           {t("consent.unverified", { project: project?.displayName ?? "", host: home })}
