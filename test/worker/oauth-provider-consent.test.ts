@@ -284,6 +284,19 @@ describe("consent memory and prompts", () => {
     expect((await requestRow(earlier)).auth_time).toBe((await sessionOf(user.userId)).created_at);
   });
 
+  it("an admin's impersonation session never approves an app for the user", async () => {
+    const user = await freshUser();
+    const opened = await call("/auth/sessions", { ...p.server, body: { user_id: user.userId, is_impersonation: true } });
+    expect(opened.status, opened.text).toBe(200);
+    const client = await insertClient(p.projectId);
+    const id = await insertPendingRequest(p.projectId, client, { createdAt: Date.now() - 60_000 });
+    const impersonating = { ...user, accessToken: opened.body.access_token as string };
+    expect((await call(`${REQUESTS}/${id}`, as(impersonating))).body.reauthentication_required).toBe(true);
+    const refused = await call(`${REQUESTS}/${id}/approve`, { ...as(impersonating), body: {} });
+    expect(refused.body.code).toBe("OAUTH_REAUTHENTICATION_REQUIRED");
+    expect((await requestRow(id)).status).toBe("pending");
+  });
+
   it("max_age: a session older than it must sign in again", async () => {
     const user = await freshUser();
     const session = await sessionOf(user.userId);

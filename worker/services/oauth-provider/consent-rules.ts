@@ -56,7 +56,8 @@ export function consentCovers(
  * it is older than max_age. No session row (ended meanwhile): sign in again.
  */
 export function needsReauthentication(request: OAuthAuthorizationRequestRow, session: SessionRow | null, now: number): boolean {
-  if (!session) return true;
+  // Why: an admin's impersonation session is not the user's own sign-in; it never lets an app into the account.
+  if (!session || session.isImpersonation) return true;
   if (session.createdAt >= request.createdAt) return false;
   if (spaceList(request.prompt).includes("login")) return true;
   return request.maxAge !== null && now - session.createdAt > request.maxAge * 1000;
