@@ -68,6 +68,8 @@ import { signUpRulesStatsRoutes, signUpRulesTestRoutes } from "./routes/internal
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
 import { oauthRegisterRoutes } from "./routes/oauth-provider/register";
+import { oauthAuthorizedAppsRoutes } from "./routes/oauth-provider/authorized-apps";
+import { oauthConsentRoutes } from "./routes/oauth-provider/consent";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
 import { paymentsBillingRoutes } from "./routes/payments/billing";
 import { paymentsCancelRoutes } from "./routes/payments/cancel";
@@ -112,6 +114,9 @@ const api = routeGroup()
   .route("/auth/passkey", passkeyRoutes)
   .route("/auth/cli", cliRoutes)
   .route("/oauth-providers", oauthProvidersRoutes)
+  // The OpenID provider's consent page and the user's authorized apps (issue 30).
+  .route("/oauth-provider/authorization-requests", oauthConsentRoutes)
+  .route("/oauth-provider/authorized-apps", oauthAuthorizedAppsRoutes)
   .route("/connected-accounts", connectedAccountsRoutes)
   .route("/teams", teamsRoutes)
   .route("/team-memberships", teamMembershipsRoutes)

@@ -92,6 +92,7 @@ export type { DataVaultSecretOptions, DataVaultStore } from "./apps/data-vault";
 export type { DevInboxEntry, DevInboxMessage } from "./apps/dev-inbox";
 export { type HostedPages, type HostedPagesSettings, lookupHostedPages } from "./apps/hosted-pages";
 export type { OAuthStartOptions } from "./apps/oauth";
+export type { AuthorizedApp, OAuthApp, OAuthAuthorizationRequest, OAuthDenyError } from "./apps/oauth-consent";
 export { PASSKEY_RP_ID_SENTINEL, PASSKEY_WEBAUTHN_ERROR_CODES, type PasskeyWebAuthnErrorCode } from "./apps/passkeys";
 export type {
   CheckoutOptions,

@@ -34,6 +34,7 @@ import { defineHostedPagesSteps } from "./hosted-pages-scenario.mjs";
 import { defineI18nSteps } from "./i18n-scenario.mjs";
 import { defineOAuthAppsSteps } from "./oauth-apps-scenario.mjs";
 import { defineMcpSteps } from "./mcp-scenario.mjs";
+import { defineOAuthConsentSteps } from "./oauth-consent-scenario.mjs";
 import { defineOAuthSteps } from "./oauth-scenario.mjs";
 import { defineOpenIdClientSteps } from "./openid-client-scenario.mjs";
 import { definePasskeySteps } from "./passkey-scenario.mjs";
@@ -216,6 +217,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineApiDocsSteps(runner, { page, origin, shots });
   defineHeaderSteps(runner, { page, origin });
   if (mail) defineHostedPagesSteps(runner, { page, origin, mail, shots });
+  defineOAuthConsentSteps(runner, { page, origin, shots });
   if (mail) defineDeviceSteps(runner, { page, origin, mail, shots });
   defineA11ySteps(runner, { page, origin });
   defineI18nSteps(runner, { page, origin, shots });

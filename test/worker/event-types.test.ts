@@ -438,6 +438,10 @@ describe("event catalogue coverage", () => {
       "oauth_client.updated",
       "oauth_client.deleted",
       "oauth_client.secret_rotated",
+      // oauth-provider-consent.test.ts (issue 30: the consent page and authorized apps)
+      "oauth_app.authorized",
+      "oauth_app.denied",
+      "oauth_app.revoked",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

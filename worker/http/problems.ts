@@ -135,6 +135,12 @@ const problemErrors = {
   oauth_client_limit_reached: (p) =>
     new StatusError(403, `This project has reached its limit of ${p.limit} dynamically registered clients.`),
   oauth_client_metadata_refused: (p) => new StatusError(400, `The client ID metadata document was refused: ${p.message}`),
+  // --- OpenID provider: consent (issue 30) ---
+  oauth_request_not_found: (problem) => new KnownError("OAUTH_AUTHORIZATION_REQUEST_NOT_FOUND", { request_id: problem.requestId }),
+  oauth_team_required: () => new KnownError("OAUTH_TEAM_REQUIRED"),
+  oauth_reauthentication_required: () => new KnownError("OAUTH_REAUTHENTICATION_REQUIRED"),
+  oauth_consent_user_required: () => new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER"),
+  oauth_authorized_app_not_found: (problem) => new KnownError("OAUTH_AUTHORIZED_APP_NOT_FOUND", { client_id: problem.clientId }),
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: () => new StatusError(404, "OAuth provider not found for this user."),
   linked_provider_not_enabled: () => new KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"),

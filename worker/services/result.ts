@@ -113,6 +113,15 @@ type CoreProblemFields = {
   oauth_client_limit_reached: { limit: number };
   /** A client ID metadata document that could not be fetched or was refused (resolveClient answers null). */
   oauth_client_metadata_refused: { message: string };
+  // --- OpenID provider: consent (issue 30) ---
+  /** Unknown, expired, already answered, another project's, or its client is gone. */
+  oauth_request_not_found: { requestId: string };
+  oauth_team_required: NoFields;
+  /** The app asked for prompt=login or a max_age the session is older than: sign in again first. */
+  oauth_reauthentication_required: NoFields;
+  /** Deny without a session answers only a prompt=none request; any other needs the user. */
+  oauth_consent_user_required: NoFields;
+  oauth_authorized_app_not_found: { clientId: string };
   // --- oauth-providers and connected accounts ---
   linked_account_not_found: NoFields;
   linked_provider_not_enabled: NoFields;

@@ -22,6 +22,7 @@ import { bytesToBase64, forgetMfaAttempt, rememberMfaAttempt, storedMfaAttempt }
 type MfaOptions = { attemptCode?: string; noRedirect?: boolean };
 
 import * as oauth from "./oauth";
+import * as oauthConsent from "./oauth-consent";
 import * as passkeys from "./passkeys";
 import * as payments from "./payments";
 import { type PurchaseCodeDetails, purchaseCodeFromJson } from "./payments-shapes";
@@ -508,6 +509,41 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   /** Signs this browser in as the CLI's anonymous user (once per login), to upgrade it by signing up. */
   claimCliAnonymousSession(loginCode: string): Promise<Result<undefined>> {
     return cli.claimCliAnonymousSession(this, loginCode);
+  }
+  // --- oauth-consent ---
+  /**
+   * Doorman: a third-party app's pending authorization request (the oauth-consent page's
+   * `request_id`), as the signed-in user sees it: the app, the scopes, the user's teams when the app
+   * asks for one, and whether it may be approved at once.
+   *
+   * @example
+   * const request = await app.getOAuthAuthorizationRequest(new URLSearchParams(location.search).get("request_id")!);
+   * if (request.status === "ok" && !request.data.consentRequired) await app.approveOAuthAuthorizationRequest(request.data.id);
+   */
+  getOAuthAuthorizationRequest(requestId: string): Promise<Result<oauthConsent.OAuthAuthorizationRequest>> {
+    return oauthConsent.getAuthorizationRequest(this, requestId);
+  }
+  /**
+   * Doorman: lets the app in (with one of the user's teams when it asked for one); send the browser to `redirectUrl`.
+   *
+   * @example
+   * const answer = await app.approveOAuthAuthorizationRequest(requestId, { teamId });
+   * if (answer.status === "ok") window.location.assign(answer.data.redirectUrl);
+   */
+  approveOAuthAuthorizationRequest(requestId: string, options: { teamId?: string } = {}): Promise<Result<{ redirectUrl: string }>> {
+    return oauthConsent.answerAuthorizationRequest(this, requestId, "approve", options.teamId ? { team_id: options.teamId } : {});
+  }
+  /**
+   * Doorman: refuses the app (`error` access_denied by default; login_required etc. for prompt=none); send the browser to `redirectUrl`.
+   *
+   * @example
+   * const answer = await app.denyOAuthAuthorizationRequest(requestId);
+   */
+  denyOAuthAuthorizationRequest(
+    requestId: string,
+    options: { error?: oauthConsent.OAuthDenyError } = {},
+  ): Promise<Result<{ redirectUrl: string }>> {
+    return oauthConsent.answerAuthorizationRequest(this, requestId, "deny", options.error ? { error: options.error } : {});
   }
   // --- teams ---
   /**

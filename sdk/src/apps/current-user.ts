@@ -15,6 +15,7 @@ import type { ContactChannel, NotificationCategory } from "./contact-channels";
 import * as channels from "./contact-channels";
 import * as devInbox from "./dev-inbox";
 import type { OAuthStartOptions } from "./oauth";
+import * as oauthConsent from "./oauth-consent";
 import * as passkeys from "./passkeys";
 import * as payments from "./payments";
 import * as permissions from "./permissions";
@@ -101,6 +102,21 @@ export type CurrentUserOf<TAdminApp> = UserFields & {
   // --- oauth ---
   /** Links a provider account to this user: the browser goes to the provider and back to the oauth-callback page. */
   linkOAuthAccount(provider: string, options?: { providerScope?: string[]; afterCallbackRedirectUrl?: string }): Promise<void>;
+  // --- oauth-consent ---
+  /**
+   * Doorman: the third-party apps this user authorized (through the project's OpenID provider), oldest first.
+   *
+   * @example
+   * for (const a of await user.listAuthorizedApps()) console.log(a.client.name, a.scopes);
+   */
+  listAuthorizedApps(): Promise<oauthConsent.AuthorizedApp[]>;
+  /**
+   * Doorman: takes an app's access away: the consent is forgotten and its tokens stop working.
+   *
+   * @example
+   * await user.revokeAuthorizedApp(app.client.clientId);
+   */
+  revokeAuthorizedApp(clientId: string): Promise<void>;
   // --- connected-accounts ---
   /** The provider accounts linked to this user. */
   listOAuthProviders(): Promise<connections.OAuthProvider[]>;
@@ -242,6 +258,9 @@ export function makeCurrentUser<TAdminApp extends ProjectAdmin>(
     },
     // --- oauth ---
     linkOAuthAccount: (provider, options = {}) => app._startOAuth(provider, { ...options, type: "link" }),
+    // --- oauth-consent ---
+    listAuthorizedApps: () => oauthConsent.listAuthorizedApps(app._userRequest.bind(app)),
+    revokeAuthorizedApp: (clientId) => oauthConsent.revokeAuthorizedApp(app._userRequest.bind(app), clientId),
     // --- connected-accounts ---
     ...connections.clientConnectionMethods(app._userRequest.bind(app), "me", {
       onChange: () => app._refreshUser(),

@@ -6,6 +6,7 @@
  */
 import type {
   ActiveSession,
+  AuthorizedApp,
   ContactChannel,
   CurrentUser,
   HandlerUrls,
@@ -40,6 +41,9 @@ export type ReactUser = Pick<
   | "listActivity"
   // --- oauth ---
   | "linkOAuthAccount"
+  // --- oauth-consent (apps the user authorized) ---
+  | "listAuthorizedApps"
+  | "revokeAuthorizedApp"
   // --- connected-accounts ---
   | "listOAuthProviders"
   | "getConnectedAccount"
@@ -72,6 +76,9 @@ export type ReactOAuthProvider = Pick<
 
 /** A connected account the app can get provider access tokens for. */
 export type ReactConnectedAccount = Pick<OAuthConnection, "id" | "provider" | "getAccessToken">;
+
+/** A third-party app the user authorized (account settings: "Authorized apps"). */
+export type ReactAuthorizedApp = Pick<AuthorizedApp, "client" | "scopes" | "teamId" | "authorizedAt" | "lastUsedAt">;
 
 /** One entry of the user's recent security activity. */
 export type ReactActivity = Pick<UserActivity, "id" | "type" | "createdAt" | "ip" | "userAgent" | "countryCode" | "data">;
@@ -122,6 +129,10 @@ export type ReactStackApp = Pick<
   // --- oauth ---
   | "signInWithOAuth"
   | "callOAuthCallback"
+  // --- oauth-consent (the OpenID provider's consent page) ---
+  | "getOAuthAuthorizationRequest"
+  | "approveOAuthAuthorizationRequest"
+  | "denyOAuthAuthorizationRequest"
   // --- hosted pages' session handoff ---
   | "handOffSession"
   | "callHostedPagesCallback"

@@ -10,6 +10,7 @@ export type { ReactApiKey, ReactApiKeyFirstView, ReactApiKeyOwner } from "./api-
 export type {
   CredentialResult,
   ReactActivity,
+  ReactAuthorizedApp,
   ReactConnectedAccount,
   ReactContactChannel,
   ReactHandlerUrls,
@@ -23,6 +24,7 @@ export { AccountSettings } from "./components/account-settings";
 export { ActivitySection } from "./components/activity-section";
 export { ApiKeysPanel, TeamApiKeysSection, UserApiKeysSection } from "./components/api-keys-section";
 export { AuthCard, type AuthCardProps } from "./components/auth-card";
+export { AuthorizedAppsSection } from "./components/authorized-apps-section";
 export { CliAuthConfirm } from "./components/cli-auth-confirm";
 export { EmailVerification, MagicLinkCallback } from "./components/code-landing";
 export { ConnectedAccountsSection, providerDisplayName } from "./components/connected-accounts-section";
@@ -39,6 +41,7 @@ export { MfaSection } from "./components/mfa-section";
 export { NotificationsSection } from "./components/notifications-section";
 export { OAuthButtonGroup, type OAuthButtonGroupProps } from "./components/oauth-button-group";
 export { OAuthCallback } from "./components/oauth-callback";
+export { OAuthConsent } from "./components/oauth-consent";
 export { PasskeySection } from "./components/passkey-section";
 export { PasskeySignInButton } from "./components/passkey-sign-in-button";
 export { PasswordReset } from "./components/password-reset";

@@ -29,6 +29,10 @@ export const USER_ACTIVITY_TYPES = [
   "oauth_account.linked",
   "api_key.created",
   "api_key.revoked",
+  // The OpenID provider (issue 30): apps the user let in, took out, and tokens revoked for reuse or by the app.
+  "oauth_app.authorized",
+  "oauth_app.revoked",
+  "oauth_token.revoked",
 ] as const;
 
 export type UserActivityType = (typeof USER_ACTIVITY_TYPES)[number];

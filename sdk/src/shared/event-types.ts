@@ -86,9 +86,9 @@ export const EVENT_AREAS = [
       "oauth_client.updated", // data: { client_id, fields: string[] }
       "oauth_client.deleted", // data: { client_id } — its grants and consents go with it
       "oauth_client.secret_rotated", // data: { client_id }
-      "oauth_app.authorized", // data: { client_id, scope, team_id? } — the user approved an app on the consent page (or a remembered consent let it through)
-      "oauth_app.denied", // data: { client_id } — the user refused
-      "oauth_app.revoked", // data: { client_id } — the user (or an admin) revoked the app: consent and grants
+      "oauth_app.authorized", // data: { client_id, client_name, scope, team_id? } — the user approved an app on the consent page (or a remembered consent let it through)
+      "oauth_app.denied", // data: { client_id, client_name, error } — the user refused (or, signed in, a prompt=none request could not be answered)
+      "oauth_app.revoked", // data: { client_id, client_name } — the user (or an admin) revoked the app: consent and grants
       "oauth_token.issued", // data: { client_id, grant_id, grant_type: "authorization_code" | "refresh_token", scope, resource? }
       "oauth_token.revoked", // data: { client_id, grant_id, reason: "client" | "reuse" | "code_reuse" } — RFC 7009 revocation, or a replayed refresh token or code
     ],

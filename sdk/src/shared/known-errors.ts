@@ -215,6 +215,11 @@ export const catalogue = {
   // OpenID provider: clients (Doorman's own, issue 30): the third-party apps an owner registers in /internal/oauth-clients.
   OAUTH_CLIENT_NOT_FOUND: e(404, (d) => `OAuth client ${JSON.stringify(d.client_id)} not found in this project.`, ["client_id"]),
   OAUTH_CLIENT_INVALID: e(400, (d) => `Invalid OAuth client ${str(d.field) || "metadata"}: ${str(d.message)}`, ["field", "message"]),
+  // Doorman's own (OpenID provider: consent, issue 30): the consent page's API and the user's authorized apps.
+  OAUTH_AUTHORIZATION_REQUEST_NOT_FOUND: e(404, "This authorization request does not exist, has expired or was already answered.", ["request_id"]),
+  OAUTH_TEAM_REQUIRED: e(400, "This app asks for a team: choose one of your teams (team_id)."),
+  OAUTH_REAUTHENTICATION_REQUIRED: e(403, "This app asks for a fresh sign-in: sign in again, then approve."),
+  OAUTH_AUTHORIZED_APP_NOT_FOUND: e(404, (d) => `You have not authorized the app ${str(d.client_id)}.`, ["client_id"]),
   // Doorman's own (the reference's assistant fails with a 500 when its model key is missing): the console's assistant.
   AI_PROVIDER_NOT_CONFIGURED: e(400, "The assistant has no model provider. Choose one in the project's Settings (Assistant), or set the deployment's Workers AI binding or AI_BASE_URL."),
   AI_PROVIDER_ERROR: e(502, (d) => `The assistant's model provider failed${d.provider_status ? ` (HTTP ${str(d.provider_status)})` : ""}: ${str(d.message)}`, ["provider_status", "message"]),

@@ -1,7 +1,7 @@
 /**
  * The account-settings page: the profile (editable display name, read-only email), emails,
  * the password (change, or set a first one), two-factor, notifications, sessions, recent activity,
- * connected accounts, passkey, API keys, teams (with the selected team's settings) and signing out.
+ * connected accounts, authorized apps, passkey, API keys, teams (with the selected team's settings) and signing out.
  * A navigation at the top links to each section shown (plain in-page links: keyboard and screen
  * reader friendly, and they work before hydration).
  */
@@ -14,6 +14,7 @@ import { useRefreshUser, useUser } from "../use-user";
 import { ActivitySection } from "./activity-section";
 import { UserApiKeysSection } from "./api-keys-section";
 import { AuthCard } from "./auth-card";
+import { AuthorizedAppsSection } from "./authorized-apps-section";
 import { ConnectedAccountsSection } from "./connected-accounts-section";
 import { EmailsSection } from "./emails-section";
 import { Field, FormAlert } from "./field";
@@ -47,6 +48,7 @@ export function AccountSettings() {
     ["stack-sessions-heading", "sessions.heading"],
     ["stack-activity-heading", "activity.heading"],
     ["stack-connected-accounts-heading", "connected.heading"],
+    ["stack-authorized-apps-heading", "apps.heading"],
     ...(passkeys ? [["stack-passkey-heading", "passkey.heading"] as [string, MessageKey]] : []),
     ...(apiKeys ? [["stack-api-keys-heading", "apiKeys.heading"] as [string, MessageKey]] : []),
     ["stack-teams-heading", "teams.heading"],
@@ -73,6 +75,7 @@ export function AccountSettings() {
       <SessionsSection user={user} />
       <ActivitySection user={user} />
       <ConnectedAccountsSection user={user} />
+      <AuthorizedAppsSection user={user} />
       <PasskeySection user={user} />
       <UserApiKeysSection user={user} />
       <TeamsSection user={user} />

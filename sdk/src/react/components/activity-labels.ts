@@ -93,13 +93,29 @@ export function activityLabel({ type, data }: ActivityEntry, t: Translate = engl
       return t("activity.deviceCodeFailed");
     case "device.added":
       return t("activity.deviceAdded");
+    // The OpenID provider (issue 30): the app by the name it had then (its id when it had none).
+    case "oauth_app.authorized":
+      return t("activity.appAuthorized", { app: appName(data) });
+    case "oauth_app.revoked":
+      return t("activity.appRevoked", { app: appName(data) });
+    case "oauth_token.revoked":
+      return data?.reason === "client" ? t("activity.appTokenRevoked") : t("activity.appTokenReused");
   }
 }
 
+function appName(data: Record<string, unknown> | null): string {
+  return String(data?.client_name ?? data?.client_id ?? "");
+}
+
 /** Events that may mean someone else is trying the account: shown with a warning. */
-export function isWarning(type: UserActivityType): boolean {
+export function isWarning(type: UserActivityType, data: Record<string, unknown> | null = null): boolean {
   return (
-    type === "sign_in.failed" || type === "session.token_reused" || type === "sign_in.locked_out" || type === "device.verification_failed"
+    type === "sign_in.failed" ||
+    type === "session.token_reused" ||
+    type === "sign_in.locked_out" ||
+    type === "device.verification_failed" ||
+    // A replayed refresh token or code of an app: someone may hold a copy of it.
+    (type === "oauth_token.revoked" && data?.reason !== "client")
   );
 }
 

@@ -24,7 +24,7 @@ function ActivityItem({ entry, now }: { entry: ReactActivity; now: number }) {
   return (
     <li className="stack-activity-item">
       <span className="stack-activity-what">
-        {isWarning(entry.type) ? (
+        {isWarning(entry.type, entry.data) ? (
           <>
             <span className="stack-badge stack-badge-warn">{t("activity.checkThis")}</span>{" "}
           </>

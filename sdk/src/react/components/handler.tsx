@@ -1,6 +1,6 @@
 /**
  * `StackHandler` mounts the handler pages (sign-in, sign-up, sign-out, account-settings, error,
- * forgot-password, password-reset, email-verification, magic-link-callback, impersonate) under one base path, e.g. /handler/*, in any React app or router.
+ * forgot-password, password-reset, email-verification, magic-link-callback, impersonate, oauth-consent) under one base path, e.g. /handler/*, in any React app or router.
  */
 import type { ReactNode } from "react";
 import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
@@ -17,6 +17,7 @@ import { ForgotPassword } from "./forgot-password";
 import { ImpersonationLanding } from "./impersonation-landing";
 import { MfaPage } from "./mfa-page";
 import { OAuthCallback } from "./oauth-callback";
+import { OAuthConsent } from "./oauth-consent";
 import { PasswordReset } from "./password-reset";
 import { SignIn } from "./sign-in";
 import { SignOut } from "./sign-out";
@@ -48,6 +49,7 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
   "cli-auth-confirm": (search) => <CliAuthConfirm search={search} />,
   "team-invitation": (search) => <TeamInvitation search={search} />,
   impersonate: () => <ImpersonationLanding />,
+  "oauth-consent": (search) => <OAuthConsent search={search} />,
 };
 
 /**

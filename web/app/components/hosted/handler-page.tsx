@@ -1,5 +1,5 @@
 /**
- * One handler page (sign-in, sign-up, sign-out, account-settings, error, … all 13 of StackHandler),
+ * One handler page (sign-in, sign-up, sign-out, account-settings, error, oauth-consent, … all of StackHandler's),
  * server-rendered from its loader's `HandlerServerData`: the internal project's pages at /handler
  * and every project's hosted pages (/p/{id}/handler, or /handler on its custom domain). Pages that
  * depend on who is signed in render a skeleton of the card until the browser knows, unless the
@@ -18,7 +18,7 @@ import type { HandlerBrand, HandlerServerData } from "../../lib/handler-data.ser
 /** Pages that show a different card to a signed-in visitor ("You are signed in"). */
 const SIGNED_OUT_FORMS = new Set(["sign-in", "sign-up"]);
 /** Pages that need the signed-in user to render anything. */
-const USER_PAGES = new Set(["account-settings", "cli-auth-confirm", "team-invitation"]);
+const USER_PAGES = new Set(["account-settings", "cli-auth-confirm", "team-invitation", "oauth-consent"]);
 
 /** Where the page's handler is mounted. */
 export function handlerBasePath(data: Pick<HandlerServerData, "app">): string {
