@@ -3,6 +3,7 @@ import type { TestProject } from "vitest/node";
 import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
+import { startDocumentHost } from "./document-host.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
@@ -22,6 +23,7 @@ declare module "vitest" {
     stripeApiUrl: string;
     pwnedPort: number;
     turnstileUrl: string;
+    documentHostPort: number;
   }
 }
 
@@ -56,8 +58,12 @@ export default async function setup(project: TestProject) {
   // Turnstile's siteverify and widget script (test/turnstile-fake.mjs), on the port vitest.config.ts bound.
   const turnstile = await startTurnstileFake(Number(process.env.DOORMAN_TEST_TURNSTILE_PORT));
   project.provide("turnstileUrl", turnstile.url);
+  // Documents a test publishes (test/document-host.mjs): an OpenID provider client's jwks_uri.
+  const documents = await startDocumentHost();
+  project.provide("documentHostPort", documents.port);
   const renderer = await rendererReady;
   return async () => {
+    await documents.stop();
     await pwned.stop();
     await turnstile.stop();
     await stripe.close();

@@ -66,6 +66,7 @@ import { internalProjectsRoutes } from "./routes/internal/projects";
 import { signUpRulesStatsRoutes, signUpRulesTestRoutes } from "./routes/internal/sign-up-rules";
 import { internalWebhooksRoutes, sendTestWebhookRoutes, svixTokenRoutes } from "./routes/internal/webhooks";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences";
+import { oauthProviderRoutes, originDiscoveryRoutes } from "./routes/oauth-provider";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
 import { paymentsBillingRoutes } from "./routes/payments/billing";
 import { paymentsCancelRoutes } from "./routes/payments/cancel";
@@ -91,6 +92,8 @@ const api = routeGroup()
   .route("/", apiIndexRoutes)
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
+  // The project's OpenID provider under its issuer: discovery, authorize, token, userinfo, introspect, revoke.
+  .route("/projects", oauthProviderRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
   .route("/hosted-pages", hostedPagesRoutes)
   .route("/users", usersRoutes)
@@ -197,6 +200,8 @@ app.route("/api/latest/migration-tests", migrationTestsRoutes);
 app.route(`${BETA_VERSION_PREFIX}/migration-tests`, migrationTestsRoutes);
 // The reference's email monitor lives beside /api, at /health/email (the web app forwards /health/* here).
 app.route("/health", healthEmailRoutes);
+// RFC 8414 §3.1: the OpenID provider's metadata at the origin's path-insertion forms (the web app forwards them here).
+app.route("/.well-known", originDiscoveryRoutes);
 
 /** Every concrete (method, path) pair, to tell 405 from 404. */
 const methodProbe = new Hono({ strict: false });
