@@ -20,6 +20,8 @@ import {
 } from "../helpers/oauth-provider";
 import { workerFetch } from "../helpers/worker-fetch";
 
+type Tokens = { access_token: string; refresh_token: string; id_token: string; scope: string };
+
 let p: ProviderProject;
 let client: TestClient;
 let user: SignedUp & { sessionId: string };
@@ -42,7 +44,7 @@ const eventsOf = async (projectId: string, type: string) =>
     await env.DB.prepare("SELECT data, user_id FROM events WHERE project_id = ? AND type = ? ORDER BY created_at")
       .bind(projectId, type)
       .all<{ data: string; user_id: string }>()
-  ).results.map((r) => ({ ...(JSON.parse(r.data) as Record<string, unknown>), user_id: r.user_id }));
+  ).results.map((r) => ({ ...(JSON.parse(r.data) as Record<string, unknown>), user_id: r.user_id }) as Record<string, unknown>);
 
 const grantOf = async (grantId: string) =>
   env.DB.prepare("SELECT revoked_at, revoked_reason, scope, resource FROM oauth_grants WHERE id = ?")
@@ -71,7 +73,7 @@ describe("OpenID provider: the code flow", () => {
     const { res } = await codeFlow(p, client, user);
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    const body = res.body as Record<string, string | number>;
+    const body = res.body as Tokens & { expires_in: number };
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "openid profile email offline_access" });
     expect(String(body.refresh_token)).toMatch(/^dmrt_/);
 
@@ -116,10 +118,10 @@ describe("OpenID provider: the code flow", () => {
   it("puts acr multi-factor and the second factor's amr in the tokens", async () => {
     // No session: the approve writes the amr of an MFA sign-in.
     const { res } = await codeFlow(p, client, { userId: user.userId }, { amr: ["pwd", "otp", "mfa"] });
-    const id = decodeJwt(String((res.body as Record<string, string>).id_token));
+    const id = decodeJwt(String((res.body as Tokens).id_token));
     expect(id.amr).toEqual(["pwd", "otp", "mfa"]);
     expect(id.acr).toBe(ACR_MFA);
-    expect(decodeJwt(String((res.body as Record<string, string>).access_token)).acr).toBe(ACR_MFA);
+    expect(decodeJwt(String((res.body as Tokens).access_token)).acr).toBe(ACR_MFA);
   });
 
   it("gives no refresh token without offline_access, and no ID token without openid", async () => {
@@ -131,7 +133,7 @@ describe("OpenID provider: the code flow", () => {
 
   it("rotates refresh tokens; a spent one presented again revokes the grant (event), and its successor dies with it", async () => {
     const { res } = await codeFlow(p, client, user);
-    const first = res.body as Record<string, string>;
+    const first = res.body as Tokens;
     const grantId = decodeJwt(first.access_token).grant_id as string;
     const refreshed = await postForm(
       p.projectId,
@@ -140,7 +142,7 @@ describe("OpenID provider: the code flow", () => {
       { basic: client },
     );
     expect(refreshed.status, refreshed.text).toBe(200);
-    const second = refreshed.body as Record<string, string>;
+    const second = refreshed.body as Tokens;
     expect(second.refresh_token).toMatch(/^dmrt_/);
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(decodeJwt(second.access_token).grant_id).toBe(grantId);
@@ -176,7 +178,7 @@ describe("OpenID provider: the code flow", () => {
 
   it("lets a refresh narrow the scope, never widen it", async () => {
     const { res } = await codeFlow(p, client, user, { extra: { scope: "openid email offline_access" } });
-    const rt = (res.body as Record<string, string>).refresh_token as string;
+    const rt = (res.body as Tokens).refresh_token as string;
     const wider = await postForm(
       p.projectId,
       "token",
@@ -192,13 +194,13 @@ describe("OpenID provider: the code flow", () => {
     );
     expect(narrower.status, narrower.text).toBe(200);
     expect(narrower.body).toMatchObject({ scope: "openid" });
-    expect(decodeJwt((narrower.body as Record<string, string>).id_token as string)).not.toHaveProperty("email");
+    expect(decodeJwt((narrower.body as Tokens).id_token as string)).not.toHaveProperty("email");
   });
 
   it("refuses another client's refresh token without spending it", async () => {
     const other = await insertClient(p.projectId);
     const { res } = await codeFlow(p, client, user);
-    const rt = (res.body as Record<string, string>).refresh_token as string;
+    const rt = (res.body as Tokens).refresh_token as string;
     const stolen = await postForm(p.projectId, "token", { grant_type: "refresh_token", refresh_token: rt }, { basic: other });
     expect(stolen.body).toMatchObject({ error: "invalid_grant" });
     const own = await postForm(p.projectId, "token", { grant_type: "refresh_token", refresh_token: rt }, { basic: client });
@@ -215,7 +217,7 @@ describe("OpenID provider: userinfo", () => {
 
   it("answers the claims the scopes allow", async () => {
     const tokenFor = async (scope: string, teamId?: string) =>
-      ((await codeFlow(p, client, user, { extra: { scope }, teamId })).res.body as Record<string, string>).access_token as string;
+      ((await codeFlow(p, client, user, { extra: { scope }, teamId })).res.body as Tokens).access_token as string;
     expect(await (await userinfo(await tokenFor("openid"))).json()).toEqual({ sub: user.userId });
     expect(await (await userinfo(await tokenFor("openid profile"))).json()).toEqual({
       sub: user.userId,
@@ -233,7 +235,7 @@ describe("OpenID provider: userinfo", () => {
 
   it("takes the token from a POST form, refuses it twice, challenges without one, and needs openid", async () => {
     const { res } = await codeFlow(p, client, user, { extra: { scope: "openid email" } });
-    const token = (res.body as Record<string, string>).access_token as string;
+    const token = (res.body as Tokens).access_token as string;
     const posted = await postForm(p.projectId, "userinfo", { access_token: token });
     expect(posted.status).toBe(200);
     expect(posted.body).toMatchObject({ sub: user.userId, email: user.email });
@@ -246,8 +248,7 @@ describe("OpenID provider: userinfo", () => {
     const bad = await userinfo("not-a-token");
     expect(bad.status).toBe(401);
     expect(bad.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    const noOpenid = ((await codeFlow(p, client, user, { extra: { scope: "profile" } })).res.body as Record<string, string>)
-      .access_token as string;
+    const noOpenid = ((await codeFlow(p, client, user, { extra: { scope: "profile" } })).res.body as Tokens).access_token as string;
     const insufficient = await userinfo(noOpenid);
     expect(insufficient.status).toBe(403);
     expect(insufficient.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
@@ -261,7 +262,7 @@ describe("OpenID provider: audience binding (RFC 8707)", () => {
   it("binds the access token to its resource: refused where resource B is expected, by userinfo, and by Doorman's own API", async () => {
     const { res } = await codeFlow(p, client, user, { extra: { resource: API_A } });
     expect(res.status, res.text).toBe(200);
-    const token = (res.body as Record<string, string>).access_token as string;
+    const token = (res.body as Tokens).access_token as string;
     const keys = await jwks(p.projectId);
     const { payload } = await jwtVerify(token, keys, { issuer: issuerOf(p.projectId), audience: API_A, typ: "at+jwt" });
     expect(payload.aud).toBe(API_A);
@@ -271,7 +272,7 @@ describe("OpenID provider: audience binding (RFC 8707)", () => {
     expect(info.status).toBe(401);
     expect((await codeFlow(p, client, user, { extra: { resource: API_A } })).res.status).toBe(200);
     // A refresh may name its own resource only.
-    const rt = (res.body as Record<string, string>).refresh_token as string;
+    const rt = (res.body as Tokens).refresh_token as string;
     const other = await postForm(
       p.projectId,
       "token",
@@ -285,12 +286,12 @@ describe("OpenID provider: audience binding (RFC 8707)", () => {
       { grant_type: "refresh_token", refresh_token: rt, resource: API_A },
       { basic: client },
     );
-    expect(decodeJwt((same.body as Record<string, string>).access_token as string).aud).toBe(API_A);
+    expect(decodeJwt((same.body as Tokens).access_token as string).aud).toBe(API_A);
   });
 
   it("Doorman's own API refuses a provider access token as a session token", async () => {
     const { res } = await codeFlow(p, client, user);
-    const body = res.body as Record<string, string>;
+    const body = res.body as Tokens;
     for (const token of [body.access_token, body.id_token] as string[]) {
       const me = await call("/users/me", { ...p.client, accessToken: token });
       expect(me.status).toBe(401);
