@@ -17,7 +17,9 @@
  * New-device verification (an emailed code after the first factor) is a risk check, not a factor the
  * project requires, so it adds nothing.
  */
-import type { SessionOrigin } from "./sessions";
+
+/** The parts of a session's origin (sessions.ts SessionOrigin) that say how the user authenticated. */
+export type AmrOrigin = { signIn: { method: string; mfa?: boolean; user_verified?: boolean } } | { impersonation: true };
 
 const FIRST_FACTOR: Record<string, string[]> = {
   password: ["pwd"],
@@ -28,7 +30,7 @@ const FIRST_FACTOR: Record<string, string[]> = {
 };
 
 /** The amr of a session made by `origin`; null when no sign-in by the user made it. */
-export function amrOfOrigin(origin: SessionOrigin): string[] | null {
+export function amrOfOrigin(origin: AmrOrigin): string[] | null {
   if (!("signIn" in origin)) return null;
   const first = FIRST_FACTOR[origin.signIn.method];
   if (!first) return null;
