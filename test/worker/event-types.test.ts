@@ -433,6 +433,9 @@ describe("event catalogue coverage", () => {
       "device.verification_succeeded",
       "device.verification_failed",
       "device.added",
+      // oauth-provider-code-flow/-refusals/-tokens.test.ts (issue 30, the OpenID provider's flows)
+      "oauth_token.issued",
+      "oauth_token.revoked",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -240,6 +240,9 @@ describe("authorization endpoint refusals", () => {
     expect(await refused({ request: "eyJ..." })).toBe("request_not_supported");
     expect(await refused({ request_uri: "https://x.example/r" })).toBe("request_uri_not_supported");
     expect(await refused({ scope: ["openid", "email"] })).toBe("invalid_request");
+    // The row is written before anyone signed in: what it stores is bounded.
+    expect(await refused({ state: "s".repeat(2049) })).toBe("invalid_request");
+    expect(await refused({ nonce: "n".repeat(513) })).toBe("invalid_request");
     const ok = await authorize(
       p.projectId,
       codeRequest(client.clientId, challenge, { prompt: "login consent", max_age: "300", ui_locales: "fr" }),

@@ -37,6 +37,9 @@ export type AuthorizeOutcome =
   | { kind: "invalid"; description: string };
 
 const PROMPTS = new Set(["none", "login", "consent", "select_account"]);
+/** What a stored request may carry: the row is written before anyone signed in, so its size is bounded. */
+const MAX_LENGTH: Record<string, number> = { state: 2048, nonce: 512, scope: 2048, prompt: 128, resource: 512, max_age: 9 };
+const MAX_REDIRECT_URI = 2048;
 /** RFC 7636 §4.2: BASE64URL(SHA-256(verifier)) is 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -52,6 +55,8 @@ const refuse = (error: OAuthErrorCode, description: string): Checked => ({ ok: f
 
 /** The checks that need no client: response type, PKCE, prompt, max_age and unsupported request objects. */
 function checkParameters(p: AuthorizeInput["params"], repeated: readonly string[]): Checked {
+  const long = Object.keys(MAX_LENGTH).find((name) => (p[name]?.length ?? 0) > (MAX_LENGTH[name] as number));
+  if (long) return refuse("invalid_request", `The parameter ${long} is too long.`);
   const again = repeated.find((name) => name !== "resource");
   if (again) return refuse("invalid_request", `The parameter ${again} is repeated.`);
   if (p.request !== undefined) return refuse("request_not_supported", "Request objects are not supported.");
@@ -85,6 +90,7 @@ export async function startAuthorization(deps: Deps, project: ProjectRow, input:
   if (!client) return { kind: "invalid", description: "This app is not registered with this provider (unknown client_id)." };
   // OpenID Connect requires redirect_uri; asking for it always keeps the token request's check exact.
   if (!p.redirect_uri) return { kind: "invalid", description: "The request has no redirect_uri." };
+  if (p.redirect_uri.length > MAX_REDIRECT_URI) return { kind: "invalid", description: "The redirect_uri is too long." };
   if (!isUsableRedirectUri(p.redirect_uri) || !matchesRegisteredRedirectUri(client.redirectUris, p.redirect_uri))
     return { kind: "invalid", description: "The redirect_uri is not one this app registered." };
 
