@@ -4,9 +4,11 @@
  * session's amr reaching the tokens; refresh rotation and reuse detection; userinfo claims by scope;
  * audience binding (RFC 8707), and Doorman's own API refusing the provider's access tokens.
  */
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEV_SERVER_SECRET } from "../../worker/config";
+import worker from "../../worker/index";
 import { call, type SignedUp, signUp } from "../helpers/api";
 import {
   ACR_MFA,
@@ -299,5 +301,41 @@ describe("OpenID provider: audience binding (RFC 8707)", () => {
     }
     // The user's own session token still works, of course.
     expect((await call("/users/me", { ...p.client, accessToken: user.accessToken })).status).toBe(200);
+  });
+});
+
+describe("OpenID provider: a server secret rotation", () => {
+  it("keeps tokens signed under SERVER_SECRET_PREVIOUS verifying, and signs new ones with the new key", async () => {
+    const { res } = await codeFlow(p, client, user);
+    const old = res.body as Tokens;
+    const rotated = {
+      ...(env as unknown as Record<string, unknown>),
+      SERVER_SECRET: `rotated-${crypto.randomUUID()}`,
+      SERVER_SECRET_PREVIOUS: DEV_SERVER_SECRET,
+    };
+    const fetchRotated = async (path: string, init: RequestInit) => {
+      const ctx = createExecutionContext();
+      const answer = await worker.fetch(new Request(`${issuerOf(p.projectId)}${path}`, init) as never, rotated as never, ctx);
+      await waitOnExecutionContext(ctx);
+      return answer;
+    };
+    const info = await fetchRotated("/oauth/userinfo", { headers: { authorization: `Bearer ${old.access_token}` } });
+    expect(info.status).toBe(200);
+    const refreshed = await fetchRotated("/oauth/token", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${btoa(`${client.clientId}:${client.secret}`)}`,
+      },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: old.refresh_token }).toString(),
+    });
+    expect(refreshed.status).toBe(200);
+    const fresh = (await refreshed.json()) as Tokens;
+    expect(decodeProtectedHeader(fresh.access_token).kid).not.toBe(decodeProtectedHeader(old.access_token).kid);
+    // The new key is in the rotated JWKS, beside the previous one.
+    const keys = (await (await fetchRotated("/.well-known/jwks.json", {})).json()) as { keys: { kid: string }[] };
+    expect(keys.keys.map((k) => k.kid)).toEqual(
+      expect.arrayContaining([decodeProtectedHeader(fresh.access_token).kid, decodeProtectedHeader(old.access_token).kid]),
+    );
   });
 });

@@ -88,8 +88,3 @@ export async function clientKeys(
   cache.set(key, fetched, now);
   return { ok: true, keys, fetchedAt: fetched.fetchedAt };
 }
-
-/** Forgets every fetched key set (tests). */
-export function forgetClientKeySets(): void {
-  cache.forgetAll();
-}

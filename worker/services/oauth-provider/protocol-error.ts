@@ -30,8 +30,3 @@ export type ProtocolError = { ok: false; error: OAuthErrorCode; description: str
 export function protocolError(error: OAuthErrorCode, description: string): ProtocolError {
   return { ok: false, error, description };
 }
-
-/** True for a ProtocolError (a result's failure branch). */
-export function isProtocolError(value: unknown): value is ProtocolError {
-  return typeof value === "object" && value !== null && (value as { ok?: unknown }).ok === false && "error" in value;
-}
