@@ -199,6 +199,30 @@ describe("OpenID provider: the code flow", () => {
     expect(decodeJwt((narrower.body as Tokens).id_token as string)).not.toHaveProperty("email");
   });
 
+  it("refreshes a team-bound grant only while the user is in the team", async () => {
+    const team = await call("/teams", { ...p.server, body: { display_name: "Leaving", creator_user_id: user.userId } });
+    const { res } = await codeFlow(p, client, user, { extra: { scope: "openid team offline_access" }, teamId: team.body.id });
+    const first = res.body as Tokens;
+    expect(decodeJwt(first.access_token).team_id).toBe(team.body.id);
+    expect(decodeJwt(first.id_token).team_id).toBe(team.body.id);
+    const again = await postForm(
+      p.projectId,
+      "token",
+      { grant_type: "refresh_token", refresh_token: first.refresh_token },
+      { basic: client },
+    );
+    expect(again.status).toBe(200);
+    const left = await call(`/team-memberships/${team.body.id}/${user.userId}`, { ...p.server, method: "DELETE", body: {} });
+    expect(left.status, left.text).toBe(200);
+    const after = await postForm(
+      p.projectId,
+      "token",
+      { grant_type: "refresh_token", refresh_token: (again.body as Tokens).refresh_token },
+      { basic: client },
+    );
+    expect(after.body).toMatchObject({ error: "invalid_grant" });
+  });
+
   it("refuses another client's refresh token without spending it", async () => {
     const other = await insertClient(p.projectId);
     const { res } = await codeFlow(p, client, user);

@@ -4,11 +4,13 @@
  * and the `oauth_token.issued` event) and answers a new one. A spent token presented again means two
  * parties hold the family: the whole grant is revoked (reason "reuse"). There is no grace window:
  * of two concurrent refreshes with one token at most one succeeds, and the other revokes the grant.
+ * A team-bound grant refreshes only while its user is still in the team.
  */
 import { sha256Hex } from "../../crypto/hash";
 import { findGrant, type OAuthGrantRow, touchGrantStatement } from "../../db/queries/oauth-grants";
 import { findRefreshToken, insertRotatedRefreshTokenStatement, spendRefreshTokenStatement } from "../../db/queries/oauth-refresh-tokens";
 import type { ProjectRow } from "../../db/queries/projects";
+import { isTeamMember } from "../../db/queries/teams";
 import { findUserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { eventIfChangedStatement } from "../events";
@@ -52,6 +54,9 @@ export async function refreshGrant(
   // A deleted user's grants go with it (foreign key), so this is only the race with a deletion.
   const record = await findUserRecord(deps.db, project.id, grant.userId);
   if (!record) return badToken();
+  // A team-bound grant lives only while the user is in the team: no new token names a team they left.
+  if (grant.teamId && !(await isTeamMember(deps.db, grant.teamId, grant.userId)))
+    return protocolError("invalid_grant", "The user is no longer a member of the team this grant is bound to.");
 
   const next = await newRefreshToken(deps);
   const [used] = await deps.db.batch([
