@@ -4,6 +4,7 @@ import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
 import { startClientMetadataServer } from "./client-metadata-server.mjs";
+import { startDocumentHost } from "./document-host.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
@@ -24,6 +25,7 @@ declare module "vitest" {
     pwnedPort: number;
     turnstileUrl: string;
     clientMetadataPort: number;
+    documentHostPort: number;
   }
 }
 
@@ -61,8 +63,12 @@ export default async function setup(project: TestProject) {
   // Client ID metadata documents (test/client-metadata-server.mjs), good and hostile: the OpenID provider's CIMD tests.
   const clientMetadata = await startClientMetadataServer();
   project.provide("clientMetadataPort", clientMetadata.port);
+  // Documents a test publishes (test/document-host.mjs): an OpenID provider client's jwks_uri.
+  const documents = await startDocumentHost();
+  project.provide("documentHostPort", documents.port);
   const renderer = await rendererReady;
   return async () => {
+    await documents.stop();
     await clientMetadata.stop();
     await pwned.stop();
     await turnstile.stop();

@@ -70,6 +70,7 @@ import { notificationPreferencesRoutes } from "./routes/notification-preferences
 import { oauthRegisterRoutes } from "./routes/oauth-provider/register";
 import { oauthAuthorizedAppsRoutes } from "./routes/oauth-provider/authorized-apps";
 import { oauthConsentRoutes } from "./routes/oauth-provider/consent";
+import { oauthProviderRoutes, originDiscoveryRoutes } from "./routes/oauth-provider";
 import { oauthProvidersRoutes } from "./routes/oauth-providers";
 import { paymentsBillingRoutes } from "./routes/payments/billing";
 import { paymentsCancelRoutes } from "./routes/payments/cancel";
@@ -96,6 +97,8 @@ const api = routeGroup()
   .route("/", healthRoutes)
   .route("/projects", projectsRoutes)
   .route("/projects", oauthRegisterRoutes)
+  // The project's OpenID provider under its issuer: discovery, authorize, token, userinfo, introspect, revoke.
+  .route("/projects", oauthProviderRoutes)
   .route("/projects-anonymous-users", anonymousProjectsRoutes)
   .route("/hosted-pages", hostedPagesRoutes)
   .route("/users", usersRoutes)
@@ -206,6 +209,8 @@ app.route("/api/latest/migration-tests", migrationTestsRoutes);
 app.route(`${BETA_VERSION_PREFIX}/migration-tests`, migrationTestsRoutes);
 // The reference's email monitor lives beside /api, at /health/email (the web app forwards /health/* here).
 app.route("/health", healthEmailRoutes);
+// RFC 8414 §3.1: the OpenID provider's metadata at the origin's path-insertion forms (the web app forwards them here).
+app.route("/.well-known", originDiscoveryRoutes);
 
 /** Every concrete (method, path) pair, to tell 405 from 404. */
 const methodProbe = new Hono({ strict: false });

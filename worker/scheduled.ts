@@ -9,6 +9,7 @@ import { makeDeps } from "./services/deps";
 import { runFailedEmailsDigest } from "./services/email/failed-digest";
 import { sweepOutbox } from "./services/email/outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
+import { pruneOAuthProviderRows } from "./services/oauth-provider/cleanup";
 import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhooks/queue";
 
 /** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs (retention, the failed-emails digest). */
@@ -30,15 +31,23 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
       outboxInterrupted: outbox.interrupted,
     };
   }
-  const [events, deliveries, digest] = await Promise.all([
+  const [events, deliveries, digest, oauth] = await Promise.all([
     pruneExpiredEvents(deps),
     pruneWebhookDeliveries(deps),
     runFailedEmailsDigest(deps, { dryRun: false }),
+    pruneOAuthProviderRows(deps),
   ]);
   console.log(
-    `event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted; failed-emails digest: ${digest.queued} queued`,
+    `event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted; failed-emails digest: ${digest.queued} queued; ` +
+      `OpenID provider: ${oauth.authorizationRequests} expired authorization requests, ${oauth.clientAssertionJtis} used client-assertion jtis deleted`,
   );
-  return { expiredEventsDeleted: events, oldDeliveriesDeleted: deliveries, failedEmailsDigestsQueued: digest.queued };
+  return {
+    expiredEventsDeleted: events,
+    oldDeliveriesDeleted: deliveries,
+    failedEmailsDigestsQueued: digest.queued,
+    expiredAuthorizationRequestsDeleted: oauth.authorizationRequests,
+    expiredClientAssertionJtisDeleted: oauth.clientAssertionJtis,
+  };
 }
 
 /**

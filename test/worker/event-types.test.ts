@@ -442,6 +442,9 @@ describe("event catalogue coverage", () => {
       "oauth_app.authorized",
       "oauth_app.denied",
       "oauth_app.revoked",
+      // oauth-provider-code-flow/-refusals/-tokens.test.ts (issue 30, the OpenID provider's flows)
+      "oauth_token.issued",
+      "oauth_token.revoked",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

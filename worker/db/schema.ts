@@ -1118,3 +1118,22 @@ export const oauthRefreshTokens = sqliteTable(
   },
   (t) => [index("oauth_refresh_tokens_grant").on(t.grantId)],
 );
+
+/**
+ * Client assertions (RFC 7523 private_key_jwt) already used at the token, introspection or revocation
+ * endpoints: a jti is single use per client. Inserted with ON CONFLICT DO NOTHING, so of two requests
+ * with one assertion exactly one gets the row (never a KV read-modify-write). Kept until the
+ * assertion's own exp (after that the assertion is refused by its exp anyway); the daily cron deletes them.
+ */
+export const oauthClientAssertionJtis = sqliteTable(
+  "oauth_client_assertion_jtis",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    jti: text("jti").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.clientId, t.jti] }), index("oauth_client_assertion_jtis_expires").on(t.expiresAt)],
+);

@@ -11,6 +11,7 @@ type Operation = {
   "x-doorman-access"?: string[];
   "x-doorman-errors"?: string[];
   "x-doorman-user"?: string;
+  "x-doorman-error-format"?: string;
   "x-doorman-rate-limit"?: { ip?: string; emailIp?: string; email?: string; failuresOnly?: string[] };
 };
 type Doc = { info: { title: string; version: string }; servers?: { url: string }[]; paths?: Record<string, Record<string, unknown>> };
@@ -40,7 +41,9 @@ export function renderApiTable(doc: Doc): string {
             .join("; ")
         : "";
       const own = (op["x-doorman-errors"] ?? []).filter((code) => !COMMON_ERRORS.has(code as never));
-      const line = `| ${method.toUpperCase()} | \`${cell(path)}\` | ${access} | ${cell(op.summary ?? "")} | ${limits} | ${own.join(", ")} |`;
+      // The OpenID provider's endpoints answer their protocols' errors, not known errors.
+      const errors = op["x-doorman-error-format"] === "oauth" ? ["OAuth errors (RFC 6749 JSON; docs/oauth-provider.md)", ...own] : own;
+      const line = `| ${method.toUpperCase()} | \`${cell(path)}\` | ${access} | ${cell(op.summary ?? "")} | ${limits} | ${errors.join(", ")} |`;
       rows.set(tag, [...(rows.get(tag) ?? []), line]);
     }
   }

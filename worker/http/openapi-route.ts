@@ -76,8 +76,9 @@ export function errorsOf(spec: RouteSpec): KnownErrorCode[] {
     if (spec.access.length < 3) codes.add("INSUFFICIENT_ACCESS_TYPE");
   }
   if (spec.user) codes.add(spec.missingUser ?? "CANNOT_GET_OWN_USER_WITHOUT_USER");
-  if (spec.params || spec.query || spec.body) codes.add("SCHEMA_ERROR");
-  if (spec.body) codes.add("BODY_PARSING_ERROR");
+  // An OAuth-wire route answers a bad input with its own invalid_request, not these.
+  if (spec.errorFormat !== "oauth" && (spec.params || spec.query || spec.body)) codes.add("SCHEMA_ERROR");
+  if (spec.errorFormat !== "oauth" && spec.body) codes.add("BODY_PARSING_ERROR");
   return [...codes].sort();
 }
 
@@ -121,6 +122,7 @@ export function toOpenApiRoute(spec: RouteSpec): RouteConfig {
     security: security(spec),
     "x-doorman-access": spec.access === "public" ? ["public"] : [...spec.access],
     "x-doorman-errors": errors,
+    ...(spec.errorFormat ? { "x-doorman-error-format": spec.errorFormat } : {}),
     ...(spec.user ? { "x-doorman-user": "required" } : {}),
     ...(spec.rateLimit ? { "x-doorman-rate-limit": spec.rateLimit } : {}),
   } as RouteConfig;

@@ -45,6 +45,12 @@ export type RouteSpec = {
    * (`body.email`, IP) and per `body.email`; `failuresOnly` keys give their hit back on a 2xx.
    */
   rateLimit?: RateLimitPolicy;
+  /**
+   * "oauth": the route speaks an OAuth/OpenID wire (the OpenID provider's endpoints): its errors are
+   * RFC 6749 JSON `{error, error_description}` declared in `response`, and a bad input is
+   * `invalid_request`, never SCHEMA_ERROR (its route group renders them: routes/oauth-provider/respond.ts).
+   */
+  errorFormat?: "oauth";
 };
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;

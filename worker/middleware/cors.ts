@@ -1,4 +1,8 @@
-/** CORS: any origin may call (the API authenticates by headers, never cookies); preflights answer here. */
+/**
+ * CORS: any origin may call (the API authenticates by headers, never cookies); preflights answer here.
+ * That includes the OpenID provider's public endpoints (discovery, token, userinfo, introspect, revoke,
+ * and the origin's /.well-known forms): `*` without credentials, as browser-based apps and MCP clients need.
+ */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/hono-env";
 
@@ -38,6 +42,9 @@ const EXPOSED_HEADERS = [
   "x-stack-request-id",
   "x-hexclave-request-id",
   "x-doorman-d1-bookmark",
+  // The OpenID provider's endpoints (routes/oauth-provider/) answer invalid_client / invalid_token with a challenge
+  // a browser-based app (a public client) must be able to read.
+  "www-authenticate",
 ].join(", ");
 
 function setCors(headers: Headers) {

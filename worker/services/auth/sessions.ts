@@ -32,6 +32,7 @@ import { activityStatement, eventFor, eventIfChangedStatement, eventStatement, n
 import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { restrictedReasonOf } from "../user-restrictions";
+import { amrOfOrigin } from "./session-amr";
 import { sessionLimits, withinSessionLimits } from "./session-policy";
 
 /** How long a rotated-out refresh token still works, for tabs that refreshed concurrently. */
@@ -51,7 +52,15 @@ export async function prepareSession(
   deps: Deps,
   projectId: string,
   userId: string,
-  options: { expiresInMs?: number; isImpersonation?: boolean; ipInfo?: IpInfo; sessionId?: string; maxPerUser?: number } = {},
+  options: {
+    expiresInMs?: number;
+    isImpersonation?: boolean;
+    ipInfo?: IpInfo;
+    sessionId?: string;
+    maxPerUser?: number;
+    /** How the user authenticated, as RFC 8176 values (session-amr.ts); null when no sign-in made the session. */
+    amr?: string[] | null;
+  } = {},
 ): Promise<NewSession> {
   const now = deps.now();
   // A caller may reserve the id in advance (CLI login: the id makes the hand-out one-shot).
@@ -68,6 +77,7 @@ export async function prepareSession(
     lastUsedAt: now,
     isImpersonation: options.isImpersonation ?? false,
     lastIpInfo: options.ipInfo ?? null,
+    amr: options.amr ?? null,
   });
   const trim = options.maxPerUser ? trimSessionsStatement(deps.db, projectId, userId, sessionId, options.maxPerUser) : null;
   return { sessionId, refreshToken, statement, trim };
@@ -109,6 +119,8 @@ export type SessionOrigin =
         risk?: { score: number; signals: string[] };
         /** The sign-in waited for an emailed code (new-device verification). */
         device_verified?: boolean;
+        /** A passkey sign-in whose authenticator verified the user (a PIN or biometric). */
+        user_verified?: boolean;
       };
     }
   | { impersonation: true; via?: "link" };
@@ -151,7 +163,12 @@ export async function createSessionForUser(
   if (!record) return fail("user_not_found");
   const isImpersonation = "impersonation" in options.origin;
   const maxPerUser = readProjectConfig(project.config).max_sessions_per_user;
-  const session = await prepareSession(deps, project.id, userId, { ...options, isImpersonation, maxPerUser });
+  const session = await prepareSession(deps, project.id, userId, {
+    ...options,
+    isImpersonation,
+    maxPerUser,
+    amr: amrOfOrigin(options.origin),
+  });
   const signedInAt = deps.now();
   // The maximum is kept in the insert's own batch (one transaction): concurrent sign-ins cannot exceed it.
   await deps.db.batch([

@@ -46,7 +46,13 @@ export async function finishFirstFactor(
   // Risk first: its score travels with the sign-in (events, an MFA attempt) and may demand a device code.
   const assessment = await assessSignIn(deps, project, { userId: user.user.id, email: options.email });
   const risk = { score: assessment.score, signals: assessment.signals };
-  const signIn = { method: options.method, ...(options.provider ? { provider: options.provider } : {}), risk };
+  const signIn = {
+    method: options.method,
+    ...(options.provider ? { provider: options.provider } : {}),
+    // The session's amr (session-amr.ts): a user-verified passkey is two factors.
+    ...(options.method === "passkey" && options.passkeyVerified ? { user_verified: true } : {}),
+    risk,
+  };
   if (user.user.totpSecret) {
     // The first factor's method travels with the attempt, so the session's sign-in event names it.
     const attempt = await issueCode(
