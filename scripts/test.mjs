@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in order, with output streamed.
-//   0. make sure Chromium is at /usr/bin/chromium (apt-get it when root; else say how)
+//   0. make sure Chromium is at /usr/bin/chromium and openssl is there (apt-get them when root; else say how)
 //   1. worker + SDK tests inside workerd:        vitest run
 //   2. the console's pure helpers, in Node:      vitest run --config web/vitest.config.ts
 //   3. the OpenAPI document is valid:           node --test test/contract/openapi.test.mjs
@@ -68,20 +68,26 @@ function run(cmd, args, opts = {}) {
   });
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+const hasCommand = (name) => spawnSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" }).status === 0;
+
+/**
+ * Chromium drives the browser e2e; the openssl command makes the e2e's throwaway CA (test/e2e/local-ca.mjs,
+ * so the worker can fetch client ID metadata documents over https). A bare Debian has neither.
+ */
+function ensureTools() {
+  const missing = [...(existsSync(CHROMIUM) ? [] : ["chromium"]), ...(hasCommand("openssl") ? [] : ["openssl"])];
+  if (missing.length === 0) return;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
-  if (isRoot && hasApt) {
-    console.log(`[test] ${CHROMIUM} missing: installing Debian's chromium with apt-get …`);
-    const r = spawnSync("sh", ["-c", "apt-get update && apt-get install -y --no-install-recommends chromium"], {
+  if (isRoot && hasCommand("apt-get")) {
+    console.log(`[test] missing ${missing.join(" and ")}: installing Debian's packages with apt-get …`);
+    const r = spawnSync("sh", ["-c", `apt-get update && apt-get install -y --no-install-recommends ${missing.join(" ")}`], {
       stdio: "inherit",
       env: { ...env, DEBIAN_FRONTEND: "noninteractive" },
     });
-    if (r.status === 0 && existsSync(CHROMIUM)) return;
+    if (r.status === 0 && existsSync(CHROMIUM) && hasCommand("openssl")) return;
   }
   console.error(
-    `Chromium not found at ${CHROMIUM}: install it with \`sudo apt-get update && sudo apt-get install -y chromium\` and run npm test again.`,
+    `Missing ${missing.join(" and ")}: install with \`sudo apt-get update && sudo apt-get install -y ${missing.join(" ")}\` and run npm test again.`,
   );
   process.exit(1);
 }
@@ -121,7 +127,7 @@ async function part(name, cmd, args, parse) {
   parts.push({ name, ok: r.code === 0, secs: r.secs, ...counts });
 }
 
-ensureChromium();
+ensureTools();
 
 await part("worker + SDK tests (vitest, workerd)", bin("vitest"), ["run"], vitestCounts);
 
