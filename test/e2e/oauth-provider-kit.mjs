@@ -85,6 +85,9 @@ export async function startCallbackServer() {
  * `consent`: { appName, email } the page must show (and it must show), or undefined.
  */
 export async function authorizeInBrowser(page, authorizationUrl, redirectUri, { consent, shot } = {}) {
+  // waitForURL resolves at once when the page is already at the redirect URI (the previous flow's landing):
+  // start from a blank page, so only this flow's redirect counts.
+  await page.goto("about:blank");
   const landed = page.waitForURL((url) => url.href.startsWith(redirectUri), { timeout: 30_000 });
   landed.catch(() => {});
   await page.goto(String(authorizationUrl));
