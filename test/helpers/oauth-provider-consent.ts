@@ -34,8 +34,8 @@ export async function insertClient(
   const now = Date.now();
   await env.DB.prepare(
     `INSERT INTO oauth_clients (project_id, client_id, source, name, client_type, token_endpoint_auth_method, redirect_uris,
-       logo_uri, client_uri, policy_uri, tos_uri, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'public', 'none', ?, ?, ?, ?, ?, ?, ?)`,
+       logo_uri, client_uri, policy_uri, tos_uri, metadata_expires_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'public', 'none', ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
     .bind(
       projectId,
@@ -47,6 +47,8 @@ export async function insertClient(
       o.clientUri ?? null,
       o.policyUri ?? null,
       o.tosUri ?? null,
+      // A metadata document's row is its cache: fresh for an hour, so resolveClient answers it without a fetch.
+      (o.source ?? "console") === "metadata_document" ? now + 3_600_000 : null,
       now,
       now,
     )

@@ -38,7 +38,11 @@ beforeAll(async () => {
     ...p.admin,
     method: "PATCH",
     body: {
-      config_override_string: JSON.stringify({ "doorman.oauthProvider.scopes": { "notes:read": { description: "Read your notes" } } }),
+      config_override_string: JSON.stringify({
+        "doorman.oauthProvider.scopes": { "notes:read": { description: "Read your notes" } },
+        // An app whose client id is a URL (a metadata document) is one only while the project accepts them.
+        "doorman.oauthProvider.clientIdMetadataDocuments": true,
+      }),
     },
   });
   expect(scopes.status, scopes.text).toBe(200);
