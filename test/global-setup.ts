@@ -3,8 +3,7 @@ import type { TestProject } from "vitest/node";
 import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
-import { startClientMetadataServer } from "./client-metadata-server.mjs";
-import { startDocumentHost } from "./document-host.mjs";
+import { startDocumentServer } from "./document-server.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
@@ -24,8 +23,7 @@ declare module "vitest" {
     stripeApiUrl: string;
     pwnedPort: number;
     turnstileUrl: string;
-    clientMetadataPort: number;
-    documentHostPort: number;
+    documentServerPort: number;
   }
 }
 
@@ -60,16 +58,13 @@ export default async function setup(project: TestProject) {
   // Turnstile's siteverify and widget script (test/turnstile-fake.mjs), on the port vitest.config.ts bound.
   const turnstile = await startTurnstileFake(Number(process.env.DOORMAN_TEST_TURNSTILE_PORT));
   project.provide("turnstileUrl", turnstile.url);
-  // Client ID metadata documents (test/client-metadata-server.mjs), good and hostile: the OpenID provider's CIMD tests.
-  const clientMetadata = await startClientMetadataServer();
-  project.provide("clientMetadataPort", clientMetadata.port);
-  // Documents a test publishes (test/document-host.mjs): an OpenID provider client's jwks_uri.
-  const documents = await startDocumentHost();
-  project.provide("documentHostPort", documents.port);
+  // Documents a test publishes (test/document-server.mjs), good and hostile: the OpenID provider's client ID
+  // metadata documents and private_key_jwt clients' jwks_uri.
+  const documents = await startDocumentServer();
+  project.provide("documentServerPort", documents.port);
   const renderer = await rendererReady;
   return async () => {
     await documents.stop();
-    await clientMetadata.stop();
     await pwned.stop();
     await turnstile.stop();
     await stripe.close();

@@ -25,7 +25,7 @@ import { withHealthPolls } from "../helpers/health";
 type Project = Awaited<ReturnType<typeof createProjectWithKeys>>;
 
 const MINUTE = 60_000;
-const origin = () => `http://127.0.0.1:${inject("clientMetadataPort")}`;
+const origin = () => `http://127.0.0.1:${inject("documentServerPort")}`;
 
 /** A document on the local server, under a name of its own. */
 function doc(tag: string) {

@@ -150,7 +150,7 @@ describe("private_key_jwt with a registered jwks", () => {
 });
 
 describe("private_key_jwt with a jwks_uri", () => {
-  const hostUrl = (path: string) => `http://127.0.0.1:${inject("documentHostPort")}${path}`;
+  const hostUrl = (path: string) => `http://127.0.0.1:${inject("documentServerPort")}${path}`;
   const publish = async (name: string, keys: JWK[]) => {
     const res = await fetch(hostUrl(`/control/${name}`), { method: "PUT", body: JSON.stringify({ body: { keys } }) });
     expect(res.status).toBe(200);

@@ -9,7 +9,7 @@ import { type Introspector, introspectToken } from "../../services/oauth-provide
 import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf } from "../../services/oauth-provider/provider";
 import { loadProject } from "../../services/seed";
-import { NO_STORE, protocolErrorResponse } from "./respond";
+import { clientCredentialsOf, NO_STORE, protocolErrorResponse } from "./respond";
 import { introspectionSchema, issuerParams, notFoundResponse, oauthErrorSchema, tokenQueryBodySchema } from "./wire";
 
 const introspect = defineRoute({
@@ -42,18 +42,7 @@ addRoute(oauthIntrospectRoutes, introspect, async (c, { auth, params, body }) =>
   // The project's own back end: its server (or admin) key, for this project only.
   if (auth && (auth.type === "server" || auth.type === "admin") && auth.project.id === project.id) who = { kind: "project" };
   else {
-    const authenticated = await authenticateClient(
-      deps,
-      project,
-      {
-        authorization: c.req.header("authorization"),
-        clientId: body.client_id,
-        clientSecret: body.client_secret,
-        clientAssertionType: body.client_assertion_type,
-        clientAssertion: body.client_assertion,
-      },
-      "introspection",
-    );
+    const authenticated = await authenticateClient(deps, project, clientCredentialsOf(c, body), "introspection");
     if (!authenticated.ok) return protocolErrorResponse(c, authenticated, issuer);
     if (authenticated.method === "none")
       return protocolErrorResponse(c, protocolError("invalid_client", "A public client cannot introspect tokens."), issuer);

@@ -7,6 +7,7 @@
 import { KnownError } from "@doorman/shared/known-errors";
 import type { Context, ErrorHandler } from "hono";
 import type { AppEnv } from "../../http/hono-env";
+import type { ClientCredentials } from "../../services/oauth-provider/client-auth";
 import type { ProtocolError } from "../../services/oauth-provider/protocol-error";
 
 /** Token answers carry credentials: no cache may keep them (RFC 6749 §5.1). */
@@ -30,6 +31,20 @@ export function protocolErrorResponse(c: Context<AppEnv>, err: ProtocolError, re
       `Bearer realm=${quoted(realm)}, error=${quoted(err.error)}, error_description=${quoted(err.description)}${scope}`;
   }
   return c.json({ error: err.error, error_description: err.description }, status, headers);
+}
+
+/** The client's credentials as a token, introspection or revocation request carries them (header and body, RFC 6749 §2.3). */
+export function clientCredentialsOf(
+  c: Context<AppEnv>,
+  body: { client_id?: string; client_secret?: string; client_assertion_type?: string; client_assertion?: string },
+): ClientCredentials {
+  return {
+    authorization: c.req.header("authorization"),
+    clientId: body.client_id,
+    clientSecret: body.client_secret,
+    clientAssertionType: body.client_assertion_type,
+    clientAssertion: body.client_assertion,
+  };
 }
 
 /** RFC 6750 §3.1: a request without a token gets the challenge without an error code. */

@@ -9,7 +9,7 @@ import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf } from "../../services/oauth-provider/provider";
 import { revokeToken } from "../../services/oauth-provider/revocation";
 import { loadProject } from "../../services/seed";
-import { NO_STORE, protocolErrorResponse } from "./respond";
+import { clientCredentialsOf, NO_STORE, protocolErrorResponse } from "./respond";
 import { issuerParams, notFoundResponse, oauthErrorSchema, tokenQueryBodySchema } from "./wire";
 
 const revoke = defineRoute({
@@ -38,18 +38,7 @@ addRoute(oauthRevokeRoutes, revoke, async (c, { params, body }) => {
   const project = await loadProject(deps, params.projectId);
   if (!project) return c.text("Project not found", 404);
   const issuer = issuerOf(deps, project.id);
-  const authenticated = await authenticateClient(
-    deps,
-    project,
-    {
-      authorization: c.req.header("authorization"),
-      clientId: body.client_id,
-      clientSecret: body.client_secret,
-      clientAssertionType: body.client_assertion_type,
-      clientAssertion: body.client_assertion,
-    },
-    "revocation",
-  );
+  const authenticated = await authenticateClient(deps, project, clientCredentialsOf(c, body), "revocation");
   if (!authenticated.ok) return protocolErrorResponse(c, authenticated, issuer);
   if (!body.token) return protocolErrorResponse(c, protocolError("invalid_request", "token is required."), issuer);
   await revokeToken(deps, project, authenticated.client, body.token, body.token_type_hint);

@@ -10,7 +10,7 @@ import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf, providerConfigOf } from "../../services/oauth-provider/provider";
 import { refreshGrant } from "../../services/oauth-provider/refresh-grant";
 import { loadProject } from "../../services/seed";
-import { NO_STORE, protocolErrorResponse, rawParams, repeatedNames } from "./respond";
+import { clientCredentialsOf, NO_STORE, protocolErrorResponse, rawParams, repeatedNames } from "./respond";
 import { issuerParams, notFoundResponse, oauthErrorSchema, tokenBodySchema, tokenResponseSchema } from "./wire";
 
 const token = defineRoute({
@@ -50,18 +50,7 @@ addRoute(oauthTokenEndpointRoutes, token, async (c, { params, body }) => {
   // RFC 6749 §3.2: a parameter must not be sent twice.
   if (repeated.length) return fail(protocolError("invalid_request", `The parameter ${repeated[0]} is repeated.`));
   if (!body.grant_type) return fail(protocolError("invalid_request", "grant_type is required."));
-  const authenticated = await authenticateClient(
-    deps,
-    project,
-    {
-      authorization: c.req.header("authorization"),
-      clientId: body.client_id,
-      clientSecret: body.client_secret,
-      clientAssertionType: body.client_assertion_type,
-      clientAssertion: body.client_assertion,
-    },
-    "token",
-  );
+  const authenticated = await authenticateClient(deps, project, clientCredentialsOf(c, body), "token");
   if (!authenticated.ok) return fail(authenticated);
   if (!providerConfigOf(project).enabled)
     return fail(protocolError("unauthorized_client", "This provider does not accept apps at the moment."));

@@ -1,7 +1,8 @@
 /**
- * A real local server of OAuth client ID metadata documents (Node), for the CIMD tests
- * (test/worker/oauth-provider-cimd.test.ts; vitest's globalSetup starts it, the worker in workerd
- * fetches from it over loopback, which development deployments allow).
+ * A real local server of documents a test publishes (Node), for the worker's outbound fetches of what a
+ * project's OAuth client publishes: client ID metadata documents (test/worker/oauth-provider-cimd.test.ts)
+ * and private_key_jwt clients' `jwks_uri` (oauth-provider-client-auth.test.ts). vitest's globalSetup starts
+ * it; the worker in workerd fetches from it over loopback, which development deployments allow.
  *
  * - PUT /control/<name> {body?, status?, headers?, mode?}: what GET /docs/<name> answers. `body` is
  *   sent as JSON (a string as is); `mode`: "ok" (the default), "hang" (never answers), "big" (200 and
@@ -16,7 +17,7 @@ const BIG_BYTES = 10 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, " ");
 
 /** Starts the server on 127.0.0.1 (port 0: any free port). */
-export async function startClientMetadataServer(port = 0) {
+export async function startDocumentServer(port = 0) {
   const docs = new Map();
   const sockets = new Set();
   const docOf = (name) => {
@@ -28,7 +29,7 @@ export async function startClientMetadataServer(port = 0) {
     return d;
   };
   const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://cimd.invalid");
+    const url = new URL(req.url ?? "/", "http://documents.invalid");
     const [, area, ...rest] = url.pathname.split("/");
     const name = decodeURIComponent(rest.join("/"));
     const json = (status, value) => {
