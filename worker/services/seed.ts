@@ -7,6 +7,7 @@
 import { INTERNAL_PROJECT_ID } from "@doorman/shared/constants";
 import type { BatchItem } from "drizzle-orm/batch";
 import { sha256Hex } from "../crypto/hash";
+import { authRowEpoch, cachedProjectRow, rememberProjectRow } from "../db/auth-row-cache";
 import { insertKeySetStatement } from "../db/queries/key-sets";
 import { findProjectById, type ProjectRow } from "../db/queries/projects";
 import { projects, teams } from "../db/schema";
@@ -70,6 +71,21 @@ export async function seedInternalProject(deps: Deps): Promise<ProjectRow | null
 }
 
 /** Looks a project up, seeding the internal project on first use. */
+/**
+ * loadProject through the isolate's short memory of project rows (db/auth-row-cache.ts), for the
+ * public endpoints that read a project on every request without the auth middleware (the OpenID
+ * provider's): the same 5-second staleness the authenticated path accepts, one D1 read saved per request.
+ */
+export async function loadProjectCached(deps: Deps, projectId: string): Promise<ProjectRow | null> {
+  const now = deps.now();
+  const known = cachedProjectRow(projectId, now);
+  if (known) return known;
+  const readAt = authRowEpoch();
+  const project = await loadProject(deps, projectId);
+  if (project) rememberProjectRow(project, now, readAt);
+  return project;
+}
+
 export async function loadProject(deps: Deps, projectId: string): Promise<ProjectRow | null> {
   const project = await findProjectById(deps.db, projectId);
   if (project || projectId !== INTERNAL_PROJECT_ID) return project;

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { AppEnv } from "../../http/hono-env";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { startAuthorization } from "../../services/oauth-provider/authorize";
-import { loadProject } from "../../services/seed";
+import { loadProjectCached } from "../../services/seed";
 import { rawParams, repeatedNames } from "./respond";
 import { authorizeParamsSchema, issuerParams, notFoundResponse } from "./wire";
 
@@ -54,7 +54,7 @@ const authorizePost = defineRoute({
 
 async function authorize(c: Context<AppEnv>, projectId: string, params: z.infer<typeof authorizeParamsSchema>): Promise<Response> {
   const deps = c.get("deps");
-  const project = await loadProject(deps, projectId);
+  const project = await loadProjectCached(deps, projectId);
   if (!project) return c.text("Project not found", 404);
   const raw = await rawParams(c);
   const strings: Record<string, string | undefined> = {};

@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/hono-env";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { providerMetadata } from "../../services/oauth-provider/metadata";
-import { loadProject } from "../../services/seed";
+import { loadProjectCached } from "../../services/seed";
 import { protocolErrorHandler } from "./respond";
 import { issuerParams, notFoundResponse, providerMetadataSchema } from "./wire";
 
@@ -40,7 +40,7 @@ const authorizationServerMetadata = described(
 
 async function serveMetadata(c: Context<AppEnv>, projectId: string): Promise<Response> {
   const deps = c.get("deps");
-  const project = await loadProject(deps, projectId);
+  const project = await loadProjectCached(deps, projectId);
   if (!project) return c.text("Project not found", 404);
   return c.json(providerMetadata(deps, project), 200, { "cache-control": METADATA_CACHE_CONTROL });
 }

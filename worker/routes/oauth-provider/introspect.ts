@@ -8,7 +8,7 @@ import { authenticateClient } from "../../services/oauth-provider/client-auth";
 import { type Introspector, introspectToken } from "../../services/oauth-provider/introspection";
 import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf } from "../../services/oauth-provider/provider";
-import { loadProject } from "../../services/seed";
+import { loadProjectCached } from "../../services/seed";
 import { clientCredentialsOf, NO_STORE, protocolErrorResponse } from "./respond";
 import { introspectionSchema, issuerParams, notFoundResponse, oauthErrorSchema, tokenQueryBodySchema } from "./wire";
 
@@ -35,7 +35,7 @@ const introspect = defineRoute({
 export const oauthIntrospectRoutes = routeGroup();
 addRoute(oauthIntrospectRoutes, introspect, async (c, { auth, params, body }) => {
   const deps = c.get("deps");
-  const project = await loadProject(deps, params.projectId);
+  const project = await loadProjectCached(deps, params.projectId);
   if (!project) return c.text("Project not found", 404);
   const issuer = issuerOf(deps, project.id);
   let who: Introspector;

@@ -8,7 +8,7 @@ import { authenticateClient } from "../../services/oauth-provider/client-auth";
 import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf } from "../../services/oauth-provider/provider";
 import { revokeToken } from "../../services/oauth-provider/revocation";
-import { loadProject } from "../../services/seed";
+import { loadProjectCached } from "../../services/seed";
 import { clientCredentialsOf, NO_STORE, protocolErrorResponse } from "./respond";
 import { issuerParams, notFoundResponse, oauthErrorSchema, tokenQueryBodySchema } from "./wire";
 
@@ -35,7 +35,7 @@ const revoke = defineRoute({
 export const oauthRevokeRoutes = routeGroup();
 addRoute(oauthRevokeRoutes, revoke, async (c, { params, body }) => {
   const deps = c.get("deps");
-  const project = await loadProject(deps, params.projectId);
+  const project = await loadProjectCached(deps, params.projectId);
   if (!project) return c.text("Project not found", 404);
   const issuer = issuerOf(deps, project.id);
   const authenticated = await authenticateClient(deps, project, clientCredentialsOf(c, body), "revocation");

@@ -9,7 +9,7 @@ import { redeemAuthorizationCode } from "../../services/oauth-provider/code-gran
 import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf, providerConfigOf } from "../../services/oauth-provider/provider";
 import { refreshGrant } from "../../services/oauth-provider/refresh-grant";
-import { loadProject } from "../../services/seed";
+import { loadProjectCached } from "../../services/seed";
 import { clientCredentialsOf, NO_STORE, protocolErrorResponse, rawParams, repeatedNames } from "./respond";
 import { issuerParams, notFoundResponse, oauthErrorSchema, tokenBodySchema, tokenResponseSchema } from "./wire";
 
@@ -42,7 +42,7 @@ const token = defineRoute({
 export const oauthTokenEndpointRoutes = routeGroup();
 addRoute(oauthTokenEndpointRoutes, token, async (c, { params, body }) => {
   const deps = c.get("deps");
-  const project = await loadProject(deps, params.projectId);
+  const project = await loadProjectCached(deps, params.projectId);
   if (!project) return c.text("Project not found", 404);
   const issuer = issuerOf(deps, project.id);
   const fail = (err: Parameters<typeof protocolErrorResponse>[1]) => protocolErrorResponse(c, err, issuer);

@@ -8,7 +8,7 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { protocolError } from "../../services/oauth-provider/protocol-error";
 import { issuerOf } from "../../services/oauth-provider/provider";
 import { userInfo } from "../../services/oauth-provider/userinfo";
-import { loadProject } from "../../services/seed";
+import { loadProjectCached } from "../../services/seed";
 import { bearerChallenge, NO_STORE, protocolErrorResponse } from "./respond";
 import { issuerParams, notFoundResponse, oauthErrorSchema, userinfoBodySchema, userinfoSchema } from "./wire";
 
@@ -45,7 +45,7 @@ function bearerOf(header: string | undefined): string | undefined {
 
 async function answer(c: Context<AppEnv>, projectId: string, formToken: string | undefined): Promise<Response> {
   const deps = c.get("deps");
-  const project = await loadProject(deps, projectId);
+  const project = await loadProjectCached(deps, projectId);
   if (!project) return c.text("Project not found", 404);
   const issuer = issuerOf(deps, project.id);
   const headerToken = bearerOf(c.req.header("authorization"));
