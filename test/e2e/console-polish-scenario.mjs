@@ -132,7 +132,16 @@ export function defineConsolePolishSteps(runner, { page, origin, shots }) {
     await page.getByText(/The project's event log, newest first: users, sign-in and sessions/).waitFor();
     const select = page.getByLabel("Type", { exact: true });
     const groups = await select.locator("optgroup").evaluateAll((els) => els.map((g) => g.getAttribute("label")));
-    assert.deepEqual(groups, ["Users", "Sign-in and sessions", "Credentials", "Teams", "Permissions", "API keys", "Authorized apps", "Project"]);
+    assert.deepEqual(groups, [
+      "Users",
+      "Sign-in and sessions",
+      "Credentials",
+      "Teams",
+      "Permissions",
+      "API keys",
+      "Authorized apps",
+      "Project",
+    ]);
     const types = await select
       .locator("optgroup option")
       .evaluateAll((els) => els.map((o) => o.value).filter((v) => !v.startsWith("area:")));
