@@ -9,14 +9,10 @@
  * - token lifetimes.
  * They live only in the overrides (read with renderedConfigOf(project).doorman.oauthProvider).
  */
+import { CUSTOM_SCOPE_NAME, isStandardScope } from "@doorman/shared/oauth-scopes";
 import { z } from "zod";
 
-/** The scopes every project offers, in the order the consent page lists them. */
-export const STANDARD_SCOPES = ["openid", "profile", "email", "offline_access", "team"] as const;
-export type StandardScope = (typeof STANDARD_SCOPES)[number];
-
-/** A custom scope's name: RFC 6749 scope-token characters, minus quotes and backslash, and no spaces. */
-export const CUSTOM_SCOPE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
+export { CUSTOM_SCOPE_NAME, STANDARD_SCOPES, type StandardScope } from "@doorman/shared/oauth-scopes";
 
 export const oauthProviderConfigSchema = z.strictObject({
   enabled: z.boolean(),
@@ -28,7 +24,7 @@ export const oauthProviderConfigSchema = z.strictObject({
       z
         .string()
         .regex(CUSTOM_SCOPE_NAME, "a scope name is letters, digits and _ . : / - (at most 64)")
-        .refine((s) => !(STANDARD_SCOPES as readonly string[]).includes(s), "standard scopes cannot be redefined"),
+        .refine((s) => !isStandardScope(s), "standard scopes cannot be redefined"),
       z.strictObject({ description: z.string().min(1).max(200) }),
     )
     .refine((r) => Object.keys(r).length <= 50, "at most 50 custom scopes"),

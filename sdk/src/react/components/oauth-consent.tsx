@@ -8,6 +8,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import type { OAuthAuthorizationRequest, Result } from "../../index";
+import { isStandardScope } from "../../shared/oauth-scopes";
 import { withReturnTo } from "../../urls";
 import type { ReactUser } from "../app-types";
 import { useTranslation } from "../i18n/context";
@@ -30,7 +31,6 @@ type Answer = Result<{ redirectUrl: string }>;
 const NOT_FOUND = "OAUTH_AUTHORIZATION_REQUEST_NOT_FOUND";
 /** Refusals about the chosen team: shown on the team field. */
 const TEAM_ERRORS: readonly string[] = ["OAUTH_TEAM_REQUIRED", "TEAM_MEMBERSHIP_NOT_FOUND"];
-const STANDARD_SCOPES = ["openid", "profile", "email", "offline_access", "team"];
 
 /** The request id of the page's query string, if it looks like one. */
 export function requestIdFromSearch(search: string): string | null {
@@ -54,7 +54,7 @@ function webLink(url: string | null): string | null {
 
 /** What a scope lets the app do, in a sentence: the SDK's words for standard ones, the owner's for custom ones. */
 function scopeSentence(scope: { name: string; description: string | null }, t: Translate): string {
-  if (STANDARD_SCOPES.includes(scope.name)) return t(`consent.${scope.name}` as MessageKey);
+  if (isStandardScope(scope.name)) return t(`consent.${scope.name}` as MessageKey);
   return scope.description ?? scope.name;
 }
 

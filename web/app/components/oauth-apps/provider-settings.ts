@@ -4,12 +4,9 @@
  * scopes; token lifetimes and allowed resources), the dotted keys written back with updateConfig, and
  * the API's refusal placed on its field.
  */
+import { CUSTOM_SCOPE_NAME, isStandardScope, STANDARD_SCOPES } from "@doorman/shared/oauth-scopes";
 import type { OwnedProject } from "../../lib/dashboard-types";
 
-/** The scopes every project offers (the worker's STANDARD_SCOPES), in the consent page's order. */
-export const STANDARD_SCOPES = ["openid", "profile", "email", "offline_access", "team"] as const;
-/** A custom scope's name, as the worker checks it (CUSTOM_SCOPE_NAME). */
-const SCOPE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
 const MAX_CUSTOM_SCOPES = 50;
 const MAX_RESOURCES = 50;
 
@@ -64,9 +61,9 @@ export function scopeProblems(rows: ScopeRow[]): FieldErrors {
   const seen = new Set<string>();
   rows.forEach((row, i) => {
     const name = row.name.trim();
-    if (!SCOPE_NAME.test(name)) errors[scopeNameId(i)] = "Use letters, digits and _ . : / - (at most 64), starting with a letter or digit.";
-    else if ((STANDARD_SCOPES as readonly string[]).includes(name))
-      errors[scopeNameId(i)] = `${name} is a standard scope: pick another name.`;
+    if (!CUSTOM_SCOPE_NAME.test(name))
+      errors[scopeNameId(i)] = "Use letters, digits and _ . : / - (at most 64), starting with a letter or digit.";
+    else if (isStandardScope(name)) errors[scopeNameId(i)] = `${name} is a standard scope: pick another name.`;
     else if (seen.has(name)) errors[scopeNameId(i)] = `${name} is listed twice.`;
     seen.add(name);
     const description = row.description.trim();
