@@ -75,6 +75,8 @@ export interface EnvVars {
   TURNSTILE_SITEVERIFY_URL?: string;
   /** The Turnstile widget script the SDK loads (told to clients in GET /projects/current); unset = Cloudflare's api.js?render=explicit. */
   TURNSTILE_SCRIPT_URL?: string;
+  /** Enterprise SSO domain verification: a DNS-over-HTTPS resolver answering `application/dns-json` (RFC 8484's JSON form, as Cloudflare's and Google's do); unset = https://cloudflare-dns.com/dns-query. Tests point it at a local responder. */
+  DOH_RESOLVER_URL?: string;
   /** The bearer secret of POST /internal/failed-emails-digest (an external cron); unset = that route refuses every caller (the daily cron needs none). */
   CRON_SECRET?: string;
   /** The k-anonymity range endpoint new passwords are checked against (HIBP format; the 5 hex characters are appended): unset = https://api.pwnedpasswords.com/range/ in production, no check in development; "off" = no check. */

@@ -1137,3 +1137,170 @@ export const oauthClientAssertionJtis = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.clientId, t.jti] }), index("oauth_client_assertion_jtis_expires").on(t.expiresAt)],
 );
+
+/* ---------------------------------------------------------------------------------------------
+ * Enterprise SSO (issue 31): a team's own identity provider (SAML 2.0 or OpenID Connect), the email
+ * domains it has proven it owns, and SCIM 2.0 provisioning from that provider.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * One identity provider of a team. `protocol` "saml" | "oidc"; `config` holds the protocol's settings
+ * (services/sso/connection-config.ts: IdP entity id, SSO URL, certificates, attribute mapping, clock
+ * skew; or issuer, client id, the client secret SEALED, scopes). The SAML SP key pair (for encrypted
+ * assertions and signed AuthnRequests) is generated per connection: the private key is sealed, the
+ * self-signed certificate is public (it is in the SP metadata). SCIM: `scimTokenHash` is SHA-256 of the
+ * `dmscim_…` bearer token (shown once); `scimGroupMapping` maps an IdP group's displayName to team
+ * permission ids. Updates are a compare-and-set on `updatedAt`.
+ */
+export const ssoConnections = sqliteTable(
+  "sso_connections",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    protocol: text("protocol").notNull().$type<"saml" | "oidc">(),
+    displayName: text("display_name").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    spPrivateKeySealed: text("sp_private_key_sealed"),
+    spCertificate: text("sp_certificate"),
+    /** SAML: accept unsolicited responses (IdP-initiated login); they are verified, then bounced into an SP-initiated flow. */
+    allowIdpInitiated: integer("allow_idp_initiated", { mode: "boolean" }).notNull().default(false),
+    scimTokenHash: text("scim_token_hash"),
+    scimTokenPrefix: text("scim_token_prefix"),
+    scimGroupMapping: text("scim_group_mapping", { mode: "json" }).notNull().$type<Record<string, string[]>>().default({}),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("sso_connections_team").on(t.projectId, t.teamId), uniqueIndex("sso_connections_scim_token").on(t.scimTokenHash)],
+);
+
+/**
+ * An email domain a team claims. `status`: "pending" (the TXT record `_doorman-verification.{domain}`
+ * = `doorman-verification={verificationToken}` not seen yet), "verified", "lost" (it was verified,
+ * and a later check no longer found the record). Only a verified domain routes sign-in, enforces SSO
+ * (`enforceSso`: other sign-in methods are refused for its emails) or auto-joins (`autoJoin`: the
+ * first SSO sign-in adds the user to the team with its default permissions). `connectionId` picks
+ * the team's connection for its emails (null: the team's first enabled one). A domain is verified for
+ * at most one team of a project (the partial unique index): pending claims never block another team.
+ */
+export const ssoDomains = sqliteTable(
+  "sso_domains",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    connectionId: text("connection_id").references(() => ssoConnections.id, { onDelete: "set null" }),
+    domain: text("domain").notNull(),
+    verificationToken: text("verification_token").notNull(),
+    status: text("status").notNull().$type<"pending" | "verified" | "lost">(),
+    verifiedAt: integer("verified_at"),
+    checkedAt: integer("checked_at"),
+    enforceSso: integer("enforce_sso", { mode: "boolean" }).notNull().default(false),
+    autoJoin: integer("auto_join", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("sso_domains_team_domain").on(t.teamId, t.domain),
+    uniqueIndex("sso_domains_verified").on(t.projectId, t.domain).where(sql`status = 'verified'`),
+  ],
+);
+
+/**
+ * A user as a connection knows them: made by the first SSO sign-in or by SCIM provisioning. Its id is
+ * the SCIM User resource id. `subject` is the SAML NameID or OIDC `sub` (null until the first sign-in
+ * of a SCIM-provisioned user, who is then matched by `userName`/email). `active` false = deprovisioned:
+ * sign-in through the connection is refused. `scimResource` is the SCIM resource as last written (its
+ * attributes, answered back on GET). `version` is the ETag (W/"{version}") and the compare-and-set of
+ * every SCIM write.
+ */
+export const ssoIdentities = sqliteTable(
+  "sso_identities",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subject: text("subject"),
+    userName: text("user_name"),
+    externalId: text("external_id"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    scimResource: text("scim_resource", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    version: integer("version").notNull().default(1),
+    lastSignInAt: integer("last_sign_in_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("sso_identities_subject").on(t.connectionId, t.subject),
+    uniqueIndex("sso_identities_user_name").on(t.connectionId, t.userName),
+    uniqueIndex("sso_identities_user").on(t.connectionId, t.userId),
+    index("sso_identities_external_id").on(t.connectionId, t.externalId),
+  ],
+);
+
+/**
+ * SAML assertion ids already consumed, per connection: an assertion works once (replay protection).
+ * Inserted with ON CONFLICT DO NOTHING, so of two posts of one assertion exactly one wins; kept until
+ * the assertion's NotOnOrAfter (plus the clock skew), then deleted by the daily cron.
+ */
+export const samlUsedAssertions = sqliteTable(
+  "saml_used_assertions",
+  {
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: "cascade" }),
+    assertionId: text("assertion_id").notNull(),
+    projectId: text("project_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.assertionId] }), index("saml_used_assertions_expires").on(t.expiresAt)],
+);
+
+/** A SCIM Group of a connection. Membership maps to team permissions through the connection's `scimGroupMapping`. */
+export const scimGroups = sqliteTable(
+  "scim_groups",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: "cascade" }),
+    displayName: text("display_name").notNull(),
+    externalId: text("external_id"),
+    version: integer("version").notNull().default(1),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("scim_groups_display_name").on(t.connectionId, t.displayName)],
+);
+
+/** A member of a SCIM Group (a connection's identity). The primary key makes a repeated add a no-op. */
+export const scimGroupMembers = sqliteTable(
+  "scim_group_members",
+  {
+    groupId: text("group_id")
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: "cascade" }),
+    identityId: text("identity_id")
+      .notNull()
+      .references(() => ssoIdentities.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.identityId] }), index("scim_group_members_identity").on(t.identityId)],
+);

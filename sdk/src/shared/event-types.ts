@@ -94,6 +94,32 @@ export const EVENT_AREAS = [
     ],
   },
   {
+    // Enterprise SSO (issue 31): a team's own identity provider, its verified domains, and SCIM provisioning.
+    area: "Enterprise SSO",
+    types: [
+      "sso_connection.created", // data: { connection_id, protocol } — team_id is the event's team
+      "sso_connection.updated", // data: { connection_id, fields: string[] }
+      "sso_connection.deleted", // data: { connection_id }
+      "sso_connection.scim_token_rotated", // data: { connection_id } — a new SCIM bearer token replaced the old one
+      "sso_setup_link.created", // data: { connection_id?, expires_at_millis } — a self-serve setup link for the customer's IT admin
+      "sso_domain.added", // data: { domain_id, domain }
+      "sso_domain.verified", // data: { domain_id, domain } — the TXT record was found
+      "sso_domain.lost", // data: { domain_id, domain } — a re-check no longer found the record
+      "sso_domain.updated", // data: { domain_id, domain, fields: string[] } — enforce_sso / auto_join / connection_id
+      "sso_domain.removed", // data: { domain_id, domain }
+      "sso.signed_in", // data: { connection_id, protocol, idp_initiated, is_new_user, joined_team } — user_id and team_id set
+      "sso.sign_in_refused", // data: { connection_id, protocol, reason } — a response or token that failed a check (never its content)
+      "scim.user_created", // data: { connection_id, identity_id }
+      "scim.user_updated", // data: { connection_id, identity_id, fields: string[] }
+      "scim.user_deactivated", // data: { connection_id, identity_id } — membership removed and every session of the user revoked
+      "scim.user_reactivated", // data: { connection_id, identity_id }
+      "scim.user_deleted", // data: { connection_id, identity_id }
+      "scim.group_created", // data: { connection_id, group_id, display_name }
+      "scim.group_updated", // data: { connection_id, group_id, added: number, removed: number, renamed: boolean }
+      "scim.group_deleted", // data: { connection_id, group_id }
+    ],
+  },
+  {
     area: "Project",
     types: [
       "project.config_changed", // data: { keys: string[] } — the names of the settings that changed, never their values

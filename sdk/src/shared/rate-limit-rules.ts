@@ -31,6 +31,11 @@ export const RATE_LIMIT_RULES = {
   // registration stores a client, so anyone's registrations are few per address.
   OAUTH_PROVIDER_AUTHORIZE_PER_IP: "60/600",
   OAUTH_CLIENT_REGISTER_PER_IP: "20/3600",
+  // Enterprise SSO (issue 31): each start stores a 10-minute request; each domain check is a DoH lookup
+  // (an outbound call); SCIM clients are IdPs that batch, so their limit is per connection and generous.
+  SSO_AUTHORIZE_PER_IP: "60/600",
+  SSO_DOMAIN_CHECK_PER_TEAM: "30/600",
+  SCIM_PER_CONNECTION: "1200/60",
   // Secret scanners report leaked keys in small bursts; anyone may call it, so keep it modest.
   CREDENTIAL_SCAN_REVOKE_PER_IP: "60/600",
   // The console assistant, per owner (or admin key) per project: each question is a paid model call.
