@@ -41,8 +41,15 @@ export function renderApiTable(doc: Doc): string {
             .join("; ")
         : "";
       const own = (op["x-doorman-errors"] ?? []).filter((code) => !COMMON_ERRORS.has(code as never));
-      // The OpenID provider's endpoints answer their protocols' errors, not known errors.
-      const errors = op["x-doorman-error-format"] === "oauth" ? ["OAuth errors (RFC 6749 JSON; docs/oauth-provider.md)", ...own] : own;
+      // The OpenID provider's and the SCIM server's endpoints answer their protocols' errors, not known errors.
+      const format = op["x-doorman-error-format"];
+      const protocolErrors =
+        format === "oauth"
+          ? ["OAuth errors (RFC 6749 JSON; docs/oauth-provider.md)"]
+          : format === "scim"
+            ? ["SCIM errors (RFC 7644 §3.12 JSON; docs/enterprise-sso.md)"]
+            : [];
+      const errors = [...protocolErrors, ...own];
       const line = `| ${method.toUpperCase()} | \`${cell(path)}\` | ${access} | ${cell(op.summary ?? "")} | ${limits} | ${errors.join(", ")} |`;
       rows.set(tag, [...(rows.get(tag) ?? []), line]);
     }

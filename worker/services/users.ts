@@ -116,12 +116,27 @@ export async function createUser(deps: Deps, project: ProjectRow, input: NewUser
   return (await createUserWithOAuthProviders(deps, project, input, [])) as CreateUserResult;
 }
 
+/**
+ * createUser plus the caller's own statements that need the new user's id, in the same batch (SCIM: the
+ * connection's identity and the team membership), so the user never exists without them. A unique
+ * violation of those statements fails the creation (as email_taken when the user has an email).
+ */
+export async function createUserWithStatements(
+  deps: Deps,
+  project: ProjectRow,
+  input: NewUserInput,
+  statements: (userId: string) => BatchItem<"sqlite">[],
+): Promise<CreateUserResult> {
+  return (await createUserWithOAuthProviders(deps, project, input, [], statements)) as CreateUserResult;
+}
+
 /** createUser plus linked provider identities (sign-in and connected accounts), in the same batch. */
 export async function createUserWithOAuthProviders(
   deps: Deps,
   project: ProjectRow,
   input: NewUserInput,
   oauthProviders: NewUserOAuthProvider[],
+  extraStatements?: (userId: string) => BatchItem<"sqlite">[],
 ): Promise<CreateUserResult | OAuthProviderProblem> {
   const config = readProjectConfig(project.config);
   const now = deps.now();
@@ -188,6 +203,7 @@ export async function createUserWithOAuthProviders(
     if (!links.ok) return links;
     statements.push(...links.statements);
   }
+  if (extraStatements) statements.push(...extraStatements(userId));
   const signUp = input.signUp ?? { method: deps.audit.actorType === "admin" ? "admin" : "server" };
   statements.push(eventStatement(deps, project.id, "user.created", { userId }, { ...signUp, is_anonymous: isAnonymous }));
   try {
