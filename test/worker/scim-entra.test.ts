@@ -104,6 +104,12 @@ describe("Entra user provisioning", () => {
     expect(updated.body.emails).toEqual([{ primary: true, type: "work", value: `updated-${userName}` }]);
     expect(updated.body.name.familyName).toBe("updatedFamilyName");
     expect(updated.body.meta.version).toBe('W/"2"');
+    const updateEvent = (await eventsOf(conn, "scim.user_updated")).find((e) => e.data.identity_id === id);
+    expect(updateEvent).toMatchObject({
+      user_id: userId,
+      team_id: conn.teamId,
+      data: { connection_id: conn.connectionId, fields: ["emails", "name"] },
+    });
 
     // Update user [single-valued properties]: the userName itself.
     const renamedTo = `renamed-${crypto.randomUUID()}@${domain}`;

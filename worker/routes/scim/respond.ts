@@ -46,7 +46,9 @@ export const scimErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof KnownError && err.code === "SCHEMA_ERROR") {
     // The message names our own parameters and limits (JSON, so nothing in it is markup).
     const detail = typeof err.details?.message === "string" ? err.details.message : err.message;
-    return scimProblemResponse(c, { ok: false, status: 400, scimType: "invalidValue", detail });
+    // A body that is not even an object is unreadable as a resource (invalidSyntax); a bad id or query value is invalidValue.
+    const scimType = /^\s+- body\b/m.test(detail) ? "invalidSyntax" : "invalidValue";
+    return scimProblemResponse(c, { ok: false, status: 400, scimType, detail });
   }
   throw err;
 };
