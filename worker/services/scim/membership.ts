@@ -25,15 +25,20 @@ import {
 } from "../permissions";
 import type { ScimCaller } from "./auth";
 
-export type GroupMapping = Record<string, string[]>;
+/** displayName → permission ids. A Map, not an object: a group may well be named "constructor" or "__proto__". */
+export type GroupMapping = Map<string, string[]>;
 
 /** The connection's mapping, keeping only well-formed entries (it is JSON an admin wrote). */
 export function groupMappingOf(caller: ScimCaller): GroupMapping {
   const raw = caller.connection.scimGroupMapping as unknown;
-  const out: GroupMapping = {};
+  const out: GroupMapping = new Map();
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
   for (const [name, ids] of Object.entries(raw)) {
-    if (Array.isArray(ids)) out[name] = ids.filter((id): id is string => typeof id === "string" && id.length > 0);
+    if (Array.isArray(ids))
+      out.set(
+        name,
+        ids.filter((id): id is string => typeof id === "string" && id.length > 0),
+      );
   }
   return out;
 }
@@ -41,15 +46,13 @@ export function groupMappingOf(caller: ScimCaller): GroupMapping {
 /** The permissions groups of these names map to. */
 export function permissionsOfGroups(mapping: GroupMapping, groupNames: Iterable<string>): Set<string> {
   const out = new Set<string>();
-  for (const name of groupNames) for (const id of mapping[name] ?? []) out.add(id);
+  for (const name of groupNames) for (const id of mapping.get(name) ?? []) out.add(id);
   return out;
 }
 
 /** The group names that map to a permission. */
 function groupsGranting(mapping: GroupMapping, permissionId: string): string[] {
-  return Object.entries(mapping)
-    .filter(([, ids]) => ids.includes(permissionId))
-    .map(([name]) => name);
+  return [...mapping].filter(([, ids]) => ids.includes(permissionId)).map(([name]) => name);
 }
 
 export type Member = { identityId: string; userId: string };

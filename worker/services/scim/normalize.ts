@@ -114,6 +114,8 @@ export function normalizeUser(body: unknown): UserAttributes {
   let enterprise: JsonObject | undefined;
   for (const [key, raw] of Object.entries(body)) {
     const lower = key.toLowerCase();
+    // JSON.parse makes "__proto__" an own key; copied by assignment it would set a prototype instead.
+    if (lower === "__proto__") continue;
     if (lower === "externalid") externalId = raw === null || raw === undefined ? null : readString(raw, "externalId");
     else if (lower === ENTERPRISE_USER_SCHEMA.toLowerCase()) {
       if (raw === null || raw === undefined) continue;
@@ -144,6 +146,7 @@ export function normalizeGroup(body: unknown): GroupAttributes {
   let externalId: string | null = null;
   const core: JsonObject = {};
   for (const [key, raw] of Object.entries(body)) {
+    if (key === "__proto__") continue;
     if (key.toLowerCase() === "externalid") externalId = raw === null || raw === undefined ? null : readString(raw, "externalId");
     else core[key] = raw;
   }
