@@ -165,6 +165,36 @@ describe("concurrent group writes", () => {
     expect(await teamPermissionsOf(conn, member.userId)).toEqual([]);
   });
 
+  it("writes large memberships in one batch, and refuses more than 1,000 changes at once", async () => {
+    const name = `Large ${crypto.randomUUID().slice(0, 8)}`;
+    await setGroupMapping(conn, { [name]: ["ops_perm"] });
+    const users: { id: string; userId: string }[] = [];
+    for (let i = 0; i < 4; i++) users.push(...(await Promise.all(Array.from({ length: 30 }, () => provision()))));
+    // 120 members: more than D1's 100 bound parameters, so the lists travel as one JSON parameter.
+    const id = await createGroup(
+      name,
+      users.map((u) => u.id),
+    );
+    expect((await scim(conn, `/Groups/${id}`)).body.members).toHaveLength(120);
+    expect(await teamPermissionsOf(conn, users[119]!.userId)).toEqual(["ops_perm"]);
+    await patchGroup(id, { op: "remove", path: "members", value: users.slice(0, 110).map((u) => ({ value: u.id })) });
+    const left = await scim(conn, `/Groups/${id}`);
+    expect(left.body.members.map((m: { value: string }) => m.value).sort()).toEqual(
+      users
+        .slice(110)
+        .map((u) => u.id)
+        .sort(),
+    );
+    expect(await teamPermissionsOf(conn, users[0]!.userId)).toEqual([]);
+    expect(await teamPermissionsOf(conn, users[115]!.userId)).toEqual(["ops_perm"]);
+    const tooMany = await scim(conn, `/Groups/${id}`, {
+      method: "PATCH",
+      body: patchOp({ op: "add", path: "members", value: Array.from({ length: 1001 }, () => ({ value: crypto.randomUUID() })) }),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.scimType).toBe("invalidValue");
+  });
+
   it("a PATCH pinned to an old version with If-Match is refused with 412", async () => {
     const id = await createGroup(`Pinned ${crypto.randomUUID().slice(0, 8)}`);
     const member = await provision();

@@ -119,21 +119,27 @@ export function deleteScimGroupIfVersionStatement(db: Db, id: string, version: n
   return db.delete(scimGroups).where(and(eq(scimGroups.id, id), eq(scimGroups.version, version)));
 }
 
-/** Adds a member, only if the identity is the connection's; a repeated add is a no-op (the primary key). */
-export function insertGroupMemberStatement(db: Db, connectionId: string, groupId: string, identityId: string) {
+/** SQL: the ids of a JSON array bound as ONE parameter (D1 binds at most 100 per statement). */
+const idsIn = (ids: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+/** Adds members (those that are the connection's identities); a repeated add is a no-op (the primary key). One statement. */
+export function insertGroupMembersStatement(db: Db, connectionId: string, groupId: string, identityIds: readonly string[]) {
   return db
     .insert(scimGroupMembers)
     .select(
       db
         .select({ groupId: sql<string>`${groupId}`.as("group_id"), identityId: ssoIdentities.id })
         .from(ssoIdentities)
-        .where(and(eq(ssoIdentities.id, identityId), eq(ssoIdentities.connectionId, connectionId))),
+        .where(and(eq(ssoIdentities.connectionId, connectionId), inArray(ssoIdentities.id, idsIn(identityIds)))),
     )
     .onConflictDoNothing();
 }
 
-export function deleteGroupMemberStatement(db: Db, groupId: string, identityId: string) {
-  return db.delete(scimGroupMembers).where(and(eq(scimGroupMembers.groupId, groupId), eq(scimGroupMembers.identityId, identityId)));
+/** Removes members. One statement. */
+export function deleteGroupMembersStatement(db: Db, groupId: string, identityIds: readonly string[]) {
+  return db
+    .delete(scimGroupMembers)
+    .where(and(eq(scimGroupMembers.groupId, groupId), inArray(scimGroupMembers.identityId, idsIn(identityIds))));
 }
 
 export function deleteMembersOfGroupStatement(db: Db, groupId: string) {

@@ -8,12 +8,12 @@
  */
 import { abortUnlessChangedStatement, isLostCompareAndSet } from "../../db/queries/scim-compare-and-set";
 import {
-  deleteGroupMemberStatement,
+  deleteGroupMembersStatement,
   deleteMembersOfGroupStatement,
   deleteScimGroupIfVersionStatement,
   findScimGroup,
   findScimGroupByName,
-  insertGroupMemberStatement,
+  insertGroupMembersStatement,
   insertScimGroupStatement,
   listMembersOfGroups,
   listScimGroupsPage,
@@ -39,8 +39,11 @@ export type ScimGroup = { group: ScimGroupRow; members: ScimGroupMember[] };
 export type ScimGroupResult = { ok: true } & ScimGroup;
 type Batch = [BatchItem, ...BatchItem[]];
 
-/** Most members one write may add or remove (each is a few statements of its batch); IdPs send membership in smaller PATCHes. */
-export const MAX_MEMBER_CHANGES = 500;
+/**
+ * Most members one write may add or remove. The membership rows are one statement, but each member's
+ * mapped permissions are statements of their own (with their events), and the batch is one transaction.
+ */
+export const MAX_MEMBER_CHANGES = 1000;
 
 const notFound = (id: string) => scimProblem(404, `Group ${id} not found.`);
 const nameTaken = (name: string) => scimProblem(409, `A Group with displayName ${name} already exists.`, "uniqueness");
@@ -134,7 +137,7 @@ export async function createScimGroup(deps: Deps, caller: ScimCaller, body: unkn
       createdAt: now,
       updatedAt: now,
     }),
-    ...attrs.memberIds.map((memberId) => insertGroupMemberStatement(deps.db, connection.id, id, memberId)),
+    ...(attrs.memberIds.length ? [insertGroupMembersStatement(deps.db, connection.id, id, attrs.memberIds)] : []),
     ...[...members.values()].flatMap((member) => grantMappedStatements(deps, caller, member, granted)),
     eventStatement(
       deps,
@@ -194,8 +197,8 @@ async function writeGroup(
       updatedAt: deps.now(),
     }),
     abortUnlessChangedStatement(deps.db),
-    ...removed.map((id) => deleteGroupMemberStatement(deps.db, current.id, id)),
-    ...added.map((id) => insertGroupMemberStatement(deps.db, connection.id, current.id, id)),
+    ...(removed.length ? [deleteGroupMembersStatement(deps.db, current.id, removed)] : []),
+    ...(added.length ? [insertGroupMembersStatement(deps.db, connection.id, current.id, added)] : []),
     ...added.flatMap((id) => grantMappedStatements(deps, caller, member(id), newPermissions)),
     ...removed.flatMap((id) => revokeUnmappedStatements(deps, caller, member(id), oldPermissions)),
     ...staying.flatMap((id) => [

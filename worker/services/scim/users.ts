@@ -135,8 +135,11 @@ async function createOnce(deps: Deps, caller: ScimCaller, attrs: UserAttributes)
       if (await findSsoIdentityOfUser(deps.db, connection.id, userId))
         return scimProblem(409, `The user with email ${email} is already provisioned under another userName.`, "uniqueness");
       const alreadyMember = await isTeamMember(deps.db, connection.teamId, userId);
+      const displayName = displayNameOf(attrs.resource);
+      // The IdP is the source of the provisioned user's name, as on every later write.
+      const rename = displayName !== null ? [updateUserStatement(deps.db, project.id, userId, { displayName })] : [];
       try {
-        await deps.db.batch(statements(userId, alreadyMember) as Batch);
+        await deps.db.batch([...statements(userId, alreadyMember), ...rename] as Batch);
       } catch (err) {
         // The unique indexes decide a race with another create of this userName or user.
         if (isUniqueViolation(err)) return userNameTaken(attrs.userName);
