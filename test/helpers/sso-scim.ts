@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../worker/crypto/hash";
 import { createDb } from "../../worker/db/client";
-import { ssoConnections, ssoDomains } from "../../worker/db/schema";
+import { ssoConnections, ssoDomains, ssoIdentities } from "../../worker/db/schema";
 import { call, createProjectWithKeys } from "./api";
 import { workerFetch } from "./worker-fetch";
 
@@ -88,6 +88,27 @@ export async function verifyDomain(conn: ScimConnection, domain: string, teamId 
     checkedAt: Date.now(),
     createdAt: Date.now(),
   });
+}
+
+/** The identity a first SSO sign-in makes (the FLOW part's row: the IdP's subject, its email as userName, no SCIM attributes). */
+export async function insertSignInIdentity(conn: ScimConnection, userId: string, userName: string, subject: string): Promise<string> {
+  const id = crypto.randomUUID();
+  const now = Date.now();
+  await db()
+    .insert(ssoIdentities)
+    .values({
+      id,
+      projectId: conn.project.projectId,
+      connectionId: conn.connectionId,
+      userId,
+      subject,
+      userName,
+      active: true,
+      lastSignInAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+  return id;
 }
 
 /** A domain name no other test uses. */

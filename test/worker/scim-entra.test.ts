@@ -18,6 +18,7 @@ import {
   ENTERPRISE_USER_SCHEMA,
   eventsOf,
   GROUP_SCHEMA,
+  insertSignInIdentity,
   patchOp,
   type ScimConnection,
   scim,
@@ -194,6 +195,39 @@ describe("Entra user provisioning", () => {
     expect(await teamMemberIds(conn)).not.toContain(person.userId);
   });
 });
+
+describe("identities a first SSO sign-in made", () => {
+  it("are found by userName whatever its case, and managed like provisioned ones", async () => {
+    const person = await signUp(conn.project.client);
+    const mixed = `Mixed.Case-${crypto.randomUUID().slice(0, 8)}@Example.Test`;
+    const id = await insertSignInIdentity(conn, person.userId, mixed, `subject-${crypto.randomUUID()}`);
+    // Entra looks the user up before creating it: it finds the signed-in identity, so it does not create a second.
+    const found = await scim(conn, `/Users?filter=${encodeURIComponent(`userName eq "${mixed.toLowerCase()}"`)}`);
+    expect(found.body.totalResults).toBe(1);
+    expect(found.body.Resources[0]).toMatchObject({ id, userName: mixed, active: true });
+    expectConflict(await scim(conn, "/Users", { body: entraUser(mixed.toUpperCase(), mixed) }));
+    // Entra then patches it with its attributes.
+    const patched = await scim(conn, `/Users/${id}`, {
+      method: "PATCH",
+      body: patchOp(
+        { op: "Replace", path: "externalId", value: "entra-object-id" },
+        { op: "Add", path: "displayName", value: "Mixed Case" },
+      ),
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({
+      userName: mixed,
+      externalId: "entra-object-id",
+      displayName: "Mixed Case",
+      meta: { version: 'W/"2"' },
+    });
+  });
+});
+
+function expectConflict(res: { status: number; body: { scimType?: string } }) {
+  expect(res.status).toBe(409);
+  expect(res.body.scimType).toBe("uniqueness");
+}
 
 describe("Entra group provisioning", () => {
   it("creates a group, finds it, renames it, adds and removes members, deletes it", async () => {

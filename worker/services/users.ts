@@ -111,23 +111,14 @@ async function resolvePasswordHash(
 }
 
 /** Creates a user with its primary email and (when configured) a personal team, in one batch. */
-export async function createUser(deps: Deps, project: ProjectRow, input: NewUserInput): Promise<CreateUserResult> {
-  // Without provider links there is no link problem to report.
-  return (await createUserWithOAuthProviders(deps, project, input, [])) as CreateUserResult;
-}
-
-/**
- * createUser plus the caller's own statements that need the new user's id, in the same batch (SCIM: the
- * connection's identity and the team membership), so the user never exists without them. A unique
- * violation of those statements fails the creation (as email_taken when the user has an email).
- */
-export async function createUserWithStatements(
+export async function createUser(
   deps: Deps,
   project: ProjectRow,
   input: NewUserInput,
-  statements: (userId: string) => BatchItem<"sqlite">[],
+  alongside?: (userId: string) => BatchItem<"sqlite">[],
 ): Promise<CreateUserResult> {
-  return (await createUserWithOAuthProviders(deps, project, input, [], statements)) as CreateUserResult;
+  // Without provider links there is no link problem to report.
+  return (await createUserWithOAuthProviders(deps, project, input, [], alongside)) as CreateUserResult;
 }
 
 /** createUser plus linked provider identities (sign-in and connected accounts), in the same batch. */
@@ -136,7 +127,8 @@ export async function createUserWithOAuthProviders(
   project: ProjectRow,
   input: NewUserInput,
   oauthProviders: NewUserOAuthProvider[],
-  extraStatements?: (userId: string) => BatchItem<"sqlite">[],
+  /** More statements for the user's batch, given its id (an SSO sign-in's identity row: services/sso/user-resolution.ts). */
+  alongside: (userId: string) => BatchItem<"sqlite">[] = () => [],
 ): Promise<CreateUserResult | OAuthProviderProblem> {
   const config = readProjectConfig(project.config);
   const now = deps.now();
@@ -203,7 +195,7 @@ export async function createUserWithOAuthProviders(
     if (!links.ok) return links;
     statements.push(...links.statements);
   }
-  if (extraStatements) statements.push(...extraStatements(userId));
+  statements.push(...alongside(userId));
   const signUp = input.signUp ?? { method: deps.audit.actorType === "admin" ? "admin" : "server" };
   statements.push(eventStatement(deps, project.id, "user.created", { userId }, { ...signUp, is_anonymous: isAnonymous }));
   try {

@@ -1,8 +1,8 @@
 /**
  * A user as one SSO connection knows them (issue 31): the SCIM User resource (its id is the row's id)
  * and the link the first SSO sign-in makes. SCIM's verbs are below; the sign-in flow keeps its own in
- * a file of its own, so both stay additive. `user_name` is stored lower-cased (SCIM's userName is not
- * case-exact, RFC 7643 §4.1), the userName as sent is in `scim_resource`.
+ * a file of its own, so both stay additive. SCIM stores `user_name` lower-cased (SCIM's userName is not
+ * case-exact, RFC 7643 §4.1) and the userName as sent in `scim_resource`.
  */
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
@@ -21,12 +21,19 @@ export async function findSsoIdentity(db: Db, connectionId: string, id: string):
   return row ?? null;
 }
 
+/**
+ * SQL: the identity's userName is this lower-cased one. SCIM writes it lower-cased, but a first SSO
+ * sign-in writes the IdP's email or subject as sent, so the column is compared lower-cased (a scan of
+ * the connection's entries of the (connection_id, user_name) index).
+ */
+const userNameIs = (userNameKey: string) => sql`lower(${ssoIdentities.userName}) = ${userNameKey}`;
+
 /** The identity holding this (lower-cased) userName in the connection. */
 export async function findSsoIdentityByUserName(db: Db, connectionId: string, userNameKey: string): Promise<SsoIdentityRow | null> {
   const row = await db
     .select()
     .from(ssoIdentities)
-    .where(and(eq(ssoIdentities.connectionId, connectionId), eq(ssoIdentities.userName, userNameKey)))
+    .where(and(eq(ssoIdentities.connectionId, connectionId), userNameIs(userNameKey)))
     .get();
   return row ?? null;
 }
@@ -68,7 +75,7 @@ export type ScimUserConditions = {
 
 function userConditions(connectionId: string, c: ScimUserConditions): SQL {
   const where: SQL[] = [eq(ssoIdentities.connectionId, connectionId)];
-  for (const name of c.userNames) where.push(eq(ssoIdentities.userName, name));
+  for (const name of c.userNames) where.push(userNameIs(name));
   for (const id of c.externalIds) where.push(eq(ssoIdentities.externalId, id));
   for (const email of c.emails) {
     const parts: SQL[] = [sql`1 = 1`];

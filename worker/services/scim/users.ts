@@ -25,7 +25,7 @@ import { findUserRecordByAuthEmail, isUniqueViolation, updateUserStatement } fro
 import type { Deps } from "../deps";
 import { eventStatement } from "../events";
 import type { BatchItem } from "../permissions";
-import { createUserWithStatements } from "../users";
+import { createUser } from "../users";
 import type { ScimCaller } from "./auth";
 import { attempt, type ScimProblem, scimProblem } from "./errors";
 import { userFilterConditions } from "./list-filter";
@@ -148,9 +148,9 @@ async function createOnce(deps: Deps, caller: ScimCaller, attrs: UserAttributes)
       return reload(deps, caller, identityId);
     }
   }
-  let created: Awaited<ReturnType<typeof createUserWithStatements>>;
+  let created: Awaited<ReturnType<typeof createUser>>;
   try {
-    created = await createUserWithStatements(
+    created = await createUser(
       deps,
       project,
       {

@@ -36,9 +36,14 @@ function meta(
 /** A resource as answered: its attributes, and meta (with its location). */
 export type ScimResource = JsonObject & { meta: { location: string } };
 
-/** A User's stored attributes with `active` (a column of its own): what a PATCH applies to. */
+/**
+ * A User's stored attributes with `active` (a column of its own): what a PATCH applies to. An identity
+ * a first SSO sign-in made has no SCIM attributes yet: its userName (the IdP's email or subject) stands in.
+ */
 export function userAttributesOf(identity: SsoIdentityRow): JsonObject {
-  return { ...(isObject(identity.scimResource) ? identity.scimResource : {}), active: identity.active };
+  const stored = isObject(identity.scimResource) ? identity.scimResource : {};
+  const userName = identity.userName ?? identity.subject;
+  return { ...(userName !== null ? { userName } : {}), ...stored, active: identity.active };
 }
 
 export function scimUserView(deps: Deps, identity: SsoIdentityRow, groups: readonly IdentityGroup[]): ScimResource {
