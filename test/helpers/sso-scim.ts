@@ -94,20 +94,18 @@ export async function verifyDomain(conn: ScimConnection, domain: string, teamId 
 export async function insertSignInIdentity(conn: ScimConnection, userId: string, userName: string, subject: string): Promise<string> {
   const id = crypto.randomUUID();
   const now = Date.now();
-  await db()
-    .insert(ssoIdentities)
-    .values({
-      id,
-      projectId: conn.project.projectId,
-      connectionId: conn.connectionId,
-      userId,
-      subject,
-      userName,
-      active: true,
-      lastSignInAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
+  await db().insert(ssoIdentities).values({
+    id,
+    projectId: conn.project.projectId,
+    connectionId: conn.connectionId,
+    userId,
+    subject,
+    userName,
+    active: true,
+    lastSignInAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
   return id;
 }
 
