@@ -84,6 +84,7 @@ import {
   teamPermissionsRoutes,
 } from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
+import { scimRoutes } from "./routes/scim";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
 import { teamMembershipsRoutes } from "./routes/team-memberships";
@@ -173,7 +174,9 @@ const api = routeGroup()
   .route("/stripe-widgets", stripeWidgetsRoutes)
   .route("/internal/payments", internalPaymentsStripeRoutes)
   .route("/internal/payments", internalPaymentMethodsRoutes)
-  .route("/internal/payments", internalTransactionsRoutes);
+  .route("/internal/payments", internalTransactionsRoutes)
+  // The SCIM 2.0 server of each SSO connection (issue 31): its own bearer token and error wire.
+  .route("/scim", scimRoutes);
 addApiDocs(api);
 
 /** The OpenAPI document of every /api/v1 route (also served at /api/v1/openapi.json). */

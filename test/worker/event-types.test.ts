@@ -445,6 +445,15 @@ describe("event catalogue coverage", () => {
       // oauth-provider-code-flow/-refusals/-tokens.test.ts (issue 30, the OpenID provider's flows)
       "oauth_token.issued",
       "oauth_token.revoked",
+      // scim-entra/-okta/-deprovision/-groups.test.ts (issue 31: SCIM provisioning)
+      "scim.user_created",
+      "scim.user_updated",
+      "scim.user_deactivated",
+      "scim.user_reactivated",
+      "scim.user_deleted",
+      "scim.group_created",
+      "scim.group_updated",
+      "scim.group_deleted",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

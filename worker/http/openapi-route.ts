@@ -56,9 +56,15 @@ export const SECURITY_SCHEMES = {
     description: "An owner's session on the internal project: stands in for the key of any access level, and keeps that level.",
   },
   accessToken: { type: "apiKey", in: "header", name: "x-stack-access-token", description: "The signed-in user's access token." },
+  scimToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "An SSO connection's SCIM token (dmscim_…), for its SCIM 2.0 endpoints under /scim/{connectionId}.",
+  },
 } as const;
 
 function security(spec: RouteSpec): Record<string, string[]>[] {
+  if (spec.errorFormat === "scim") return [{ scimToken: [] }];
   if (spec.access === "public") return [];
   const base: Record<string, string[]> = { projectId: [], accessType: [] };
   const user: Record<string, string[]> = spec.user ? { accessToken: [] } : {};
@@ -76,9 +82,9 @@ export function errorsOf(spec: RouteSpec): KnownErrorCode[] {
     if (spec.access.length < 3) codes.add("INSUFFICIENT_ACCESS_TYPE");
   }
   if (spec.user) codes.add(spec.missingUser ?? "CANNOT_GET_OWN_USER_WITHOUT_USER");
-  // An OAuth-wire route answers a bad input with its own invalid_request, not these.
-  if (spec.errorFormat !== "oauth" && (spec.params || spec.query || spec.body)) codes.add("SCHEMA_ERROR");
-  if (spec.errorFormat !== "oauth" && spec.body) codes.add("BODY_PARSING_ERROR");
+  // An OAuth- or SCIM-wire route answers a bad input with its own protocol's error, not these.
+  if (!spec.errorFormat && (spec.params || spec.query || spec.body)) codes.add("SCHEMA_ERROR");
+  if (!spec.errorFormat && spec.body) codes.add("BODY_PARSING_ERROR");
   return [...codes].sort();
 }
 

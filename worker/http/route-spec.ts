@@ -49,8 +49,12 @@ export type RouteSpec = {
    * "oauth": the route speaks an OAuth/OpenID wire (the OpenID provider's endpoints): its errors are
    * RFC 6749 JSON `{error, error_description}` declared in `response`, and a bad input is
    * `invalid_request`, never SCHEMA_ERROR (its route group renders them: routes/oauth-provider/respond.ts).
+   * "scim": a connection's SCIM 2.0 server (issue 31): its errors are RFC 7644 §3.12 JSON
+   * `{schemas, status, scimType, detail}` declared in `response`, a bad input is a SCIM 400
+   * (invalidSyntax / invalidValue), never SCHEMA_ERROR, and the caller is the connection's bearer token
+   * (its route group renders them: routes/scim/respond.ts).
    */
-  errorFormat?: "oauth";
+  errorFormat?: "oauth" | "scim";
 };
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;

@@ -11,6 +11,16 @@ import { z } from "zod";
 /** Largest body we read; anything bigger is refused before parsing. */
 export const MAX_BODY_BYTES = 1_000_000;
 
+/** The body is larger than the route reads: BODY_PARSING_ERROR on this wire, 413 on a protocol's own (SCIM). */
+export class BodyTooLargeError extends KnownError {
+  constructor(readonly maxBytes: number) {
+    super("BODY_PARSING_ERROR", undefined, `Request body is larger than ${maxBytes} bytes.`);
+  }
+}
+
+/** JSON media types: plain JSON, and SCIM's (RFC 7644 §8.1), which IdPs send. */
+const JSON_TYPES = new Set(["application/json", "application/scim+json"]);
+
 export function formatIssues(method: string, path: string, issues: z.core.$ZodIssue[]): string {
   const lines = issues.map((i) => {
     const where = i.path.length ? i.path.join(".") : "body";
@@ -43,14 +53,14 @@ export function nestingDepth(value: unknown): number {
 export async function readBody(c: Context, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
   const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > maxBytes) throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${maxBytes} bytes.`);
+  if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
   // Bytes, then UTF-8: workerd warns when .text() reads a form-encoded body.
   const text = new TextDecoder().decode(await c.req.arrayBuffer());
-  if (text.length > maxBytes) throw new KnownError("BODY_PARSING_ERROR", undefined, `Request body is larger than ${maxBytes} bytes.`);
+  if (text.length > maxBytes) throw new BodyTooLargeError(maxBytes);
   if (text.trim() === "") return undefined;
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
-  if (type === "application/json" || type === "text/plain" || type === "application/octet-stream" || type === "") {
+  if (JSON_TYPES.has(type) || type === "text/plain" || type === "application/octet-stream" || type === "") {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -5,6 +5,7 @@
  */
 
 import { SYSTEM_TEAM_PERMISSIONS } from "@doorman/shared/constants";
+import type { SQL } from "drizzle-orm";
 import type { BatchItem as DrizzleBatchItem } from "drizzle-orm/batch";
 import {
   deleteProjectGrantStatement,
@@ -190,6 +191,44 @@ export async function checkPermissionScope(
 
 type MembershipProblem = Problem<"team_not_member">;
 
+/**
+ * Statements granting one team permission to a member, with its event when the grant is new, for the
+ * caller's batch. The grant needs the membership (and the definition, unless a system permission) as
+ * the batch runs; `onlyIf` adds a caller's own condition (SCIM: a group of the member still maps it).
+ */
+export function grantTeamPermissionStatements(
+  deps: Deps,
+  projectId: string,
+  teamId: string,
+  userId: string,
+  permissionId: string,
+  onlyIf?: SQL,
+): BatchItem[] {
+  return [
+    insertTeamGrantStatement(
+      deps.db,
+      { projectId, teamId, userId, permissionId, createdAt: deps.now() },
+      { requireDefinition: !isSystemTeamPermission(permissionId), requireMembership: true, onlyIf },
+    ),
+    eventIfChangedStatement(deps, projectId, "team_permission.created", { teamId, userId }, { permission_id: permissionId }),
+  ];
+}
+
+/** Statements revoking one direct team grant, with its event when there was one; `onlyIf` as for grants. */
+export function revokeTeamPermissionStatements(
+  deps: Deps,
+  projectId: string,
+  teamId: string,
+  userId: string,
+  permissionId: string,
+  onlyIf?: SQL,
+): BatchItem[] {
+  return [
+    deleteTeamGrantStatement(deps.db, projectId, teamId, userId, permissionId, onlyIf),
+    eventIfChangedStatement(deps, projectId, "team_permission.deleted", { teamId, userId }, { permission_id: permissionId }),
+  ];
+}
+
 export async function grantTeamPermission(
   deps: Deps,
   projectId: string,
@@ -202,14 +241,7 @@ export async function grantTeamPermission(
   if (!scope.ok) return scope;
   // Conditional on membership and definition in the statement itself: a concurrent removal wins.
   // The event is written only when the grant is new (a repeated grant changes nothing).
-  await deps.db.batch([
-    insertTeamGrantStatement(
-      deps.db,
-      { projectId, teamId, userId, permissionId, createdAt: deps.now() },
-      { requireDefinition: !isSystemTeamPermission(permissionId), requireMembership: true },
-    ),
-    eventIfChangedStatement(deps, projectId, "team_permission.created", { teamId, userId }, { permission_id: permissionId }),
-  ]);
+  await deps.db.batch(grantTeamPermissionStatements(deps, projectId, teamId, userId, permissionId) as [BatchItem, ...BatchItem[]]);
   return { ok: true };
 }
 
@@ -222,11 +254,10 @@ export async function revokeTeamPermission(
 ): Promise<{ ok: true } | MembershipProblem | Problem<"team_permission_not_found">> {
   if (!(await isMemberInProject(deps.db, projectId, teamId, userId))) return fail("team_not_member", { teamId, userId });
   // Only a direct grant can be revoked; one held through containment is revoked at its source.
-  const [deleted] = await deps.db.batch([
-    deleteTeamGrantStatement(deps.db, projectId, teamId, userId, permissionId),
-    eventIfChangedStatement(deps, projectId, "team_permission.deleted", { teamId, userId }, { permission_id: permissionId }),
-  ]);
-  if (deleted.length === 0) return fail("team_permission_not_found", { teamId, userId, permissionId });
+  const [deleted] = await deps.db.batch(
+    revokeTeamPermissionStatements(deps, projectId, teamId, userId, permissionId) as [BatchItem, ...BatchItem[]],
+  );
+  if ((deleted as unknown[]).length === 0) return fail("team_permission_not_found", { teamId, userId, permissionId });
   return { ok: true };
 }
 

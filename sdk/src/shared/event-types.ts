@@ -22,7 +22,7 @@ export const EVENT_AREAS = [
       "sign_in.failed", // data: { method, reason: known error code }
       "sign_in.locked_out", // password sign-in refused for the rest of the hour after 100 failures (the user is emailed)
       "sign_out", // data: { session_id }
-      "session.revoked", // data: { session_id } (one user's), or { all_users: true } without a user when an admin signs every user of the project out
+      "session.revoked", // data: { session_id } (one user's), or { all_users: true } without a user when an admin signs every user of the project out, or { everywhere: true, scim_connection_id } when SCIM deprovisions the user
       "session.token_reused", // data: { session_id } — a rotated refresh token came back; the session family is revoked
       "session.impersonated", // data: { session_id, via?: "link" } — an admin opened a session as the user (via an impersonation link: redeemed in the app)
       "impersonation.link_created", // data: { expires_at_millis } — an owner made a one-time link that opens the app signed in as the user

@@ -155,9 +155,11 @@ export async function deleteDefinitionEverywhere(db: Db, projectId: string, id: 
 export function insertTeamGrantStatement(
   db: Db,
   row: { projectId: string; teamId: string; userId: string; permissionId: string; createdAt: number },
-  options: { requireDefinition: boolean; requireMembership: boolean },
+  options: { requireDefinition: boolean; requireMembership: boolean; onlyIf?: SQL },
 ) {
   const conditions: SQL[] = [sql`1 = 1`];
+  // A caller's own condition, checked as the statement runs (SCIM: the member is still in a group that maps the permission).
+  if (options.onlyIf) conditions.push(options.onlyIf);
   if (options.requireMembership) {
     conditions.push(
       sql`EXISTS (SELECT 1 FROM ${teamMembers} WHERE ${teamMembers.teamId} = ${row.teamId} AND ${teamMembers.userId} = ${row.userId})`,
@@ -176,8 +178,11 @@ function definitionExists(projectId: string, id: string, scope: PermissionScope)
   return sql`EXISTS (SELECT 1 FROM ${permissionDefinitions} WHERE ${permissionDefinitions.projectId} = ${projectId} AND ${permissionDefinitions.id} = ${id} AND ${permissionDefinitions.scope} = ${scope})`;
 }
 
-/** Deletes one direct grant (unexecuted; returns the deleted ids: none when the user did not hold it directly). */
-export function deleteTeamGrantStatement(db: Db, projectId: string, teamId: string, userId: string, permissionId: string) {
+/**
+ * Deletes one direct grant (unexecuted; returns the deleted ids: none when the user did not hold it directly).
+ * `onlyIf`: a caller's own condition, checked as the statement runs (SCIM: no remaining group maps the permission).
+ */
+export function deleteTeamGrantStatement(db: Db, projectId: string, teamId: string, userId: string, permissionId: string, onlyIf?: SQL) {
   return db
     .delete(teamPermissions)
     .where(
@@ -186,6 +191,7 @@ export function deleteTeamGrantStatement(db: Db, projectId: string, teamId: stri
         eq(teamPermissions.teamId, teamId),
         eq(teamPermissions.userId, userId),
         eq(teamPermissions.permissionId, permissionId),
+        onlyIf,
       ),
     )
     .returning({ id: teamPermissions.permissionId });

@@ -236,6 +236,14 @@ export async function deleteSessionsOfUser(db: Db, projectId: string, userId: st
 }
 
 /**
+ * Deletes every session of the user in the project, unexecuted, for the caller's batch (SCIM
+ * deprovisioning: with the membership removal, in one transaction); a statement after it may read changes().
+ */
+export function deleteSessionsOfUserStatement(db: Db, projectId: string, userId: string) {
+  return db.delete(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.userId, userId)));
+}
+
+/**
  * Ends every live session of one project: a single DELETE over the (project_id, expires_at) index,
  * whatever the number of sessions; no row comes back to the worker, and the retired refresh tokens
  * go with their sessions by the foreign key's cascade. Only this project's rows match: another
