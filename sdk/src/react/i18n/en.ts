@@ -476,6 +476,18 @@ export const en = {
   "activity.appRevoked": "Revoked {app}",
   "activity.appTokenRevoked": "An app gave up its access",
   "activity.appTokenReused": "App access ended: a token was reused",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continue with SSO",
+  "sso.title": "Sign in with SSO",
+  "sso.subtitle": "Enter your work email. We will take you to your organization's sign-in page.",
+  "sso.workEmail": "Work email",
+  "sso.redirecting": "Redirecting to your organization…",
+  "sso.notConfigured": "Your organization has not set up single sign-on (SSO) for this email address.",
+  "sso.required": "Your organization requires single sign-on (SSO) for {email}. Continue with SSO to sign in.",
+  "sso.otherMethods": "Sign in another way",
+  "sso.starting": "Taking you to your organization's sign-in page…",
+  "sso.startFailed": "The sign-in with your organization could not start.",
+  "activity.method.sso": "your organization's single sign-on",
 };
 
 /** A key of the catalogue. */
