@@ -23,7 +23,7 @@ import { OAuthButtonGroup } from "./oauth-button-group";
 import { PasskeySignInButton } from "./passkey-sign-in-button";
 import { currentSearch, withReturnTo } from "./return-to";
 import { SignedInNotice } from "./signed-in-notice";
-import { SsoConnectionStart, SsoSignIn } from "./sso-sign-in";
+import { SsoSignIn } from "./sso-sign-in";
 import { useCredentialForm } from "./use-credential-form";
 
 export type SignInProps = {
@@ -44,14 +44,15 @@ export function SignIn({ title, search }: SignInProps) {
   const user = useUser();
   const { t } = useTranslation();
   const [deviceAttempt, setDeviceAttempt] = useState<DeviceAttempt | null>(null);
-  const [mode, setMode] = useState<"password" | "code" | "sso">("password");
-  // The SSO step's email and why the page moved there (a refused password or code sign-in).
-  const [sso, setSso] = useState<{ email: string; notice?: string }>({ email: "" });
+  // The IdP-initiated bounce: a sign-in of this connection starts at once.
+  const [bounceId] = useState(() => new URLSearchParams(search ?? currentSearch()).get(SSO_CONNECTION_QUERY_PARAM));
+  const [mode, setMode] = useState<"password" | "code" | "sso">(bounceId ? "sso" : "password");
+  // The SSO step's email and why the page is there (a refused password or code sign-in, or the bounce).
+  const [sso, setSso] = useState<{ email: string; notice?: string }>({ email: "", notice: bounceId ? t("sso.starting") : undefined });
   const ssoRequired = (email: string) => {
     setSso({ email, notice: t("sso.required", { email }) });
     setMode("sso");
   };
-  const [bounceId, setBounceId] = useState(() => new URLSearchParams(search ?? currentSearch()).get(SSO_CONNECTION_QUERY_PARAM));
   const form = useCredentialForm(
     (v): FormErrors => ({
       email: checkEmail(v.email, t) ?? undefined,
@@ -71,16 +72,10 @@ export function SignIn({ title, search }: SignInProps) {
   const magicLinkEnabled = useProjectFlag("magic_link_enabled") === true;
 
   if (user && !done && !pending && !deviceAttempt) return <SignedInNotice />;
-  if (bounceId)
-    return (
-      <AuthCard title={t("sso.title")}>
-        <SsoConnectionStart connectionId={bounceId} onBack={() => setBounceId(null)} />
-      </AuthCard>
-    );
   if (mode === "sso")
     return (
       <AuthCard title={t("sso.title")} subtitle={t("sso.subtitle")}>
-        <SsoSignIn initialEmail={sso.email} notice={sso.notice} onBack={() => setMode("password")} />
+        <SsoSignIn {...sso} connectionId={bounceId} onBack={() => setMode("password")} />
       </AuthCard>
     );
   if (deviceAttempt)

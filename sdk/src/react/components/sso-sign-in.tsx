@@ -1,10 +1,11 @@
 /**
  * The sign-in page's enterprise SSO step (issue 31): the work email first; `lookupSso` says whether
  * the email's organization set up SSO, and if so the browser goes to its identity provider
- * (`signInWithSso`), coming back through the oauth-callback page. `SsoConnectionStart` is the
- * IdP-initiated bounce (`?sso_connection_id=`): a sign-in for that connection starts at once.
+ * (`signInWithSso`), coming back through the oauth-callback page. With `connectionId` (the
+ * IdP-initiated bounce, `?sso_connection_id=`) the sign-in of that connection starts at once.
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import type { SsoTarget } from "../../apps/sso";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { messageOf } from "./code-messages";
@@ -14,8 +15,10 @@ import { Field, FormAlert } from "./field";
 export type SsoSignInProps = {
   /** The email already typed (a refused password or code sign-in). */
   initialEmail?: string;
-  /** Why the page moved here (SSO_REQUIRED), shown above the form. */
+  /** Why the page is here (SSO_REQUIRED, or the bounce), shown above the form. */
   notice?: string;
+  /** Start this connection's sign-in at once. */
+  connectionId?: string | null;
   /** Back to the other sign-in methods. */
   onBack: () => void;
 };
@@ -24,31 +27,41 @@ export type SsoSignInProps = {
  * @example
  * <SsoSignIn onBack={() => setMode("password")} />
  */
-export function SsoSignIn({ initialEmail = "", notice, onBack }: SsoSignInProps) {
+export function SsoSignIn({ initialEmail = "", notice, connectionId, onBack }: SsoSignInProps) {
   const app = useStackApp();
   const { t } = useTranslation();
   const [email, setEmail] = useState(initialEmail);
   const [errors, setErrors] = useState<{ email?: string; form?: string }>({});
   const [pending, setPending] = useState(false);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const problem = checkEmail(email, t);
-    setErrors(problem ? { email: problem } : {});
-    if (problem) return;
+  /** Goes to the IdP (navigates away: stays pending), or shows why not. */
+  const start = async (target: SsoTarget, lookup: boolean) => {
     setPending(true);
     try {
-      const found = await app.lookupSso(email.trim());
-      if (!found.connectionId) {
+      if (lookup && "email" in target && !(await app.lookupSso(target.email)).connectionId) {
         setErrors({ email: t("sso.notConfigured") });
         setPending(false);
         return;
       }
-      await app.signInWithSso({ email: email.trim() }); // navigates away: stays pending
+      await app.signInWithSso(target);
     } catch (error) {
       setErrors({ form: messageOf(error, t("common.somethingWrong")) });
       setPending(false);
     }
+  };
+  const started = useRef(false);
+  useEffect(() => {
+    // Once per mount (StrictMode runs effects twice): each start stores a one-time request.
+    if (!connectionId || started.current) return;
+    started.current = true;
+    void start({ connectionId }, false);
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = checkEmail(email, t);
+    setErrors(problem ? { email: problem } : {});
+    if (!problem) void start({ email: email.trim() }, true);
   };
 
   return (
@@ -79,33 +92,5 @@ export function SsoSignIn({ initialEmail = "", notice, onBack }: SsoSignInProps)
         {t("sso.otherMethods")}
       </button>
     </form>
-  );
-}
-
-/** Starts the SSO sign-in of one connection as soon as it renders (the IdP-initiated bounce). */
-export function SsoConnectionStart({ connectionId, onBack }: { connectionId: string; onBack: () => void }) {
-  const app = useStackApp();
-  const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const started = useRef(false);
-  useEffect(() => {
-    // Once per mount (StrictMode runs effects twice): each start stores a one-time request.
-    if (started.current) return;
-    started.current = true;
-    app.signInWithSso({ connectionId }).catch((e: unknown) => setError(`${t("sso.startFailed")} ${messageOf(e, "")}`.trim()));
-  }, [app, connectionId, t]);
-  if (!error)
-    return (
-      <p className="stack-hint" role="status">
-        {t("sso.starting")}
-      </p>
-    );
-  return (
-    <div className="stack-form">
-      <FormAlert message={error} />
-      <button type="button" className="stack-link stack-switch" onClick={onBack}>
-        {t("sso.otherMethods")}
-      </button>
-    </div>
   );
 }

@@ -479,14 +479,13 @@ export const en = {
   // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
   "sso.continue": "Continue with SSO",
   "sso.title": "Sign in with SSO",
-  "sso.subtitle": "Enter your work email. We will take you to your organization's sign-in page.",
+  "sso.subtitle": "Enter your work email to sign in with your organization.",
   "sso.workEmail": "Work email",
   "sso.redirecting": "Redirecting to your organization…",
-  "sso.notConfigured": "Your organization has not set up single sign-on (SSO) for this email address.",
+  "sso.notConfigured": "No single sign-on (SSO) is set up for this email.",
   "sso.required": "Your organization requires single sign-on (SSO) for {email}. Continue with SSO to sign in.",
   "sso.otherMethods": "Sign in another way",
-  "sso.starting": "Taking you to your organization's sign-in page…",
-  "sso.startFailed": "The sign-in with your organization could not start.",
+  "sso.starting": "Taking you to your organization's sign-in…",
   "activity.method.sso": "your organization's single sign-on",
 };
 

@@ -482,6 +482,5 @@ export const ar: Messages = {
   "sso.required": "تشترط مؤسستك الدخول الموحّد (SSO) للعنوان {email}. تابع باستخدام SSO لتسجيل الدخول.",
   "sso.otherMethods": "تسجيل الدخول بطريقة أخرى",
   "sso.starting": "جارٍ نقلك إلى صفحة تسجيل الدخول الخاصة بمؤسستك…",
-  "sso.startFailed": "تعذّر بدء تسجيل الدخول عبر مؤسستك.",
   "activity.method.sso": "الدخول الموحّد لمؤسستك",
 };

@@ -489,6 +489,5 @@ export const de: Messages = {
   "sso.required": "Deine Organisation verlangt Single Sign-On (SSO) für {email}. Melde dich über SSO an.",
   "sso.otherMethods": "Anders anmelden",
   "sso.starting": "Du wirst zur Anmeldeseite deiner Organisation weitergeleitet…",
-  "sso.startFailed": "Die Anmeldung über deine Organisation konnte nicht gestartet werden.",
   "activity.method.sso": "dem Single Sign-On deiner Organisation",
 };

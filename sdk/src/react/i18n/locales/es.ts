@@ -485,6 +485,5 @@ export const es: Messages = {
   "sso.required": "Tu organización exige el inicio de sesión único (SSO) para {email}. Continúa con SSO para iniciar sesión.",
   "sso.otherMethods": "Iniciar sesión de otra forma",
   "sso.starting": "Te llevamos a la página de inicio de sesión de tu organización…",
-  "sso.startFailed": "No se pudo iniciar el acceso con tu organización.",
   "activity.method.sso": "el inicio de sesión único de tu organización",
 };

@@ -490,6 +490,5 @@ export const fr: Messages = {
   "sso.required": "Votre organisation exige l’authentification unique (SSO) pour {email}. Continuez avec le SSO pour vous connecter.",
   "sso.otherMethods": "Se connecter autrement",
   "sso.starting": "Redirection vers la page de connexion de votre organisation…",
-  "sso.startFailed": "La connexion via votre organisation n’a pas pu démarrer.",
   "activity.method.sso": "l’authentification unique de votre organisation",
 };

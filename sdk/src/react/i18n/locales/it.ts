@@ -486,6 +486,5 @@ export const it: Messages = {
   "sso.required": "La tua organizzazione richiede il single sign-on (SSO) per {email}. Continua con SSO per accedere.",
   "sso.otherMethods": "Accedi in un altro modo",
   "sso.starting": "Ti stiamo portando alla pagina di accesso della tua organizzazione…",
-  "sso.startFailed": "Non è stato possibile avviare l’accesso con la tua organizzazione.",
   "activity.method.sso": "il single sign-on della tua organizzazione",
 };

@@ -484,6 +484,5 @@ export const ja: Messages = {
   "sso.required": "{email} は組織によりシングルサインオン (SSO) が必須です。SSO で続行してログインしてください。",
   "sso.otherMethods": "別の方法でログイン",
   "sso.starting": "組織のログインページへ移動しています…",
-  "sso.startFailed": "組織でのログインを開始できませんでした。",
   "activity.method.sso": "組織のシングルサインオン",
 };

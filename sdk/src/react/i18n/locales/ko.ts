@@ -482,6 +482,5 @@ export const ko: Messages = {
   "sso.required": "조직에서 {email}에 대해 싱글 사인온(SSO)을 요구합니다. SSO로 계속하여 로그인하세요.",
   "sso.otherMethods": "다른 방법으로 로그인",
   "sso.starting": "조직의 로그인 페이지로 이동하는 중…",
-  "sso.startFailed": "조직 로그인을 시작할 수 없습니다.",
   "activity.method.sso": "조직의 싱글 사인온",
 };

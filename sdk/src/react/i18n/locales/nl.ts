@@ -483,6 +483,5 @@ export const nl: Messages = {
   "sso.required": "Je organisatie vereist single sign-on (SSO) voor {email}. Ga door met SSO om in te loggen.",
   "sso.otherMethods": "Op een andere manier inloggen",
   "sso.starting": "We sturen je door naar de inlogpagina van je organisatie…",
-  "sso.startFailed": "Het inloggen via je organisatie kon niet starten.",
   "activity.method.sso": "de single sign-on van je organisatie",
 };

@@ -484,6 +484,5 @@ export const pl: Messages = {
   "sso.required": "Twoja organizacja wymaga logowania jednokrotnego (SSO) dla {email}. Kontynuuj przez SSO, aby się zalogować.",
   "sso.otherMethods": "Zaloguj się inaczej",
   "sso.starting": "Przenosimy cię na stronę logowania twojej organizacji…",
-  "sso.startFailed": "Nie udało się rozpocząć logowania przez twoją organizację.",
   "activity.method.sso": "logowanie jednokrotne organizacji",
 };

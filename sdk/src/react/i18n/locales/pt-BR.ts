@@ -483,6 +483,5 @@ export const ptBR: Messages = {
   "sso.required": "Sua organização exige login único (SSO) para {email}. Continue com SSO para entrar.",
   "sso.otherMethods": "Entrar de outra forma",
   "sso.starting": "Levando você à página de login da sua organização…",
-  "sso.startFailed": "Não foi possível iniciar o login com a sua organização.",
   "activity.method.sso": "o login único da sua organização",
 };

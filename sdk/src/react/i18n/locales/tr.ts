@@ -484,6 +484,5 @@ export const tr: Messages = {
   "sso.required": "Kuruluşunuz {email} için çoklu oturum açma (SSO) zorunlu tutuyor. Giriş yapmak için SSO ile devam edin.",
   "sso.otherMethods": "Başka bir yolla giriş yap",
   "sso.starting": "Kuruluşunuzun giriş sayfasına yönlendiriliyorsunuz…",
-  "sso.startFailed": "Kuruluşunuz üzerinden giriş başlatılamadı.",
   "activity.method.sso": "kuruluşunuzun çoklu oturum açması",
 };

@@ -479,6 +479,5 @@ export const zhCN: Messages = {
   "sso.required": "你的组织要求 {email} 使用单点登录 (SSO)。请使用 SSO 继续登录。",
   "sso.otherMethods": "使用其他方式登录",
   "sso.starting": "正在前往你所在组织的登录页面…",
-  "sso.startFailed": "无法通过你的组织开始登录。",
   "activity.method.sso": "组织的单点登录",
 };
