@@ -11,7 +11,8 @@ import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { checkOuterClient, type OuterClientCheck, withoutHash } from "../oauth/authorize";
 import type { CodeChallengeMethod } from "../oauth/pkce";
 import { fail, type Problem } from "../result";
-import { type OidcStartResult, type OuterSsoRequest, startOidcSignIn } from "./oidc/start";
+import { type OidcStartResult, startOidcSignIn } from "./oidc/start";
+import type { OuterSsoRequest } from "./request";
 import { routeEmail } from "./routing";
 
 export type SsoAuthorizeInput = {
@@ -64,7 +65,8 @@ export async function startSsoSignIn(deps: Deps, input: SsoAuthorizeInput): Prom
     case "oidc":
       return startOidcSignIn(deps, project, connection.row, outer);
     case "saml":
-      // The SAML helper's line: issue the request with its saml_request_id, then buildSamlLoginUrl (services/sso/saml/login.ts).
+      // The SAML helper's line: issueSsoRequest(deps, project.id, { ...outer, protocol: "saml", saml_request_id }), then
+      // buildSamlLoginUrl (services/sso/saml/login.ts) with that code as RelayState.
       return fail("sso_protocol_unsupported", { protocol: "saml" });
     default:
       return fail("sso_protocol_unsupported", { protocol: String(connection.row.protocol) });
