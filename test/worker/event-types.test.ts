@@ -454,6 +454,9 @@ describe("event catalogue coverage", () => {
       "scim.group_created",
       "scim.group_updated",
       "scim.group_deleted",
+      // sso-flow-oidc.test.ts, sso-flow-id-token.test.ts (issue 31: the enterprise SSO sign-in)
+      "sso.signed_in",
+      "sso.sign_in_refused",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -21,6 +21,7 @@ import type { PaymentsProblemFields } from "./payments/problems";
 import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
 import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
+import type { SsoSignInProblemFields } from "./sso/sign-in-problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
@@ -195,6 +196,8 @@ type Slices = [
   HostedPagesProblemFields,
   BotChallengeProblemFields,
   ProtectionProblemFields,
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  SsoSignInProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -212,7 +215,9 @@ export type ProblemFields = CoreProblemFields &
   SignUpRulesProblemFields &
   HostedPagesProblemFields &
   BotChallengeProblemFields &
-  ProtectionProblemFields;
+  ProtectionProblemFields &
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  SsoSignInProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

@@ -224,6 +224,17 @@ export const catalogue = {
   AI_PROVIDER_NOT_CONFIGURED: e(400, "The assistant has no model provider. Choose one in the project's Settings (Assistant), or set the deployment's Workers AI binding or AI_BASE_URL."),
   AI_PROVIDER_ERROR: e(502, (d) => `The assistant's model provider failed${d.provider_status ? ` (HTTP ${str(d.provider_status)})` : ""}: ${str(d.message)}`, ["provider_status", "message"]),
   AI_PROVIDER_TIMEOUT: e(504, (d) => `The assistant's model provider did not answer within ${str(d.timeout_ms)} ms.`, ["timeout_ms"]),
+  // Enterprise SSO: the sign-in flow (Doorman's own, issue 31, FLOW): SSO routing, the SSO sign-in and its enforcement.
+  SSO_REQUIRED: e(403, "Your organization requires single sign-on (SSO) for this email address.", ["connection_id"]),
+  SSO_CONNECTION_NOT_FOUND: e(404, "SSO connection not found or disabled.", ["connection_id"]),
+  SSO_NOT_CONFIGURED_FOR_EMAIL: e(400, "No single sign-on (SSO) is set up for this email address."),
+  SSO_REQUEST_INVALID: e(400, "This SSO sign-in is invalid, expired or already used. Please start again."),
+  SSO_USER_DEACTIVATED: e(403, "Your organization has deactivated this account."),
+  SSO_IDP_ERROR: e(400, "Your organization's identity provider did not complete the sign-in."),
+  SSO_IDP_UNAVAILABLE: e(502, "Your organization's identity provider could not be reached."),
+  SSO_IDP_INITIATED_NOT_ALLOWED: e(403, "This SSO connection only accepts sign-ins started from the app."),
+  SSO_PROTOCOL_NOT_SUPPORTED: e(400, "This SSO connection's protocol is not supported here.", ["protocol"]),
+  SSO_IDENTITY_CONFLICT: e(409, "This account is linked to another identity of this SSO connection."),
 } satisfies Record<string, CatalogueEntry>;
 
 export type KnownErrorCode = keyof typeof catalogue;
