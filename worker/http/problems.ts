@@ -13,6 +13,7 @@ import { emailProblems } from "./problems/email";
 import { hostedPagesProblems } from "./problems/hosted-pages";
 import { paymentsProblems } from "./problems/payments";
 import { protectionProblems } from "./problems/protection";
+import { samlProblems } from "./problems/saml";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
 import { webhooksProblems } from "./problems/webhooks";
 
@@ -32,6 +33,7 @@ const problemErrors = {
   ...hostedPagesProblems,
   ...botChallengeProblems,
   ...protectionProblems,
+  ...samlProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

@@ -21,6 +21,7 @@ import type { PaymentsProblemFields } from "./payments/problems";
 import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
 import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
+import type { SamlProblemFields } from "./sso/saml/problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
@@ -195,6 +196,7 @@ type Slices = [
   HostedPagesProblemFields,
   BotChallengeProblemFields,
   ProtectionProblemFields,
+  SamlProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -212,7 +214,8 @@ export type ProblemFields = CoreProblemFields &
   SignUpRulesProblemFields &
   HostedPagesProblemFields &
   BotChallengeProblemFields &
-  ProtectionProblemFields;
+  ProtectionProblemFields &
+  SamlProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 
