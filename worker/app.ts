@@ -84,6 +84,7 @@ import {
   teamPermissionsRoutes,
 } from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
+import { ssoSignInRoutes } from "./routes/sso/sign-in";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
 import { teamMembershipsRoutes } from "./routes/team-memberships";
@@ -116,6 +117,8 @@ const api = routeGroup()
   .route("/auth/oauth", appleNativeRoutes)
   .route("/auth/passkey", passkeyRoutes)
   .route("/auth/cli", cliRoutes)
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW).
+  .route("/auth/sso", ssoSignInRoutes)
   .route("/oauth-providers", oauthProvidersRoutes)
   // The OpenID provider's consent page and the user's authorized apps (issue 30).
   .route("/oauth-provider/authorization-requests", oauthConsentRoutes)

@@ -15,6 +15,7 @@ import { paymentsProblems } from "./problems/payments";
 import { protectionProblems } from "./problems/protection";
 import { samlProblems } from "./problems/saml";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
+import { ssoSignInProblems } from "./problems/sso-sign-in";
 import { webhooksProblems } from "./problems/webhooks";
 
 export type { Problem, ProblemReason } from "../services/result";
@@ -34,6 +35,8 @@ const problemErrors = {
   ...botChallengeProblems,
   ...protectionProblems,
   ...samlProblems,
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  ...ssoSignInProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

@@ -22,6 +22,7 @@ import type { BotChallengeProblemFields } from "./protection/bot-challenge-probl
 import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 import type { SamlProblemFields } from "./sso/saml/problems";
+import type { SsoSignInProblemFields } from "./sso/sign-in-problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
@@ -197,6 +198,8 @@ type Slices = [
   BotChallengeProblemFields,
   ProtectionProblemFields,
   SamlProblemFields,
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  SsoSignInProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -215,7 +218,9 @@ export type ProblemFields = CoreProblemFields &
   HostedPagesProblemFields &
   BotChallengeProblemFields &
   ProtectionProblemFields &
-  SamlProblemFields;
+  SamlProblemFields &
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  SsoSignInProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 
