@@ -13,6 +13,7 @@ import type { CodeChallengeMethod } from "../oauth/pkce";
 import { fail, type Problem } from "../result";
 import { type OidcStartResult, type OuterSsoRequest, startOidcSignIn } from "./oidc/start";
 import { routeEmail } from "./routing";
+import { type SamlStartResult, startSamlSignIn } from "./saml/start";
 
 export type SsoAuthorizeInput = {
   clientId: string;
@@ -35,6 +36,7 @@ export type SsoAuthorizeResult =
   | { ok: true; location: string }
   | Exclude<OuterClientCheck, { ok: true }>
   | Exclude<OidcStartResult, { ok: true }>
+  | Exclude<SamlStartResult, { ok: true }>
   | Problem<"untrusted_url" | "sso_connection_not_found" | "sso_not_configured_for_email" | "sso_protocol_unsupported">;
 
 export async function startSsoSignIn(deps: Deps, input: SsoAuthorizeInput): Promise<SsoAuthorizeResult> {
@@ -64,8 +66,7 @@ export async function startSsoSignIn(deps: Deps, input: SsoAuthorizeInput): Prom
     case "oidc":
       return startOidcSignIn(deps, project, connection.row, outer);
     case "saml":
-      // The SAML helper's line: issue the request with its saml_request_id, then buildSamlLoginUrl (services/sso/saml/login.ts).
-      return fail("sso_protocol_unsupported", { protocol: "saml" });
+      return startSamlSignIn(deps, project, connection.row, outer);
     default:
       return fail("sso_protocol_unsupported", { protocol: String(connection.row.protocol) });
   }

@@ -6,6 +6,7 @@
  */
 import type { Element } from "@xmldom/xmldom";
 import type { SamlConnectionConfig } from "../connection-config";
+import { refuse, type SamlRefusal } from "./refusal";
 import { attr, child, children, NS, textOf } from "./xml";
 
 const SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
@@ -42,35 +43,34 @@ export function checkAssertion(
   response: Element,
   assertion: Element,
   input: { config: SamlConnectionConfig; acsUrl: string; spEntityId: string; now: number; responseSigned: boolean },
-): CheckedAssertion | { ok: false; why: string } {
-  const refuse = (why: string) => ({ ok: false as const, why });
+): CheckedAssertion | SamlRefusal {
   const { config, acsUrl, spEntityId, now } = input;
   const skew = config.clockSkewSeconds * 1000;
 
   // The Response.
   const statusCode = child(child(response, NS.samlp, "Status") ?? response, NS.samlp, "StatusCode");
   const status = statusCode ? attr(statusCode, "Value") : null;
-  if (status !== SUCCESS) return refuse(`IdP status ${status ?? "missing"}`);
+  if (status !== SUCCESS) return refuse("idp_status", `IdP status ${status ?? "missing"}`);
   const responseIssuer = child(response, NS.saml, "Issuer");
-  if (responseIssuer && !issuerMatches(responseIssuer, config.idpEntityId)) return refuse("Response Issuer is not the connection's IdP");
+  if (responseIssuer && !issuerMatches(responseIssuer, config.idpEntityId)) return refuse("issuer_mismatch", "Response Issuer is not the connection's IdP");
   const destination = attr(response, "Destination");
   // saml-bindings §3.5.5.2: a signed message MUST carry Destination; when present it must be our ACS.
-  if (destination === null ? input.responseSigned : destination !== acsUrl) return refuse("Destination is not this ACS URL");
+  if (destination === null ? input.responseSigned : destination !== acsUrl) return refuse("destination_mismatch");
   const responseInResponseTo = attr(response, "InResponseTo");
 
   // The Assertion.
-  if (attr(assertion, "Version") !== "2.0") return refuse("assertion is not SAML 2.0");
+  if (attr(assertion, "Version") !== "2.0") return refuse("assertion_malformed", "assertion is not SAML 2.0");
   const assertionId = attr(assertion, "ID");
-  if (!assertionId || assertionId.length > 256) return refuse("assertion has no usable ID");
+  if (!assertionId || assertionId.length > 256) return refuse("assertion_malformed", "assertion has no usable ID");
   if (!issuerMatches(child(assertion, NS.saml, "Issuer"), config.idpEntityId))
-    return refuse("Assertion Issuer is not the connection's IdP");
+    return refuse("issuer_mismatch", "Assertion Issuer is not the connection's IdP");
 
   const subject = child(assertion, NS.saml, "Subject");
-  if (!subject) return refuse("assertion has no Subject");
-  if (child(subject, NS.saml, "EncryptedID")) return refuse("encrypted NameIDs are not supported");
+  if (!subject) return refuse("assertion_malformed", "assertion has no Subject");
+  if (child(subject, NS.saml, "EncryptedID")) return refuse("assertion_malformed", "encrypted NameIDs are not supported");
   const nameIdEl = child(subject, NS.saml, "NameID");
   const nameId = textOf(nameIdEl);
-  if (!nameIdEl || !nameId || nameId.length > 1024 || children(nameIdEl).length > 0) return refuse("assertion has no NameID");
+  if (!nameIdEl || !nameId || nameId.length > 1024 || children(nameIdEl).length > 0) return refuse("assertion_malformed", "assertion has no NameID");
 
   // A bearer confirmation for us, still valid (saml-profiles §4.1.4.2).
   let confirmationExpiry: number | null = null;
@@ -90,42 +90,42 @@ export function checkAssertion(
     confirmationInResponseTo = attr(data, "InResponseTo");
     break;
   }
-  if (confirmationExpiry === null) return refuse("no valid bearer SubjectConfirmation for this ACS URL (recipient or time)");
+  if (confirmationExpiry === null) return refuse("subject_confirmation_invalid", "no valid bearer SubjectConfirmation for this ACS URL (recipient or time)");
   if (responseInResponseTo !== null && confirmationInResponseTo !== null && responseInResponseTo !== confirmationInResponseTo) {
-    return refuse("InResponseTo differs between the Response and the SubjectConfirmationData");
+    return refuse("in_response_to_inconsistent");
   }
 
   // Conditions: time window and audience (every AudienceRestriction must name us; saml-core §2.5.1.4).
   const conditions = child(assertion, NS.saml, "Conditions");
-  if (!conditions) return refuse("assertion has no Conditions");
+  if (!conditions) return refuse("assertion_malformed", "assertion has no Conditions");
   const notBefore = attr(conditions, "NotBefore");
   if (notBefore !== null) {
     const nb = parseSamlInstant(notBefore);
-    if (nb === null) return refuse("Conditions NotBefore is not a dateTime");
-    if (now < nb - skew) return refuse("assertion not yet valid");
+    if (nb === null) return refuse("assertion_malformed", "Conditions NotBefore is not a dateTime");
+    if (now < nb - skew) return refuse("not_yet_valid");
   }
   let expiresAt = confirmationExpiry;
   const notOnOrAfter = attr(conditions, "NotOnOrAfter");
   if (notOnOrAfter !== null) {
     const noa = parseSamlInstant(notOnOrAfter);
-    if (noa === null) return refuse("Conditions NotOnOrAfter is not a dateTime");
-    if (now >= noa + skew) return refuse("assertion expired");
+    if (noa === null) return refuse("assertion_malformed", "Conditions NotOnOrAfter is not a dateTime");
+    if (now >= noa + skew) return refuse("expired");
     expiresAt = Math.min(expiresAt, noa);
   }
-  if (expiresAt - now > MAX_ASSERTION_LIFETIME_MS) return refuse("assertion valid for longer than a day");
+  if (expiresAt - now > MAX_ASSERTION_LIFETIME_MS) return refuse("lifetime_too_long", "assertion valid for longer than a day");
   const restrictions = children(conditions, NS.saml, "AudienceRestriction");
-  if (restrictions.length === 0) return refuse("assertion has no AudienceRestriction");
+  if (restrictions.length === 0) return refuse("audience_mismatch", "assertion has no AudienceRestriction");
   for (const restriction of restrictions) {
-    if (!children(restriction, NS.saml, "Audience").some((a) => textOf(a) === spEntityId)) return refuse("Audience is not this SP");
+    if (!children(restriction, NS.saml, "Audience").some((a) => textOf(a) === spEntityId)) return refuse("audience_mismatch");
   }
 
   // An authentication statement (the SSO profile requires one); its session limit when it sets one.
   const authn = children(assertion, NS.saml, "AuthnStatement");
-  if (authn.length === 0) return refuse("assertion has no AuthnStatement");
+  if (authn.length === 0) return refuse("assertion_malformed", "assertion has no AuthnStatement");
   const sessionEnd = authn.map((a) => attr(a, "SessionNotOnOrAfter")).find((v) => v !== null);
   if (sessionEnd !== undefined && sessionEnd !== null) {
     const end = parseSamlInstant(sessionEnd);
-    if (end === null || now >= end + skew) return refuse("the IdP session has ended (SessionNotOnOrAfter)");
+    if (end === null || now >= end + skew) return refuse("session_ended", "the IdP session has ended (SessionNotOnOrAfter)");
   }
   const classRef = textOf(
     child(child(authn[0] as Element, NS.saml, "AuthnContext") ?? (authn[0] as Element), NS.saml, "AuthnContextClassRef"),

@@ -6,6 +6,7 @@
  */
 import type { Element } from "@xmldom/xmldom";
 import { decodeBase64Strict } from "./pem";
+import { refuse, type SamlRefusal } from "./refusal";
 import { attr, child, children, NS, textOf } from "./xml";
 
 const ELEMENT_TYPE = "http://www.w3.org/2001/04/xmlenc#Element";
@@ -31,7 +32,7 @@ const CIPHERS: Record<string, { mode: "CBC" | "GCM"; keyBytes: number }> = {
 };
 
 /** The decrypted assertion's XML text, or why it could not be decrypted. */
-export type Decrypted = { ok: true; xml: string } | { ok: false; why: string };
+export type Decrypted = { ok: true; xml: string } | SamlRefusal;
 
 type KeyTransport = { hash: string; label: Uint8Array<ArrayBuffer> | null };
 
@@ -114,16 +115,16 @@ function encryptedKeysOf(encryptedAssertion: Element, encryptedData: Element): E
 
 export async function decryptAssertion(encryptedAssertion: Element, spPrivateKeyPkcs8: Uint8Array<ArrayBuffer>): Promise<Decrypted> {
   const data = children(encryptedAssertion, NS.xenc, "EncryptedData");
-  if (data.length !== 1) return { ok: false, why: "EncryptedAssertion without exactly one EncryptedData" };
+  if (data.length !== 1) return refuse("decryption_failed", "EncryptedAssertion without exactly one EncryptedData");
   const encryptedData = data[0] as Element;
   const type = attr(encryptedData, "Type");
-  if (type !== null && type !== ELEMENT_TYPE) return { ok: false, why: "EncryptedData is not an element" };
+  if (type !== null && type !== ELEMENT_TYPE) return refuse("decryption_failed", "EncryptedData is not an element");
   const methodEl = child(encryptedData, NS.xenc, "EncryptionMethod");
   const cipher = CIPHERS[(methodEl && attr(methodEl, "Algorithm")) ?? ""];
-  if (!cipher) return { ok: false, why: `data encryption not accepted: ${(methodEl && attr(methodEl, "Algorithm")) ?? "none"}` };
+  if (!cipher) return refuse("decryption_failed", `data encryption not accepted: ${(methodEl && attr(methodEl, "Algorithm")) ?? "none"}`);
   const cipherValue = child(child(encryptedData, NS.xenc, "CipherData") ?? encryptedData, NS.xenc, "CipherValue");
   const ciphertext = decodeBase64Strict(textOf(cipherValue) ?? "");
-  if (!ciphertext) return { ok: false, why: "EncryptedData CipherValue is not base64" };
+  if (!ciphertext) return refuse("decryption_failed", "EncryptedData CipherValue is not base64");
 
   let lastWhy = "no EncryptedKey";
   for (const encryptedKey of encryptedKeysOf(encryptedAssertion, encryptedData)) {
@@ -132,15 +133,15 @@ export async function decryptAssertion(encryptedAssertion: Element, spPrivateKey
       lastWhy = key;
       continue;
     }
-    if (key.length !== cipher.keyBytes) return { ok: false, why: "the data key has the wrong length for its cipher" };
+    if (key.length !== cipher.keyBytes) return refuse("decryption_failed", "the data key has the wrong length for its cipher");
     try {
       const keyBytes = new Uint8Array(key);
       const plain = cipher.mode === "CBC" ? await decryptCbc(keyBytes, ciphertext) : await decryptGcm(keyBytes, ciphertext);
-      if (!plain) return { ok: false, why: "the encrypted assertion does not decrypt" };
+      if (!plain) return refuse("decryption_failed", "the encrypted assertion does not decrypt");
       return { ok: true, xml: new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(plain) };
     } catch {
-      return { ok: false, why: "the encrypted assertion does not decrypt" };
+      return refuse("decryption_failed", "the encrypted assertion does not decrypt");
     }
   }
-  return { ok: false, why: lastWhy };
+  return refuse("decryption_failed", lastWhy);
 }

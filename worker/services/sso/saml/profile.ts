@@ -8,6 +8,7 @@
 import type { Element } from "@xmldom/xmldom";
 import type { AttributeMapping } from "../connection-config";
 import type { SsoProfile } from "../types";
+import { refuse, type SamlRefusal } from "./refusal";
 import { attr, children, NS, textOf } from "./xml";
 
 const EMAIL_ATTRIBUTES = [
@@ -87,7 +88,7 @@ export function profileOf(
   assertion: Element,
   nameId: { value: string; format: string | null },
   mapping: AttributeMapping,
-): { ok: true; profile: SsoProfile } | { ok: false; why: string } {
+): { ok: true; profile: SsoProfile } | SamlRefusal {
   const attributes = attributesOf(assertion);
   const email = mapping.email
     ? asEmail(firstOf(attributes, [mapping.email]))
@@ -107,6 +108,6 @@ export function profileOf(
 
   // A transient NameID changes at every login: it cannot key an identity, so the email stands in for it.
   const subject = nameId.format === TRANSIENT ? email : nameId.value;
-  if (!subject) return { ok: false, why: "transient NameID and no email to identify the user" };
+  if (!subject) return refuse("no_subject", "transient NameID and no email to identify the user");
   return { ok: true, profile: { subject, email, displayName: clip(displayName), groups } };
 }

@@ -14,6 +14,7 @@ import type { SamlConnectionConfig } from "../connection-config";
 import { verificationKeysOf } from "./certificates";
 import { decryptAssertion } from "./decrypt";
 import { decodeBase64Strict } from "./pem";
+import { refuse, type SamlRefusal } from "./refusal";
 import { children, descendants, is, isElement, NS, parseXmlStrict } from "./xml";
 import { verifyEnvelopedSignature } from "./xmldsig";
 
@@ -29,7 +30,6 @@ export type TrustedAssertion = {
   assertionSigned: boolean;
   encrypted: boolean;
 };
-export type Refused = { ok: false; why: string };
 
 const COMMENT_NODE = 8;
 const PROCESSING_INSTRUCTION_NODE = 7;
@@ -63,14 +63,14 @@ const isSignature = (e: Element) => is(e, NS.ds, "Signature");
  * The structure checks shared by the Response and a decrypted assertion: IDs unique, and every
  * ds:Signature a direct child of one of `signable` (at most one each). Answers each signable's signature.
  */
-function signaturesOf(root: Element, signable: Element[]): Map<Element, Element> | string {
-  if (!idsAreUnique(root)) return "duplicate IDs in the document";
+function signaturesOf(root: Element, signable: Element[]): Map<Element, Element> | SamlRefusal {
+  if (!idsAreUnique(root)) return refuse("duplicate_ids");
   const found = new Map<Element, Element>();
   for (const signature of [root, ...descendants(root)].filter(isSignature)) {
     const parent = signature.parentNode;
     const owner = signable.find((s) => s === parent);
-    if (!owner) return "a Signature where SAML does not put one";
-    if (found.has(owner)) return "more than one Signature on one element";
+    if (!owner) return refuse("signature_misplaced", "a Signature where SAML does not put one");
+    if (found.has(owner)) return refuse("signature_misplaced", "more than one Signature on one element");
     found.set(owner, signature);
   }
   return found;
@@ -86,45 +86,44 @@ export type ReadInput = {
   spPrivateKey: () => Promise<Uint8Array<ArrayBuffer> | null>;
 };
 
-export async function readSamlResponse(input: ReadInput): Promise<TrustedAssertion | Refused> {
-  const refuse = (why: string): Refused => ({ ok: false, why });
-  if (input.samlResponse.length > MAX_SAML_RESPONSE_LENGTH) return refuse("SAMLResponse too large");
+export async function readSamlResponse(input: ReadInput): Promise<TrustedAssertion | SamlRefusal> {
+  if (input.samlResponse.length > MAX_SAML_RESPONSE_LENGTH) return refuse("response_too_large");
   const bytes = decodeBase64Strict(input.samlResponse);
-  if (!bytes) return refuse("SAMLResponse is not base64");
+  if (!bytes) return refuse("response_not_base64");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return refuse("SAMLResponse is not UTF-8");
+    return refuse("response_not_base64", "SAMLResponse is not UTF-8");
   }
   const doc = parseXmlStrict(text);
   const response = doc?.documentElement;
-  if (!doc || !response) return refuse("SAMLResponse is not well-formed XML, or has a DOCTYPE");
-  if (!is(response, NS.samlp, "Response")) return refuse("not a samlp:Response");
-  if (response.getAttribute("Version") !== "2.0") return refuse("not SAML 2.0");
-  if (hasCommentOrPi(doc as unknown as Node)) return refuse("comments or processing instructions in the response");
+  if (!doc || !response) return refuse("response_not_xml", "SAMLResponse is not well-formed XML, or has a DOCTYPE");
+  if (!is(response, NS.samlp, "Response")) return refuse("not_a_response");
+  if (response.getAttribute("Version") !== "2.0") return refuse("not_a_response", "not SAML 2.0");
+  if (hasCommentOrPi(doc as unknown as Node)) return refuse("comments_not_allowed");
 
   // Exactly one assertion in the whole document (none hidden in Extensions, Object, Advice…), a direct child.
-  if (countAssertions(response) !== 1) return refuse("the response must hold exactly one assertion");
+  if (countAssertions(response) !== 1) return refuse("assertion_count", "the response must hold exactly one assertion");
   const plain = children(response, NS.saml, "Assertion");
   const encrypted = children(response, NS.saml, "EncryptedAssertion");
   const outer = plain[0] ?? encrypted[0];
-  if (!outer) return refuse("the assertion is not a direct child of the Response");
+  if (!outer) return refuse("assertion_count", "the assertion is not a direct child of the Response");
 
   const signatures = signaturesOf(response, plain[0] ? [response, plain[0]] : [response]);
-  if (typeof signatures === "string") return refuse(signatures);
+  if (!(signatures instanceof Map)) return signatures;
   const keys = verificationKeysOf(input.config.idpCertificates);
-  if (keys.length === 0) return refuse("the connection has no usable IdP certificate");
+  if (keys.length === 0) return refuse("connection_misconfigured", "the connection has no usable IdP certificate");
 
   // The Response signature first: when present it must verify (and then it also authenticates the ciphertext).
   const responseSignature = signatures.get(response);
   if (responseSignature) {
     const why = await verifyEnvelopedSignature(doc, response, responseSignature, keys);
-    if (why) return refuse(`Response ${why}`);
+    if (why) return { ...why, detail: `Response: ${why.detail}` };
   }
   const responseSigned = !!responseSignature;
-  if (input.config.requireSignedResponse && !responseSigned) return refuse("the Response is not signed (required)");
-  if (input.config.requireEncryptedAssertions && !encrypted[0]) return refuse("the assertion is not encrypted (required)");
+  if (input.config.requireSignedResponse && !responseSigned) return refuse("response_unsigned");
+  if (input.config.requireEncryptedAssertions && !encrypted[0]) return refuse("assertion_unencrypted");
 
   let assertion: Element;
   let assertionDoc: Document = doc;
@@ -137,15 +136,15 @@ export async function readSamlResponse(input: ReadInput): Promise<TrustedAsserti
     if (!opened.ok) return opened;
     ({ assertion, doc: assertionDoc } = opened);
     const inner = signaturesOf(assertionDoc.documentElement as Element, [assertion]);
-    if (typeof inner === "string") return refuse(`decrypted assertion: ${inner}`);
+    if (!(inner instanceof Map)) return { ...inner, detail: `decrypted assertion: ${inner.detail}` };
     assertionSignature = inner.get(assertion);
   }
   if (assertionSignature) {
     const why = await verifyEnvelopedSignature(assertionDoc, assertion, assertionSignature, keys);
-    if (why) return refuse(`Assertion ${why}`);
+    if (why) return { ...why, detail: `Assertion: ${why.detail}` };
   }
   const assertionSigned = !!assertionSignature;
-  if (!assertionSigned && !responseSigned) return refuse("neither the assertion nor the Response is signed");
+  if (!assertionSigned && !responseSigned) return refuse("unsigned", "neither the assertion nor the Response is signed");
   return { ok: true, response, assertion, responseSigned, assertionSigned, encrypted: !!encrypted[0] };
 }
 
@@ -157,9 +156,9 @@ export async function readSamlResponse(input: ReadInput): Promise<TrustedAsserti
 async function openEncrypted(
   encryptedAssertion: Element,
   spPrivateKey: () => Promise<Uint8Array<ArrayBuffer> | null>,
-): Promise<{ ok: true; assertion: Element; doc: Document } | Refused> {
+): Promise<{ ok: true; assertion: Element; doc: Document } | SamlRefusal> {
   const key = await spPrivateKey();
-  if (!key) return { ok: false, why: "the connection has no SP key to decrypt with" };
+  if (!key) return refuse("connection_misconfigured", "the connection has no SP key to decrypt with");
   const decrypted = await decryptAssertion(encryptedAssertion, key);
   if (!decrypted.ok) return decrypted;
   const declarations: string[] = [];
@@ -174,14 +173,14 @@ async function openEncrypted(
   }
   const doc = parseXmlStrict(`<doorman-decrypted ${declarations.join(" ")}>${decrypted.xml}</doorman-decrypted>`);
   const wrapper = doc?.documentElement;
-  if (!doc || !wrapper || hasCommentOrPi(wrapper)) return { ok: false, why: "the decrypted assertion is not well-formed XML" };
+  if (!doc || !wrapper || hasCommentOrPi(wrapper)) return refuse("decryption_failed", "the decrypted assertion is not well-formed XML");
   const elements = children(wrapper);
   const hasText = Array.from({ length: wrapper.childNodes.length }, (_, i) => wrapper.childNodes.item(i)).some(
     (n) => n && n.nodeType === 3 && (n.nodeValue ?? "").trim() !== "",
   );
   if (elements.length !== 1 || hasText || !is(elements[0], NS.saml, "Assertion")) {
-    return { ok: false, why: "the decrypted content is not one Assertion" };
+    return refuse("decryption_failed", "the decrypted content is not one Assertion");
   }
-  if (countAssertions(wrapper) !== 1) return { ok: false, why: "the decrypted assertion holds another assertion" };
+  if (countAssertions(wrapper) !== 1) return refuse("assertion_count", "the decrypted assertion holds another assertion");
   return { ok: true, assertion: elements[0] as Element, doc };
 }

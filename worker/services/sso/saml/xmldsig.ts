@@ -7,6 +7,7 @@
 import { DOMImplementation, DOMParser, type Document, type Element, XMLSerializer } from "@xmldom/xmldom";
 import { setNodeDependencies } from "xml-core";
 import { Application, SignedXml } from "xmldsigjs";
+import { refuse, type SamlRefusal } from "./refusal";
 import { attr, child, children, NS } from "./xml";
 
 const EXC_C14N = "http://www.w3.org/2001/10/xml-exc-c14n#";
@@ -57,9 +58,6 @@ async function importFor(key: VerificationKey, method: { kind: "RSA" | "ECDSA"; 
   }
 }
 
-/** Why a signature was refused (for the event and logs), or null when it verified. */
-export type SignatureRefusal = string;
-
 /**
  * Verifies the ds:Signature that is a direct child of `signed` (the Response or the Assertion) with one of
  * `keys`. The SignedInfo must hold exactly one Reference whose URI is "#" + the signed element's ID, with
@@ -71,28 +69,28 @@ export async function verifyEnvelopedSignature(
   signed: Element,
   signature: Element,
   keys: VerificationKey[],
-): Promise<SignatureRefusal | null> {
+): Promise<SamlRefusal | null> {
   const signedInfo = child(signature, NS.ds, "SignedInfo");
-  if (!signedInfo || children(signature, NS.ds, "SignedInfo").length !== 1) return "signature without one SignedInfo";
+  if (!signedInfo || children(signature, NS.ds, "SignedInfo").length !== 1) return refuse("signature_malformed", "signature without one SignedInfo");
   const c14n = child(signedInfo, NS.ds, "CanonicalizationMethod");
-  if (!c14n || attr(c14n, "Algorithm") !== EXC_C14N) return "SignedInfo canonicalization is not exclusive c14n";
+  if (!c14n || attr(c14n, "Algorithm") !== EXC_C14N) return refuse("signature_malformed", "SignedInfo canonicalization is not exclusive c14n");
   const methodEl = child(signedInfo, NS.ds, "SignatureMethod");
   const methodUri = methodEl ? attr(methodEl, "Algorithm") : null;
   const method = methodUri ? SIGNATURE_METHODS[methodUri] : undefined;
-  if (!method) return `signature method not accepted: ${methodUri ?? "none"}`;
+  if (!method) return refuse("signature_algorithm_refused", `signature method not accepted: ${methodUri ?? "none"}`);
   const references = children(signedInfo, NS.ds, "Reference");
-  if (references.length !== 1) return "signature must have exactly one Reference";
+  if (references.length !== 1) return refuse("signature_malformed", "signature must have exactly one Reference");
   const reference = references[0] as Element;
   const id = attr(signed, "ID");
-  if (!id || attr(reference, "URI") !== `#${id}`) return "Reference URI is not the signed element's ID";
+  if (!id || attr(reference, "URI") !== `#${id}`) return refuse("signature_malformed", "Reference URI is not the signed element's ID");
   const transformsEl = child(reference, NS.ds, "Transforms");
   const transforms = transformsEl ? children(transformsEl, NS.ds, "Transform").map((t) => attr(t, "Algorithm")) : [];
   if (transforms.length !== 2 || !transforms.includes(ENVELOPED) || !transforms.includes(EXC_C14N)) {
-    return "Reference transforms must be exactly enveloped-signature and exclusive c14n";
+    return refuse("signature_malformed", "Reference transforms must be exactly enveloped-signature and exclusive c14n");
   }
   const digestEl = child(reference, NS.ds, "DigestMethod");
   const digestUri = digestEl ? attr(digestEl, "Algorithm") : null;
-  if (!digestUri || !DIGEST_METHODS.has(digestUri)) return `digest method not accepted: ${digestUri ?? "none"}`;
+  if (!digestUri || !DIGEST_METHODS.has(digestUri)) return refuse("signature_algorithm_refused", `digest method not accepted: ${digestUri ?? "none"}`);
 
   ensureEngine();
   for (const key of keys) {
@@ -108,5 +106,5 @@ export async function verifyEnvelopedSignature(
       // A digest mismatch or a malformed signature throws: try the next configured certificate.
     }
   }
-  return "signature does not verify with the connection's IdP certificates";
+  return refuse("signature_invalid", "signature does not verify with the connection's IdP certificates");
 }
