@@ -27,13 +27,17 @@ import {
   X509Certificate,
 } from "node:crypto";
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import { inflateRawSync } from "node:zlib";
 import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import samlify from "samlify";
-import { SignedXml } from "xml-crypto";
 import { readBody } from "./read-body.mjs";
+
+// CommonJS packages, loaded as Node loads them (vite's interop under vitest's globalSetup differs from Node's).
+const require = createRequire(import.meta.url);
+const samlify = require("samlify");
+const { SignedXml } = require("xml-crypto");
 
 // samlify validates every message against the SAML XSDs through a plug-in; the test IdP only builds
 // messages and parses AuthnRequests it was sent, so a validator that accepts is enough here (the SP
@@ -184,6 +188,7 @@ export async function startSamlIdp(port = 0) {
         { Binding: REDIRECT, Location: `${base}/sso` },
         { Binding: POST, Location: `${base}/sso` },
       ],
+      singleLogoutService: [{ Binding: REDIRECT, Location: `${base}/slo` }],
       isAssertionEncrypted: !!encrypt && encrypt.keyAlg !== "rsa-oaep-sha256",
       dataEncryptionAlgorithm: encrypt ? DATA_ALG[encrypt.dataAlg ?? "aes256-cbc"] : undefined,
       keyEncryptionAlgorithm: "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
@@ -354,7 +359,7 @@ ${Object.entries(hidden)
         const form = new URLSearchParams(await readBody(req));
         const entry = sps.get(form.get("sp") ?? "");
         if (!entry) return send(400, "text/plain", "unknown SP");
-        const acsUrl = entry.sp.entityMeta.getAssertionConsumerService(POST);
+        const acsUrl = entry.sp.entityMeta.getAssertionConsumerService("post");
         const encryptCert = entry.sp.entityMeta.getX509Certificate("encryption");
         const email = form.get("email") ?? "";
         const built = await buildResponse({
