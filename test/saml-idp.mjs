@@ -128,7 +128,8 @@ function signEcdsa(xml, xpath, issuerXpath, privateKeyPem, certPem) {
 
 /**
  * XML Encryption of the assertion with RSA-OAEP over SHA-256 (xmlenc11#rsa-oaep + MGF1-SHA256), which
- * xml-encryption (samlify's) does not offer: Node's crypto, AES-GCM/CBC as XML Enc 1.1 lays them out.
+ * xml-encryption (samlify's) does not offer: Node's crypto, AES-GCM/CBC as XML Enc 1.1 lays them out
+ * (CBC with random padding bytes, which a PKCS#7-only decrypter refuses).
  */
 function encryptOaepSha256(xml, certPem, dataAlg) {
   const doc = new DOMParser().parseFromString(xml, "application/xml");
@@ -139,7 +140,14 @@ function encryptOaepSha256(xml, certPem, dataAlg) {
   const key = randomBytes(keyBytes);
   const iv = randomBytes(gcm ? 12 : 16);
   const cipher = createCipheriv(`aes-${keyBytes * 8}-${gcm ? "gcm" : "cbc"}`, key, iv);
-  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+  // CBC padded as XML Encryption §5.2.1 allows (random bytes, the last one counting them), not PKCS#7.
+  let input = plain;
+  if (!gcm) {
+    const pad = 16 - (plain.length % 16);
+    input = Buffer.concat([plain, randomBytes(pad - 1), Buffer.from([pad])]);
+    cipher.setAutoPadding(false);
+  }
+  const body = Buffer.concat([cipher.update(input), cipher.final()]);
   const data = Buffer.concat([iv, body, gcm ? cipher.getAuthTag() : Buffer.alloc(0)]);
   const encryptedKey = publicEncrypt(
     { key: new X509Certificate(certPem).publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
@@ -177,13 +185,14 @@ export async function startSamlIdp(port = 0) {
   const sps = new Map();
   let base = "";
 
-  const idpFor = ({ key = "main", signatureAlgorithm = "rsa-sha256", encrypt } = {}) =>
+  const idpFor = ({ key = "main", signatureAlgorithm = "rsa-sha256", encrypt, wantAuthnRequestsSigned = false } = {}) =>
     samlify.IdentityProvider({
       entityID: `${base}/idp`,
       privateKey: keys[key === "ec" ? "main" : key].privateKeyPem,
       signingCert: keys[key === "ec" ? "main" : key].certPem,
       requestSignatureAlgorithm: SIG[signatureAlgorithm],
       nameIDFormat: [NAMEID_EMAIL],
+      wantAuthnRequestsSigned,
       singleSignOnService: [
         { Binding: REDIRECT, Location: `${base}/sso` },
         { Binding: POST, Location: `${base}/sso` },
@@ -343,7 +352,14 @@ ${Object.entries(hidden)
           ?.split("&")
           .filter((p) => !p.startsWith("Signature="))
           .join("&");
-        const parsed = await idpFor().parseLoginRequest(entry.sp, "redirect", { query: Object.fromEntries(url.searchParams), octetString });
+        // An SP whose metadata says it signs its requests gets them checked (samlify verifies over the octet string).
+        const idp = idpFor({ wantAuthnRequestsSigned: entry.sp.entityMeta.isAuthnRequestSigned() });
+        let parsed;
+        try {
+          parsed = await idp.parseLoginRequest(entry.sp, "redirect", { query: Object.fromEntries(url.searchParams), octetString });
+        } catch (err) {
+          return send(400, "text/plain", `AuthnRequest refused: ${err?.message ?? err}`);
+        }
         return send(
           200,
           "text/html",
