@@ -43,6 +43,7 @@ import { definePermissionSteps } from "./permissions-scenario.mjs";
 import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
 import { defineRulesSteps } from "./rules-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
+import { defineSsoOidcSteps } from "./sso-oidc-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
 import { defineTurnstileSteps } from "./turnstile-scenario.mjs";
 
@@ -225,6 +226,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineTurnstileSteps(runner, { page, origin, shots });
   defineOpenIdClientSteps(runner, { page, origin, shots });
   defineMcpSteps(runner, { page, origin, shots });
+  defineSsoOidcSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

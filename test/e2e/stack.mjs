@@ -53,6 +53,8 @@ export async function startStack() {
   // Every scenario signs up from the one loopback address, more than the per-address sign-up limit
   // allows in an hour (20); the limit itself is tested by the vitest bursts (rate-limit-burst.test.ts).
   const oidc = await startOidcDevServer();
+  // The SSO scenario (sso-oidc-scenario.mjs) writes its connection to this D1 state and points it at this IdP.
+  Object.assign(process.env, { DOORMAN_E2E_STATE: state, DOORMAN_E2E_OIDC_ISSUER: oidc.issuer });
   // Every new password goes through the breached-password check, against the local range API (issue 29).
   const pwned = await startPwnedRangeFixture();
   // Turnstile's siteverify and widget script, offline (test/turnstile-fake.mjs): the API verifies

@@ -445,6 +445,9 @@ describe("event catalogue coverage", () => {
       // oauth-provider-code-flow/-refusals/-tokens.test.ts (issue 30, the OpenID provider's flows)
       "oauth_token.issued",
       "oauth_token.revoked",
+      // sso-flow-oidc.test.ts, sso-flow-id-token.test.ts (issue 31: the enterprise SSO sign-in)
+      "sso.signed_in",
+      "sso.sign_in_refused",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -476,6 +476,17 @@ export const en = {
   "activity.appRevoked": "Revoked {app}",
   "activity.appTokenRevoked": "An app gave up its access",
   "activity.appTokenReused": "App access ended: a token was reused",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continue with SSO",
+  "sso.title": "Sign in with SSO",
+  "sso.subtitle": "Enter your work email to sign in with your organization.",
+  "sso.workEmail": "Work email",
+  "sso.redirecting": "Redirecting to your organization…",
+  "sso.notConfigured": "No single sign-on (SSO) is set up for this email.",
+  "sso.required": "Your organization requires single sign-on (SSO) for {email}. Continue with SSO to sign in.",
+  "sso.otherMethods": "Sign in another way",
+  "sso.starting": "Taking you to your organization's sign-in…",
+  "activity.method.sso": "your organization's single sign-on",
 };
 
 /** A key of the catalogue. */

@@ -479,4 +479,15 @@ export const de: Messages = {
   "activity.appRevoked": "{app} widerrufen",
   "activity.appTokenRevoked": "Eine App hat ihren Zugriff aufgegeben",
   "activity.appTokenReused": "App-Zugriff beendet: ein Token wurde erneut verwendet",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Mit SSO fortfahren",
+  "sso.title": "Mit SSO anmelden",
+  "sso.subtitle": "Gib deine geschäftliche E-Mail-Adresse ein. Wir leiten dich zur Anmeldeseite deiner Organisation weiter.",
+  "sso.workEmail": "Geschäftliche E-Mail-Adresse",
+  "sso.redirecting": "Weiterleitung zu deiner Organisation…",
+  "sso.notConfigured": "Deine Organisation hat für diese E-Mail-Adresse kein Single Sign-On (SSO) eingerichtet.",
+  "sso.required": "Deine Organisation verlangt Single Sign-On (SSO) für {email}. Melde dich über SSO an.",
+  "sso.otherMethods": "Anders anmelden",
+  "sso.starting": "Du wirst zur Anmeldeseite deiner Organisation weitergeleitet…",
+  "activity.method.sso": "dem Single Sign-On deiner Organisation",
 };

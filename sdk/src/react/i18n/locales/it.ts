@@ -476,4 +476,15 @@ export const it: Messages = {
   "activity.appRevoked": "Accesso revocato a {app}",
   "activity.appTokenRevoked": "Un’app ha rinunciato al suo accesso",
   "activity.appTokenReused": "Accesso di un’app terminato: un token è stato riutilizzato",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continua con SSO",
+  "sso.title": "Accedi con SSO",
+  "sso.subtitle": "Inserisci la tua email di lavoro. Ti porteremo alla pagina di accesso della tua organizzazione.",
+  "sso.workEmail": "Email di lavoro",
+  "sso.redirecting": "Reindirizzamento alla tua organizzazione…",
+  "sso.notConfigured": "La tua organizzazione non ha configurato il single sign-on (SSO) per questo indirizzo email.",
+  "sso.required": "La tua organizzazione richiede il single sign-on (SSO) per {email}. Continua con SSO per accedere.",
+  "sso.otherMethods": "Accedi in un altro modo",
+  "sso.starting": "Ti stiamo portando alla pagina di accesso della tua organizzazione…",
+  "activity.method.sso": "il single sign-on della tua organizzazione",
 };

@@ -472,4 +472,15 @@ export const ko: Messages = {
   "activity.appRevoked": "{app} 접근 취소함",
   "activity.appTokenRevoked": "앱이 접근 권한을 포기함",
   "activity.appTokenReused": "앱 접근 종료됨: 토큰이 재사용됨",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "SSO로 계속하기",
+  "sso.title": "SSO로 로그인",
+  "sso.subtitle": "회사 이메일을 입력하세요. 조직의 로그인 페이지로 이동합니다.",
+  "sso.workEmail": "회사 이메일",
+  "sso.redirecting": "조직으로 이동 중…",
+  "sso.notConfigured": "이 이메일 주소에는 조직에서 싱글 사인온(SSO)을 설정하지 않았습니다.",
+  "sso.required": "조직에서 {email}에 대해 싱글 사인온(SSO)을 요구합니다. SSO로 계속하여 로그인하세요.",
+  "sso.otherMethods": "다른 방법으로 로그인",
+  "sso.starting": "조직의 로그인 페이지로 이동하는 중…",
+  "activity.method.sso": "조직의 싱글 사인온",
 };

@@ -473,4 +473,15 @@ export const nl: Messages = {
   "activity.appRevoked": "{app} ingetrokken",
   "activity.appTokenRevoked": "Een app heeft zijn toegang opgegeven",
   "activity.appTokenReused": "Toegang van een app beëindigd: een token werd opnieuw gebruikt",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Doorgaan met SSO",
+  "sso.title": "Inloggen met SSO",
+  "sso.subtitle": "Vul je zakelijke e-mailadres in. We sturen je door naar de inlogpagina van je organisatie.",
+  "sso.workEmail": "Zakelijk e-mailadres",
+  "sso.redirecting": "Doorsturen naar je organisatie…",
+  "sso.notConfigured": "Je organisatie heeft geen single sign-on (SSO) ingesteld voor dit e-mailadres.",
+  "sso.required": "Je organisatie vereist single sign-on (SSO) voor {email}. Ga door met SSO om in te loggen.",
+  "sso.otherMethods": "Op een andere manier inloggen",
+  "sso.starting": "We sturen je door naar de inlogpagina van je organisatie…",
+  "activity.method.sso": "de single sign-on van je organisatie",
 };
