@@ -15,6 +15,7 @@
  * - GET /sso?SAMLRequest&RelayState[&SigAlg&Signature]: samlify parses the AuthnRequest of a registered SP
  *   and shows a sign-in form; POST /login signs the user in and auto-posts the response to the ACS.
  * - GET /start?sp={entityID}: IdP-initiated: the same form, then an unsolicited response (no InResponseTo).
+ * A sign-in sets the IdP's session cookie; with it, /sso and /start answer the auto-posting page at once.
  */
 import {
   constants,
@@ -317,6 +318,34 @@ ${Object.entries(hidden)
 <label>Name <input name="name"></label>
 <button type="submit">Sign in to the IdP</button></form></main></body></html>`;
 
+  /** The IdP's own session (a cookie on its origin), as a real IdP keeps one: a signed-in user skips the form. */
+  const sessionOf = (req) => {
+    const raw = /(?:^|;\s*)idp_session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1];
+    if (!raw) return null;
+    try {
+      return JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    } catch {
+      return null;
+    }
+  };
+  /** The signed-in user's response to `entry`'s ACS, as the auto-posting page a real IdP answers. */
+  async function respond(entry, spEntityId, user, requestId, relayState) {
+    const acs = entry.sp.entityMeta.getAssertionConsumerService("post");
+    const acsUrl = Array.isArray(acs) ? acs[0] : acs;
+    const encryptCert = entry.sp.entityMeta.getX509Certificate("encryption");
+    const built = await buildResponse({
+      acsUrl,
+      spEntityId,
+      spCertificate: encryptCert ? `-----BEGIN CERTIFICATE-----\n${encryptCert}\n-----END CERTIFICATE-----` : undefined,
+      nameId: user.email,
+      attributes: { email: user.email, displayName: user.name || user.email.split("@")[0], groups: ["engineering"] },
+      inResponseTo: requestId || null,
+      signAssertion: true,
+      signResponse: true,
+    });
+    return autoPost(acsUrl, built.samlResponse, relayState);
+  }
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://idp.invalid");
     const send = (status, type, body) => {
@@ -360,35 +389,29 @@ ${Object.entries(hidden)
         } catch (err) {
           return send(400, "text/plain", `AuthnRequest refused: ${err?.message ?? err}`);
         }
-        return send(
-          200,
-          "text/html",
-          loginForm({ sp: issuer, requestId: parsed.extract.request.id, relayState: url.searchParams.get("RelayState") ?? "" }),
-        );
+        const relayState = url.searchParams.get("RelayState") ?? "";
+        const session = sessionOf(req);
+        if (session) return send(200, "text/html", await respond(entry, issuer, session, parsed.extract.request.id, relayState));
+        return send(200, "text/html", loginForm({ sp: issuer, requestId: parsed.extract.request.id, relayState }));
       }
       if (req.method === "GET" && url.pathname === "/start") {
         const issuer = url.searchParams.get("sp") ?? "";
-        if (!sps.has(issuer)) return send(400, "text/plain", `unknown SP ${issuer}`);
+        const entry = sps.get(issuer);
+        if (!entry) return send(400, "text/plain", `unknown SP ${issuer}`);
+        const session = sessionOf(req);
+        if (session) return send(200, "text/html", await respond(entry, issuer, session, "", null));
         return send(200, "text/html", loginForm({ sp: issuer, requestId: "", relayState: "" }));
       }
       if (req.method === "POST" && url.pathname === "/login") {
         const form = new URLSearchParams(await readBody(req));
         const entry = sps.get(form.get("sp") ?? "");
         if (!entry) return send(400, "text/plain", "unknown SP");
-        const acsUrl = entry.sp.entityMeta.getAssertionConsumerService("post");
-        const encryptCert = entry.sp.entityMeta.getX509Certificate("encryption");
-        const email = form.get("email") ?? "";
-        const built = await buildResponse({
-          acsUrl: Array.isArray(acsUrl) ? acsUrl[0] : acsUrl,
-          spEntityId: form.get("sp"),
-          spCertificate: encryptCert ? `-----BEGIN CERTIFICATE-----\n${encryptCert}\n-----END CERTIFICATE-----` : undefined,
-          nameId: email,
-          attributes: { email, displayName: form.get("name") || email.split("@")[0], groups: ["engineering"] },
-          inResponseTo: form.get("requestId") || null,
-          signAssertion: true,
-          signResponse: true,
-        });
-        return send(200, "text/html", autoPost(Array.isArray(acsUrl) ? acsUrl[0] : acsUrl, built.samlResponse, form.get("relayState")));
+        const user = { email: form.get("email") ?? "", name: form.get("name") ?? "" };
+        res.setHeader(
+          "set-cookie",
+          `idp_session=${Buffer.from(JSON.stringify(user)).toString("base64url")}; Path=/; HttpOnly; SameSite=Lax`,
+        );
+        return send(200, "text/html", await respond(entry, form.get("sp"), user, form.get("requestId"), form.get("relayState")));
       }
       return json(404, { error: "not found" });
     } catch (err) {
