@@ -218,7 +218,10 @@ describe("SAML ACS: refusals", () => {
     await expectRefused(p, await postAcs(connection.id, toBase64("<not-closed>")), "response_not_xml");
     await expectRefused(p, await postAcs(connection.id, toBase64("<x:Response xmlns:x='urn:other'/>")), "not_a_response");
     await expectRefused(p, await postAcs(connection.id, btoa("\xff\xfe<")), "response_not_base64");
-    const huge = await postAcs(connection.id, "A".repeat(600 * 1024));
+    // 60 nested elements (a stack overflow in a later walk would be a 500), and 20,000 flat ones (parser CPU): refused at parsing.
+    await expectRefused(p, await postAcs(connection.id, toBase64(`${"<a>".repeat(60)}${"</a>".repeat(60)}`)), "response_not_xml");
+    await expectRefused(p, await postAcs(connection.id, toBase64(`<a>${"<b/>".repeat(20_000)}</a>`)), "response_not_xml");
+    const huge = await postAcs(connection.id, "A".repeat(300 * 1024));
     expect(huge.status).toBe(400);
     expect(await huge.text()).toContain("Error code:");
     const missing = await fetchWorker(`${API}/api/v1/auth/sso/saml/${connection.id}/acs`, {
