@@ -7,27 +7,27 @@
  * signs that same user in through the IdP. Until the management API exists, the team's connection and
  * domains are written to the stack's local D1 with `wrangler d1 execute` (stack.mjs names its state).
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { adminApi, signUpOwnerWithProject } from "./console-owner.mjs";
 import { assert } from "./harness.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const sql = (value) => `'${String(value).replace(/'/g, "''")}'`;
 
-/** Runs SQL against the stack's local D1 (the same state `wrangler pages dev` serves). */
-function d1(command) {
+/**
+ * Runs SQL against the stack's local D1 (the same state `wrangler pages dev` serves). Asynchronous on
+ * purpose: a blocking child would stall the event loop while the server drops idle keep-alive sockets.
+ */
+async function d1(command) {
   const state = process.env.DOORMAN_E2E_STATE;
   if (!state) throw new Error("DOORMAN_E2E_STATE is not set (test/e2e/stack.mjs sets it)");
-  execFileSync(
-    join(root, "node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", state, "--command", command],
-    {
-      cwd: root,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
-      stdio: "pipe",
-    },
-  );
+  const wrangler = join(root, "node_modules", ".bin", "wrangler");
+  await promisify(execFile)(wrangler, ["d1", "execute", "DB", "--local", "--persist-to", state, "--command", command], {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+  });
 }
 
 export function defineSsoOidcSteps(runner, { page, origin, shots }) {
@@ -66,22 +66,6 @@ export function defineSsoOidcSteps(runner, { page, origin, shots }) {
     state.api = adminApi(origin, created);
     const team = await state.api("/teams", { method: "POST", body: { display_name: "Acme" } });
     assert.equal(team.status, 201, JSON.stringify(team.body));
-    const now = Date.now();
-    // The dev IdP's public client (PKCE only): no secret to seal outside the worker.
-    const config = {
-      issuer: issuer(),
-      clientId: "MOCK",
-      clientSecretSealed: null,
-      scopes: [],
-      attributeMapping: { email: null, name: null, groups: null },
-    };
-    d1(
-      "INSERT INTO sso_connections (id, project_id, team_id, protocol, display_name, enabled, config, allow_idp_initiated, scim_group_mapping, created_at, updated_at) " +
-        `VALUES (${sql(state.connectionId)}, ${sql(state.projectId)}, ${sql(team.body.id)}, 'oidc', 'Acme IdP', 1, ${sql(JSON.stringify(config))}, 0, '{}', ${now}, ${now});` +
-        "INSERT INTO sso_domains (id, project_id, team_id, connection_id, domain, verification_token, status, verified_at, enforce_sso, auto_join, created_at) VALUES " +
-        `(${sql(crypto.randomUUID())}, ${sql(state.projectId)}, ${sql(team.body.id)}, NULL, ${sql(open)}, 't1', 'verified', ${now}, 0, 1, ${now}), ` +
-        `(${sql(crypto.randomUUID())}, ${sql(state.projectId)}, ${sql(team.body.id)}, NULL, ${sql(enforced)}, 't2', 'verified', ${now}, 1, 0, ${now});`,
-    );
     // A password user at the enforced domain, made by the back end before the domain was enforced.
     const user = await state.api("/users", {
       method: "POST",
@@ -94,6 +78,22 @@ export function defineSsoOidcSteps(runner, { page, origin, shots }) {
     });
     assert.equal(user.status, 201, JSON.stringify(user.body));
     state.patId = user.body.id;
+    const now = Date.now();
+    // The dev IdP's public client (PKCE only): no secret to seal outside the worker.
+    const config = {
+      issuer: issuer(),
+      clientId: "MOCK",
+      clientSecretSealed: null,
+      scopes: [],
+      attributeMapping: { email: null, name: null, groups: null },
+    };
+    await d1(
+      "INSERT INTO sso_connections (id, project_id, team_id, protocol, display_name, enabled, config, allow_idp_initiated, scim_group_mapping, created_at, updated_at) " +
+        `VALUES (${sql(state.connectionId)}, ${sql(state.projectId)}, ${sql(team.body.id)}, 'oidc', 'Acme IdP', 1, ${sql(JSON.stringify(config))}, 0, '{}', ${now}, ${now});` +
+        "INSERT INTO sso_domains (id, project_id, team_id, connection_id, domain, verification_token, status, verified_at, enforce_sso, auto_join, created_at) VALUES " +
+        `(${sql(crypto.randomUUID())}, ${sql(state.projectId)}, ${sql(team.body.id)}, NULL, ${sql(open)}, 't1', 'verified', ${now}, 0, 1, ${now}), ` +
+        `(${sql(crypto.randomUUID())}, ${sql(state.projectId)}, ${sql(team.body.id)}, NULL, ${sql(enforced)}, 't2', 'verified', ${now}, 1, 0, ${now});`,
+    );
   });
 
   runner.step("sso oidc: the hosted sign-in page's SSO step signs a new user in through the IdP", async () => {

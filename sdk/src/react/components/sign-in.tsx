@@ -75,7 +75,7 @@ export function SignIn({ title, search }: SignInProps) {
   if (mode === "sso")
     return (
       <AuthCard title={t("sso.title")} subtitle={t("sso.subtitle")}>
-        <SsoSignIn {...sso} connectionId={bounceId} onBack={() => setMode("password")} />
+        <SsoSignIn initialEmail={sso.email} notice={sso.notice} connectionId={bounceId} onBack={() => setMode("password")} />
       </AuthCard>
     );
   if (deviceAttempt)
