@@ -40,7 +40,9 @@ try {
     loader: { ".wasm": "empty" },
     plugins: [stubCloudflare],
     // CommonJS dependencies that require Node built-ins (pkijs's @noble/hashes picks its node:crypto build here) need a require in ESM.
-    banner: { js: "import { createRequire as __docCreateRequire } from 'node:module'; const require = __docCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __docCreateRequire } from 'node:module'; const require = __docCreateRequire(import.meta.url);",
+    },
   });
   const { build: render } = await import(pathToFileURL(outfile).href);
   const { doc, markdown } = render();

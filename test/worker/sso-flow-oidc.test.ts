@@ -178,18 +178,16 @@ describe("SSO sign-in: who signs in", () => {
     const user = await call("/users", { ...p.server, body: { primary_email: email, primary_email_verified: true } });
     expect(user.status, user.text).toBe(201);
     const now = Date.now();
-    await db()
-      .insert(ssoIdentities)
-      .values({
-        id: crypto.randomUUID(),
-        projectId: p.projectId,
-        connectionId,
-        userId: user.body.id,
-        subject: null,
-        userName: email.toUpperCase(),
-        createdAt: now,
-        updatedAt: now,
-      });
+    await db().insert(ssoIdentities).values({
+      id: crypto.randomUUID(),
+      projectId: p.projectId,
+      connectionId,
+      userId: user.body.id,
+      subject: null,
+      userName: email.toUpperCase(),
+      createdAt: now,
+      updatedAt: now,
+    });
     const tokens = await signInWithSso(p, email, { email });
     expect(tokens.user_id).toBe(user.body.id);
     const identity = await db().select().from(ssoIdentities).where(eq(ssoIdentities.userId, user.body.id)).get();
