@@ -8,6 +8,7 @@ import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
 import { startPwnedRangeFixture } from "./pwned-range-fixture.mjs";
+import { startSamlIdp } from "./saml-idp.mjs";
 import { startSmtpFaults } from "./smtp-fault-server.mjs";
 import { startTurnstileFake } from "./turnstile-fake.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
@@ -24,6 +25,7 @@ declare module "vitest" {
     pwnedPort: number;
     turnstileUrl: string;
     documentServerPort: number;
+    samlIdpPort: number;
   }
 }
 
@@ -62,8 +64,12 @@ export default async function setup(project: TestProject) {
   // metadata documents and private_key_jwt clients' jwks_uri.
   const documents = await startDocumentServer();
   project.provide("documentServerPort", documents.port);
+  // The SAML identity provider of the SSO tests (test/saml-idp.mjs): samlify in IdP mode, in Node (workerd cannot run it).
+  const samlIdp = await startSamlIdp();
+  project.provide("samlIdpPort", samlIdp.port);
   const renderer = await rendererReady;
   return async () => {
+    await samlIdp.stop();
     await documents.stop();
     await pwned.stop();
     await turnstile.stop();

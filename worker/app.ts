@@ -85,6 +85,7 @@ import {
 } from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
 import { scimRoutes } from "./routes/scim";
+import { ssoSamlAcsRoutes, ssoSamlMetadataRoutes } from "./routes/sso/saml";
 import { ssoSignInRoutes } from "./routes/sso/sign-in";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
@@ -120,6 +121,9 @@ const api = routeGroup()
   .route("/auth/cli", cliRoutes)
   // Enterprise SSO: the sign-in flow (issue 31, FLOW).
   .route("/auth/sso", ssoSignInRoutes)
+  // Enterprise SSO: SAML SP metadata and ACS (issue 31, SAML); the ACS answers its refusals as HTML pages.
+  .route("/auth/sso", ssoSamlMetadataRoutes)
+  .route("/auth/sso", ssoSamlAcsRoutes)
   .route("/oauth-providers", oauthProvidersRoutes)
   // The OpenID provider's consent page and the user's authorized apps (issue 30).
   .route("/oauth-provider/authorization-requests", oauthConsentRoutes)

@@ -15,6 +15,7 @@ import { join, resolve } from "node:path";
 import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
 import { startPwnedRangeFixture } from "../pwned-range-fixture.mjs";
+import { startSamlIdp } from "../saml-idp.mjs";
 import { startTurnstileFake } from "../turnstile-fake.mjs";
 import { localCa } from "./local-ca.mjs";
 
@@ -55,6 +56,9 @@ export async function startStack() {
   const oidc = await startOidcDevServer();
   // The SSO scenario (sso-oidc-scenario.mjs) writes its connection to this D1 state and points it at this IdP.
   Object.assign(process.env, { DOORMAN_E2E_STATE: state, DOORMAN_E2E_OIDC_ISSUER: oidc.issuer });
+  // The SAML scenario (sso-saml-scenario.mjs) signs in through this samlify IdP (test/saml-idp.mjs).
+  const samlIdp = await startSamlIdp();
+  process.env.DOORMAN_E2E_SAML_IDP = samlIdp.url;
   // Every new password goes through the breached-password check, against the local range API (issue 29).
   const pwned = await startPwnedRangeFixture();
   // Turnstile's siteverify and widget script, offline (test/turnstile-fake.mjs): the API verifies
@@ -102,6 +106,7 @@ export async function startStack() {
     rmSync(state, { recursive: true, force: true });
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();
+    await samlIdp.stop();
     await pwned.stop();
     await turnstile.stop();
   };

@@ -13,6 +13,7 @@ import { emailProblems } from "./problems/email";
 import { hostedPagesProblems } from "./problems/hosted-pages";
 import { paymentsProblems } from "./problems/payments";
 import { protectionProblems } from "./problems/protection";
+import { samlProblems } from "./problems/saml";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
 import { ssoSignInProblems } from "./problems/sso-sign-in";
 import { webhooksProblems } from "./problems/webhooks";
@@ -33,6 +34,7 @@ const problemErrors = {
   ...hostedPagesProblems,
   ...botChallengeProblems,
   ...protectionProblems,
+  ...samlProblems,
   // Enterprise SSO: the sign-in flow (issue 31, FLOW)
   ...ssoSignInProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),

@@ -21,6 +21,7 @@ import type { PaymentsProblemFields } from "./payments/problems";
 import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
 import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
+import type { SamlProblemFields } from "./sso/saml/problems";
 import type { SsoSignInProblemFields } from "./sso/sign-in-problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
@@ -196,6 +197,7 @@ type Slices = [
   HostedPagesProblemFields,
   BotChallengeProblemFields,
   ProtectionProblemFields,
+  SamlProblemFields,
   // Enterprise SSO: the sign-in flow (issue 31, FLOW)
   SsoSignInProblemFields,
 ];
@@ -216,6 +218,7 @@ export type ProblemFields = CoreProblemFields &
   HostedPagesProblemFields &
   BotChallengeProblemFields &
   ProtectionProblemFields &
+  SamlProblemFields &
   // Enterprise SSO: the sign-in flow (issue 31, FLOW)
   SsoSignInProblemFields;
 

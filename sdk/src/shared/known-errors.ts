@@ -224,6 +224,10 @@ export const catalogue = {
   AI_PROVIDER_NOT_CONFIGURED: e(400, "The assistant has no model provider. Choose one in the project's Settings (Assistant), or set the deployment's Workers AI binding or AI_BASE_URL."),
   AI_PROVIDER_ERROR: e(502, (d) => `The assistant's model provider failed${d.provider_status ? ` (HTTP ${str(d.provider_status)})` : ""}: ${str(d.message)}`, ["provider_status", "message"]),
   AI_PROVIDER_TIMEOUT: e(504, (d) => `The assistant's model provider did not answer within ${str(d.timeout_ms)} ms.`, ["timeout_ms"]),
+  // Enterprise SSO: SAML service provider (issue 31). One code for every refused SAMLResponse: the reason goes to the
+  // sso.sign_in_refused event and the logs only (details that help an attacker tune a forgery stay out of the answer).
+  SAML_RESPONSE_INVALID: e(400, "The identity provider's SAML response was refused. Try signing in again; if it keeps failing, ask your IT administrator to check the SSO connection."),
+  SAML_METADATA_INVALID: e(400, (d) => `The identity provider metadata could not be read: ${str(d.why)}.`, ["why"]),
   // Enterprise SSO: the sign-in flow (Doorman's own, issue 31, FLOW): SSO routing, the SSO sign-in and its enforcement.
   SSO_REQUIRED: e(403, "Your organization requires single sign-on (SSO) for this email address.", ["connection_id"]),
   SSO_CONNECTION_NOT_FOUND: e(404, "SSO connection not found or disabled.", ["connection_id"]),

@@ -14,6 +14,7 @@ import { fail, type Problem } from "../result";
 import { type OidcStartResult, startOidcSignIn } from "./oidc/start";
 import type { OuterSsoRequest } from "./request";
 import { routeEmail } from "./routing";
+import { type SamlStartResult, startSamlSignIn } from "./saml/start";
 
 export type SsoAuthorizeInput = {
   clientId: string;
@@ -36,6 +37,7 @@ export type SsoAuthorizeResult =
   | { ok: true; location: string }
   | Exclude<OuterClientCheck, { ok: true }>
   | Exclude<OidcStartResult, { ok: true }>
+  | Exclude<SamlStartResult, { ok: true }>
   | Problem<"untrusted_url" | "sso_connection_not_found" | "sso_not_configured_for_email" | "sso_protocol_unsupported">;
 
 export async function startSsoSignIn(deps: Deps, input: SsoAuthorizeInput): Promise<SsoAuthorizeResult> {
@@ -65,9 +67,7 @@ export async function startSsoSignIn(deps: Deps, input: SsoAuthorizeInput): Prom
     case "oidc":
       return startOidcSignIn(deps, project, connection.row, outer);
     case "saml":
-      // The SAML helper's line: issueSsoRequest(deps, project.id, { ...outer, protocol: "saml", saml_request_id }), then
-      // buildSamlLoginUrl (services/sso/saml/login.ts) with that code as RelayState.
-      return fail("sso_protocol_unsupported", { protocol: "saml" });
+      return startSamlSignIn(deps, project, connection.row, outer);
     default:
       return fail("sso_protocol_unsupported", { protocol: String(connection.row.protocol) });
   }
