@@ -4,6 +4,7 @@ import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
 import { startDocumentServer } from "./document-server.mjs";
+import { startDohResponder } from "./doh-responder.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
@@ -24,6 +25,7 @@ declare module "vitest" {
     pwnedPort: number;
     turnstileUrl: string;
     documentServerPort: number;
+    dohUrl: string;
   }
 }
 
@@ -62,8 +64,12 @@ export default async function setup(project: TestProject) {
   // metadata documents and private_key_jwt clients' jwks_uri.
   const documents = await startDocumentServer();
   project.provide("documentServerPort", documents.port);
+  // The DNS-over-HTTPS responder SSO domains are verified through (DOH_RESOLVER_URL, see vitest.config.ts); tests publish TXT records on it.
+  const doh = await startDohResponder(Number(process.env.DOORMAN_TEST_DOH_PORT));
+  project.provide("dohUrl", doh.url);
   const renderer = await rendererReady;
   return async () => {
+    await doh.stop();
     await documents.stop();
     await pwned.stop();
     await turnstile.stop();

@@ -10,6 +10,7 @@ import { runFailedEmailsDigest } from "./services/email/failed-digest";
 import { sweepOutbox } from "./services/email/outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
 import { pruneOAuthProviderRows } from "./services/oauth-provider/cleanup";
+import { recheckVerifiedDomains } from "./services/sso/domain-verification";
 import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhooks/queue";
 
 /** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs (retention, the failed-emails digest). */
@@ -31,15 +32,17 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
       outboxInterrupted: outbox.interrupted,
     };
   }
-  const [events, deliveries, digest, oauth] = await Promise.all([
+  const [events, deliveries, digest, oauth, ssoDomains] = await Promise.all([
     pruneExpiredEvents(deps),
     pruneWebhookDeliveries(deps),
     runFailedEmailsDigest(deps, { dryRun: false }),
     pruneOAuthProviderRows(deps),
+    recheckVerifiedDomains(deps),
   ]);
   console.log(
     `event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted; failed-emails digest: ${digest.queued} queued; ` +
-      `OpenID provider: ${oauth.authorizationRequests} expired authorization requests, ${oauth.clientAssertionJtis} used client-assertion jtis deleted`,
+      `OpenID provider: ${oauth.authorizationRequests} expired authorization requests, ${oauth.clientAssertionJtis} used client-assertion jtis deleted; ` +
+      `SSO domains: ${ssoDomains.checked} re-checked, ${ssoDomains.lost} lost, ${ssoDomains.unknown} left for the next run (resolver failures)`,
   );
   return {
     expiredEventsDeleted: events,
@@ -47,6 +50,9 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
     failedEmailsDigestsQueued: digest.queued,
     expiredAuthorizationRequestsDeleted: oauth.authorizationRequests,
     expiredClientAssertionJtisDeleted: oauth.clientAssertionJtis,
+    ssoDomainsRechecked: ssoDomains.checked,
+    ssoDomainsLost: ssoDomains.lost,
+    ssoDomainsUnknown: ssoDomains.unknown,
   };
 }
 

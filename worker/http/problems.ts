@@ -14,6 +14,8 @@ import { hostedPagesProblems } from "./problems/hosted-pages";
 import { paymentsProblems } from "./problems/payments";
 import { protectionProblems } from "./problems/protection";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
+// Enterprise SSO: management (issue 31, ADMIN).
+import { ssoAdminProblems } from "./problems/sso-admin";
 import { webhooksProblems } from "./problems/webhooks";
 
 export type { Problem, ProblemReason } from "../services/result";
@@ -32,6 +34,8 @@ const problemErrors = {
   ...hostedPagesProblems,
   ...botChallengeProblems,
   ...protectionProblems,
+  // Enterprise SSO: management (issue 31, ADMIN).
+  ...ssoAdminProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

@@ -21,6 +21,8 @@ import type { PaymentsProblemFields } from "./payments/problems";
 import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
 import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
+// Enterprise SSO: management (issue 31, ADMIN).
+import type { SsoAdminProblemFields } from "./sso/admin-problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
@@ -195,6 +197,8 @@ type Slices = [
   HostedPagesProblemFields,
   BotChallengeProblemFields,
   ProtectionProblemFields,
+  // Enterprise SSO: management (issue 31, ADMIN).
+  SsoAdminProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -212,7 +216,9 @@ export type ProblemFields = CoreProblemFields &
   SignUpRulesProblemFields &
   HostedPagesProblemFields &
   BotChallengeProblemFields &
-  ProtectionProblemFields;
+  ProtectionProblemFields &
+  // Enterprise SSO: management (issue 31, ADMIN).
+  SsoAdminProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 
