@@ -445,6 +445,17 @@ describe("event catalogue coverage", () => {
       // oauth-provider-code-flow/-refusals/-tokens.test.ts (issue 30, the OpenID provider's flows)
       "oauth_token.issued",
       "oauth_token.revoked",
+      // sso-admin-connections/-access/-domains.test.ts (issue 31, ADMIN: SSO connections, setup links, domains)
+      "sso_connection.created",
+      "sso_connection.updated",
+      "sso_connection.deleted",
+      "sso_connection.scim_token_rotated",
+      "sso_setup_link.created",
+      "sso_domain.added",
+      "sso_domain.verified",
+      "sso_domain.lost",
+      "sso_domain.updated",
+      "sso_domain.removed",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -86,6 +86,6 @@ addRoute(ssoDomainsRoutes, remove, async (c, { auth, params }) => {
   return c.json({ success: true as const });
 });
 addRoute(ssoDomainsRoutes, verify, async (c, { auth, params }) => {
-  const row = unwrap(await verifySsoDomain(c.get("deps"), auth.project.id, params.domainId, await ssoManager(c, auth))).value;
+  const row = unwrap(await verifySsoDomain(c.get("deps"), auth.project, params.domainId, await ssoManager(c, auth))).value;
   return c.json(ssoDomainView(row));
 });

@@ -6,6 +6,7 @@
  * resolver that cannot answer changes nothing: only a definite answer verifies or loses a domain.
  */
 import { ssoDomainTxtName, ssoDomainTxtValue } from "@doorman/shared/wire-sso";
+import type { ProjectRow } from "../../db/queries/projects";
 import {
   findSsoDomain,
   listVerifiedSsoDomainsDue,
@@ -16,6 +17,7 @@ import {
 } from "../../db/queries/sso-domains";
 import type { Deps } from "../deps";
 import { eventIfChangedStatement } from "../events";
+import { readProjectConfig } from "../project-config/flat";
 import { hitRateLimit } from "../rate-limit";
 import { fail, type Problem } from "../result";
 import { loadManagedDomain, managerEventData, type SsoAccessProblem, type SsoManager } from "./access";
@@ -49,15 +51,19 @@ function loseStatements(deps: Deps, domain: SsoDomainRow, extra: Record<string, 
 /** Checks a claim's TXT record now: verified when found (unless another team holds the domain verified). */
 export async function verifySsoDomain(
   deps: Deps,
-  projectId: string,
+  project: ProjectRow,
   domainId: string,
   manager: SsoManager,
 ): Promise<{ ok: true; value: SsoDomainRow } | VerifyProblem> {
+  const projectId = project.id;
   const loaded = await loadManagedDomain(deps, projectId, domainId, manager);
   if (!loaded.ok) return loaded;
   const { domain } = loaded;
   // Each check is a DNS-over-HTTPS call on the team's behalf: bounded per team, not per caller.
-  const limit = await hitRateLimit(deps, "SSO_DOMAIN_CHECK_PER_TEAM", `team:${domain.teamId}`, deps.now(), { id: projectId });
+  const limit = await hitRateLimit(deps, "SSO_DOMAIN_CHECK_PER_TEAM", `team:${domain.teamId}`, deps.now(), {
+    id: projectId,
+    limits: readProjectConfig(project.config).rate_limits,
+  });
   if (!limit.ok) return fail("sso_domain_check_rate_limited", { retryAfterSeconds: limit.retryAfterSeconds });
   const failed = (cause: "record_not_found" | "resolver_unavailable") =>
     fail("sso_domain_verification_failed", {
