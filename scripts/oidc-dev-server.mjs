@@ -3,6 +3,9 @@
 // "shared" OAuth provider of a project talks to it when the worker has OAUTH_MOCK_ISSUER set,
 // so OAuth sign-in works offline end to end.
 //   - one public client, id "MOCK" (no secret needed; PKCE S256 required), any redirect URI;
+//   - one confidential client, id "DOORMAN-SSO" (secret SSO_CLIENT_SECRET, client_secret_basic): an
+//     enterprise SSO OIDC connection's client (issue 31; test/worker/sso-flow-*.test.ts, the sso e2e);
+//   - the form sign-in reports amr ["pwd"] (a password-like sign-in) in the ID token;
 //   - sign-in: a one-field form where any email is accepted; the subject is derived from the
 //     email (stable across restarts), the email is reported as verified;
 //   - refresh tokens are issued (grant type refresh_token), so connected accounts can refresh.
@@ -14,6 +17,9 @@ import { fileURLToPath } from "node:url";
 import Provider from "oidc-provider";
 
 export const MOCK_CLIENT_ID = "MOCK";
+/** The enterprise SSO test connection's client (confidential: its secret is sealed in the connection's config). */
+export const SSO_CLIENT_ID = "DOORMAN-SSO";
+export const SSO_CLIENT_SECRET = "doorman-sso-dev-client-secret";
 
 /** The stable subject of an email: the same person always gets the same account id. */
 export function subjectOf(email) {
@@ -63,9 +69,17 @@ export async function startOidcDevServer({ port = 0, host = "127.0.0.1", issuerH
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
       },
+      {
+        client_id: SSO_CLIENT_ID,
+        client_secret: SSO_CLIENT_SECRET,
+        token_endpoint_auth_method: "client_secret_basic",
+        redirect_uris: ["http://localhost/api/v1/auth/sso/oidc/connection/callback"],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+      },
     ],
     scopes: ["openid", "email", "profile", "offline_access"],
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    claims: { openid: ["sub", "amr"], email: ["email", "email_verified"], profile: ["name"] },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     cookies: { keys: ["doorman-dev-oidc-cookie-key"] },
@@ -182,7 +196,9 @@ export async function startOidcDevServer({ port = 0, host = "127.0.0.1", issuerH
       const grant = new provider.Grant({ accountId, clientId: details.params.client_id });
       grant.addOIDCScope(String(details.params.scope ?? "openid"));
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      // amr: the form is the user's own sign-in (an SSO connection passes RFC 8176 values through to its sessions).
+      const login = { accountId, amr: ["pwd"] };
+      await provider.interactionFinished(req, res, { login, consent: { grantId } }, { mergeWithLastSubmission: false });
     } catch (err) {
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
       res.end(`Interaction failed: ${err.message}`);

@@ -88,6 +88,8 @@ import { ssoConnectionsRoutes } from "./routes/sso/connections";
 import { ssoDomainsRoutes } from "./routes/sso/domains";
 import { ssoEventsRoutes } from "./routes/sso/events";
 import { ssoSetupLinksRoutes } from "./routes/sso/setup-links";
+import { ssoSamlAcsRoutes, ssoSamlMetadataRoutes } from "./routes/sso/saml";
+import { ssoSignInRoutes } from "./routes/sso/sign-in";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
 import { teamMembershipsRoutes } from "./routes/team-memberships";
@@ -120,6 +122,11 @@ const api = routeGroup()
   .route("/auth/oauth", appleNativeRoutes)
   .route("/auth/passkey", passkeyRoutes)
   .route("/auth/cli", cliRoutes)
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW).
+  .route("/auth/sso", ssoSignInRoutes)
+  // Enterprise SSO: SAML SP metadata and ACS (issue 31, SAML); the ACS answers its refusals as HTML pages.
+  .route("/auth/sso", ssoSamlMetadataRoutes)
+  .route("/auth/sso", ssoSamlAcsRoutes)
   .route("/oauth-providers", oauthProvidersRoutes)
   // The OpenID provider's consent page and the user's authorized apps (issue 30).
   .route("/oauth-provider/authorization-requests", oauthConsentRoutes)

@@ -11,6 +11,7 @@ import { sweepOutbox } from "./services/email/outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
 import { pruneOAuthProviderRows } from "./services/oauth-provider/cleanup";
 import { recheckVerifiedDomains } from "./services/sso/domain-verification";
+import { pruneUsedSamlAssertions } from "./services/sso/saml/cleanup";
 import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhooks/queue";
 
 /** The crons of wrangler.toml [triggers]: the webhook and outbox sweep; any other cron runs the daily jobs (retention, the failed-emails digest). */
@@ -32,16 +33,18 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
       outboxInterrupted: outbox.interrupted,
     };
   }
-  const [events, deliveries, digest, oauth, ssoDomains] = await Promise.all([
+  const [events, deliveries, digest, oauth, samlAssertions, ssoDomains] = await Promise.all([
     pruneExpiredEvents(deps),
     pruneWebhookDeliveries(deps),
     runFailedEmailsDigest(deps, { dryRun: false }),
     pruneOAuthProviderRows(deps),
+    pruneUsedSamlAssertions(deps),
     recheckVerifiedDomains(deps),
   ]);
   console.log(
     `event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted; failed-emails digest: ${digest.queued} queued; ` +
       `OpenID provider: ${oauth.authorizationRequests} expired authorization requests, ${oauth.clientAssertionJtis} used client-assertion jtis deleted; ` +
+      `SAML: ${samlAssertions} expired used-assertion IDs deleted; ` +
       `SSO domains: ${ssoDomains.checked} re-checked, ${ssoDomains.lost} lost, ${ssoDomains.unknown} left for the next run (resolver failures)`,
   );
   return {
@@ -50,6 +53,7 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
     failedEmailsDigestsQueued: digest.queued,
     expiredAuthorizationRequestsDeleted: oauth.authorizationRequests,
     expiredClientAssertionJtisDeleted: oauth.clientAssertionJtis,
+    expiredSamlAssertionsDeleted: samlAssertions,
     ssoDomainsRechecked: ssoDomains.checked,
     ssoDomainsLost: ssoDomains.lost,
     ssoDomainsUnknown: ssoDomains.unknown,

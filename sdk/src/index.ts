@@ -133,6 +133,8 @@ export type {
   ServerContactChannelCreateOptions,
   ServerContactChannelUpdateOptions,
 } from "./apps/server-contact-channels";
+// Enterprise SSO sign-in (issue 31).
+export { type SsoLookup, type SsoStartOptions, type SsoTarget, ssoRequiredConnectionId } from "./apps/sso";
 export { type AdminOwnedProject, type CurrentUser, StackClientApp, StackServerApp } from "./apps/stack-apps";
 export type {
   ServerTeam,

@@ -13,9 +13,11 @@ import { emailProblems } from "./problems/email";
 import { hostedPagesProblems } from "./problems/hosted-pages";
 import { paymentsProblems } from "./problems/payments";
 import { protectionProblems } from "./problems/protection";
+import { samlProblems } from "./problems/saml";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
 // Enterprise SSO: management (issue 31, ADMIN).
 import { ssoAdminProblems } from "./problems/sso-admin";
+import { ssoSignInProblems } from "./problems/sso-sign-in";
 import { webhooksProblems } from "./problems/webhooks";
 
 export type { Problem, ProblemReason } from "../services/result";
@@ -36,6 +38,9 @@ const problemErrors = {
   ...protectionProblems,
   // Enterprise SSO: management (issue 31, ADMIN).
   ...ssoAdminProblems,
+  ...samlProblems,
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  ...ssoSignInProblems,
   password_too_short: () => new KnownError("PASSWORD_TOO_SHORT", { min_length: PASSWORD_MIN_LENGTH }),
   password_too_long: () => new KnownError("PASSWORD_TOO_LONG", { maxLength: PASSWORD_MAX_LENGTH }),
   // The reference's abstract parent, sent as is: its SDK rebuilds it from `details.message`.

@@ -22,7 +22,7 @@ import type { Deps } from "./deps";
  */
 export { EVENT_TYPES, type EventType } from "@doorman/shared/event-types";
 /** The sign-in methods recorded in `data.method` ("server": a session the back end created with its key). */
-export const SIGN_IN_METHODS = ["password", "otp", "oauth", "passkey", "anonymous", "cli", "server"] as const;
+export const SIGN_IN_METHODS = ["password", "otp", "oauth", "passkey", "anonymous", "cli", "server", "sso"] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 export type EventSubject = { userId?: string | null; teamId?: string | null };

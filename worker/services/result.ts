@@ -23,6 +23,8 @@ import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
 // Enterprise SSO: management (issue 31, ADMIN).
 import type { SsoAdminProblemFields } from "./sso/admin-problems";
+import type { SamlProblemFields } from "./sso/saml/problems";
+import type { SsoSignInProblemFields } from "./sso/sign-in-problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
 
 type NoFields = Record<never, never>;
@@ -199,6 +201,9 @@ type Slices = [
   ProtectionProblemFields,
   // Enterprise SSO: management (issue 31, ADMIN).
   SsoAdminProblemFields,
+  SamlProblemFields,
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  SsoSignInProblemFields,
 ];
 /** The reasons two slices share (each pair once): must be none, or one slice's fields would silently merge into another's. */
 type SharedReasons<S extends unknown[]> = S extends [infer Head, ...infer Tail]
@@ -218,7 +223,10 @@ export type ProblemFields = CoreProblemFields &
   BotChallengeProblemFields &
   ProtectionProblemFields &
   // Enterprise SSO: management (issue 31, ADMIN).
-  SsoAdminProblemFields;
+  SsoAdminProblemFields &
+  SamlProblemFields &
+  // Enterprise SSO: the sign-in flow (issue 31, FLOW)
+  SsoSignInProblemFields;
 
 export type ProblemReason = keyof ProblemFields;
 

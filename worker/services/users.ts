@@ -111,9 +111,14 @@ async function resolvePasswordHash(
 }
 
 /** Creates a user with its primary email and (when configured) a personal team, in one batch. */
-export async function createUser(deps: Deps, project: ProjectRow, input: NewUserInput): Promise<CreateUserResult> {
+export async function createUser(
+  deps: Deps,
+  project: ProjectRow,
+  input: NewUserInput,
+  alongside?: (userId: string) => BatchItem<"sqlite">[],
+): Promise<CreateUserResult> {
   // Without provider links there is no link problem to report.
-  return (await createUserWithOAuthProviders(deps, project, input, [])) as CreateUserResult;
+  return (await createUserWithOAuthProviders(deps, project, input, [], alongside)) as CreateUserResult;
 }
 
 /** createUser plus linked provider identities (sign-in and connected accounts), in the same batch. */
@@ -122,6 +127,8 @@ export async function createUserWithOAuthProviders(
   project: ProjectRow,
   input: NewUserInput,
   oauthProviders: NewUserOAuthProvider[],
+  /** More statements for the user's batch, given its id (an SSO sign-in's identity row: services/sso/user-resolution.ts). */
+  alongside: (userId: string) => BatchItem<"sqlite">[] = () => [],
 ): Promise<CreateUserResult | OAuthProviderProblem> {
   const config = readProjectConfig(project.config);
   const now = deps.now();
@@ -188,6 +195,7 @@ export async function createUserWithOAuthProviders(
     if (!links.ok) return links;
     statements.push(...links.statements);
   }
+  statements.push(...alongside(userId));
   const signUp = input.signUp ?? { method: deps.audit.actorType === "admin" ? "admin" : "server" };
   statements.push(eventStatement(deps, project.id, "user.created", { userId }, { ...signUp, is_anonymous: isAnonymous }));
   try {

@@ -22,7 +22,9 @@ export type CodePurpose =
   | "passkey_registration"
   | "passkey_authentication"
   | "impersonation"
-  | "device_verification";
+  | "device_verification"
+  // Enterprise SSO (issue 31, FLOW): a started SSO sign-in (the SAML RelayState / OIDC state).
+  | "sso_request";
 
 export const CODE_LENGTH = 45;
 export const OTP_LENGTH = 6;

@@ -26,6 +26,7 @@ import * as oauthConsent from "./oauth-consent";
 import * as passkeys from "./passkeys";
 import * as payments from "./payments";
 import { type PurchaseCodeDetails, purchaseCodeFromJson } from "./payments-shapes";
+import * as sso from "./sso";
 import * as teams from "./teams";
 import type {
   CheckoutSessionJson,
@@ -433,10 +434,42 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
    */
   async signInWithOAuth(provider: string, options: Omit<oauth.OAuthStartOptions, "type"> = {}): Promise<void> {
     if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
+    await this._startOAuth(provider, {
+      ...options,
+      afterCallbackRedirectUrl: options.afterCallbackRedirectUrl ?? this.returnAfterProvider(),
+    });
+  }
+  /** Where a redirect sign-in (OAuth, SSO) comes back to after its provider, unless the caller says. */
+  private returnAfterProvider(): string | undefined {
     const here = typeof window !== "undefined" ? window.location.href : null;
     // A page asked to hand the session to an app: come back here after the provider, to hand it over then.
-    const returnTo = here && hostedHandoff.handoffRequestOf(here) ? here : returnToFromLocation();
-    await this._startOAuth(provider, { ...options, afterCallbackRedirectUrl: options.afterCallbackRedirectUrl ?? returnTo ?? undefined });
+    return (here && hostedHandoff.handoffRequestOf(here) ? here : returnToFromLocation()) ?? undefined;
+  }
+
+  // --- enterprise SSO (issue 31) ---
+  /**
+   * Signs in with the organization's own identity provider (enterprise SSO): by a work email whose
+   * domain a team verified, or by the connection's id. The browser goes to the identity provider and
+   * comes back to the oauth-callback page, which calls `callOAuthCallback()`, as for OAuth. An email
+   * no organization set up SSO for rejects with SSO_NOT_CONFIGURED_FOR_EMAIL (see `lookupSso`).
+   *
+   * @example
+   * await app.signInWithSso({ email: "ada@example.com" }); // navigates away
+   */
+  async signInWithSso(target: sso.SsoTarget, options: sso.SsoStartOptions = {}): Promise<void> {
+    if (!this._session.store.persistent) throw new Error("A persistent token store is required to sign in (tokenStore must not be null).");
+    const afterCallbackRedirectUrl = options.afterCallbackRedirectUrl ?? this.returnAfterProvider();
+    await oauth.navigateToProvider(this, await sso.startSso(this, target, { ...options, afterCallbackRedirectUrl }));
+  }
+  /**
+   * Does this email sign in with enterprise SSO? `connectionId` is set when its domain is verified by a
+   * team with an SSO connection; `enforced` when that organization refuses every other sign-in method.
+   *
+   * @example
+   * const { connectionId, enforced } = await app.lookupSso("ada@example.com");
+   */
+  lookupSso(email: string): Promise<sso.SsoLookup> {
+    return sso.lookupSso(this, email);
   }
 
   /** @internal Starts an OAuth flow (sign-in or link) and navigates to the provider. */

@@ -69,12 +69,34 @@ export function callbackRedirectUri(href: string): string {
  * window.location.assign(location);
  */
 export async function startOAuth(app: AppCore, provider: string, options: OAuthStartOptions = {}): Promise<string> {
+  const token = await app._session.getAccessToken();
+  if (options.type === "link" && !token) throw new Error("Linking an OAuth account needs a signed-in user.");
+  const query = await outerQuery(app, options);
+  query.set("type", options.type ?? "authenticate");
+  // A signed-in (or anonymous) user's token: link target, or the anonymous user to upgrade.
+  if (token) query.set("token", token);
+  if (options.providerScope?.length) query.set("provider_scope", options.providerScope.join(" "));
+  // The bot-challenge fields go in the query here, as the reference sends them.
+  const res = await withBotChallenge(app, "oauth_authenticate", (fields) => {
+    const q = new URLSearchParams(query);
+    for (const [key, value] of Object.entries(fields)) q.set(key, value);
+    return app._http.request<OAuthLocationJson>(`/auth/oauth/authorize/${encodeURIComponent(provider)}?${q}`, { bare: true });
+  });
+  return res.location;
+}
+
+/**
+ * The outer PKCE request every redirect sign-in starts with (OAuth, enterprise SSO: apps/sso.ts): a
+ * verifier kept in cookie `stack-oauth-outer-{state}`, and the authorize query in JSON mode.
+ */
+export async function outerQuery(
+  app: AppCore,
+  options: Pick<OAuthStartOptions, "redirectUrl" | "errorRedirectUrl" | "afterCallbackRedirectUrl">,
+): Promise<URLSearchParams> {
   const verifier = randomToken();
   const state = randomToken(24);
   // The verifier never leaves this browser until the exchange: an intercepted code is useless without it.
   jarOf(app).set(`${OAUTH_OUTER_COOKIE_PREFIX}${state}`, verifier, OAUTH_STATE_COOKIE_MAX_AGE_S);
-  const token = await app._session.getAccessToken();
-  if (options.type === "link" && !token) throw new Error("Linking an OAuth account needs a signed-in user.");
   const query = new URLSearchParams({
     client_id: app.projectId,
     client_secret: app._options.publishableClientKey ?? PUBLIC_CLIENT_SENTINEL,
@@ -85,21 +107,11 @@ export async function startOAuth(app: AppCore, provider: string, options: OAuthS
     code_challenge: await s256Challenge(verifier),
     code_challenge_method: "S256",
     response_type: "code",
-    type: options.type ?? "authenticate",
     error_redirect_url: absoluteUrl(options.errorRedirectUrl ?? app.urls.error),
     stack_response_mode: "json",
   });
-  // A signed-in (or anonymous) user's token: link target, or the anonymous user to upgrade.
-  if (token) query.set("token", token);
   if (options.afterCallbackRedirectUrl) query.set("after_callback_redirect_url", absoluteUrl(options.afterCallbackRedirectUrl));
-  if (options.providerScope?.length) query.set("provider_scope", options.providerScope.join(" "));
-  // The bot-challenge fields go in the query here, as the reference sends them.
-  const res = await withBotChallenge(app, "oauth_authenticate", (fields) => {
-    const q = new URLSearchParams(query);
-    for (const [key, value] of Object.entries(fields)) q.set(key, value);
-    return app._http.request<OAuthLocationJson>(`/auth/oauth/authorize/${encodeURIComponent(provider)}?${q}`, { bare: true });
-  });
-  return res.location;
+  return query;
 }
 
 export type CallbackOutcome =

@@ -129,6 +129,9 @@ export type ReactStackApp = Pick<
   // --- oauth ---
   | "signInWithOAuth"
   | "callOAuthCallback"
+  // --- enterprise SSO (issue 31) ---
+  | "signInWithSso"
+  | "lookupSso"
   // --- oauth-consent (the OpenID provider's consent page) ---
   | "getOAuthAuthorizationRequest"
   | "approveOAuthAuthorizationRequest"

@@ -221,8 +221,7 @@ export const catalogue = {
   OAUTH_REAUTHENTICATION_REQUIRED: e(403, "This app asks for a fresh sign-in: sign in again, then approve."),
   OAUTH_AUTHORIZED_APP_NOT_FOUND: e(404, (d) => `You have not authorized the app ${str(d.client_id)}.`, ["client_id"]),
   // Enterprise SSO: management (issue 31, ADMIN): a team's connections, domains, SCIM token and setup links.
-  // SSO_CONNECTION_NOT_FOUND is FLOW's code too (the same line): keep one at the merge.
-  SSO_CONNECTION_NOT_FOUND: e(404, (d) => `The SSO connection ${JSON.stringify(d.connection_id ?? "")} does not exist or is disabled.`, ["connection_id"]),
+  // (Not found answers FLOW's SSO_CONNECTION_NOT_FOUND, below.)
   SSO_CONNECTION_INVALID_CONFIG: e(400, (d) => `Invalid SSO connection ${str(d.field) || "settings"}: ${str(d.message)}`, ["field", "message"]),
   SSO_CONNECTION_MODIFIED: e(409, "The SSO connection was changed by someone else meanwhile. Reload it and try again.", ["connection_id"]),
   SSO_DOMAIN_NOT_FOUND: e(404, (d) => `The SSO domain ${JSON.stringify(d.domain_id ?? "")} does not exist.`, ["domain_id"]),
@@ -235,6 +234,21 @@ export const catalogue = {
   AI_PROVIDER_NOT_CONFIGURED: e(400, "The assistant has no model provider. Choose one in the project's Settings (Assistant), or set the deployment's Workers AI binding or AI_BASE_URL."),
   AI_PROVIDER_ERROR: e(502, (d) => `The assistant's model provider failed${d.provider_status ? ` (HTTP ${str(d.provider_status)})` : ""}: ${str(d.message)}`, ["provider_status", "message"]),
   AI_PROVIDER_TIMEOUT: e(504, (d) => `The assistant's model provider did not answer within ${str(d.timeout_ms)} ms.`, ["timeout_ms"]),
+  // Enterprise SSO: SAML service provider (issue 31). One code for every refused SAMLResponse: the reason goes to the
+  // sso.sign_in_refused event and the logs only (details that help an attacker tune a forgery stay out of the answer).
+  SAML_RESPONSE_INVALID: e(400, "The identity provider's SAML response was refused. Try signing in again; if it keeps failing, ask your IT administrator to check the SSO connection."),
+  SAML_METADATA_INVALID: e(400, (d) => `The identity provider metadata could not be read: ${str(d.why)}.`, ["why"]),
+  // Enterprise SSO: the sign-in flow (Doorman's own, issue 31, FLOW): SSO routing, the SSO sign-in and its enforcement.
+  SSO_REQUIRED: e(403, "Your organization requires single sign-on (SSO) for this email address. Continue with SSO to sign in.", ["connection_id"]),
+  SSO_CONNECTION_NOT_FOUND: e(404, (d) => `The SSO connection ${JSON.stringify(d.connection_id ?? "")} does not exist or is disabled.`, ["connection_id"]),
+  SSO_NOT_CONFIGURED_FOR_EMAIL: e(400, "No organization has set up single sign-on (SSO) for this email address."),
+  SSO_REQUEST_INVALID: e(400, "This SSO sign-in is invalid, expired or was already used. Please start the sign-in again."),
+  SSO_USER_DEACTIVATED: e(403, "Your organization has deactivated this account. Contact your IT administrator."),
+  SSO_IDP_ERROR: e(400, "Your organization's identity provider did not complete the sign-in. Please try again, or contact your IT administrator."),
+  SSO_IDP_UNAVAILABLE: e(502, "Your organization's identity provider could not be reached. Please try again later."),
+  SSO_IDP_INITIATED_NOT_ALLOWED: e(403, "This SSO connection does not accept sign-ins started at the identity provider: start the sign-in from the app."),
+  SSO_PROTOCOL_NOT_SUPPORTED: e(400, (d) => `SSO connections of protocol ${JSON.stringify(d.protocol)} cannot sign in on this server.`, ["protocol"]),
+  SSO_IDENTITY_CONFLICT: e(409, "This account is already linked to another identity of this SSO connection. Contact your IT administrator."),
 } satisfies Record<string, CatalogueEntry>;
 
 export type KnownErrorCode = keyof typeof catalogue;

@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import type { AppEnv } from "../../http/hono-env";
-import { problemError, unwrap } from "../../http/problems";
+import { type Problem, problemError, unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { readBody } from "../../http/validate";
 import { OUTER_STATE_TTL_MS, startAuthorization } from "../../services/oauth/authorize";
@@ -126,9 +126,17 @@ async function callback(c: Context<AppEnv>, provider: string) {
     },
   });
   if (result.ok) return c.redirect(result.location, 303);
+  return redirectProblem(c, result);
+}
+
+/**
+ * A callback's problem: once the flow is known (`errorRedirectUrl`), a known error goes back to the app
+ * (wire §5), which rebuilds it from errorCode/message/details; otherwise it is answered here. Shared by
+ * the enterprise SSO callbacks (routes/sso/).
+ */
+export function redirectProblem(c: Context<AppEnv>, result: Problem & { errorRedirectUrl?: string }) {
   const error = problemError(result);
-  if (!("errorRedirectUrl" in result) || !(error instanceof KnownError)) throw error;
-  // Known errors go back to the app (wire §5), which rebuilds them from errorCode/message/details.
+  if (!result.errorRedirectUrl || !(error instanceof KnownError)) throw error;
   const target = new URL(result.errorRedirectUrl);
   target.searchParams.set("error", "server_error");
   target.searchParams.set("error_description", error.message);

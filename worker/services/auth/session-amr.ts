@@ -10,6 +10,8 @@
  * | passkey                                    | hwk, user (the authenticator's presence test) |
  * | passkey with user verification (PIN/biometric) | hwk, user, mfa (a key and a PIN or biometric: two factors, as require_mfa counts it) |
  * | oauth (another provider signed the user in) | (none: RFC 8176 has no value for a federated sign-in, and what the provider checked is unknown) |
+ * | sso, OIDC connection (issue 31)            | the IdP ID token's `amr`, RFC 8176 values only |
+ * | sso, SAML connection (issue 31)            | pwd for AuthnContextClassRef Password / PasswordProtectedTransport, else none |
  * | anonymous                                  | (none: nothing was authenticated)     |
  * | + a TOTP (or recovery) second factor (mfa) | + otp, mfa                            |
  * | server-created, impersonation, CLI hand-out | null: no sign-in by the user made the session |
@@ -19,7 +21,9 @@
  */
 
 /** The parts of a session's origin (sessions.ts SessionOrigin) that say how the user authenticated. */
-export type AmrOrigin = { signIn: { method: string; mfa?: boolean; user_verified?: boolean } } | { impersonation: true };
+export type AmrOrigin =
+  | { signIn: { method: string; mfa?: boolean; user_verified?: boolean; sso?: { amr: string[] } } }
+  | { impersonation: true };
 
 const FIRST_FACTOR: Record<string, string[]> = {
   password: ["pwd"],
@@ -32,7 +36,8 @@ const FIRST_FACTOR: Record<string, string[]> = {
 /** The amr of a session made by `origin`; null when no sign-in by the user made it. */
 export function amrOfOrigin(origin: AmrOrigin): string[] | null {
   if (!("signIn" in origin)) return null;
-  const first = FIRST_FACTOR[origin.signIn.method];
+  // An SSO sign-in is the IdP's authentication: its amr as the sign-in step filtered it (services/sso/session-origin.ts).
+  const first = origin.signIn.method === "sso" ? (origin.signIn.sso?.amr ?? []) : FIRST_FACTOR[origin.signIn.method];
   if (!first) return null;
   const amr = new Set(first);
   if (origin.signIn.method === "passkey" && origin.signIn.user_verified) amr.add("mfa");

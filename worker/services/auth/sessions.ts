@@ -31,6 +31,7 @@ import { notifyIfNewDevice } from "../email/notices";
 import { activityStatement, eventFor, eventIfChangedStatement, eventStatement, noteActivity, type SignInMethod } from "../events";
 import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { type SsoSignInOrigin, ssoSignedInStatement } from "../sso/session-origin";
 import { restrictedReasonOf } from "../user-restrictions";
 import { amrOfOrigin } from "./session-amr";
 import { sessionLimits, withinSessionLimits } from "./session-policy";
@@ -121,6 +122,8 @@ export type SessionOrigin =
         device_verified?: boolean;
         /** A passkey sign-in whose authenticator verified the user (a PIN or biometric). */
         user_verified?: boolean;
+        /** An enterprise SSO sign-in (issue 31): its connection, for the sso.signed_in event and the session's amr. */
+        sso?: SsoSignInOrigin;
       };
     }
   | { impersonation: true; via?: "link" };
@@ -137,9 +140,12 @@ export function sessionEvents(deps: Deps, projectId: string, userId: string, ses
         { session_id: sessionId, ...(origin.via ? { via: origin.via } : {}) },
       ),
     ];
+  const { sso, ...signIn } = origin.signIn;
   return [
-    eventStatement(deps, projectId, "sign_in.succeeded", { userId }, { ...origin.signIn, session_id: sessionId }),
+    eventStatement(deps, projectId, "sign_in.succeeded", { userId }, { ...signIn, session_id: sessionId }),
     activityStatement(deps, projectId, userId),
+    // The SSO sign-in's own event, in the batch that makes the session (issue 31).
+    ...(sso ? [ssoSignedInStatement(deps, projectId, userId, sessionId, sso)] : []),
   ];
 }
 

@@ -16,6 +16,7 @@ import { readProjectConfig } from "../project-config/flat";
 import { askForDeviceCode, deviceOfSignIn, needsDeviceVerification } from "../protection/device-verification";
 import { assessSignIn } from "../protection/risk";
 import { fail, type Problem } from "../result";
+import type { SsoSignInOrigin } from "../sso/session-origin";
 import { issueCode } from "../verification-codes";
 import { MFA_ATTEMPT_TTL_MS } from "./mfa";
 import { createSessionForUser, type IpInfo } from "./sessions";
@@ -41,6 +42,8 @@ export async function finishFirstFactor(
     passkeyVerified?: boolean;
     /** The address a password sign-in was typed with (its recent failures are a risk signal). */
     email?: string;
+    /** An enterprise SSO sign-in's connection (method "sso"): travels with an MFA attempt to the session. */
+    sso?: SsoSignInOrigin;
   },
 ): Promise<FirstFactorResult> {
   // Risk first: its score travels with the sign-in (events, an MFA attempt) and may demand a device code.
@@ -51,6 +54,7 @@ export async function finishFirstFactor(
     ...(options.provider ? { provider: options.provider } : {}),
     // The session's amr (session-amr.ts): a user-verified passkey is two factors.
     ...(options.method === "passkey" && options.passkeyVerified ? { user_verified: true } : {}),
+    ...(options.sso ? { sso: options.sso } : {}),
     risk,
   };
   if (user.user.totpSecret) {

@@ -81,20 +81,37 @@ export type AuthorizeResult =
       | "bot_challenge_failed"
     >;
 
-function withoutHash(url: string): string {
+/** The redirect URI as stored in the outer info (a fragment never reaches a server). */
+export function withoutHash(url: string): string {
   const parsed = new URL(url);
   parsed.hash = "";
   return parsed.toString();
 }
 
-export async function startAuthorization(deps: Deps, input: AuthorizeInput): Promise<AuthorizeResult> {
+export type OuterClientCheck =
+  | { ok: true; project: ProjectRow }
+  | Problem<
+      "invalid_oauth_client" | "publishable_key_required" | "invalid_publishable_key" | "oauth_invalid_scope" | "oauth_pkce_plain_refused"
+    >;
+
+/** The outer request's client, scope and PKCE checks: shared by this start and the SSO start (services/sso/authorize.ts). */
+export async function checkOuterClient(
+  deps: Deps,
+  input: Pick<AuthorizeInput, "clientId" | "clientSecret" | "scope" | "codeChallengeMethod">,
+): Promise<OuterClientCheck> {
   const client = await checkOAuthClient(deps, input.clientId, input.clientSecret, "invalid_publishable_key");
   if (!client.ok) return client;
-  const project: ProjectRow = client.project;
   if (input.scope !== "legacy") return fail("oauth_invalid_scope");
   // ASVS 10.4.6: with `plain` the challenge is the verifier itself, so whoever reads the authorize URL
   // (history, logs, a proxy) can redeem the code. Only projects in development mode accept it (the wire's e2e clients use it).
-  if (input.codeChallengeMethod === "plain" && project.isProductionMode) return fail("oauth_pkce_plain_refused");
+  if (input.codeChallengeMethod === "plain" && client.project.isProductionMode) return fail("oauth_pkce_plain_refused");
+  return client;
+}
+
+export async function startAuthorization(deps: Deps, input: AuthorizeInput): Promise<AuthorizeResult> {
+  const client = await checkOuterClient(deps, input);
+  if (!client.ok) return client;
+  const project: ProjectRow = client.project;
 
   const provider = await resolveProvider(deps, project, input.providerId);
   if (!provider.ok) {

@@ -13,6 +13,7 @@ import { finishFirstFactor } from "../auth/sign-in";
 import type { MfaRequired, SignInTokens } from "../auth/sign-in-tokens";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
+import type { SsoSignInOrigin } from "../sso/session-origin";
 import { CODE_LENGTH, redeemCode, spendCheckedCode } from "../verification-codes";
 import { type HandoffCodeData, openHandedOverSession } from "./cross-domain";
 import { type CodeChallengeMethod, verifyPkce } from "./pkce";
@@ -28,6 +29,8 @@ type CodeData = {
   /** The provider config id (for the sign-in event); absent in codes issued before it was recorded. */
   provider?: string;
   after_callback_redirect_url: string | null;
+  /** An enterprise SSO sign-in's code (services/sso/sign-in.ts): the session's method is "sso". */
+  sso?: SsoSignInOrigin;
   granted_session_id?: string;
   replayed?: boolean;
 } & Partial<HandoffCodeData>;
@@ -71,8 +74,9 @@ export async function exchangeAuthorizationCode(
   const finished = await finishFirstFactor(deps, project, user, {
     isNewUser: data.is_new_user,
     ipInfo: input.ipInfo,
-    method: "oauth",
+    method: data.sso ? "sso" : "oauth",
     provider: data.provider,
+    ...(data.sso ? { sso: data.sso } : {}),
   });
   if (!finished.ok) return finished;
   // Record the grant, then look for a replay that happened meanwhile. Both writes are single
