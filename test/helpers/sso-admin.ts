@@ -30,6 +30,22 @@ ZsAFmFpBjtD4aZ1wC1Wd+MF/7O/Hp63BcavdL/hN88j0eiAccVGUAQwI20LHrG0k
 CEOJcQFSWz4IOZeaykaamGU8AZ/6cdoArGCE
 -----END CERTIFICATE-----`;
 
+/** An IdP's SAML metadata as Okta or Entra export it (an EntityDescriptor with an IDPSSODescriptor). */
+export function idpMetadataXml(entityId = "https://idp.acme.example/metadata"): string {
+  const cert = IDP_CERT.replace(/-----[A-Z ]+-----|\s/g, "");
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${entityId}">
+  <md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+    <md:KeyDescriptor use="signing">
+      <ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data><ds:X509Certificate>${cert}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>
+    </md:KeyDescriptor>
+    <md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>
+    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="https://idp.acme.example/sso/post"/>
+    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.acme.example/sso/redirect"/>
+  </md:IDPSSODescriptor>
+</md:EntityDescriptor>`;
+}
+
 /** A complete SAML connection body for `teamId`. */
 export function samlConnection(teamId: string, extra: Record<string, unknown> = {}) {
   return {

@@ -9,7 +9,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/crypto/hash";
 import { call } from "../helpers/api";
-import { IDP_CERT, ok, samlConnection, ssoSetup } from "../helpers/sso-admin";
+import { IDP_CERT, idpMetadataXml, ok, samlConnection, ssoSetup } from "../helpers/sso-admin";
+import { workerFetch } from "../helpers/worker-fetch";
 
 type Connection = Record<string, any> & { id: string; updated_at_millis: number };
 
@@ -44,7 +45,12 @@ describe("SSO connections: create and read", () => {
       attribute_mapping: { email: null, name: null, groups: null },
       scim: { token_prefix: null, group_mapping: [] },
     });
-    expect(c.saml.idp_certificates).toEqual([IDP_CERT]);
+    expect(c.saml.idp_certificates.map((pem: string) => pem.trim())).toEqual([IDP_CERT]);
+    // Its own SP key pair: the certificate is public (in the metadata), the private key sealed and never answered.
+    expect(c.service_provider.certificate).toMatch(/^-----BEGIN CERTIFICATE-----\n[A-Za-z0-9+/=\n]+-----END CERTIFICATE-----\n?$/);
+    const stored = await storedConnection(c.id);
+    expect(stored?.sp_private_key_sealed).toMatch(/^v1\./);
+    expect(stored?.sp_private_key_sealed).not.toContain("PRIVATE KEY");
     expect(c.service_provider).toMatchObject({
       entity_id: `http://localhost/api/v1/auth/sso/saml/${c.id}/metadata`,
       metadata_url: `http://localhost/api/v1/auth/sso/saml/${c.id}/metadata`,
@@ -131,6 +137,60 @@ describe("SSO connections: create and read", () => {
     expect(schema.body.code).toBe("SCHEMA_ERROR");
     const unknown = await call("/sso/connections", { ...s.p.admin, body: { ...samlConnection(s.teamId), sp_private_key: "x" } });
     expect(unknown.body.code).toBe("SCHEMA_ERROR");
+  });
+});
+
+describe("SSO connections: IdP metadata and SP metadata", () => {
+  it("the IdP's metadata XML fills the IdP fields; a broken one is refused on its field", async () => {
+    const s = await ssoSetup();
+    const body = (xml: string) => ({ team_id: s.teamId, protocol: "saml", display_name: "From metadata", saml: { idp_metadata_xml: xml } });
+    const c: Connection = await ok("/sso/connections", { ...s.asAdmin, body: body(idpMetadataXml()) }, 201);
+    expect(c).toMatchObject({
+      enabled: true,
+      is_complete: true,
+      saml: { idp_entity_id: "https://idp.acme.example/metadata", idp_sso_url: "https://idp.acme.example/sso/redirect" },
+    });
+    expect(c.saml.idp_certificates.map((pem: string) => pem.trim())).toEqual([IDP_CERT]);
+    for (const xml of ["<not-xml", "<!DOCTYPE x [<!ENTITY a 'b'>]><x/>", idpMetadataXml().replace(/HTTP-Redirect/g, "SOAP")]) {
+      const res = await call("/sso/connections", { ...s.asAdmin, body: body(xml) });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ code: "SSO_CONNECTION_INVALID_CONFIG", details: { field: "saml.idp_metadata_xml" } });
+    }
+  });
+
+  it("a draft's SP metadata can be downloaded (entity id, ACS, its certificate) before the public URL serves it", async () => {
+    const s = await ssoSetup();
+    const draft: Connection = await ok(
+      "/sso/connections",
+      { ...s.asAdmin, body: { team_id: s.teamId, protocol: "saml", display_name: "Draft" } },
+      201,
+    );
+    const download = await ok(`/sso/connections/${draft.id}/sp-metadata`, s.asAdmin);
+    expect(download.metadata_url).toBe(draft.service_provider.metadata_url);
+    expect(download.metadata_xml).toContain(`entityID="${draft.service_provider.entity_id}"`);
+    expect(download.metadata_xml).toContain(`Location="${draft.service_provider.acs_url}"`);
+    const certBody = draft.service_provider.certificate.replace(/-----[A-Z ]+-----|\s/g, "");
+    expect(download.metadata_xml).toContain(certBody);
+    // The public metadata URL (the SAML part's) serves it once the connection is complete and enabled.
+    const publicUrl = `http://localhost/api/v1/auth/sso/saml/${draft.id}/metadata`;
+    expect((await workerFetch(publicUrl)).status).toBe(404);
+    await ok(`/sso/connections/${draft.id}`, {
+      ...s.asAdmin,
+      method: "PATCH",
+      body: { saml: samlConnection(s.teamId).saml, enabled: true },
+    });
+    const served = await workerFetch(publicUrl);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain(certBody);
+    const oidc: Connection = await ok(
+      "/sso/connections",
+      { ...s.asAdmin, body: { team_id: s.teamId, protocol: "oidc", display_name: "O" } },
+      201,
+    );
+    expect((await call(`/sso/connections/${oidc.id}/sp-metadata`, s.asAdmin)).body).toMatchObject({
+      code: "SSO_CONNECTION_INVALID_CONFIG",
+      details: { field: "protocol" },
+    });
   });
 });
 

@@ -56,6 +56,8 @@ export const SSO_MANAGEMENT_PATHS = {
   connection: (id: string) => `/sso/connections/${id}`,
   /** POST: a new SCIM bearer token, answered once. */
   scimToken: (id: string) => `/sso/connections/${id}/scim-token`,
+  /** GET: a SAML connection's SP metadata XML to download (drafts included, unlike the public metadata URL). */
+  spMetadata: (id: string) => `/sso/connections/${id}/sp-metadata`,
   /** GET: the connection's last SCIM calls (its scim.* events). */
   scimCalls: (id: string) => `/sso/connections/${id}/scim-calls`,
   /** GET ?team_id= (list), POST (claim). */
@@ -205,6 +207,9 @@ export const ssoScimTokenSchema = z.object({
   scim_base_url: z.string(),
 });
 
+/** GET /sso/connections/{id}/sp-metadata: the SP metadata to hand the IdP as a file (the public URL serves it once enabled). */
+export const ssoSpMetadataSchema = z.object({ metadata_xml: z.string(), metadata_url: z.string() });
+
 export const ssoDomainSchema = z.object({
   id: z.string(),
   team_id: z.string(),
@@ -246,6 +251,7 @@ export type SsoConnectionUpdateJson = z.infer<typeof ssoConnectionUpdateSchema>;
 export type SsoSamlSettingsInputJson = z.infer<typeof ssoSamlSettingsInputSchema>;
 export type SsoOidcSettingsInputJson = z.infer<typeof ssoOidcSettingsInputSchema>;
 export type SsoScimTokenJson = z.infer<typeof ssoScimTokenSchema>;
+export type SsoSpMetadataJson = z.infer<typeof ssoSpMetadataSchema>;
 export type SsoDomainJson = z.infer<typeof ssoDomainSchema>;
 export type SsoDomainUpdateJson = z.infer<typeof ssoDomainUpdateSchema>;
 export type SsoSetupLinkJson = z.infer<typeof ssoSetupLinkSchema>;

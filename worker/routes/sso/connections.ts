@@ -1,12 +1,19 @@
 /**
  * /sso/connections (issue 31, ADMIN): a team's SSO connections for its admins (`$update_team`), a
  * setup link's holder (that team only), server code and the project's owners: list, create, read,
- * change, delete; a new SCIM token (answered once) and the connection's last SCIM calls.
+ * change, delete; the SP metadata to download; a new SCIM token (answered once) and the last SCIM calls.
  */
 
 import { successSchema } from "@doorman/shared/wire";
 import { eventSchema } from "@doorman/shared/wire-events";
-import { ssoConnectionCreateSchema, ssoConnectionSchema, ssoConnectionUpdateSchema, ssoScimTokenSchema } from "@doorman/shared/wire-sso";
+import {
+  samlSpEntityId,
+  ssoConnectionCreateSchema,
+  ssoConnectionSchema,
+  ssoConnectionUpdateSchema,
+  ssoScimTokenSchema,
+  ssoSpMetadataSchema,
+} from "@doorman/shared/wire-sso";
 import { z } from "zod";
 import { unwrap } from "../../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../../http/route";
@@ -18,6 +25,7 @@ import {
   updateSsoConnection,
 } from "../../services/sso/connections";
 import { listScimCalls, rotateScimToken } from "../../services/sso/scim-token";
+import { downloadSpMetadata } from "../../services/sso/sp-metadata-download";
 import { eventView } from "../../views/events";
 import { ssoConnectionView } from "../../views/sso";
 import { SSO_ACCESS_ERRORS, ssoManager } from "./manager";
@@ -86,6 +94,15 @@ const rotate = defineRoute({
   response: ssoScimTokenSchema,
   errors: NOT_FOUND,
 });
+const spMetadata = defineRoute({
+  method: "get",
+  path: "/{connectionId}/sp-metadata",
+  summary: "A SAML connection's SP metadata XML to hand the IdP (also for a draft) and its public URL",
+  access: ACCESS,
+  params: connectionParams,
+  response: ssoSpMetadataSchema,
+  errors: [...NOT_FOUND, "SSO_CONNECTION_INVALID_CONFIG"],
+});
 const scimCalls = defineRoute({
   method: "get",
   path: "/{connectionId}/scim-calls",
@@ -127,6 +144,12 @@ addRoute(ssoConnectionsRoutes, rotate, async (c, { auth, params }) => {
   const { connection, token } = unwrap(await rotateScimToken(deps, auth.project.id, params.connectionId, await ssoManager(c, auth))).value;
   const view = ssoConnectionView(connection, deps.apiUrl);
   return c.json({ scim_token: token, scim_token_prefix: view.scim.token_prefix ?? "", scim_base_url: view.scim.base_url });
+});
+addRoute(ssoConnectionsRoutes, spMetadata, async (c, { auth, params }) => {
+  const deps = c.get("deps");
+  const manager = await ssoManager(c, auth);
+  const xml = unwrap(await downloadSpMetadata(deps, auth.project.id, params.connectionId, manager)).value;
+  return c.json({ metadata_xml: xml, metadata_url: samlSpEntityId(deps.apiUrl, params.connectionId) });
 });
 addRoute(ssoConnectionsRoutes, scimCalls, async (c, { auth, params, query }) => {
   const deps = c.get("deps");

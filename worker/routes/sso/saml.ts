@@ -55,7 +55,13 @@ const acs = defineRoute({
     page(403, "IdP-initiated sign-in not allowed, or the user is deactivated: an HTML page"),
     page(404, "No enabled SAML connection with this id: an HTML page"),
   ],
-  errors: ["SAML_RESPONSE_INVALID", "SSO_CONNECTION_NOT_FOUND", "SSO_REQUEST_INVALID", "SSO_IDP_INITIATED_NOT_ALLOWED", "REDIRECT_URL_NOT_WHITELISTED"],
+  errors: [
+    "SAML_RESPONSE_INVALID",
+    "SSO_CONNECTION_NOT_FOUND",
+    "SSO_REQUEST_INVALID",
+    "SSO_IDP_INITIATED_NOT_ALLOWED",
+    "REDIRECT_URL_NOT_WHITELISTED",
+  ],
   rateLimit: { ip: "SSO_AUTHORIZE_PER_IP" },
 });
 

@@ -23,6 +23,7 @@ import { fail, type Problem } from "../result";
 import { checkSsoTeamAccess, loadManagedConnection, managerEventData, type SsoAccessProblem, type SsoManager } from "./access";
 import { emptyConfig, isCompleteConfig, type SettingsProblem, type SsoProtocol } from "./connection-settings";
 import { allowsLocalIdpUrls, applySettings, type SettingsInput } from "./connection-update";
+import { generateSpCredentials } from "./saml/sp-keys";
 
 type NotFound = Problem<"sso_admin_connection_not_found">;
 type Modified = Problem<"sso_connection_modified">;
@@ -126,16 +127,19 @@ export async function createSsoConnection(
   const incomplete = enabledButIncomplete(body.protocol, enabled, config);
   if (incomplete) return incomplete;
   const now = deps.now();
+  const id = deps.random.uuid();
+  // Each SAML connection has its own SP key pair (signed AuthnRequests, encrypted assertions): a leak of one is that connection's alone.
+  const sp = body.protocol === "saml" ? await generateSpCredentials(deps, { commonName: `Doorman SSO ${id}` }) : null;
   const row: SsoConnectionRow = {
-    id: deps.random.uuid(),
+    id,
     projectId: project.id,
     teamId: body.team_id,
     protocol: body.protocol,
     displayName: body.display_name,
     enabled,
     config,
-    spPrivateKeySealed: null,
-    spCertificate: null,
+    spPrivateKeySealed: sp?.spPrivateKeySealed ?? null,
+    spCertificate: sp?.spCertificate ?? null,
     allowIdpInitiated: body.allow_idp_initiated ?? false,
     scimTokenHash: null,
     scimTokenPrefix: null,

@@ -52,7 +52,8 @@ export function checkAssertion(
   const status = statusCode ? attr(statusCode, "Value") : null;
   if (status !== SUCCESS) return refuse("idp_status", `IdP status ${status ?? "missing"}`);
   const responseIssuer = child(response, NS.saml, "Issuer");
-  if (responseIssuer && !issuerMatches(responseIssuer, config.idpEntityId)) return refuse("issuer_mismatch", "Response Issuer is not the connection's IdP");
+  if (responseIssuer && !issuerMatches(responseIssuer, config.idpEntityId))
+    return refuse("issuer_mismatch", "Response Issuer is not the connection's IdP");
   const destination = attr(response, "Destination");
   // saml-bindings §3.5.5.2: a signed message MUST carry Destination; when present it must be our ACS.
   if (destination === null ? input.responseSigned : destination !== acsUrl) return refuse("destination_mismatch");
@@ -70,7 +71,8 @@ export function checkAssertion(
   if (child(subject, NS.saml, "EncryptedID")) return refuse("assertion_malformed", "encrypted NameIDs are not supported");
   const nameIdEl = child(subject, NS.saml, "NameID");
   const nameId = textOf(nameIdEl);
-  if (!nameIdEl || !nameId || nameId.length > 1024 || children(nameIdEl).length > 0) return refuse("assertion_malformed", "assertion has no NameID");
+  if (!nameIdEl || !nameId || nameId.length > 1024 || children(nameIdEl).length > 0)
+    return refuse("assertion_malformed", "assertion has no NameID");
 
   // A bearer confirmation for us, still valid (saml-profiles §4.1.4.2).
   let confirmationExpiry: number | null = null;
@@ -90,7 +92,8 @@ export function checkAssertion(
     confirmationInResponseTo = attr(data, "InResponseTo");
     break;
   }
-  if (confirmationExpiry === null) return refuse("subject_confirmation_invalid", "no valid bearer SubjectConfirmation for this ACS URL (recipient or time)");
+  if (confirmationExpiry === null)
+    return refuse("subject_confirmation_invalid", "no valid bearer SubjectConfirmation for this ACS URL (recipient or time)");
   if (responseInResponseTo !== null && confirmationInResponseTo !== null && responseInResponseTo !== confirmationInResponseTo) {
     return refuse("in_response_to_inconsistent");
   }

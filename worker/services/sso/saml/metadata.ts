@@ -5,7 +5,10 @@ import { fail, type Problem } from "../../result";
 import { samlConfigOf } from "./config";
 import { buildSpMetadata } from "./sp-metadata";
 
-export async function samlSpMetadata(deps: Deps, connectionId: string): Promise<{ ok: true; xml: string } | Problem<"sso_connection_not_found">> {
+export async function samlSpMetadata(
+  deps: Deps,
+  connectionId: string,
+): Promise<{ ok: true; xml: string } | Problem<"sso_connection_not_found">> {
   const connection = await findSsoConnectionById(deps.db, connectionId);
   const config = connection?.enabled ? samlConfigOf(connection) : null;
   if (!connection || !config) return fail("sso_connection_not_found", { connectionId });

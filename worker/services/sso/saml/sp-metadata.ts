@@ -30,7 +30,9 @@ const NAME_ID_FORMATS = [
 
 export function buildSpMetadata(deps: Deps, connection: SsoConnectionRow, options: { signAuthnRequests: boolean }): string {
   const certificate = connection.spCertificate ? certificateBase64(connection.spCertificate) : null;
-  const keyInfo = certificate ? `<ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>` : "";
+  const keyInfo = certificate
+    ? `<ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>`
+    : "";
   const keys = certificate
     ? `<md:KeyDescriptor use="signing">${keyInfo}</md:KeyDescriptor>` +
       `<md:KeyDescriptor use="encryption">${keyInfo}${ENCRYPTION_METHODS.map((m) => `<md:EncryptionMethod Algorithm="${m}"/>`).join("")}</md:KeyDescriptor>`

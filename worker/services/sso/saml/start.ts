@@ -21,7 +21,8 @@ export async function startSamlSignIn(
 ): Promise<SamlStartResult> {
   const config = samlConfigOf(connection);
   if (!config) return fail("sso_idp_error", { detail: "the connection's SAML config is invalid" });
-  if (config.signAuthnRequests && !connection.spPrivateKeySealed) return fail("sso_idp_error", { detail: "the connection has no SP key to sign with" });
+  if (config.signAuthnRequests && !connection.spPrivateKeySealed)
+    return fail("sso_idp_error", { detail: "the connection has no SP key to sign with" });
   // An xs:ID (an NCName: it may not start with a digit), unguessable so a response cannot be prepared for it.
   const requestId = `_${deps.random.code(40)}`;
   const relayState = await issueSsoRequest(deps, project.id, { ...outer, protocol: "saml", saml_request_id: requestId });

@@ -71,9 +71,11 @@ export async function verifyEnvelopedSignature(
   keys: VerificationKey[],
 ): Promise<SamlRefusal | null> {
   const signedInfo = child(signature, NS.ds, "SignedInfo");
-  if (!signedInfo || children(signature, NS.ds, "SignedInfo").length !== 1) return refuse("signature_malformed", "signature without one SignedInfo");
+  if (!signedInfo || children(signature, NS.ds, "SignedInfo").length !== 1)
+    return refuse("signature_malformed", "signature without one SignedInfo");
   const c14n = child(signedInfo, NS.ds, "CanonicalizationMethod");
-  if (!c14n || attr(c14n, "Algorithm") !== EXC_C14N) return refuse("signature_malformed", "SignedInfo canonicalization is not exclusive c14n");
+  if (!c14n || attr(c14n, "Algorithm") !== EXC_C14N)
+    return refuse("signature_malformed", "SignedInfo canonicalization is not exclusive c14n");
   const methodEl = child(signedInfo, NS.ds, "SignatureMethod");
   const methodUri = methodEl ? attr(methodEl, "Algorithm") : null;
   const method = methodUri ? SIGNATURE_METHODS[methodUri] : undefined;
@@ -90,7 +92,8 @@ export async function verifyEnvelopedSignature(
   }
   const digestEl = child(reference, NS.ds, "DigestMethod");
   const digestUri = digestEl ? attr(digestEl, "Algorithm") : null;
-  if (!digestUri || !DIGEST_METHODS.has(digestUri)) return refuse("signature_algorithm_refused", `digest method not accepted: ${digestUri ?? "none"}`);
+  if (!digestUri || !DIGEST_METHODS.has(digestUri))
+    return refuse("signature_algorithm_refused", `digest method not accepted: ${digestUri ?? "none"}`);
 
   ensureEngine();
   for (const key of keys) {
