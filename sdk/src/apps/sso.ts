@@ -6,7 +6,7 @@
  * signs in with SSO (and whether its organization requires it).
  */
 import { KnownError } from "../shared/known-errors";
-import { SSO_PATHS } from "../shared/wire-sso";
+import { SSO_PATHS } from "../shared/sso-paths";
 import type { AppCore } from "./app-core";
 import { type OAuthStartOptions, outerQuery } from "./oauth";
 
