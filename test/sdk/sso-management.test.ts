@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { KnownError, StackAdminApp, StackClientApp } from "../../sdk/src";
+import { formFieldOfError, oidcUpdateOf, samlFormOf, samlUpdateOf, setupTokenOf } from "../../sdk/src/react/components/sso-setup-model";
 import { uniqueEmail } from "../helpers/api";
 import { IDP_CERT, idpMetadataXml, publishTxt, uniqueDomain } from "../helpers/sso-admin";
 import { teamProject } from "../helpers/teams";
@@ -122,5 +123,40 @@ describe("SSO management through the SDK", () => {
     await opened.sso.updateConnection(draft.id, { displayName: "Entra (set up by IT)" });
     expect((await sso.getConnection(draft.id)).displayName).toBe("Entra (set up by IT)");
     await expect(itAdmin.openSsoSetupLink("not-a-token")).rejects.toMatchObject({ code: "SSO_SETUP_LINK_INVALID" });
+  });
+});
+
+describe("the setup forms' model (the sso-setup page and the console)", () => {
+  it("sends the metadata when pasted, else the fields given, and enables only complete IdP values", () => {
+    const empty = samlFormOf(null);
+    expect(samlUpdateOf({ ...empty, metadataXml: "<md:EntityDescriptor/>" })).toEqual({
+      saml: { idpMetadataXml: "<md:EntityDescriptor/>" },
+      enabled: true,
+    });
+    expect(samlUpdateOf({ ...empty, entityId: " urn:idp " })).toEqual({ saml: { idpEntityId: "urn:idp" } });
+    expect(samlUpdateOf({ metadataXml: "", entityId: "urn:idp", ssoUrl: "https://idp/sso", certificate: "PEM" })).toEqual({
+      saml: { idpEntityId: "urn:idp", idpSsoUrl: "https://idp/sso", idpCertificates: ["PEM"] },
+      enabled: true,
+    });
+    // An empty secret keeps the stored one (write-only): it is not sent.
+    expect(oidcUpdateOf({ issuer: "https://login.example", clientId: "app", clientSecret: "" })).toEqual({
+      oidc: { issuer: "https://login.example", clientId: "app" },
+      enabled: true,
+    });
+    expect(oidcUpdateOf({ issuer: "", clientId: "", clientSecret: "s" })).toEqual({ oidc: { clientSecret: "s" } });
+  });
+
+  it("puts an API refusal on its form field, reads the link's token from the fragment", () => {
+    const refusal = (field: string) => new KnownError("SSO_CONNECTION_INVALID_CONFIG", { field, message: "bad" });
+    expect(formFieldOfError(refusal("saml.idp_sso_url"))).toBe("ssoUrl");
+    expect(formFieldOfError(refusal("saml.idp_metadata_xml"))).toBe("metadataXml");
+    expect(formFieldOfError(refusal("oidc.issuer"))).toBe("issuer");
+    expect(formFieldOfError(refusal("enabled"))).toBe("form");
+    expect(formFieldOfError(new KnownError("SSO_DOMAIN_INVALID", { domain: "com", message: "x" }))).toBe("domain");
+    expect(formFieldOfError(new Error("network"))).toBe("form");
+    const token = "a".repeat(45);
+    expect(setupTokenOf(`#token=${token}`, "")).toBe(token);
+    expect(setupTokenOf("", `?token=${token}`)).toBe(token);
+    expect(setupTokenOf("#token=<script>", "")).toBeNull();
   });
 });
