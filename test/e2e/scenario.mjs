@@ -43,6 +43,7 @@ import { definePermissionSteps } from "./permissions-scenario.mjs";
 import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
 import { defineRulesSteps } from "./rules-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
+import { defineSsoConsoleSteps } from "./sso-console-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
 import { defineTurnstileSteps } from "./turnstile-scenario.mjs";
 
@@ -202,6 +203,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineActivitySteps(runner, { page, origin, shots });
   defineConsoleWebhookSteps(runner, { page, origin });
   defineOAuthAppsSteps(runner, { page, origin, shots });
+  defineSsoConsoleSteps(runner, { page, origin, shots });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsolePolishSteps(runner, { page, origin, shots });

@@ -179,12 +179,19 @@ type SettingsProps = Omit<Props, "connections"> & { connection: SsoConnection };
 function useSettingsSave({ sso, connection, onChanged }: SettingsProps) {
   const save = useSave();
   const [saved, setSaved] = useState(false);
-  const submit = async (update: SsoConnectionUpdate) => {
+  /** Saves; answers the saved connection (null when refused). */
+  const submit = async (update: SsoConnectionUpdate): Promise<SsoConnection | null> => {
     setSaved(false);
-    if (await save.run(() => sso.updateConnection(connection.id, update))) {
+    let result: SsoConnection | null = null;
+    if (
+      await save.run(async () => {
+        result = await sso.updateConnection(connection.id, update);
+      })
+    ) {
       setSaved(true);
       await onChanged();
     }
+    return result;
   };
   return { ...save, saved, submit };
 }
@@ -254,7 +261,8 @@ function SamlSettings(props: SettingsProps) {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        void save.submit(samlUpdateOf(form));
+        // Saved: the form shows what the connection now holds (the metadata filled the fields).
+        void save.submit(samlUpdateOf(form)).then((saved) => saved && setForm(samlFormOf(saved)));
       }}
     >
       <TextArea
@@ -319,7 +327,7 @@ function OidcSettings(props: SettingsProps) {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        void save.submit(oidcUpdateOf(form));
+        void save.submit(oidcUpdateOf(form)).then((saved) => saved && setForm(oidcFormOf(saved)));
       }}
     >
       {field("issuer", "ssoSetup.issuer", { type: "url" })}

@@ -65,15 +65,20 @@ export function DomainsPanel({ sso, domains, connections, onChanged }: Props) {
 function DomainRow({ sso, domain, connections, onChanged }: Omit<Props, "domains"> & { domain: SsoDomain }) {
   const id = useId();
   const { running, error, run } = useAction();
+  // The switches show the new state while it is saved (and the saved one again if saving fails).
+  const [pending, setPending] = useState<SsoDomainUpdate>({});
   const status = DOMAIN_STATUS[domain.status];
-  const change = (update: SsoDomainUpdate, name: string, done: string) =>
-    run(
+  const change = async (update: SsoDomainUpdate, name: string, done: string) => {
+    setPending(update);
+    await run(
       async () => {
         await sso.updateDomain(domain.id, update);
         await onChanged(done);
       },
       { name, fallback: "Could not save." },
     );
+    setPending({});
+  };
   const verify = () =>
     run(
       async () => {
@@ -109,7 +114,7 @@ function DomainRow({ sso, domain, connections, onChanged }: Omit<Props, "domains
           <input
             id={`${id}-enforce`}
             type="checkbox"
-            checked={domain.enforceSso}
+            checked={pending.enforceSso ?? domain.enforceSso}
             disabled={running !== null}
             onChange={(e) =>
               void change(
@@ -125,7 +130,7 @@ function DomainRow({ sso, domain, connections, onChanged }: Omit<Props, "domains
           <input
             id={`${id}-join`}
             type="checkbox"
-            checked={domain.autoJoin}
+            checked={pending.autoJoin ?? domain.autoJoin}
             disabled={running !== null}
             onChange={(e) =>
               void change({ autoJoin: e.target.checked }, "join", `Auto-join for ${domain.domain}: ${e.target.checked ? "on" : "off"}.`)

@@ -75,6 +75,9 @@ export function IdpSettingsForm({ sso, connection, onSaved }: Props) {
     await run(
       async () => {
         const saved = await sso.updateConnection(connection.id, isSaml ? samlUpdateOf(saml) : oidcUpdateOf(oidc));
+        // The form shows what the connection now holds (pasted metadata filled the fields).
+        setSaml(samlFormOf(saved));
+        setOidc(oidcFormOf(saved));
         await onSaved(saved.enabled ? `“${saved.displayName}” saved and on.` : `“${saved.displayName}” saved (still a draft).`);
       },
       {
