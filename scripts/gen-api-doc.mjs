@@ -39,6 +39,10 @@ try {
     // The email sandbox imports its wasm as a module (workerd compiles it); only declarations are read here.
     loader: { ".wasm": "empty" },
     plugins: [stubCloudflare],
+    // CommonJS dependencies that require Node built-ins (pkijs's @noble/hashes picks its node:crypto build here) need a require in ESM.
+    banner: {
+      js: "import { createRequire as __docCreateRequire } from 'node:module'; const require = __docCreateRequire(import.meta.url);",
+    },
   });
   const { build: render } = await import(pathToFileURL(outfile).href);
   const { doc, markdown } = render();

@@ -9,6 +9,7 @@ import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
 import { startPwnedRangeFixture } from "./pwned-range-fixture.mjs";
+import { startSamlIdp } from "./saml-idp.mjs";
 import { startSmtpFaults } from "./smtp-fault-server.mjs";
 import { startTurnstileFake } from "./turnstile-fake.mjs";
 import { startWebhookReceiver } from "./webhook-receiver.mjs";
@@ -26,6 +27,7 @@ declare module "vitest" {
     turnstileUrl: string;
     documentServerPort: number;
     dohUrl: string;
+    samlIdpPort: number;
   }
 }
 
@@ -67,8 +69,12 @@ export default async function setup(project: TestProject) {
   // The DNS-over-HTTPS responder SSO domains are verified through (DOH_RESOLVER_URL, see vitest.config.ts); tests publish TXT records on it.
   const doh = await startDohResponder(Number(process.env.DOORMAN_TEST_DOH_PORT));
   project.provide("dohUrl", doh.url);
+  // The SAML identity provider of the SSO tests (test/saml-idp.mjs): samlify in IdP mode, in Node (workerd cannot run it).
+  const samlIdp = await startSamlIdp();
+  project.provide("samlIdpPort", samlIdp.port);
   const renderer = await rendererReady;
   return async () => {
+    await samlIdp.stop();
     await doh.stop();
     await documents.stop();
     await pwned.stop();

@@ -15,6 +15,7 @@
  * - GET /sso?SAMLRequest&RelayState[&SigAlg&Signature]: samlify parses the AuthnRequest of a registered SP
  *   and shows a sign-in form; POST /login signs the user in and auto-posts the response to the ACS.
  * - GET /start?sp={entityID}: IdP-initiated: the same form, then an unsolicited response (no InResponseTo).
+ * A sign-in sets the IdP's session cookie; with it, /sso and /start answer the auto-posting page at once.
  */
 import {
   constants,
@@ -27,13 +28,17 @@ import {
   X509Certificate,
 } from "node:crypto";
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import { inflateRawSync } from "node:zlib";
 import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import samlify from "samlify";
-import { SignedXml } from "xml-crypto";
 import { readBody } from "./read-body.mjs";
+
+// CommonJS packages, loaded as Node loads them (vite's interop under vitest's globalSetup differs from Node's).
+const require = createRequire(import.meta.url);
+const samlify = require("samlify");
+const { SignedXml } = require("xml-crypto");
 
 // samlify validates every message against the SAML XSDs through a plug-in; the test IdP only builds
 // messages and parses AuthnRequests it was sent, so a validator that accepts is enough here (the SP
@@ -124,7 +129,8 @@ function signEcdsa(xml, xpath, issuerXpath, privateKeyPem, certPem) {
 
 /**
  * XML Encryption of the assertion with RSA-OAEP over SHA-256 (xmlenc11#rsa-oaep + MGF1-SHA256), which
- * xml-encryption (samlify's) does not offer: Node's crypto, AES-GCM/CBC as XML Enc 1.1 lays them out.
+ * xml-encryption (samlify's) does not offer: Node's crypto, AES-GCM/CBC as XML Enc 1.1 lays them out
+ * (CBC with random padding bytes, which a PKCS#7-only decrypter refuses).
  */
 function encryptOaepSha256(xml, certPem, dataAlg) {
   const doc = new DOMParser().parseFromString(xml, "application/xml");
@@ -135,7 +141,14 @@ function encryptOaepSha256(xml, certPem, dataAlg) {
   const key = randomBytes(keyBytes);
   const iv = randomBytes(gcm ? 12 : 16);
   const cipher = createCipheriv(`aes-${keyBytes * 8}-${gcm ? "gcm" : "cbc"}`, key, iv);
-  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+  // CBC padded as XML Encryption §5.2.1 allows (random bytes, the last one counting them), not PKCS#7.
+  let input = plain;
+  if (!gcm) {
+    const pad = 16 - (plain.length % 16);
+    input = Buffer.concat([plain, randomBytes(pad - 1), Buffer.from([pad])]);
+    cipher.setAutoPadding(false);
+  }
+  const body = Buffer.concat([cipher.update(input), cipher.final()]);
   const data = Buffer.concat([iv, body, gcm ? cipher.getAuthTag() : Buffer.alloc(0)]);
   const encryptedKey = publicEncrypt(
     { key: new X509Certificate(certPem).publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
@@ -173,17 +186,19 @@ export async function startSamlIdp(port = 0) {
   const sps = new Map();
   let base = "";
 
-  const idpFor = ({ key = "main", signatureAlgorithm = "rsa-sha256", encrypt } = {}) =>
+  const idpFor = ({ key = "main", signatureAlgorithm = "rsa-sha256", encrypt, wantAuthnRequestsSigned = false } = {}) =>
     samlify.IdentityProvider({
       entityID: `${base}/idp`,
       privateKey: keys[key === "ec" ? "main" : key].privateKeyPem,
       signingCert: keys[key === "ec" ? "main" : key].certPem,
       requestSignatureAlgorithm: SIG[signatureAlgorithm],
       nameIDFormat: [NAMEID_EMAIL],
+      wantAuthnRequestsSigned,
       singleSignOnService: [
         { Binding: REDIRECT, Location: `${base}/sso` },
         { Binding: POST, Location: `${base}/sso` },
       ],
+      singleLogoutService: [{ Binding: REDIRECT, Location: `${base}/slo` }],
       isAssertionEncrypted: !!encrypt && encrypt.keyAlg !== "rsa-oaep-sha256",
       dataEncryptionAlgorithm: encrypt ? DATA_ALG[encrypt.dataAlg ?? "aes256-cbc"] : undefined,
       keyEncryptionAlgorithm: "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
@@ -303,6 +318,34 @@ ${Object.entries(hidden)
 <label>Name <input name="name"></label>
 <button type="submit">Sign in to the IdP</button></form></main></body></html>`;
 
+  /** The IdP's own session (a cookie on its origin), as a real IdP keeps one: a signed-in user skips the form. */
+  const sessionOf = (req) => {
+    const raw = /(?:^|;\s*)idp_session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1];
+    if (!raw) return null;
+    try {
+      return JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    } catch {
+      return null;
+    }
+  };
+  /** The signed-in user's response to `entry`'s ACS, as the auto-posting page a real IdP answers. */
+  async function respond(entry, spEntityId, user, requestId, relayState) {
+    const acs = entry.sp.entityMeta.getAssertionConsumerService("post");
+    const acsUrl = Array.isArray(acs) ? acs[0] : acs;
+    const encryptCert = entry.sp.entityMeta.getX509Certificate("encryption");
+    const built = await buildResponse({
+      acsUrl,
+      spEntityId,
+      spCertificate: encryptCert ? `-----BEGIN CERTIFICATE-----\n${encryptCert}\n-----END CERTIFICATE-----` : undefined,
+      nameId: user.email,
+      attributes: { email: user.email, displayName: user.name || user.email.split("@")[0], groups: ["engineering"] },
+      inResponseTo: requestId || null,
+      signAssertion: true,
+      signResponse: true,
+    });
+    return autoPost(acsUrl, built.samlResponse, relayState);
+  }
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://idp.invalid");
     const send = (status, type, body) => {
@@ -338,36 +381,37 @@ ${Object.entries(hidden)
           ?.split("&")
           .filter((p) => !p.startsWith("Signature="))
           .join("&");
-        const parsed = await idpFor().parseLoginRequest(entry.sp, "redirect", { query: Object.fromEntries(url.searchParams), octetString });
-        return send(
-          200,
-          "text/html",
-          loginForm({ sp: issuer, requestId: parsed.extract.request.id, relayState: url.searchParams.get("RelayState") ?? "" }),
-        );
+        // An SP whose metadata says it signs its requests gets them checked (samlify verifies over the octet string).
+        const idp = idpFor({ wantAuthnRequestsSigned: entry.sp.entityMeta.isAuthnRequestSigned() });
+        let parsed;
+        try {
+          parsed = await idp.parseLoginRequest(entry.sp, "redirect", { query: Object.fromEntries(url.searchParams), octetString });
+        } catch (err) {
+          return send(400, "text/plain", `AuthnRequest refused: ${err?.message ?? err}`);
+        }
+        const relayState = url.searchParams.get("RelayState") ?? "";
+        const session = sessionOf(req);
+        if (session) return send(200, "text/html", await respond(entry, issuer, session, parsed.extract.request.id, relayState));
+        return send(200, "text/html", loginForm({ sp: issuer, requestId: parsed.extract.request.id, relayState }));
       }
       if (req.method === "GET" && url.pathname === "/start") {
         const issuer = url.searchParams.get("sp") ?? "";
-        if (!sps.has(issuer)) return send(400, "text/plain", `unknown SP ${issuer}`);
+        const entry = sps.get(issuer);
+        if (!entry) return send(400, "text/plain", `unknown SP ${issuer}`);
+        const session = sessionOf(req);
+        if (session) return send(200, "text/html", await respond(entry, issuer, session, "", null));
         return send(200, "text/html", loginForm({ sp: issuer, requestId: "", relayState: "" }));
       }
       if (req.method === "POST" && url.pathname === "/login") {
         const form = new URLSearchParams(await readBody(req));
         const entry = sps.get(form.get("sp") ?? "");
         if (!entry) return send(400, "text/plain", "unknown SP");
-        const acsUrl = entry.sp.entityMeta.getAssertionConsumerService(POST);
-        const encryptCert = entry.sp.entityMeta.getX509Certificate("encryption");
-        const email = form.get("email") ?? "";
-        const built = await buildResponse({
-          acsUrl: Array.isArray(acsUrl) ? acsUrl[0] : acsUrl,
-          spEntityId: form.get("sp"),
-          spCertificate: encryptCert ? `-----BEGIN CERTIFICATE-----\n${encryptCert}\n-----END CERTIFICATE-----` : undefined,
-          nameId: email,
-          attributes: { email, displayName: form.get("name") || email.split("@")[0], groups: ["engineering"] },
-          inResponseTo: form.get("requestId") || null,
-          signAssertion: true,
-          signResponse: true,
-        });
-        return send(200, "text/html", autoPost(Array.isArray(acsUrl) ? acsUrl[0] : acsUrl, built.samlResponse, form.get("relayState")));
+        const user = { email: form.get("email") ?? "", name: form.get("name") ?? "" };
+        res.setHeader(
+          "set-cookie",
+          `idp_session=${Buffer.from(JSON.stringify(user)).toString("base64url")}; Path=/; HttpOnly; SameSite=Lax`,
+        );
+        return send(200, "text/html", await respond(entry, form.get("sp"), user, form.get("requestId"), form.get("relayState")));
       }
       return json(404, { error: "not found" });
     } catch (err) {

@@ -44,6 +44,8 @@ import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
 import { defineRulesSteps } from "./rules-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
 import { defineSsoConsoleSteps } from "./sso-console-scenario.mjs";
+import { defineSsoOidcSteps } from "./sso-oidc-scenario.mjs";
+import { defineSsoSamlSteps } from "./sso-saml-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
 import { defineTurnstileSteps } from "./turnstile-scenario.mjs";
 
@@ -227,6 +229,8 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineTurnstileSteps(runner, { page, origin, shots });
   defineOpenIdClientSteps(runner, { page, origin, shots });
   defineMcpSteps(runner, { page, origin, shots });
+  defineSsoOidcSteps(runner, { page, origin, shots });
+  defineSsoSamlSteps(runner, { page, origin, shots });
 
   void context;
   return runner;

@@ -16,6 +16,7 @@ import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
 import { startDohResponder } from "../doh-responder.mjs";
 import { startPwnedRangeFixture } from "../pwned-range-fixture.mjs";
+import { startSamlIdp } from "../saml-idp.mjs";
 import { startTurnstileFake } from "../turnstile-fake.mjs";
 import { localCa } from "./local-ca.mjs";
 
@@ -54,6 +55,11 @@ export async function startStack() {
   // Every scenario signs up from the one loopback address, more than the per-address sign-up limit
   // allows in an hour (20); the limit itself is tested by the vitest bursts (rate-limit-burst.test.ts).
   const oidc = await startOidcDevServer();
+  // The SSO scenario (sso-oidc-scenario.mjs) writes its connection to this D1 state and points it at this IdP.
+  Object.assign(process.env, { DOORMAN_E2E_STATE: state, DOORMAN_E2E_OIDC_ISSUER: oidc.issuer });
+  // The SAML scenario (sso-saml-scenario.mjs) signs in through this samlify IdP (test/saml-idp.mjs).
+  const samlIdp = await startSamlIdp();
+  process.env.DOORMAN_E2E_SAML_IDP = samlIdp.url;
   // Every new password goes through the breached-password check, against the local range API (issue 29).
   const pwned = await startPwnedRangeFixture();
   // Turnstile's siteverify and widget script, offline (test/turnstile-fake.mjs): the API verifies
@@ -105,6 +111,7 @@ export async function startStack() {
     rmSync(state, { recursive: true, force: true });
     rmSync(join(root, "wrangler.e2e.toml"), { force: true });
     await oidc.close();
+    await samlIdp.stop();
     await pwned.stop();
     await turnstile.stop();
     await doh.stop();

@@ -456,6 +456,9 @@ describe("event catalogue coverage", () => {
       "sso_domain.lost",
       "sso_domain.updated",
       "sso_domain.removed",
+      // sso-flow-oidc.test.ts, sso-flow-id-token.test.ts (issue 31: the enterprise SSO sign-in)
+      "sso.signed_in",
+      "sso.sign_in_refused",
     ];
     const missing = EVENT_TYPES.filter((t) => !written.has(t) && !coveredElsewhere.includes(t));
     expect(missing).toEqual([]);

@@ -13,6 +13,7 @@ import { findSsoConnection } from "../../worker/db/queries/sso-connections";
 import worker from "../../worker/index";
 import { makeDeps } from "../../worker/services/deps";
 import { loadProject } from "../../worker/services/seed";
+import { discoverIssuer } from "../../worker/services/sso/oidc/discovery";
 import { finishSsoSignIn } from "../../worker/services/sso/sign-in";
 import { call } from "../helpers/api";
 import { withHealthPolls } from "../helpers/health";
@@ -188,6 +189,18 @@ describe("the ID token", () => {
     const res = await fetchWorker(ssoAuthorizeUrl(p.client, { connectionId }));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe("SSO_IDP_ERROR");
+  });
+});
+
+describe("the issuer's URLs (SSRF)", () => {
+  it("outside development (or for a production-mode project) a local or plain-http issuer is refused before any fetch", async () => {
+    const idp = await fakeIdp();
+    const deps = makeDeps(env as never, { origin: "http://localhost" });
+    const refused = await discoverIssuer(deps, idp.issuer, false);
+    expect(refused).toMatchObject({ ok: false, kind: "invalid" });
+    const requests = await fetch(`${idp.issuer.replace("/docs/", "/control/")}/.well-known/openid-configuration`);
+    expect(((await requests.json()) as { requests: number }).requests).toBe(0);
+    expect(await discoverIssuer(deps, idp.issuer, true)).toMatchObject({ ok: true, discovery: { tokenEndpoint: idp.tokenEndpoint } });
   });
 });
 

@@ -178,18 +178,16 @@ describe("SSO sign-in: who signs in", () => {
     const user = await call("/users", { ...p.server, body: { primary_email: email, primary_email_verified: true } });
     expect(user.status, user.text).toBe(201);
     const now = Date.now();
-    await db()
-      .insert(ssoIdentities)
-      .values({
-        id: crypto.randomUUID(),
-        projectId: p.projectId,
-        connectionId,
-        userId: user.body.id,
-        subject: null,
-        userName: email.toUpperCase(),
-        createdAt: now,
-        updatedAt: now,
-      });
+    await db().insert(ssoIdentities).values({
+      id: crypto.randomUUID(),
+      projectId: p.projectId,
+      connectionId,
+      userId: user.body.id,
+      subject: null,
+      userName: email.toUpperCase(),
+      createdAt: now,
+      updatedAt: now,
+    });
     const tokens = await signInWithSso(p, email, { email });
     expect(tokens.user_id).toBe(user.body.id);
     const identity = await db().select().from(ssoIdentities).where(eq(ssoIdentities.userId, user.body.id)).get();
@@ -303,7 +301,8 @@ describe("SSO sign-in: the request", () => {
     expect(((await json.json()) as { location: string }).location).toContain("/auth?");
   });
 
-  it("a SAML connection answers SSO_PROTOCOL_NOT_SUPPORTED until the SAML part is wired", async () => {
+  // The SAML start is wired (services/sso/saml/start.ts; its sign-ins: sso-saml-signin.test.ts): a stored config that does not parse is the IdP's error.
+  it("a SAML connection whose stored config does not parse answers SSO_IDP_ERROR", async () => {
     const p = await ssoProject();
     const id = crypto.randomUUID();
     await env.DB.prepare(
@@ -313,7 +312,7 @@ describe("SSO sign-in: the request", () => {
       .run();
     const res = await fetchWorker(ssoAuthorizeUrl(p.client, { connectionId: id }));
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { code: string }).code).toBe("SSO_PROTOCOL_NOT_SUPPORTED");
+    expect(((await res.json()) as { code: string }).code).toBe("SSO_IDP_ERROR");
   });
 });
 

@@ -6,7 +6,6 @@
  * signs in with SSO (and whether its organization requires it).
  */
 import { KnownError } from "../shared/known-errors";
-import { SSO_PATHS } from "../shared/sso-paths";
 import type { AppCore } from "./app-core";
 import { type OAuthStartOptions, outerQuery } from "./oauth";
 
@@ -25,12 +24,13 @@ export async function startSso(app: AppCore, target: SsoTarget, options: SsoStar
   const query = await outerQuery(app, options);
   if ("email" in target) query.set("email", target.email.trim());
   else query.set("connection_id", target.connectionId);
-  const res = await app._http.request<{ location: string }>(`${SSO_PATHS.authorize}?${query}`, { bare: true });
+  // The paths of SSO_PATHS (shared/wire-sso.ts), written out: importing that object would put all its paths in every bundle.
+  const res = await app._http.request<{ location: string }>(`/auth/sso/authorize?${query}`, { bare: true });
   return res.location;
 }
 
 export async function lookupSso(app: AppCore, email: string): Promise<SsoLookup> {
-  const res = await app._http.request<SsoLookupJson>(`${SSO_PATHS.lookup}?${new URLSearchParams({ email: email.trim() })}`);
+  const res = await app._http.request<SsoLookupJson>(`/auth/sso/lookup?${new URLSearchParams({ email: email.trim() })}`);
   return { connectionId: res.connection_id, displayName: res.display_name, enforced: res.enforced };
 }
 

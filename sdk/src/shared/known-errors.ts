@@ -239,16 +239,16 @@ export const catalogue = {
   SAML_RESPONSE_INVALID: e(400, "The identity provider's SAML response was refused. Try signing in again; if it keeps failing, ask your IT administrator to check the SSO connection."),
   SAML_METADATA_INVALID: e(400, (d) => `The identity provider metadata could not be read: ${str(d.why)}.`, ["why"]),
   // Enterprise SSO: the sign-in flow (Doorman's own, issue 31, FLOW): SSO routing, the SSO sign-in and its enforcement.
-  SSO_REQUIRED: e(403, "Your organization requires single sign-on (SSO) for this email address. Continue with SSO to sign in.", ["connection_id"]),
-  SSO_CONNECTION_NOT_FOUND: e(404, (d) => `The SSO connection ${JSON.stringify(d.connection_id ?? "")} does not exist or is disabled.`, ["connection_id"]),
-  SSO_NOT_CONFIGURED_FOR_EMAIL: e(400, "No organization has set up single sign-on (SSO) for this email address."),
-  SSO_REQUEST_INVALID: e(400, "This SSO sign-in is invalid, expired or was already used. Please start the sign-in again."),
-  SSO_USER_DEACTIVATED: e(403, "Your organization has deactivated this account. Contact your IT administrator."),
-  SSO_IDP_ERROR: e(400, "Your organization's identity provider did not complete the sign-in. Please try again, or contact your IT administrator."),
-  SSO_IDP_UNAVAILABLE: e(502, "Your organization's identity provider could not be reached. Please try again later."),
-  SSO_IDP_INITIATED_NOT_ALLOWED: e(403, "This SSO connection does not accept sign-ins started at the identity provider: start the sign-in from the app."),
-  SSO_PROTOCOL_NOT_SUPPORTED: e(400, (d) => `SSO connections of protocol ${JSON.stringify(d.protocol)} cannot sign in on this server.`, ["protocol"]),
-  SSO_IDENTITY_CONFLICT: e(409, "This account is already linked to another identity of this SSO connection. Contact your IT administrator."),
+  SSO_REQUIRED: e(403, "Your organization requires single sign-on (SSO) for this email address.", ["connection_id"]),
+  SSO_CONNECTION_NOT_FOUND: e(404, "SSO connection not found or disabled.", ["connection_id"]),
+  SSO_NOT_CONFIGURED_FOR_EMAIL: e(400, "No single sign-on (SSO) is set up for this email address."),
+  SSO_REQUEST_INVALID: e(400, "This SSO sign-in is invalid, expired or already used. Please start again."),
+  SSO_USER_DEACTIVATED: e(403, "Your organization has deactivated this account."),
+  SSO_IDP_ERROR: e(400, "Your organization's identity provider did not complete the sign-in."),
+  SSO_IDP_UNAVAILABLE: e(502, "Your organization's identity provider could not be reached."),
+  SSO_IDP_INITIATED_NOT_ALLOWED: e(403, "This SSO connection only accepts sign-ins started from the app."),
+  SSO_PROTOCOL_NOT_SUPPORTED: e(400, "This SSO connection's protocol is not supported here.", ["protocol"]),
+  SSO_IDENTITY_CONFLICT: e(409, "This account is linked to another identity of this SSO connection."),
 } satisfies Record<string, CatalogueEntry>;
 
 export type KnownErrorCode = keyof typeof catalogue;

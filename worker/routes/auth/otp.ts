@@ -18,7 +18,7 @@ const sendCode = defineRoute({
   access,
   body: z.strictObject({ email: z.email().max(320), callback_url: z.url().max(4096), ...botChallenge }),
   response: signInCodeSentSchema,
-  errors: ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS", ...BOT_CHALLENGE_ERRORS],
+  errors: ["REDIRECT_URL_NOT_WHITELISTED", "SIGN_UP_NOT_ENABLED", "USER_EMAIL_ALREADY_EXISTS", ...BOT_CHALLENGE_ERRORS, "SSO_REQUIRED"],
   rateLimit: { ip: "OTP_SEND_PER_IP", email: "OTP_SEND_PER_EMAIL" },
 });
 
@@ -29,7 +29,14 @@ const signIn = defineRoute({
   access,
   body: codeBody,
   response: signInTokensSchema,
-  errors: [...CODE_ERRORS, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "SIGN_UP_NOT_ENABLED", "SIGN_UP_REJECTED", "USER_EMAIL_ALREADY_EXISTS"],
+  errors: [
+    ...CODE_ERRORS,
+    "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+    "SIGN_UP_NOT_ENABLED",
+    "SIGN_UP_REJECTED",
+    "USER_EMAIL_ALREADY_EXISTS",
+    "SSO_REQUIRED",
+  ],
   rateLimit: { ip: "CODE_VERIFY_PER_IP" },
 });
 

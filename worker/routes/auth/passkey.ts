@@ -60,7 +60,13 @@ const signIn = defineRoute({
   access,
   body: z.strictObject({ authentication_response: webAuthnObject, code: code45 }),
   response: signInTokensSchema,
-  errors: [...CODE_ERRORS, "PASSKEY_AUTHENTICATION_NOT_ENABLED", "PASSKEY_AUTHENTICATION_FAILED", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
+  errors: [
+    ...CODE_ERRORS,
+    "PASSKEY_AUTHENTICATION_NOT_ENABLED",
+    "PASSKEY_AUTHENTICATION_FAILED",
+    "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+    "SSO_REQUIRED",
+  ],
   rateLimit: { ip: "CODE_VERIFY_PER_IP" },
 });
 

@@ -38,6 +38,7 @@ const signUp = defineRoute({
     "USER_EMAIL_ALREADY_EXISTS",
     "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
     ...BOT_CHALLENGE_ERRORS,
+    "SSO_REQUIRED",
   ],
   rateLimit: { ip: "SIGN_UP_PER_IP", email: "SIGN_UP_PER_EMAIL" },
 });
@@ -55,6 +56,7 @@ const signIn = defineRoute({
     "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
     ...BOT_CHALLENGE_ERRORS,
     "DEVICE_VERIFICATION_REQUIRED",
+    "SSO_REQUIRED",
   ],
   // Lockout per (account, address), plus a per-account cap far above it (NIST 800-63B: 100 failures):
   // wrong tries from other addresses cannot lock the owner out. Only failed sign-ins count there.

@@ -20,6 +20,7 @@ import { readProjectConfig } from "../project-config/flat";
 import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-challenge";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
+import { checkSsoEnforcement } from "../sso/enforcement";
 import { createUser, normaliseEmail, upgradeAnonymousUser } from "../users";
 import { type CodeProblem, issueCode, linkWithCode, redeemCode } from "../verification-codes";
 import type { IpInfo } from "./sessions";
@@ -29,7 +30,13 @@ import type { MfaRequired, SignInTokens } from "./sign-in-tokens";
 export type SendCodeResult =
   | { ok: true; nonce: string }
   | Problem<
-      "magic_link_disabled" | "untrusted_url" | "sign_up_disabled" | "email_unverified" | "bot_challenge_required" | "bot_challenge_failed"
+      | "magic_link_disabled"
+      | "untrusted_url"
+      | "sign_up_disabled"
+      | "email_unverified"
+      | "bot_challenge_required"
+      | "bot_challenge_failed"
+      | "sso_required"
     >;
 
 export async function sendSignInCode(
@@ -46,6 +53,9 @@ export async function sendSignInCode(
   if (!challenge.ok) return challenge;
   const email = normaliseEmail(input.email);
   const existing = await findUserRecordByAuthEmail(deps.db, project.id, email);
+  // No code is mailed for an address whose organization enforces SSO (issue 31): it would not sign in.
+  const enforced = await checkSsoEnforcement(deps, project.id, email, existing?.primaryEmail?.value);
+  if (!enforced.ok) return enforced;
   // As the reference: no code is mailed for an account that could never be created.
   if (!existing && !config.sign_up_enabled) return fail("sign_up_disabled");
   // Nor for an unverified auth address, which sign-in would refuse (USER_EMAIL_ALREADY_EXISTS, as the reference).
@@ -70,7 +80,7 @@ export type OtpSignInResult =
   | SignInTokens
   | MfaRequired
   | CodeProblem
-  | Problem<"magic_link_disabled" | "sign_up_disabled" | "email_unverified" | "sign_up_rejected">;
+  | Problem<"magic_link_disabled" | "sign_up_disabled" | "email_unverified" | "sign_up_rejected" | "sso_required">;
 
 export async function signInWithCode(
   deps: Deps,
@@ -85,6 +95,9 @@ export async function signInWithCode(
 
   const channel = await findAuthEmailChannel(deps.db, project.id, email);
   const existing = channel ? await findUserRecord(deps.db, project.id, channel.userId) : null;
+  // A code mailed before the organization turned SSO enforcement on does not sign in either (issue 31).
+  const enforced = await checkSsoEnforcement(deps, project.id, email, existing?.primaryEmail?.value);
+  if (!enforced.ok) return enforced;
   let userId: string;
   let isNewUser = false;
   if (channel && existing) {

@@ -22,6 +22,7 @@ import type { Deps } from "../deps";
 import { eventFor, eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
+import { checkSsoEnforcement } from "../sso/enforcement";
 import { type CodeProblem, issueCode, redeemCode } from "../verification-codes";
 import {
   failureMessage,
@@ -162,7 +163,7 @@ export async function initiatePasskeyAuthentication(
   return { ok: true, optionsJson: options, code: issued.code };
 }
 
-export type PasskeySignInResult = SignInTokens | MfaRequired | Disabled | AuthenticationFailed | CodeProblem;
+export type PasskeySignInResult = SignInTokens | MfaRequired | Disabled | AuthenticationFailed | CodeProblem | Problem<"sso_required">;
 
 export async function signInWithPasskey(
   deps: Deps,
@@ -219,6 +220,9 @@ export async function signInWithPasskey(
   const user = await findUserRecord(deps.db, project.id, passkey.userId);
   // Turned off with PATCH /users/me {passkey_auth_enabled:false}: the stored passkey no longer signs in.
   if (!user?.user.passkeyAuthEnabled) return authenticationFailed("Passkey sign-in is turned off for this account.");
+  // The user's organization enforces SSO for their email's domain (issue 31): the passkey no longer signs in.
+  const enforced = await checkSsoEnforcement(deps, project.id, user.primaryEmail?.value);
+  if (!enforced.ok) return enforced;
   const finished = await finishFirstFactor(deps, project, user, {
     isNewUser: false,
     ipInfo: input.ipInfo,

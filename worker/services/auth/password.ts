@@ -12,6 +12,7 @@ import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-ch
 import { assessSignInRequest } from "../protection/risk";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
+import { checkSsoEnforcement } from "../sso/enforcement";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
 import { vetNewPassword } from "./password-rules";
 import { createSessionForUser, type IpInfo } from "./sessions";
@@ -26,7 +27,13 @@ export type SignUpResult =
   | MfaRequired
   | PasswordProblem
   | Problem<
-      "password_auth_disabled" | "sign_up_disabled" | "email_taken" | "sign_up_rejected" | "bot_challenge_required" | "bot_challenge_failed"
+      | "password_auth_disabled"
+      | "sign_up_disabled"
+      | "email_taken"
+      | "sign_up_rejected"
+      | "bot_challenge_required"
+      | "bot_challenge_failed"
+      | "sso_required"
     >;
 
 export async function signUpWithPassword(
@@ -46,6 +53,9 @@ export async function signUpWithPassword(
   if (!config.credential_enabled) return fail("password_auth_disabled");
   if (!config.sign_up_enabled) return fail("sign_up_disabled");
   const email = normaliseEmail(input.email);
+  // An organization that enforces SSO for this domain signs its people up through its IdP (issue 31).
+  const enforced = await checkSsoEnforcement(deps, project.id, email);
+  if (!enforced.ok) return enforced;
   // Checked here too: the anonymous upgrade below hashes the password without createUser (whose own
   // check then reuses this request's breach answer: one range call per sign-up).
   const upgrading = input.currentUser?.user.isAnonymous ? input.currentUser.user.id : null;
@@ -102,7 +112,7 @@ export async function signUpWithPassword(
 export type SignInResult =
   | SignInTokens
   | MfaRequired
-  | Problem<"password_auth_disabled" | "email_password_mismatch" | "bot_challenge_required" | "bot_challenge_failed">;
+  | Problem<"password_auth_disabled" | "email_password_mismatch" | "bot_challenge_required" | "bot_challenge_failed" | "sso_required">;
 
 /**
  * Password sign-ins of one isolate run two at a time, in arrival order. A hash is ~100 ms of CPU
@@ -133,6 +143,9 @@ async function signInWithPasswordNow(
 ): Promise<SignInResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return fail("password_auth_disabled");
+  // Before the password is checked (issue 31): an enforced domain's answer does not depend on the password.
+  const enforced = await checkSsoEnforcement(deps, project.id, input.email);
+  if (!enforced.ok) return enforced;
   const record = await findUserRecordByAuthEmail(deps.db, project.id, normaliseEmail(input.email));
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
@@ -145,6 +158,9 @@ async function signInWithPasswordNow(
     await passwordFailure(deps, project, record.user.id, input.email);
     return fail("email_password_mismatch");
   }
+  // The user's primary email may be at an enforced domain though another address signed in (told only after the password).
+  const primaryEnforced = await checkSsoEnforcement(deps, project.id, record.primaryEmail?.value);
+  if (!primaryEnforced.ok) return primaryEnforced;
   if (check.needsRehash) {
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));

@@ -17,6 +17,7 @@ import { eventStatement } from "../events";
 import { readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
+import { checkSsoEnforcement } from "../sso/enforcement";
 import { createUserWithOAuthProviders, updateUser } from "../users";
 import type { ProviderUser } from "./provider-types";
 
@@ -34,7 +35,7 @@ export type ResolveInput = {
 
 export type ResolveResult =
   | { ok: true; userId: string; isNewUser: boolean }
-  | Problem<"user_not_found" | "sign_up_disabled" | "oauth_connection_taken" | "oauth_email_in_use" | "sign_up_rejected">;
+  | Problem<"user_not_found" | "sign_up_disabled" | "oauth_connection_taken" | "oauth_email_in_use" | "sign_up_rejected" | "sso_required">;
 
 export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: ResolveInput): Promise<ResolveResult> {
   const { providerUser } = input;
@@ -51,8 +52,15 @@ export async function resolveOAuthUser(deps: Deps, project: ProjectRow, input: R
     return { ok: true, userId: target.user.id, isNewUser: false };
   }
 
+  // An organization that enforces SSO for the provider's email domain signs its people in through its IdP (issue 31).
+  const enforced = await checkSsoEnforcement(deps, project.id, providerUser.email);
+  if (!enforced.ok) return enforced;
   const signIn = existing.find((a) => a.allowSignIn);
   if (signIn) {
+    // The user this identity signs in as may have their primary email at such a domain, too.
+    const primary = (await findUserRecord(deps.db, project.id, signIn.userId))?.primaryEmail?.value;
+    const enforcedPrimary = await checkSsoEnforcement(deps, project.id, primary);
+    if (!enforcedPrimary.ok) return enforcedPrimary;
     await refreshAccount(deps, signIn.id, input);
     return { ok: true, userId: signIn.userId, isNewUser: false };
   }

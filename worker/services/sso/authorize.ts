@@ -11,7 +11,8 @@ import { isTrustedRedirectUrl } from "../hosted-pages/trust";
 import { checkOuterClient, type OuterClientCheck, withoutHash } from "../oauth/authorize";
 import type { CodeChallengeMethod } from "../oauth/pkce";
 import { fail, type Problem } from "../result";
-import { type OidcStartResult, type OuterSsoRequest, startOidcSignIn } from "./oidc/start";
+import { type OidcStartResult, startOidcSignIn } from "./oidc/start";
+import type { OuterSsoRequest } from "./request";
 import { routeEmail } from "./routing";
 import { type SamlStartResult, startSamlSignIn } from "./saml/start";
 

@@ -31,6 +31,9 @@ export type SsoRequestData = {
   oidc_verifier_sealed?: string;
 };
 
+/** The outer request, without the protocol's own fields (what the start hands to a protocol). */
+export type OuterSsoRequest = Omit<SsoRequestData, "protocol" | "saml_request_id" | "oidc_nonce" | "oidc_verifier_sealed">;
+
 /** Stores a started sign-in; the returned code goes to the IdP as RelayState / state. */
 export async function issueSsoRequest(deps: Deps, projectId: string, data: SsoRequestData): Promise<string> {
   const issued = await issueCode(deps, projectId, "sso_request", data, SSO_REQUEST_TTL_MS);

@@ -23,6 +23,7 @@ const SIGN_IN_METHODS: Record<string, MessageKey> = {
   passkey: "activity.method.passkey",
   anonymous: "activity.method.anonymous",
   cli: "activity.method.cli",
+  sso: "activity.method.sso",
 };
 
 function signInMethod(data: Record<string, unknown> | null, t: Translate): string {

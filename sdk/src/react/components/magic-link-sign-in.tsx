@@ -3,6 +3,7 @@
  * (or the link in it). The code typed is the OTP; the SDK adds the nonce it kept.
  */
 import { type FormEvent, useState } from "react";
+import { ssoRequiredConnectionId } from "../../apps/sso";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { codeErrorMessage, emailLinkErrorMessage, errorCodeOf, messageOf } from "./code-messages";
@@ -13,7 +14,7 @@ import { Field, FormAlert } from "./field";
  * @example
  * <StackProvider app={app}><MagicLinkSignIn /></StackProvider>
  */
-export function MagicLinkSignIn() {
+export function MagicLinkSignIn({ onSsoRequired }: { onSsoRequired?: (email: string) => void } = {}) {
   const app = useStackApp();
   const { t } = useTranslation();
   const [email, setEmail] = useState("");
@@ -30,7 +31,9 @@ export function MagicLinkSignIn() {
     setPending(true);
     try {
       const result = await app.sendMagicLinkEmail(email.trim());
-      if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback, t) });
+      // The email's organization requires SSO (issue 31): the page moves to its SSO step.
+      if (result.status === "error" && onSsoRequired && ssoRequiredConnectionId(result.error) !== undefined) onSsoRequired(email.trim());
+      else if (result.status === "error") setErrors({ form: emailLinkErrorMessage(result.error, app.urls.magicLinkCallback, t) });
       else setNonce(result.data?.nonce ?? null);
     } catch (error) {
       setErrors({ form: emailLinkErrorMessage(error, app.urls.magicLinkCallback, t) });

@@ -2,9 +2,13 @@
  * The sign-in page: email + password, per-field and form-level errors, and a link to
  * sign-up that keeps `after_auth_return_to`. On success the SDK redirects to
  * after-sign-in (or the return target); a sign-in from a new device first asks for the emailed code.
+ * Enterprise SSO (issue 31): "Continue with SSO" asks the work email; a password or code sign-in
+ * refused with SSO_REQUIRED moves there with the email; `?sso_connection_id=` starts that connection.
  */
 import { useState } from "react";
 import { deviceAttemptOf } from "../../apps/device-verification";
+import { ssoRequiredConnectionId } from "../../apps/sso";
+import { SSO_CONNECTION_QUERY_PARAM } from "../../shared/wire-sso";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
@@ -19,6 +23,7 @@ import { OAuthButtonGroup } from "./oauth-button-group";
 import { PasskeySignInButton } from "./passkey-sign-in-button";
 import { currentSearch, withReturnTo } from "./return-to";
 import { SignedInNotice } from "./signed-in-notice";
+import { SsoSignIn } from "./sso-sign-in";
 import { useCredentialForm } from "./use-credential-form";
 
 export type SignInProps = {
@@ -39,6 +44,15 @@ export function SignIn({ title, search }: SignInProps) {
   const user = useUser();
   const { t } = useTranslation();
   const [deviceAttempt, setDeviceAttempt] = useState<DeviceAttempt | null>(null);
+  // The IdP-initiated bounce: a sign-in of this connection starts at once.
+  const [bounceId] = useState(() => new URLSearchParams(search ?? currentSearch()).get(SSO_CONNECTION_QUERY_PARAM));
+  const [mode, setMode] = useState<"password" | "code" | "sso">(bounceId ? "sso" : "password");
+  // The SSO step's email and why the page is there (a refused password or code sign-in, or the bounce).
+  const [sso, setSso] = useState<{ email: string; notice?: string }>({ email: "", notice: bounceId ? t("sso.starting") : undefined });
+  const ssoRequired = (email: string) => {
+    setSso({ email, notice: t("sso.required", { email }) });
+    setMode("sso");
+  };
   const form = useCredentialForm(
     (v): FormErrors => ({
       email: checkEmail(v.email, t) ?? undefined,
@@ -47,15 +61,23 @@ export function SignIn({ title, search }: SignInProps) {
     async (v) => {
       const result = await app.signInWithCredential({ email: v.email, password: v.password });
       // A new device: the emailed code finishes this sign-in (the card turns into the code step).
-      if (result.status === "error") setDeviceAttempt(deviceAttemptOf(result.error));
+      if (result.status === "error") {
+        setDeviceAttempt(deviceAttemptOf(result.error));
+        if (ssoRequiredConnectionId(result.error) !== undefined) ssoRequired(v.email);
+      }
       return result;
     },
   );
   const { values, errors, pending, done } = form;
   const magicLinkEnabled = useProjectFlag("magic_link_enabled") === true;
-  const [mode, setMode] = useState<"password" | "code">("password");
 
   if (user && !done && !pending && !deviceAttempt) return <SignedInNotice />;
+  if (mode === "sso")
+    return (
+      <AuthCard title={t("sso.title")} subtitle={t("sso.subtitle")}>
+        <SsoSignIn initialEmail={sso.email} notice={sso.notice} connectionId={bounceId} onBack={() => setMode("password")} />
+      </AuthCard>
+    );
   if (deviceAttempt)
     return (
       <AuthCard title={t("forgot.sentTitle")}>
@@ -79,7 +101,7 @@ export function SignIn({ title, search }: SignInProps) {
       <PasskeySignInButton />
       {mode === "code" ? (
         <>
-          <MagicLinkSignIn />
+          <MagicLinkSignIn onSsoRequired={ssoRequired} />
           <button type="button" className="stack-link stack-switch" onClick={() => setMode("password")}>
             {t("signIn.passwordInstead")}
           </button>
@@ -119,6 +141,9 @@ export function SignIn({ title, search }: SignInProps) {
           ) : null}
         </form>
       )}
+      <button type="button" className="stack-link stack-switch" onClick={() => setMode("sso")}>
+        {t("sso.continue")}
+      </button>
       <BotChallengeSlot />
     </AuthCard>
   );

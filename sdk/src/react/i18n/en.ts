@@ -522,6 +522,17 @@ export const en = {
   "ssoSetup.notFoundYet": "The TXT record was not found yet. DNS changes can take a while: try again later.",
   "ssoSetup.dnsUnavailable": "The DNS lookup failed. Try again in a minute.",
   "ssoSetup.otherTeam": "{domain} is already verified by another organization.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continue with SSO",
+  "sso.title": "Sign in with SSO",
+  "sso.subtitle": "Enter your work email to sign in with your organization.",
+  "sso.workEmail": "Work email",
+  "sso.redirecting": "Redirecting to your organization…",
+  "sso.notConfigured": "No single sign-on (SSO) is set up for this email.",
+  "sso.required": "Your organization requires single sign-on (SSO) for {email}. Continue with SSO to sign in.",
+  "sso.otherMethods": "Sign in another way",
+  "sso.starting": "Taking you to your organization's sign-in…",
+  "activity.method.sso": "your organization's single sign-on",
 };
 
 /** A key of the catalogue. */

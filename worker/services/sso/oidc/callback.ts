@@ -9,6 +9,7 @@ import { openSealed } from "../../../crypto/at-rest";
 import { findSsoConnectionById } from "../../../db/queries/sso-connections";
 import type { Deps } from "../../deps";
 import { isTrustedRedirectUrl } from "../../hosted-pages/trust";
+import { allowsLocalUrls } from "../../oauth-provider/client-rules";
 import { fail, type Problem } from "../../result";
 import { loadProject } from "../../seed";
 import { takeSsoRequest } from "../request";
@@ -57,7 +58,7 @@ export async function completeOidcCallback(deps: Deps, input: OidcCallbackInput)
   if (config.clientSecretSealed && !clientSecret)
     return refused(fail("sso_idp_error", { detail: "the client secret cannot be opened" }), "config_invalid");
 
-  const found = await discoverIssuer(deps, config.issuer);
+  const found = await discoverIssuer(deps, config.issuer, allowsLocalUrls(deps.config.environment, project));
   if (!found.ok)
     return refused(
       found.kind === "unavailable"

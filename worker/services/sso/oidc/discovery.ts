@@ -1,11 +1,14 @@
 /**
  * OpenID Connect discovery of a connection's issuer (issue 31, FLOW; OpenID Connect Discovery 1.0 §4):
  * `{issuer}/.well-known/openid-configuration`, fetched bounded (bounds.ts), its `issuer` equal to the
- * configured one (§4.3: a document for another issuer is refused), kept briefly per isolate.
+ * configured one (§4.3: a document for another issuer is refused), kept briefly per isolate. The
+ * issuer and every endpoint it names follow the webhook URL rules (https, no private, loopback or
+ * metadata address outside development): a team's admin chooses them, and the worker calls them (SSRF).
  */
 import { IsolateCache } from "../../../lib/isolate-cache";
 import { boundedFetch } from "../../../lib/outbound-fetch";
 import type { Deps } from "../../deps";
+import { checkWebhookUrl } from "../../webhooks/urls";
 import { oidcBounds, parseJsonObject } from "./bounds";
 
 export type OidcDiscovery = {
@@ -38,11 +41,21 @@ const httpUrl = (value: unknown): string | null => {
 const strings = (value: unknown, fallback: string[]) =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : fallback;
 
-/** The issuer's discovery document (cached), or why not. */
-export async function discoverIssuer(deps: Deps, issuer: string): Promise<DiscoveryResult> {
+/** The issuer's discovery document (cached), or why not. `localUrls`: a development project may use http and local hosts. */
+export async function discoverIssuer(deps: Deps, issuer: string, localUrls: boolean): Promise<DiscoveryResult> {
+  const issuerCheck = checkWebhookUrl(issuer, { development: localUrls });
+  if (!issuerCheck.ok) return { ok: false, kind: "invalid", message: issuerCheck.message.replace(/^url/, "the issuer") };
   const now = deps.now();
-  const cached = discoveries.get(issuer, now);
-  if (cached) return { ok: true, discovery: cached };
+  const found = discoveries.get(issuer, now) ?? (await fetchDiscovery(deps, issuer, now));
+  if (!("authorizationEndpoint" in found)) return found;
+  for (const url of [found.authorizationEndpoint, found.tokenEndpoint, found.jwksUri]) {
+    const check = checkWebhookUrl(url, { development: localUrls });
+    if (!check.ok) return { ok: false, kind: "invalid", message: check.message.replace(/^url/, "an endpoint of the discovery") };
+  }
+  return { ok: true, discovery: found };
+}
+
+async function fetchDiscovery(deps: Deps, issuer: string, now: number): Promise<OidcDiscovery | Exclude<DiscoveryResult, { ok: true }>> {
   const readAt = discoveries.epoch;
   const url = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
   const res = await boundedFetch(url, { headers: { accept: "application/json", "user-agent": "doorman" } }, oidcBounds(deps));
@@ -65,7 +78,7 @@ export async function discoverIssuer(deps: Deps, issuer: string): Promise<Discov
     idTokenAlgs: strings(doc.id_token_signing_alg_values_supported, ["RS256"]),
   };
   discoveries.set(issuer, discovery, now, readAt);
-  return { ok: true, discovery };
+  return discovery;
 }
 
 /** Forgets every cached discovery document (tests). */

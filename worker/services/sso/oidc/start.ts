@@ -9,13 +9,11 @@ import type { ProjectRow } from "../../../db/queries/projects";
 import type { SsoConnectionRow } from "../../../db/queries/sso-connections";
 import type { Deps } from "../../deps";
 import { s256Challenge } from "../../oauth/pkce";
+import { allowsLocalUrls } from "../../oauth-provider/client-rules";
 import { fail, type Problem } from "../../result";
 import { type OidcConnectionConfig, oidcConnectionConfigSchema } from "../connection-config";
-import { issueSsoRequest, type SsoRequestData } from "../request";
+import { issueSsoRequest, type OuterSsoRequest } from "../request";
 import { discoverIssuer } from "./discovery";
-
-/** The outer request, without the protocol's own fields. */
-export type OuterSsoRequest = Omit<SsoRequestData, "protocol" | "saml_request_id" | "oidc_nonce" | "oidc_verifier_sealed">;
 
 export type OidcStartResult = { ok: true; location: string } | Problem<"sso_idp_error" | "sso_idp_unavailable">;
 
@@ -39,7 +37,7 @@ export async function startOidcSignIn(
 ): Promise<OidcStartResult> {
   const config = oidcConfigOf(connection);
   if (!config) return fail("sso_idp_error", { detail: "the connection's OIDC config is invalid" });
-  const found = await discoverIssuer(deps, config.issuer);
+  const found = await discoverIssuer(deps, config.issuer, allowsLocalUrls(deps.config.environment, project));
   if (!found.ok) {
     console.warn(`SSO connection ${connection.id}: ${found.message}`);
     return found.kind === "unavailable"

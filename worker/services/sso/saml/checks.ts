@@ -74,6 +74,29 @@ export function checkAssertion(
   if (!nameIdEl || !nameId || nameId.length > 1024 || children(nameIdEl).length > 0)
     return refuse("assertion_malformed", "assertion has no NameID");
 
+  // Conditions: time window and audience (every AudienceRestriction must name us; saml-core §2.5.1.4).
+  const conditions = child(assertion, NS.saml, "Conditions");
+  if (!conditions) return refuse("assertion_malformed", "assertion has no Conditions");
+  const notBefore = attr(conditions, "NotBefore");
+  if (notBefore !== null) {
+    const nb = parseSamlInstant(notBefore);
+    if (nb === null) return refuse("assertion_malformed", "Conditions NotBefore is not a dateTime");
+    if (now < nb - skew) return refuse("not_yet_valid");
+  }
+  let conditionsExpiry = Number.POSITIVE_INFINITY;
+  const notOnOrAfter = attr(conditions, "NotOnOrAfter");
+  if (notOnOrAfter !== null) {
+    const noa = parseSamlInstant(notOnOrAfter);
+    if (noa === null) return refuse("assertion_malformed", "Conditions NotOnOrAfter is not a dateTime");
+    if (now >= noa + skew) return refuse("expired");
+    conditionsExpiry = noa;
+  }
+  const restrictions = children(conditions, NS.saml, "AudienceRestriction");
+  if (restrictions.length === 0) return refuse("audience_mismatch", "assertion has no AudienceRestriction");
+  for (const restriction of restrictions) {
+    if (!children(restriction, NS.saml, "Audience").some((a) => textOf(a) === spEntityId)) return refuse("audience_mismatch");
+  }
+
   // A bearer confirmation for us, still valid (saml-profiles §4.1.4.2).
   let confirmationExpiry: number | null = null;
   let confirmationInResponseTo: string | null = null;
@@ -97,30 +120,8 @@ export function checkAssertion(
   if (responseInResponseTo !== null && confirmationInResponseTo !== null && responseInResponseTo !== confirmationInResponseTo) {
     return refuse("in_response_to_inconsistent");
   }
-
-  // Conditions: time window and audience (every AudienceRestriction must name us; saml-core §2.5.1.4).
-  const conditions = child(assertion, NS.saml, "Conditions");
-  if (!conditions) return refuse("assertion_malformed", "assertion has no Conditions");
-  const notBefore = attr(conditions, "NotBefore");
-  if (notBefore !== null) {
-    const nb = parseSamlInstant(notBefore);
-    if (nb === null) return refuse("assertion_malformed", "Conditions NotBefore is not a dateTime");
-    if (now < nb - skew) return refuse("not_yet_valid");
-  }
-  let expiresAt = confirmationExpiry;
-  const notOnOrAfter = attr(conditions, "NotOnOrAfter");
-  if (notOnOrAfter !== null) {
-    const noa = parseSamlInstant(notOnOrAfter);
-    if (noa === null) return refuse("assertion_malformed", "Conditions NotOnOrAfter is not a dateTime");
-    if (now >= noa + skew) return refuse("expired");
-    expiresAt = Math.min(expiresAt, noa);
-  }
+  const expiresAt = Math.min(confirmationExpiry, conditionsExpiry);
   if (expiresAt - now > MAX_ASSERTION_LIFETIME_MS) return refuse("lifetime_too_long", "assertion valid for longer than a day");
-  const restrictions = children(conditions, NS.saml, "AudienceRestriction");
-  if (restrictions.length === 0) return refuse("audience_mismatch", "assertion has no AudienceRestriction");
-  for (const restriction of restrictions) {
-    if (!children(restriction, NS.saml, "Audience").some((a) => textOf(a) === spEntityId)) return refuse("audience_mismatch");
-  }
 
   // An authentication statement (the SSO profile requires one); its session limit when it sets one.
   const authn = children(assertion, NS.saml, "AuthnStatement");

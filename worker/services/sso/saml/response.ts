@@ -19,7 +19,7 @@ import { children, descendants, is, isElement, NS, parseXmlStrict } from "./xml"
 import { verifyEnvelopedSignature } from "./xmldsig";
 
 /** The largest SAMLResponse accepted (base64 characters): real ones are a few KiB, large group lists tens. */
-export const MAX_SAML_RESPONSE_LENGTH = 512 * 1024;
+export const MAX_SAML_RESPONSE_LENGTH = 256 * 1024;
 
 export type TrustedAssertion = {
   ok: true;
@@ -36,9 +36,12 @@ const PROCESSING_INSTRUCTION_NODE = 7;
 
 /** Comments and processing instructions refused anywhere: exclusive c14n drops comments, so "a@x.com<!---->.evil" would keep a signature while changing the text a careless reader sees (CVE-2017-11427 class). */
 function hasCommentOrPi(node: Node): boolean {
-  for (let n = node.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === COMMENT_NODE || n.nodeType === PROCESSING_INSTRUCTION_NODE) return true;
-    if (isElement(n) && hasCommentOrPi(n)) return true;
+  const stack: Node[] = [node];
+  while (stack.length) {
+    for (let n = (stack.pop() as Node).firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === COMMENT_NODE || n.nodeType === PROCESSING_INSTRUCTION_NODE) return true;
+      if (isElement(n)) stack.push(n);
+    }
   }
   return false;
 }
@@ -112,6 +115,7 @@ export async function readSamlResponse(input: ReadInput): Promise<TrustedAsserti
 
   const signatures = signaturesOf(response, plain[0] ? [response, plain[0]] : [response]);
   if (!(signatures instanceof Map)) return signatures;
+  // Only the connection's configured certificates: a key in the response's KeyInfo is the sender's own claim.
   const keys = verificationKeysOf(input.config.idpCertificates);
   if (keys.length === 0) return refuse("connection_misconfigured", "the connection has no usable IdP certificate");
 

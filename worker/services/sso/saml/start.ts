@@ -6,8 +6,7 @@ import type { ProjectRow } from "../../../db/queries/projects";
 import type { SsoConnectionRow } from "../../../db/queries/sso-connections";
 import type { Deps } from "../../deps";
 import { fail, type Problem } from "../../result";
-import type { OuterSsoRequest } from "../oidc/start";
-import { issueSsoRequest } from "../request";
+import { issueSsoRequest, type OuterSsoRequest } from "../request";
 import { samlConfigOf } from "./config";
 import { buildSamlLoginUrl } from "./login";
 

@@ -16,17 +16,41 @@ export const NS = {
 
 const ELEMENT_NODE = 1;
 
-/** A parsed document, or null when the text is not well-formed XML or carries a DOCTYPE / entity declaration. */
+/** The deepest element nesting accepted: SAML messages are about 8 deep; a bound keeps every later walk (ours, c14n's) off the stack limit. */
+export const MAX_XML_DEPTH = 48;
+
+/** How deep elements nest under `root` (iterative: a hostile document must not overflow the stack here). */
+function depthExceeds(root: Element, limit: number): boolean {
+  const stack: [Element, number][] = [[root, 1]];
+  while (stack.length) {
+    const [element, depth] = stack.pop() as [Element, number];
+    if (depth > limit) return true;
+    for (let n = element.firstChild; n; n = n.nextSibling) if (isElement(n)) stack.push([n, depth + 1]);
+  }
+  return false;
+}
+
+/** The most markup accepted ("<" characters): a real response has a few hundred; the parser's cost grows with them (CPU is shared). */
+export const MAX_XML_MARKUP = 10_000;
+
+function markupExceeds(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("<"); i !== -1; i = text.indexOf("<", i + 1)) if (++count > limit) return true;
+  return false;
+}
+
+/** A parsed document, or null when the text is not well-formed XML, carries a DOCTYPE / entity declaration, or is too big or deep. */
 export function parseXmlStrict(text: string): Document | null {
   // SAML never needs a DTD; refusing it outright is the only entity handling that cannot be got wrong.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) return null;
+  if (markupExceeds(text, MAX_XML_MARKUP)) return null;
   try {
     const doc = new DOMParser({
       onError: (level, message) => {
         throw new Error(`${level}: ${message}`);
       },
     }).parseFromString(text, "application/xml");
-    return doc.documentElement ? doc : null;
+    return doc.documentElement && !depthExceeds(doc.documentElement, MAX_XML_DEPTH) ? doc : null;
   } catch {
     return null;
   }
@@ -53,18 +77,15 @@ export function child(parent: Element, ns: string, localName: string): Element |
   return children(parent, ns, localName)[0] ?? null;
 }
 
-/** Every descendant element, document order (the element itself excluded). */
+/** Every descendant element, document order (the element itself excluded; iterative). */
 export function descendants(root: Element): Element[] {
   const out: Element[] = [];
-  const walk = (e: Element) => {
-    for (let n = e.firstChild; n; n = n.nextSibling) {
-      if (isElement(n)) {
-        out.push(n);
-        walk(n);
-      }
-    }
-  };
-  walk(root);
+  const stack: Element[] = children(root).reverse();
+  while (stack.length) {
+    const element = stack.pop() as Element;
+    out.push(element);
+    stack.push(...children(element).reverse());
+  }
   return out;
 }
 

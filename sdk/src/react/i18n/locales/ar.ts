@@ -518,4 +518,15 @@ export const ar: Messages = {
   "ssoSetup.notFoundYet": "لم يُعثر على سجل TXT بعد. قد تستغرق تغييرات DNS بعض الوقت: حاول مرة أخرى لاحقًا.",
   "ssoSetup.dnsUnavailable": "فشل استعلام DNS. حاول مرة أخرى بعد دقيقة.",
   "ssoSetup.otherTeam": "تم التحقق من {domain} بالفعل من قِبل مؤسسة أخرى.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "المتابعة باستخدام الدخول الموحّد (SSO)",
+  "sso.title": "تسجيل الدخول باستخدام الدخول الموحّد (SSO)",
+  "sso.subtitle": "أدخل بريد العمل الإلكتروني. سننقلك إلى صفحة تسجيل الدخول الخاصة بمؤسستك.",
+  "sso.workEmail": "بريد العمل الإلكتروني",
+  "sso.redirecting": "جارٍ التوجيه إلى مؤسستك…",
+  "sso.notConfigured": "لم تُعِدّ مؤسستك الدخول الموحّد (SSO) لعنوان البريد هذا.",
+  "sso.required": "تشترط مؤسستك الدخول الموحّد (SSO) للعنوان {email}. تابع باستخدام SSO لتسجيل الدخول.",
+  "sso.otherMethods": "تسجيل الدخول بطريقة أخرى",
+  "sso.starting": "جارٍ نقلك إلى صفحة تسجيل الدخول الخاصة بمؤسستك…",
+  "activity.method.sso": "الدخول الموحّد لمؤسستك",
 };

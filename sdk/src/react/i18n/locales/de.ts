@@ -527,4 +527,15 @@ export const de: Messages = {
     "Der TXT-Eintrag wurde noch nicht gefunden. DNS-Änderungen brauchen manchmal etwas Zeit: Versuchen Sie es später erneut.",
   "ssoSetup.dnsUnavailable": "Die DNS-Abfrage ist fehlgeschlagen. Versuchen Sie es in einer Minute erneut.",
   "ssoSetup.otherTeam": "{domain} ist bereits von einer anderen Organisation bestätigt.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Mit SSO fortfahren",
+  "sso.title": "Mit SSO anmelden",
+  "sso.subtitle": "Gib deine geschäftliche E-Mail-Adresse ein. Wir leiten dich zur Anmeldeseite deiner Organisation weiter.",
+  "sso.workEmail": "Geschäftliche E-Mail-Adresse",
+  "sso.redirecting": "Weiterleitung zu deiner Organisation…",
+  "sso.notConfigured": "Deine Organisation hat für diese E-Mail-Adresse kein Single Sign-On (SSO) eingerichtet.",
+  "sso.required": "Deine Organisation verlangt Single Sign-On (SSO) für {email}. Melde dich über SSO an.",
+  "sso.otherMethods": "Anders anmelden",
+  "sso.starting": "Du wirst zur Anmeldeseite deiner Organisation weitergeleitet…",
+  "activity.method.sso": "dem Single Sign-On deiner Organisation",
 };

@@ -522,4 +522,15 @@ export const es: Messages = {
   "ssoSetup.notFoundYet": "Todavía no se encuentra el registro TXT. Los cambios de DNS pueden tardar: inténtalo más tarde.",
   "ssoSetup.dnsUnavailable": "La consulta DNS ha fallado. Inténtalo dentro de un minuto.",
   "ssoSetup.otherTeam": "{domain} ya está verificado por otra organización.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continuar con SSO",
+  "sso.title": "Iniciar sesión con SSO",
+  "sso.subtitle": "Introduce tu correo del trabajo. Te llevaremos a la página de inicio de sesión de tu organización.",
+  "sso.workEmail": "Correo del trabajo",
+  "sso.redirecting": "Redirigiendo a tu organización…",
+  "sso.notConfigured": "Tu organización no ha configurado el inicio de sesión único (SSO) para este correo.",
+  "sso.required": "Tu organización exige el inicio de sesión único (SSO) para {email}. Continúa con SSO para iniciar sesión.",
+  "sso.otherMethods": "Iniciar sesión de otra forma",
+  "sso.starting": "Te llevamos a la página de inicio de sesión de tu organización…",
+  "activity.method.sso": "el inicio de sesión único de tu organización",
 };

@@ -528,4 +528,15 @@ export const fr: Messages = {
     "L’enregistrement TXT est introuvable pour l’instant. Les modifications DNS peuvent prendre du temps : réessayez plus tard.",
   "ssoSetup.dnsUnavailable": "La requête DNS a échoué. Réessayez dans une minute.",
   "ssoSetup.otherTeam": "{domain} est déjà vérifié par une autre organisation.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continuer avec le SSO",
+  "sso.title": "Se connecter avec le SSO",
+  "sso.subtitle": "Saisissez votre e-mail professionnel. Nous vous emmenons vers la page de connexion de votre organisation.",
+  "sso.workEmail": "E-mail professionnel",
+  "sso.redirecting": "Redirection vers votre organisation…",
+  "sso.notConfigured": "Votre organisation n’a pas configuré l’authentification unique (SSO) pour cette adresse e-mail.",
+  "sso.required": "Votre organisation exige l’authentification unique (SSO) pour {email}. Continuez avec le SSO pour vous connecter.",
+  "sso.otherMethods": "Se connecter autrement",
+  "sso.starting": "Redirection vers la page de connexion de votre organisation…",
+  "activity.method.sso": "l’authentification unique de votre organisation",
 };

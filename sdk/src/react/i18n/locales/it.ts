@@ -523,4 +523,15 @@ export const it: Messages = {
   "ssoSetup.notFoundYet": "Il record TXT non è ancora stato trovato. Le modifiche DNS possono richiedere tempo: riprova più tardi.",
   "ssoSetup.dnsUnavailable": "La ricerca DNS non è riuscita. Riprova tra un minuto.",
   "ssoSetup.otherTeam": "{domain} è già verificato da un’altra organizzazione.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continua con SSO",
+  "sso.title": "Accedi con SSO",
+  "sso.subtitle": "Inserisci la tua email di lavoro. Ti porteremo alla pagina di accesso della tua organizzazione.",
+  "sso.workEmail": "Email di lavoro",
+  "sso.redirecting": "Reindirizzamento alla tua organizzazione…",
+  "sso.notConfigured": "La tua organizzazione non ha configurato il single sign-on (SSO) per questo indirizzo email.",
+  "sso.required": "La tua organizzazione richiede il single sign-on (SSO) per {email}. Continua con SSO per accedere.",
+  "sso.otherMethods": "Accedi in un altro modo",
+  "sso.starting": "Ti stiamo portando alla pagina di accesso della tua organizzazione…",
+  "activity.method.sso": "il single sign-on della tua organizzazione",
 };

@@ -521,4 +521,15 @@ export const ja: Messages = {
     "TXT レコードがまだ見つかりません。DNS の変更が反映されるまで時間がかかることがあります。後でもう一度お試しください。",
   "ssoSetup.dnsUnavailable": "DNS の照会に失敗しました。1 分後にもう一度お試しください。",
   "ssoSetup.otherTeam": "{domain} は別の組織によってすでに確認されています。",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "SSO で続行",
+  "sso.title": "SSO でログイン",
+  "sso.subtitle": "勤務先のメールアドレスを入力してください。組織のログインページへ移動します。",
+  "sso.workEmail": "勤務先のメールアドレス",
+  "sso.redirecting": "組織のページへ移動中…",
+  "sso.notConfigured": "このメールアドレスには、組織でシングルサインオン (SSO) が設定されていません。",
+  "sso.required": "{email} は組織によりシングルサインオン (SSO) が必須です。SSO で続行してログインしてください。",
+  "sso.otherMethods": "別の方法でログイン",
+  "sso.starting": "組織のログインページへ移動しています…",
+  "activity.method.sso": "組織のシングルサインオン",
 };

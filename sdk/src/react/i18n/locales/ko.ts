@@ -518,4 +518,15 @@ export const ko: Messages = {
   "ssoSetup.notFoundYet": "아직 TXT 레코드를 찾지 못했습니다. DNS 변경은 시간이 걸릴 수 있으니 나중에 다시 시도하세요.",
   "ssoSetup.dnsUnavailable": "DNS 조회에 실패했습니다. 1분 후에 다시 시도하세요.",
   "ssoSetup.otherTeam": "{domain}은(는) 이미 다른 조직에서 확인했습니다.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "SSO로 계속하기",
+  "sso.title": "SSO로 로그인",
+  "sso.subtitle": "회사 이메일을 입력하세요. 조직의 로그인 페이지로 이동합니다.",
+  "sso.workEmail": "회사 이메일",
+  "sso.redirecting": "조직으로 이동 중…",
+  "sso.notConfigured": "이 이메일 주소에는 조직에서 싱글 사인온(SSO)을 설정하지 않았습니다.",
+  "sso.required": "조직에서 {email}에 대해 싱글 사인온(SSO)을 요구합니다. SSO로 계속하여 로그인하세요.",
+  "sso.otherMethods": "다른 방법으로 로그인",
+  "sso.starting": "조직의 로그인 페이지로 이동하는 중…",
+  "activity.method.sso": "조직의 싱글 사인온",
 };

@@ -520,4 +520,15 @@ export const nl: Messages = {
   "ssoSetup.notFoundYet": "Het TXT-record is nog niet gevonden. DNS-wijzigingen kunnen even duren: probeer het later opnieuw.",
   "ssoSetup.dnsUnavailable": "De DNS-opzoeking is mislukt. Probeer het over een minuut opnieuw.",
   "ssoSetup.otherTeam": "{domain} is al geverifieerd door een andere organisatie.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Doorgaan met SSO",
+  "sso.title": "Inloggen met SSO",
+  "sso.subtitle": "Vul je zakelijke e-mailadres in. We sturen je door naar de inlogpagina van je organisatie.",
+  "sso.workEmail": "Zakelijk e-mailadres",
+  "sso.redirecting": "Doorsturen naar je organisatie…",
+  "sso.notConfigured": "Je organisatie heeft geen single sign-on (SSO) ingesteld voor dit e-mailadres.",
+  "sso.required": "Je organisatie vereist single sign-on (SSO) voor {email}. Ga door met SSO om in te loggen.",
+  "sso.otherMethods": "Op een andere manier inloggen",
+  "sso.starting": "We sturen je door naar de inlogpagina van je organisatie…",
+  "activity.method.sso": "de single sign-on van je organisatie",
 };

@@ -520,4 +520,15 @@ export const pl: Messages = {
   "ssoSetup.notFoundYet": "Nie znaleziono jeszcze rekordu TXT. Zmiany w DNS mogą chwilę potrwać: spróbuj ponownie później.",
   "ssoSetup.dnsUnavailable": "Zapytanie DNS nie powiodło się. Spróbuj ponownie za minutę.",
   "ssoSetup.otherTeam": "Domena {domain} jest już zweryfikowana przez inną organizację.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Kontynuuj przez SSO",
+  "sso.title": "Zaloguj się przez SSO",
+  "sso.subtitle": "Podaj służbowy adres e-mail. Przeniesiemy cię na stronę logowania twojej organizacji.",
+  "sso.workEmail": "Służbowy adres e-mail",
+  "sso.redirecting": "Przekierowywanie do twojej organizacji…",
+  "sso.notConfigured": "Twoja organizacja nie skonfigurowała logowania jednokrotnego (SSO) dla tego adresu e-mail.",
+  "sso.required": "Twoja organizacja wymaga logowania jednokrotnego (SSO) dla {email}. Kontynuuj przez SSO, aby się zalogować.",
+  "sso.otherMethods": "Zaloguj się inaczej",
+  "sso.starting": "Przenosimy cię na stronę logowania twojej organizacji…",
+  "activity.method.sso": "logowanie jednokrotne organizacji",
 };

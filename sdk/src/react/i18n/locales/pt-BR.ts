@@ -520,4 +520,15 @@ export const ptBR: Messages = {
   "ssoSetup.notFoundYet": "O registro TXT ainda não foi encontrado. Alterações de DNS podem demorar: tente de novo mais tarde.",
   "ssoSetup.dnsUnavailable": "A consulta DNS falhou. Tente de novo em um minuto.",
   "ssoSetup.otherTeam": "{domain} já foi verificado por outra organização.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "Continuar com SSO",
+  "sso.title": "Entrar com SSO",
+  "sso.subtitle": "Informe seu e-mail de trabalho. Vamos levar você à página de login da sua organização.",
+  "sso.workEmail": "E-mail de trabalho",
+  "sso.redirecting": "Redirecionando para a sua organização…",
+  "sso.notConfigured": "Sua organização não configurou o login único (SSO) para este e-mail.",
+  "sso.required": "Sua organização exige login único (SSO) para {email}. Continue com SSO para entrar.",
+  "sso.otherMethods": "Entrar de outra forma",
+  "sso.starting": "Levando você à página de login da sua organização…",
+  "activity.method.sso": "o login único da sua organização",
 };

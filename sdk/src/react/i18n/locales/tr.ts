@@ -520,4 +520,15 @@ export const tr: Messages = {
   "ssoSetup.notFoundYet": "TXT kaydı henüz bulunamadı. DNS değişiklikleri zaman alabilir: daha sonra yeniden deneyin.",
   "ssoSetup.dnsUnavailable": "DNS sorgusu başarısız oldu. Bir dakika sonra yeniden deneyin.",
   "ssoSetup.otherTeam": "{domain} zaten başka bir kuruluş tarafından doğrulandı.",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "SSO ile devam et",
+  "sso.title": "SSO ile giriş yap",
+  "sso.subtitle": "İş e-posta adresinizi girin. Sizi kuruluşunuzun giriş sayfasına yönlendireceğiz.",
+  "sso.workEmail": "İş e-postası",
+  "sso.redirecting": "Kuruluşunuza yönlendiriliyor…",
+  "sso.notConfigured": "Kuruluşunuz bu e-posta adresi için çoklu oturum açma (SSO) ayarlamamış.",
+  "sso.required": "Kuruluşunuz {email} için çoklu oturum açma (SSO) zorunlu tutuyor. Giriş yapmak için SSO ile devam edin.",
+  "sso.otherMethods": "Başka bir yolla giriş yap",
+  "sso.starting": "Kuruluşunuzun giriş sayfasına yönlendiriliyorsunuz…",
+  "activity.method.sso": "kuruluşunuzun çoklu oturum açması",
 };

@@ -515,4 +515,15 @@ export const zhCN: Messages = {
   "ssoSetup.notFoundYet": "尚未找到 TXT 记录。DNS 更改可能需要一段时间生效，请稍后再试。",
   "ssoSetup.dnsUnavailable": "DNS 查询失败。请一分钟后再试。",
   "ssoSetup.otherTeam": "{domain} 已被另一个组织验证。",
+  // Enterprise SSO (issue 31): the sign-in page's SSO step, and an SSO sign-in in the activity list.
+  "sso.continue": "使用 SSO 继续",
+  "sso.title": "使用 SSO 登录",
+  "sso.subtitle": "请输入你的工作邮箱。我们会带你前往所在组织的登录页面。",
+  "sso.workEmail": "工作邮箱",
+  "sso.redirecting": "正在跳转到你的组织…",
+  "sso.notConfigured": "你的组织尚未为此邮箱设置单点登录 (SSO)。",
+  "sso.required": "你的组织要求 {email} 使用单点登录 (SSO)。请使用 SSO 继续登录。",
+  "sso.otherMethods": "使用其他方式登录",
+  "sso.starting": "正在前往你所在组织的登录页面…",
+  "activity.method.sso": "组织的单点登录",
 };
