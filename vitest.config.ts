@@ -33,6 +33,9 @@ export default defineConfig(async () => {
   // The local Turnstile (siteverify and widget script, test/turnstile-fake.mjs), started by globalSetup here.
   const turnstilePort = await freeLoopbackPort();
   process.env.DOORMAN_TEST_TURNSTILE_PORT = String(turnstilePort);
+  // The local DNS-over-HTTPS responder (test/doh-responder.mjs) that SSO domains are verified through, started by globalSetup here.
+  const dohPort = await freeLoopbackPort();
+  process.env.DOORMAN_TEST_DOH_PORT = String(dohPort);
   return {
     // The wire contract's alias (tsconfig.base.json `paths`; vite does not read them).
     resolve: {
@@ -63,6 +66,7 @@ export default defineConfig(async () => {
             TURNSTILE_SCRIPT_URL: `http://127.0.0.1:${turnstilePort}/turnstile/v0/api.js?render=explicit`,
             // 2 s (5 s when deployed), so the hanging-siteverify test is quick.
             TURNSTILE_TIMEOUT_MS: "2000",
+            DOH_RESOLVER_URL: `http://127.0.0.1:${dohPort}/dns-query`,
           },
           // Replaces wrangler.toml's EMAIL_RENDERER service (doorman-email-renderer, not a worker of this pool).
           serviceBindings: { EMAIL_RENDERER: { external: { address: `127.0.0.1:${rendererPort}`, http: {} } } },

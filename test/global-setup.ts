@@ -4,6 +4,7 @@ import { startEmailRenderer } from "../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../scripts/oidc-dev-server.mjs";
 import { startStripeDevServer } from "../scripts/stripe-dev-server.mjs";
 import { startDocumentServer } from "./document-server.mjs";
+import { startDohResponder } from "./doh-responder.mjs";
 import { startHostileHttp } from "./hostile-http.mjs";
 import { startMailSink } from "./mail-sink";
 import { startOpenAiSink } from "./openai-sink.mjs";
@@ -25,6 +26,7 @@ declare module "vitest" {
     pwnedPort: number;
     turnstileUrl: string;
     documentServerPort: number;
+    dohUrl: string;
     samlIdpPort: number;
   }
 }
@@ -64,12 +66,16 @@ export default async function setup(project: TestProject) {
   // metadata documents and private_key_jwt clients' jwks_uri.
   const documents = await startDocumentServer();
   project.provide("documentServerPort", documents.port);
+  // The DNS-over-HTTPS responder SSO domains are verified through (DOH_RESOLVER_URL, see vitest.config.ts); tests publish TXT records on it.
+  const doh = await startDohResponder(Number(process.env.DOORMAN_TEST_DOH_PORT));
+  project.provide("dohUrl", doh.url);
   // The SAML identity provider of the SSO tests (test/saml-idp.mjs): samlify in IdP mode, in Node (workerd cannot run it).
   const samlIdp = await startSamlIdp();
   project.provide("samlIdpPort", samlIdp.port);
   const renderer = await rendererReady;
   return async () => {
     await samlIdp.stop();
+    await doh.stop();
     await documents.stop();
     await pwned.stop();
     await turnstile.stop();

@@ -85,7 +85,11 @@ import {
 } from "./routes/permissions";
 import { anonymousProjectsRoutes, projectsRoutes } from "./routes/projects";
 import { scimRoutes } from "./routes/scim";
+import { ssoConnectionsRoutes } from "./routes/sso/connections";
+import { ssoDomainsRoutes } from "./routes/sso/domains";
+import { ssoEventsRoutes } from "./routes/sso/events";
 import { ssoSamlAcsRoutes, ssoSamlMetadataRoutes } from "./routes/sso/saml";
+import { ssoSetupLinksRoutes } from "./routes/sso/setup-links";
 import { ssoSignInRoutes } from "./routes/sso/sign-in";
 import { teamInvitationsRoutes } from "./routes/team-invitations";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles";
@@ -133,6 +137,11 @@ const api = routeGroup()
   .route("/team-memberships", teamMembershipsRoutes)
   .route("/team-member-profiles", teamMemberProfilesRoutes)
   .route("/team-invitations", teamInvitationsRoutes)
+  // Enterprise SSO management (issue 31): a team's connections, domains, setup links and SSO events.
+  .route("/sso/connections", ssoConnectionsRoutes)
+  .route("/sso/domains", ssoDomainsRoutes)
+  .route("/sso/setup-links", ssoSetupLinksRoutes)
+  .route("/sso/events", ssoEventsRoutes)
   .route("/team-permissions", teamPermissionsRoutes)
   .route("/project-permissions", projectPermissionsRoutes)
   .route("/team-permission-definitions", teamPermissionDefinitionsRoutes)

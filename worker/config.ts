@@ -67,6 +67,8 @@ export type OutboundLimits = {
   pwnedPasswords: OutboundBounds;
   /** One Turnstile siteverify call (TURNSTILE_TIMEOUT_MS): a sign-up or sign-in waits on it. */
   turnstile: OutboundBounds;
+  /** One DNS-over-HTTPS lookup of an SSO domain's TXT record (DOH_RESOLVER_URL; issue 31). */
+  doh: OutboundBounds;
 };
 
 export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
@@ -83,6 +85,8 @@ export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
   pwnedPasswords: { timeoutMs: 3_000, firstByteMs: 2_000, maxBodyBytes: 128 * 1024 },
   // A person is waiting on the sign-up: siteverify answers in well under a second; its JSON is tiny.
   turnstile: { timeoutMs: 5_000, firstByteMs: 4_000, maxBodyBytes: 16 * 1024 },
+  // A team admin waits on the Verify button; a TXT answer in DNS JSON is well under a KiB, 64 KiB is generous.
+  doh: { timeoutMs: 5_000, firstByteMs: 5_000, maxBodyBytes: 64 * 1024 },
 };
 
 /** The Pwned Passwords range endpoint (https://haveibeenpwned.com/API/v3#PwnedPasswords): the default of a production worker. */
@@ -91,6 +95,9 @@ export const DEFAULT_PWNED_PASSWORDS_URL = "https://api.pwnedpasswords.com/range
 /** Cloudflare's endpoints; a deployment may point them at a local fake (tests, offline development). */
 export const DEFAULT_TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 export const DEFAULT_TURNSTILE_SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
+
+/** The DNS-over-HTTPS JSON resolver SSO domains are verified through (RFC 8484's JSON form; Google's https://dns.google/resolve answers it too). */
+export const DEFAULT_DOH_RESOLVER_URL = "https://cloudflare-dns.com/dns-query";
 
 export type Config = {
   environment: Environment;
@@ -146,6 +153,8 @@ export type Config = {
   pwnedPasswordsUrl: string | null;
   /** Turnstile's siteverify endpoint and widget script (TURNSTILE_SITEVERIFY_URL, TURNSTILE_SCRIPT_URL); Cloudflare's by default. */
   turnstile: { siteverifyUrl: string; scriptUrl: string };
+  /** The DNS-over-HTTPS resolver (application/dns-json) that verifies teams' SSO domains (DOH_RESOLVER_URL; Cloudflare's by default). */
+  dohResolverUrl: string;
 };
 
 /** A misconfigured worker: a plain-text 500 naming the setting (no known error fits, wire-protocol.md §3). */
@@ -223,6 +232,7 @@ const varsSchema = z.object({
   TURNSTILE_TIMEOUT_MS: milliseconds,
   TURNSTILE_SITEVERIFY_URL: httpUrl,
   TURNSTILE_SCRIPT_URL: httpUrl,
+  DOH_RESOLVER_URL: httpUrl,
   CRON_SECRET: optional.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
   PWNED_PASSWORDS_URL: optional.refine(
     (v) => v === undefined || v === "off" || /^https?:\/\/[^/\s]+\S*$/.test(v),
@@ -304,6 +314,9 @@ function checkVars(vars: Vars, environment: Environment): string[] {
     // Tokens are only as good as the verifier: a plain-http siteverify could be answered by anyone on the path.
     if (vars.TURNSTILE_SITEVERIFY_URL && !vars.TURNSTILE_SITEVERIFY_URL.startsWith("https://"))
       problems.push("TURNSTILE_SITEVERIFY_URL must be https in production (http is for a local fake)");
+    // A plain-http resolver could be answered by anyone on the path, and so verify any domain for any team.
+    if (vars.DOH_RESOLVER_URL && !vars.DOH_RESOLVER_URL.startsWith("https://"))
+      problems.push("DOH_RESOLVER_URL must be https in production (http is for a local responder)");
     // Stripe's real signing secrets are whsec_…; anything else is a mock's, which anyone could sign with.
     if (vars.STRIPE_WEBHOOK_SECRET && !/^whsec_\S+$/.test(vars.STRIPE_WEBHOOK_SECRET))
       problems.push("STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)");
@@ -329,6 +342,7 @@ function readOutboundLimits(vars: Vars): OutboundLimits {
     ai: vars.AI_ANSWER_TIMEOUT_MS === undefined ? d.ai : { ...d.ai, timeoutMs: Number(vars.AI_ANSWER_TIMEOUT_MS) },
     pwnedPasswords: d.pwnedPasswords,
     turnstile: withTotal(d.turnstile, vars.TURNSTILE_TIMEOUT_MS),
+    doh: d.doh,
   };
 }
 
@@ -415,6 +429,7 @@ function buildConfig(env: object): Config {
       siteverifyUrl: vars.TURNSTILE_SITEVERIFY_URL ?? DEFAULT_TURNSTILE_SITEVERIFY_URL,
       scriptUrl: vars.TURNSTILE_SCRIPT_URL ?? DEFAULT_TURNSTILE_SCRIPT_URL,
     },
+    dohResolverUrl: vars.DOH_RESOLVER_URL ?? DEFAULT_DOH_RESOLVER_URL,
   };
 }
 

@@ -10,6 +10,7 @@ import { runFailedEmailsDigest } from "./services/email/failed-digest";
 import { sweepOutbox } from "./services/email/outbox-consumer";
 import { pruneExpiredEvents } from "./services/events";
 import { pruneOAuthProviderRows } from "./services/oauth-provider/cleanup";
+import { recheckVerifiedDomains } from "./services/sso/domain-verification";
 import { pruneUsedSamlAssertions } from "./services/sso/saml/cleanup";
 import { pruneWebhookDeliveries, sweepWebhooks } from "./services/webhooks/queue";
 
@@ -32,17 +33,19 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
       outboxInterrupted: outbox.interrupted,
     };
   }
-  const [events, deliveries, digest, oauth, samlAssertions] = await Promise.all([
+  const [events, deliveries, digest, oauth, samlAssertions, ssoDomains] = await Promise.all([
     pruneExpiredEvents(deps),
     pruneWebhookDeliveries(deps),
     runFailedEmailsDigest(deps, { dryRun: false }),
     pruneOAuthProviderRows(deps),
     pruneUsedSamlAssertions(deps),
+    recheckVerifiedDomains(deps),
   ]);
   console.log(
     `event retention: ${events} expired events deleted; webhook log: ${deliveries} old deliveries deleted; failed-emails digest: ${digest.queued} queued; ` +
       `OpenID provider: ${oauth.authorizationRequests} expired authorization requests, ${oauth.clientAssertionJtis} used client-assertion jtis deleted; ` +
-      `SAML: ${samlAssertions} expired used-assertion IDs deleted`,
+      `SAML: ${samlAssertions} expired used-assertion IDs deleted; ` +
+      `SSO domains: ${ssoDomains.checked} re-checked, ${ssoDomains.lost} lost, ${ssoDomains.unknown} left for the next run (resolver failures)`,
   );
   return {
     expiredEventsDeleted: events,
@@ -51,6 +54,9 @@ export async function runScheduled(env: Env, cron: string): Promise<Record<strin
     expiredAuthorizationRequestsDeleted: oauth.authorizationRequests,
     expiredClientAssertionJtisDeleted: oauth.clientAssertionJtis,
     expiredSamlAssertionsDeleted: samlAssertions,
+    ssoDomainsRechecked: ssoDomains.checked,
+    ssoDomainsLost: ssoDomains.lost,
+    ssoDomainsUnknown: ssoDomains.unknown,
   };
 }
 

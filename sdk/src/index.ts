@@ -135,6 +135,22 @@ export type {
 } from "./apps/server-contact-channels";
 // Enterprise SSO sign-in (issue 31).
 export { type SsoLookup, type SsoStartOptions, type SsoTarget, ssoRequiredConnectionId } from "./apps/sso";
+// Enterprise SSO management (issue 31): admin.getTeamSso(teamId), team.getSso(), app.openSsoSetupLink(token).
+export type {
+  SsoAttributeMapping,
+  SsoConnection,
+  SsoConnectionCreate,
+  SsoConnectionUpdate,
+  SsoDomain,
+  SsoDomainUpdate,
+  SsoEvent,
+  SsoGroupMapping,
+  SsoOidcSettingsInput,
+  SsoProtocol,
+  SsoSamlSettingsInput,
+  SsoSetupLink,
+  TeamSsoManagement,
+} from "./apps/sso-management";
 export { type AdminOwnedProject, type CurrentUser, StackClientApp, StackServerApp } from "./apps/stack-apps";
 export type {
   ServerTeam,

@@ -43,6 +43,7 @@ import { definePermissionSteps } from "./permissions-scenario.mjs";
 import { defineRequiredMfaSteps } from "./required-mfa-scenario.mjs";
 import { defineRulesSteps } from "./rules-scenario.mjs";
 import { defineSessionSteps } from "./sessions-scenario.mjs";
+import { defineSsoConsoleSteps } from "./sso-console-scenario.mjs";
 import { defineSsoOidcSteps } from "./sso-oidc-scenario.mjs";
 import { defineSsoSamlSteps } from "./sso-saml-scenario.mjs";
 import { defineTeamSteps } from "./team-scenario.mjs";
@@ -204,6 +205,7 @@ export function defineScenario({ page, context, origin, shots, mail }) {
   defineActivitySteps(runner, { page, origin, shots });
   defineConsoleWebhookSteps(runner, { page, origin });
   defineOAuthAppsSteps(runner, { page, origin, shots });
+  defineSsoConsoleSteps(runner, { page, origin, shots });
   if (mail) defineConsoleTeamSteps(runner, { page, origin, shots, mail });
   defineConsoleUserSteps(runner, { page, origin, shots });
   defineConsolePolishSteps(runner, { page, origin, shots });

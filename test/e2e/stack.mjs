@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmailRenderer } from "../../scripts/email-renderer-process.mjs";
 import { startOidcDevServer } from "../../scripts/oidc-dev-server.mjs";
+import { startDohResponder } from "../doh-responder.mjs";
 import { startPwnedRangeFixture } from "../pwned-range-fixture.mjs";
 import { startSamlIdp } from "../saml-idp.mjs";
 import { startTurnstileFake } from "../turnstile-fake.mjs";
@@ -65,12 +66,16 @@ export async function startStack() {
   // against it, and the web app's CSP allows its origin (TURNSTILE_SCRIPT_URL, bound below).
   const turnstile = await startTurnstileFake();
   const turnstileScript = `${turnstile.url}/turnstile/v0/api.js?render=explicit`;
+  // SSO domains are verified against a local DNS-over-HTTPS responder (test/doh-responder.mjs, DOH_RESOLVER_URL below);
+  // the scenarios publish TXT records on it through its control API (DOORMAN_E2E_DOH_URL).
+  const doh = await startDohResponder();
+  process.env.DOORMAN_E2E_DOH_URL = doh.url;
   const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   writeFileSync(
     join(root, "wrangler.e2e.toml"),
     base.replace(
       /^\[vars\]$/m,
-      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"\nTURNSTILE_SITEVERIFY_URL = ${JSON.stringify(`${turnstile.url}/turnstile/v0/siteverify`)}\nTURNSTILE_SCRIPT_URL = ${JSON.stringify(turnstileScript)}\nPWNED_PASSWORDS_URL = ${JSON.stringify(pwned.url)}`,
+      `[vars]\nENVIRONMENT = "development"\nAPI_DOCS_SCRIPT_URL = "/vendor/scalar-api-reference.js"\nOAUTH_MOCK_ISSUER = ${JSON.stringify(oidc.issuer)}\nRATE_LIMIT_SIGN_UP_PER_IP = "500/3600"\nTURNSTILE_SITEVERIFY_URL = ${JSON.stringify(`${turnstile.url}/turnstile/v0/siteverify`)}\nTURNSTILE_SCRIPT_URL = ${JSON.stringify(turnstileScript)}\nPWNED_PASSWORDS_URL = ${JSON.stringify(pwned.url)}\nDOH_RESOLVER_URL = ${JSON.stringify(doh.resolverUrl)}`,
     ),
   );
   const renderer = await startEmailRenderer();
@@ -109,6 +114,7 @@ export async function startStack() {
     await samlIdp.stop();
     await pwned.stop();
     await turnstile.stop();
+    await doh.stop();
   };
 
   const deadline = Date.now() + 90_000;
@@ -128,5 +134,5 @@ export async function startStack() {
     await new Promise((r) => setTimeout(r, 300));
   }
   // localhost, not 127.0.0.1: WebAuthn rejects IP origins as rpID (TOOLCHAIN §6).
-  return { origin: `http://localhost:${port}`, oidcIssuer: oidc.issuer, log: () => log, stop };
+  return { origin: `http://localhost:${port}`, oidcIssuer: oidc.issuer, dohUrl: doh.url, log: () => log, stop };
 }

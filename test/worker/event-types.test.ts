@@ -454,6 +454,17 @@ describe("event catalogue coverage", () => {
       "scim.group_created",
       "scim.group_updated",
       "scim.group_deleted",
+      // sso-admin-connections/-access/-domains.test.ts (issue 31, ADMIN: SSO connections, setup links, domains)
+      "sso_connection.created",
+      "sso_connection.updated",
+      "sso_connection.deleted",
+      "sso_connection.scim_token_rotated",
+      "sso_setup_link.created",
+      "sso_domain.added",
+      "sso_domain.verified",
+      "sso_domain.lost",
+      "sso_domain.updated",
+      "sso_domain.removed",
       // sso-flow-oidc.test.ts, sso-flow-id-token.test.ts (issue 31: the enterprise SSO sign-in)
       "sso.signed_in",
       "sso.sign_in_refused",

@@ -15,6 +15,8 @@ import { paymentsProblems } from "./problems/payments";
 import { protectionProblems } from "./problems/protection";
 import { samlProblems } from "./problems/saml";
 import { signUpRulesProblems } from "./problems/sign-up-rules";
+// Enterprise SSO: management (issue 31, ADMIN).
+import { ssoAdminProblems } from "./problems/sso-admin";
 import { ssoSignInProblems } from "./problems/sso-sign-in";
 import { webhooksProblems } from "./problems/webhooks";
 
@@ -34,6 +36,8 @@ const problemErrors = {
   ...hostedPagesProblems,
   ...botChallengeProblems,
   ...protectionProblems,
+  // Enterprise SSO: management (issue 31, ADMIN).
+  ...ssoAdminProblems,
   ...samlProblems,
   // Enterprise SSO: the sign-in flow (issue 31, FLOW)
   ...ssoSignInProblems,

@@ -31,6 +31,8 @@ const ALLOWED_HEADERS = [
   "ngrok-skip-browser-warning",
   "x-doorman-d1-bookmark",
   "x-doorman-device-token",
+  // A setup link's token (enterprise SSO, issue 31): the hosted sso-setup page sends it to the management routes.
+  "x-doorman-sso-setup-token",
 ].join(", ");
 
 const EXPOSED_HEADERS = [

@@ -21,6 +21,8 @@ import type { PaymentsProblemFields } from "./payments/problems";
 import type { BotChallengeProblemFields } from "./protection/bot-challenge-problems";
 import type { ProtectionProblemFields } from "./protection/problems";
 import type { SignUpRulesProblemFields } from "./sign-up-rules/problems";
+// Enterprise SSO: management (issue 31, ADMIN).
+import type { SsoAdminProblemFields } from "./sso/admin-problems";
 import type { SamlProblemFields } from "./sso/saml/problems";
 import type { SsoSignInProblemFields } from "./sso/sign-in-problems";
 import type { WebhooksProblemFields } from "./webhooks/problems";
@@ -197,6 +199,8 @@ type Slices = [
   HostedPagesProblemFields,
   BotChallengeProblemFields,
   ProtectionProblemFields,
+  // Enterprise SSO: management (issue 31, ADMIN).
+  SsoAdminProblemFields,
   SamlProblemFields,
   // Enterprise SSO: the sign-in flow (issue 31, FLOW)
   SsoSignInProblemFields,
@@ -218,6 +222,8 @@ export type ProblemFields = CoreProblemFields &
   HostedPagesProblemFields &
   BotChallengeProblemFields &
   ProtectionProblemFields &
+  // Enterprise SSO: management (issue 31, ADMIN).
+  SsoAdminProblemFields &
   SamlProblemFields &
   // Enterprise SSO: the sign-in flow (issue 31, FLOW)
   SsoSignInProblemFields;

@@ -23,6 +23,7 @@ import * as hostedPages from "./hosted-pages";
 import type { CustomerType, PaymentsCustomerView } from "./payments-shapes";
 import * as permissions from "./permissions";
 import { ServerAppBase, type ServerUser } from "./server-app";
+import * as ssoManagement from "./sso-management";
 import type { KeySetJson, LastFour, ListJson, ProjectAdminJson, SentEmailJson } from "./wire-types";
 
 export type AdminAppOptions = Omit<ClientAppOptions, "tokenStore"> & {
@@ -722,6 +723,20 @@ export class StackAdminApp extends ServerAppBase<StackAdminApp> {
    */
   rotateOAuthClientSecret(clientId: string): Promise<oauthClients.OAuthClientWithSecret> {
     return oauthClients.rotateOAuthClientSecret(this._serverRequest.bind(this), clientId);
+  }
+
+  // Enterprise SSO (issue 31): any team's connections, domains, SCIM token, setup links and SSO events
+  /**
+   * One team's enterprise SSO, as the project's owner: connections (SAML, OIDC), email domains, the
+   * SCIM token, setup links for the team's IT admin and the team's SSO events.
+   *
+   * @example
+   * const sso = admin.getTeamSso(teamId);
+   * const connection = await sso.createConnection({ protocol: "saml", displayName: "Okta", saml: { idpMetadataXml } });
+   * const { token } = await sso.rotateScimToken(connection.id); // shown this once
+   */
+  getTeamSso(teamId: string): ssoManagement.TeamSsoManagement {
+    return ssoManagement.teamSsoManagement(this._serverRequest.bind(this), teamId);
   }
 
   /** Key sets of the project (last four characters only). */

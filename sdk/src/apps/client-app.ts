@@ -27,6 +27,7 @@ import * as passkeys from "./passkeys";
 import * as payments from "./payments";
 import { type PurchaseCodeDetails, purchaseCodeFromJson } from "./payments-shapes";
 import * as sso from "./sso";
+import * as ssoManagement from "./sso-management";
 import * as teams from "./teams";
 import type {
   CheckoutSessionJson,
@@ -542,6 +543,18 @@ export class ClientAppBase<TAdminApp extends ProjectAdmin> extends AppCore {
   /** Signs this browser in as the CLI's anonymous user (once per login), to upgrade it by signing up. */
   claimCliAnonymousSession(loginCode: string): Promise<Result<undefined>> {
     return cli.claimCliAnonymousSession(this, loginCode);
+  }
+  // --- enterprise SSO setup links (issue 31) ---
+  /**
+   * Opens an SSO setup link's token (the `#token=` of the link a team's admin made for the team's IT
+   * admin): the team, until when, and its SSO to manage through the token, without an account.
+   *
+   * @example
+   * const link = await app.openSsoSetupLink(new URLSearchParams(location.hash.slice(1)).get("token")!);
+   * await link.sso.createConnection({ protocol: "oidc", displayName: "Entra ID" });
+   */
+  openSsoSetupLink(token: string): Promise<ssoManagement.SsoSetupLink> {
+    return ssoManagement.openSsoSetupLink((path, options) => this._http.request(path, options), token);
   }
   // --- oauth-consent ---
   /**

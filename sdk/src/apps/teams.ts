@@ -13,6 +13,7 @@ import type { AppCore } from "./app-core";
 import { defined } from "./case";
 import { absoluteUrl, asResult } from "./email-auth";
 import * as payments from "./payments";
+import { type TeamSsoManagement, teamSsoManagement } from "./sso-management";
 import { type Team, teamFromJson } from "./users";
 import type {
   InvitationCodeDetailsJson,
@@ -52,6 +53,15 @@ type TeamOperations<Update> = {
   listUsers(): Promise<TeamUser[]>;
   /** Removes a member (a client needs $remove_members for anyone but itself). */
   removeUser(userId: string): Promise<void>;
+  /**
+   * The team's enterprise SSO (issue 31): connections, domains, SCIM token, setup links, events. A
+   * client needs `$update_team` in the team.
+   *
+   * @example
+   * const sso = team.getSso();
+   * const domain = await sso.claimDomain("acme.com"); // publish domain.txtRecord, then sso.verifyDomain(domain.id)
+   */
+  getSso(): TeamSsoManagement;
 };
 
 export type UserTeam = Team & TeamOperations<TeamUpdateOptions> & TeamApiKeyMethods & payments.ClientCustomer;
@@ -122,6 +132,7 @@ function teamOperations(request: Request, team: TeamJson, invitationUrl: string,
       await request(`/team-memberships/${enc(team.id)}/${enc(userId)}`, { method: "DELETE" });
       await after();
     },
+    getSso: () => teamSsoManagement(request, team.id),
   };
 }
 

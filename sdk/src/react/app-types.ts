@@ -132,6 +132,8 @@ export type ReactStackApp = Pick<
   // --- enterprise SSO (issue 31) ---
   | "signInWithSso"
   | "lookupSso"
+  // --- enterprise SSO setup links (issue 31: the sso-setup page) ---
+  | "openSsoSetupLink"
   // --- oauth-consent (the OpenID provider's consent page) ---
   | "getOAuthAuthorizationRequest"
   | "approveOAuthAuthorizationRequest"

@@ -50,6 +50,8 @@ export { SessionsSection } from "./components/sessions-section";
 export { SignIn, type SignInProps } from "./components/sign-in";
 export { SignOut } from "./components/sign-out";
 export { SignUp, type SignUpProps } from "./components/sign-up";
+// Enterprise SSO (issue 31): the hosted sso-setup page, and its panel for any TeamSsoManagement (the console uses the model).
+export { SsoSetup, SsoSetupPanel } from "./components/sso-setup";
 export { TeamInvitation } from "./components/team-invitation";
 export { TeamSettings } from "./components/team-settings";
 export { SelectedTeamSwitcher, TeamsSection } from "./components/teams-section";

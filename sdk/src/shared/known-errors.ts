@@ -220,6 +220,16 @@ export const catalogue = {
   OAUTH_TEAM_REQUIRED: e(400, "This app asks for a team: choose one of your teams (team_id)."),
   OAUTH_REAUTHENTICATION_REQUIRED: e(403, "This app asks for a fresh sign-in: sign in again, then approve."),
   OAUTH_AUTHORIZED_APP_NOT_FOUND: e(404, (d) => `You have not authorized the app ${str(d.client_id)}.`, ["client_id"]),
+  // Enterprise SSO: management (issue 31, ADMIN): a team's connections, domains, SCIM token and setup links.
+  // (Not found answers FLOW's SSO_CONNECTION_NOT_FOUND, below.)
+  SSO_CONNECTION_INVALID_CONFIG: e(400, (d) => `Invalid SSO connection ${str(d.field) || "settings"}: ${str(d.message)}`, ["field", "message"]),
+  SSO_CONNECTION_MODIFIED: e(409, "The SSO connection was changed meanwhile. Reload it and try again.", ["connection_id"]),
+  SSO_DOMAIN_NOT_FOUND: e(404, (d) => `SSO domain ${str(d.domain_id)} not found.`, ["domain_id"]),
+  SSO_DOMAIN_INVALID: e(400, (d) => `${str(d.domain)} is not a domain a team can claim: ${str(d.message)}`, ["domain", "message"]),
+  SSO_DOMAIN_ALREADY_CLAIMED: e(409, (d) => `This team already claims ${str(d.domain)}.`, ["domain"]),
+  SSO_DOMAIN_ALREADY_VERIFIED: e(409, (d) => `${str(d.domain)} is verified by another team of this project.`, ["domain"]),
+  SSO_DOMAIN_VERIFICATION_FAILED: e(400, (d) => d.reason === "resolver_unavailable" ? "The DNS lookup failed. Try again shortly." : `No TXT record ${str(d.record_name)} = ${str(d.record_value)} yet. DNS changes can take a while.`, ["domain", "reason", "record_name", "record_value"]),
+  SSO_SETUP_LINK_INVALID: e(403, "This SSO setup link is invalid, expired or for another team."),
   // Doorman's own (the reference's assistant fails with a 500 when its model key is missing): the console's assistant.
   AI_PROVIDER_NOT_CONFIGURED: e(400, "The assistant has no model provider. Choose one in the project's Settings (Assistant), or set the deployment's Workers AI binding or AI_BASE_URL."),
   AI_PROVIDER_ERROR: e(502, (d) => `The assistant's model provider failed${d.provider_status ? ` (HTTP ${str(d.provider_status)})` : ""}: ${str(d.message)}`, ["provider_status", "message"]),

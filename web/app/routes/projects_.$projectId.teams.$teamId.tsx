@@ -1,7 +1,7 @@
 /**
  * `/projects/:projectId/teams/:teamId`: one team of the project: rename, members (add, remove,
- * per-member team permissions), invitations (send, revoke), metadata, and delete, through the
- * owner's admin app.
+ * per-member team permissions), invitations (send, revoke), a link to its enterprise SSO page,
+ * metadata, and delete, through the owner's admin app.
  */
 
 import type { TeamInvitation } from "@doorman/sdk";
@@ -132,6 +132,15 @@ function TeamPage({ data, reload, back }: { data: TeamData; reload: ReturnType<t
           toast(`Invitation to ${invitation.recipientEmail} revoked.`);
         }}
       />
+      <section className="panel" aria-labelledby="team-sso-title">
+        <h2 id="team-sso-title">Enterprise SSO</h2>
+        <p className="muted">
+          The team's own identity provider (SAML or OpenID Connect), its verified email domains and SCIM provisioning.
+        </p>
+        <Link to={`/projects/${project.id}/teams/${team.id}/sso`} className="btn btn-secondary">
+          Set up SSO
+        </Link>
+      </section>
       <TeamMetadata
         value={metadata}
         onSave={async (next) => {

@@ -1,6 +1,6 @@
 /**
  * `StackHandler` mounts the handler pages (sign-in, sign-up, sign-out, account-settings, error,
- * forgot-password, password-reset, email-verification, magic-link-callback, impersonate, oauth-consent) under one base path, e.g. /handler/*, in any React app or router.
+ * forgot-password, password-reset, email-verification, magic-link-callback, impersonate, oauth-consent, sso-setup) under one base path, e.g. /handler/*, in any React app or router.
  */
 import type { ReactNode } from "react";
 import { DEFAULT_HANDLER_PATH } from "../../shared/constants";
@@ -22,6 +22,7 @@ import { PasswordReset } from "./password-reset";
 import { SignIn } from "./sign-in";
 import { SignOut } from "./sign-out";
 import { SignUp } from "./sign-up";
+import { SsoSetup } from "./sso-setup";
 import { TeamInvitation } from "./team-invitation";
 
 export type StackHandlerProps = Pick<StackProviderProps, "locale" | "translations" | "messages"> & {
@@ -50,6 +51,8 @@ const PAGES: Record<string, (search: string) => ReactNode> = {
   "team-invitation": (search) => <TeamInvitation search={search} />,
   impersonate: () => <ImpersonationLanding />,
   "oauth-consent": (search) => <OAuthConsent search={search} />,
+  // Enterprise SSO (issue 31): a team's IT admin sets up its identity provider through a setup link.
+  "sso-setup": (search) => <SsoSetup search={search} />,
 };
 
 /**

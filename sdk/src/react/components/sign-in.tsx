@@ -8,7 +8,7 @@
 import { useState } from "react";
 import { deviceAttemptOf } from "../../apps/device-verification";
 import { ssoRequiredConnectionId } from "../../apps/sso";
-import { SSO_CONNECTION_QUERY_PARAM } from "../../shared/wire-sso";
+import { SSO_CONNECTION_QUERY_PARAM } from "../../shared/sso-paths";
 import { useTranslation } from "../i18n/context";
 import { useStackApp } from "../provider";
 import { useProjectFlag } from "../use-project";
