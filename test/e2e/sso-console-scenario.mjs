@@ -5,7 +5,9 @@
  * domain and verifies it against the e2e's DNS-over-HTTPS responder (test/doh-responder.mjs), and
  * makes and rotates the SCIM token (shown once, behind "I have copied the token"). Then the team's IT
  * admin, with no account, completes another team's setup through a setup link on the hosted
- * sso-setup page. axe checks both pages. Step names start with "sso console:".
+ * sso-setup page. axe checks both pages. Last, a team's own admin ($update_team, through the team
+ * creator's default permissions) sets up SSO in the hosted account settings' team section, which a
+ * plain member does not get. Step names start with "sso console:".
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -257,5 +259,69 @@ export function defineSsoConsoleSteps(runner, { page, origin, shots }) {
     });
     assert.equal(refused.status, 403);
     assert.equal((await refused.json()).code, "SSO_SETUP_LINK_INVALID");
+  });
+  runner.step("sso console: a team admin sets up SSO in account settings; a plain member has no SSO section", async () => {
+    const hosted = `${origin}/p/${project.projectId}/handler`;
+    const admin = { email: `sso-team-admin-${stamp}@example.com`, password: "sso-team-admin-1" };
+    const member = { email: `sso-team-member-${stamp}@example.com`, password: "sso-team-member-1" };
+    const users = {};
+    for (const [key, who] of Object.entries({ admin, member })) {
+      const res = await api("/users", {
+        method: "POST",
+        body: { primary_email: who.email, primary_email_auth_enabled: true, password: who.password },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      users[key] = res.body.id;
+    }
+    // The creator gets the team creator's default permissions (team_admin, which holds $update_team).
+    const team = await api("/teams", { method: "POST", body: { display_name: "Initech", creator_user_id: users.admin } });
+    assert.equal(team.status, 201, JSON.stringify(team.body));
+    const joined = await api(`/team-memberships/${team.body.id}/${users.member}`, { method: "POST", body: {} });
+    assert.equal(joined.status, 201, JSON.stringify(joined.body));
+
+    const teams = () => page.getByRole("region", { name: "Teams", exact: true });
+    const ssoSection = () => teams().getByRole("region", { name: "Single sign-on (SSO)", exact: true });
+    const signInAs = async (who) => {
+      await page.context().clearCookies();
+      await page.goto(`${hosted}/sign-in`);
+      await page.getByLabel("Email", { exact: true }).fill(who.email);
+      await page.getByLabel("Password", { exact: true }).fill(who.password);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith("/sign-in"));
+      await page.goto(`${hosted}/account-settings`);
+      const switcher = teams().getByLabel("Selected team", { exact: true });
+      await switcher.selectOption(team.body.id);
+      await teams().locator(`[data-team-id="${team.body.id}"]`).waitFor();
+    };
+
+    await signInAs(admin);
+    await ssoSection().getByLabel("SAML 2.0").check();
+    await ssoSection().getByRole("button", { name: "Start setting up" }).click();
+    await ssoSection()
+      .getByTestId("sso-connection-status")
+      .filter({ hasText: /^Waiting for your identity provider's values$/ })
+      .waitFor();
+    const entityId = (await ssoSection().getByTestId("sso-sp-entity-id").textContent())?.trim() ?? "";
+    assert.match(entityId, /\/api\/v1\/auth\/sso\/saml\/[0-9a-f-]+\/metadata$/);
+    const teamDomain = `initech-${stamp}.example`;
+    await ssoSection().getByLabel("Domain", { exact: true }).fill(teamDomain);
+    await ssoSection().getByRole("button", { name: "Add domain" }).click();
+    await ssoSection()
+      .getByTestId(`sso-domain-${teamDomain}`)
+      .getByTestId("sso-domain-status")
+      .filter({ hasText: /^Not verified$/ })
+      .waitFor();
+    await shot("sso-team-settings");
+    const problems = await checkPage(page, "account settings with the team SSO section");
+    assert.deepEqual(problems, []);
+    const [draft] = (await api(`/sso/connections?team_id=${team.body.id}`)).body.items;
+    assert.equal(draft.protocol, "saml");
+    assert.equal(draft.enabled, false);
+
+    // A member without $update_team sees the team, not its SSO.
+    await signInAs(member);
+    // Its invitation form needs $invite_members (team_member has it): from then on the permissions are loaded.
+    await teams().locator(`[data-team-id="${team.body.id}"]`).getByLabel("Invite by email", { exact: true }).waitFor();
+    assert.equal(await ssoSection().count(), 0, "no SSO section without $update_team");
   });
 }

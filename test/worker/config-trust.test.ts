@@ -140,6 +140,7 @@ describe("the URL rule in production", () => {
     OAUTH_MOCK_ISSUER: undefined,
     // The test fake is plain http, which a production worker refuses (worker/config.ts).
     TURNSTILE_SITEVERIFY_URL: undefined,
+    DOH_RESOLVER_URL: undefined,
   } as Env;
 
   async function productionCall(p: Project, path: string, body: unknown) {

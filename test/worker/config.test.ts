@@ -125,6 +125,7 @@ describe("typed config (worker/config.ts)", () => {
         ALLOW_TEST_CLOCK: undefined,
         OAUTH_MOCK_ISSUER: undefined,
         TURNSTILE_SITEVERIFY_URL: undefined,
+        DOH_RESOLVER_URL: undefined,
         ...vars,
       }) as Env;
 

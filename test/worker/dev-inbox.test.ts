@@ -145,6 +145,7 @@ describe("dev inbox", () => {
       OAUTH_MOCK_ISSUER: undefined,
       // The test fake is plain http, which a production worker refuses (worker/config.ts).
       TURNSTILE_SITEVERIFY_URL: undefined,
+      DOH_RESOLVER_URL: undefined,
     } as Env;
     const get = async (path: string, headers: Record<string, string>) => {
       const ctx = createExecutionContext();

@@ -216,6 +216,7 @@ describe("event retention", () => {
       OAUTH_MOCK_ISSUER: undefined,
       // The test fake is plain http, which a production worker refuses (worker/config.ts).
       TURNSTILE_SITEVERIFY_URL: undefined,
+      DOH_RESOLVER_URL: undefined,
       SERVER_SECRET: "a-production-secret-of-enough-length-0123456789",
     } as typeof env;
     expect((await trigger(production)).status).toBe(404);

@@ -25,6 +25,8 @@ export type ReactTeam = Pick<
   | "createCheckoutUrl"
   | "listProducts"
   | "listPurchases"
+  // --- enterprise SSO (issue 31) ---
+  | "getSso"
 >;
 
 /** What an invitation code is for (the team-invitation page): the data of `getTeamInvitationDetails`. */

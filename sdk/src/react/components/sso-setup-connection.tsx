@@ -24,7 +24,11 @@ import {
 } from "./sso-setup-model";
 
 type Errors = Partial<Record<SsoFormField, string>>;
-type Props = { sso: TeamSsoManagement; connections: SsoConnection[]; onChanged: () => Promise<void> };
+type Props = { sso: TeamSsoManagement; connections: SsoConnection[]; onChanged: () => Promise<void>; headingLevel?: HeadingLevel };
+
+/** The panel's section headings: h2 on the setup page; one level lower where a page nests it (team settings). */
+export type HeadingLevel = 2 | 3;
+const headingTag = (level: number) => (level === 2 ? "h2" : level === 3 ? "h3" : "h4");
 
 /** Runs a save: its refusal goes on the field it names (aria-invalid there), else above the form. */
 function useSave() {
@@ -47,14 +51,15 @@ function useSave() {
   return { busy, errors, run };
 }
 
-export function SsoConnectionSection({ sso, connections, onChanged }: Props) {
+export function SsoConnectionSection({ sso, connections, onChanged, headingLevel = 2 }: Props) {
+  const Heading = headingTag(headingLevel);
   const { t } = useTranslation();
   const ids = useId();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selected = connections.find((c) => c.id === selectedId) ?? connections[0] ?? null;
   return (
     <section className="stack-section" aria-labelledby={`${ids}-idp`}>
-      <h2 id={`${ids}-idp`}>{t("ssoSetup.connectionHeading")}</h2>
+      <Heading id={`${ids}-idp`}>{t("ssoSetup.connectionHeading")}</Heading>
       {connections.length > 1 ? (
         <div className="stack-field" style={{ marginBottom: 12 }}>
           <label htmlFor={`${ids}-which`}>{t("ssoSetup.connection")}</label>
@@ -67,7 +72,9 @@ export function SsoConnectionSection({ sso, connections, onChanged }: Props) {
           </select>
         </div>
       ) : null}
-      {selected ? <ConnectionEditor key={selected.id} sso={sso} connection={selected} onChanged={onChanged} /> : null}
+      {selected ? (
+        <ConnectionEditor key={selected.id} sso={sso} connection={selected} onChanged={onChanged} headingLevel={headingLevel} />
+      ) : null}
       {selected ? null : <CreateConnection sso={sso} onChanged={onChanged} />}
     </section>
   );
@@ -122,7 +129,8 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
   );
 }
 
-function ConnectionEditor({ sso, connection, onChanged }: Omit<Props, "connections"> & { connection: SsoConnection }) {
+function ConnectionEditor({ sso, connection, onChanged, headingLevel = 2 }: Omit<Props, "connections"> & { connection: SsoConnection }) {
+  const Sub = headingTag(headingLevel + 1);
   const { t } = useTranslation();
   const ids = useId();
   const sp = connection.serviceProvider;
@@ -143,7 +151,7 @@ function ConnectionEditor({ sso, connection, onChanged }: Omit<Props, "connectio
           {t(connection.enabled ? "ssoSetup.statusActive" : "ssoSetup.statusDraft")}
         </span>
       </p>
-      <h3 id={`${ids}-sp`}>{t("ssoSetup.spHeading")}</h3>
+      <Sub id={`${ids}-sp`}>{t("ssoSetup.spHeading")}</Sub>
       <ul className="stack-list" aria-labelledby={`${ids}-sp`}>
         {sp ? (
           <>
@@ -163,7 +171,7 @@ function ConnectionEditor({ sso, connection, onChanged }: Omit<Props, "connectio
           </button>
         </div>
       ) : null}
-      <h3>{t("ssoSetup.idpHeading")}</h3>
+      <Sub>{t("ssoSetup.idpHeading")}</Sub>
       {connection.protocol === "saml" ? (
         <SamlSettings sso={sso} connection={connection} onChanged={onChanged} />
       ) : (

@@ -11,7 +11,7 @@ import { errorCodeOf, messageOf } from "./code-messages";
 import { CopyButton } from "./copy-button";
 import { Field, FormAlert } from "./field";
 
-type Props = { sso: TeamSsoManagement; domains: SsoDomain[]; onChanged: () => Promise<void> };
+type Props = { sso: TeamSsoManagement; domains: SsoDomain[]; onChanged: () => Promise<void>; headingLevel?: 2 | 3 };
 
 const STATUS: Record<SsoDomain["status"], MessageKey> = {
   pending: "ssoSetup.statusPending",
@@ -19,7 +19,8 @@ const STATUS: Record<SsoDomain["status"], MessageKey> = {
   lost: "ssoSetup.statusLost",
 };
 
-export function SsoDomainsSection({ sso, domains, onChanged }: Props) {
+export function SsoDomainsSection({ sso, domains, onChanged, headingLevel = 2 }: Props) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const { t } = useTranslation();
   const ids = useId();
   const [name, setName] = useState("");
@@ -40,7 +41,7 @@ export function SsoDomainsSection({ sso, domains, onChanged }: Props) {
   };
   return (
     <section className="stack-section" aria-labelledby={`${ids}-domains`}>
-      <h2 id={`${ids}-domains`}>{t("ssoSetup.domainsHeading")}</h2>
+      <Heading id={`${ids}-domains`}>{t("ssoSetup.domainsHeading")}</Heading>
       <p className="stack-hint">{t("ssoSetup.domainsIntro")}</p>
       {domains.length === 0 ? <p className="stack-hint">{t("ssoSetup.noDomains")}</p> : null}
       <ul className="stack-list">

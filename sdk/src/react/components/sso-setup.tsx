@@ -65,7 +65,7 @@ export function SsoSetup({ search }: { search: string }) {
 }
 
 /** The team's identity provider and email domains, managed through `sso`. */
-export function SsoSetupPanel({ sso }: { sso: TeamSsoManagement }) {
+export function SsoSetupPanel({ sso, headingLevel = 2 }: { sso: TeamSsoManagement; headingLevel?: 2 | 3 }) {
   const { t } = useTranslation();
   const [connections, setConnections] = useState<SsoConnection[] | null>(null);
   const [domains, setDomains] = useState<SsoDomain[] | null>(null);
@@ -94,8 +94,8 @@ export function SsoSetupPanel({ sso }: { sso: TeamSsoManagement }) {
     );
   return (
     <>
-      <SsoConnectionSection sso={sso} connections={connections} onChanged={reload} />
-      <SsoDomainsSection sso={sso} domains={domains} onChanged={reload} />
+      <SsoConnectionSection sso={sso} connections={connections} onChanged={reload} headingLevel={headingLevel} />
+      <SsoDomainsSection sso={sso} domains={domains} onChanged={reload} headingLevel={headingLevel} />
     </>
   );
 }

@@ -2,9 +2,10 @@
  * Settings of one team, each part offered only with the permission it needs: rename
  * ($update_team), members (listed with $read_members, removed with $remove_members), invitations
  * (sent with $invite_members; listed with $read_members + $invite_members; revoked with
- * $remove_members), leaving, and deleting ($delete_team).
+ * $remove_members), API keys ($manage_api_keys), single sign-on ($update_team: the team's identity
+ * provider and email domains, issue 31), leaving, and deleting ($delete_team).
  */
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
 import type { ReactUser } from "../app-types";
 import { useTranslation } from "../i18n/context";
 import type { ReactTeam, ReactTeamInvitation, ReactTeamUser } from "../team-types";
@@ -13,6 +14,7 @@ import { TeamApiKeysSection } from "./api-keys-section";
 import { emailLinkErrorMessage, messageOf } from "./code-messages";
 import { checkEmail } from "./credential-errors";
 import { Field, FormAlert } from "./field";
+import { SsoSetupPanel } from "./sso-setup";
 import { type TeamPermissions, useTeamPermissions } from "./use-team-permissions";
 
 const TEAM_NAME_MAX = 256;
@@ -55,8 +57,23 @@ export function TeamSettings({ team }: { team: ReactTeam }) {
       <TeamMembers team={team} user={user} permissions={permissions} />
       <TeamInvitations team={team} permissions={permissions} />
       {permissions.can("$manage_api_keys") ? <TeamApiKeysSection team={team} /> : null}
+      {permissions.can("$update_team") ? <TeamSso team={team} /> : null}
       <TeamExit team={team} user={user} canDelete={permissions.can("$delete_team")} />
     </div>
+  );
+}
+
+/** The team's own SSO (its admins: $update_team), the same panel as the IT admin's setup-link page. */
+function TeamSso({ team }: { team: ReactTeam }) {
+  const { t } = useTranslation();
+  // One management object per team: the panel reloads whenever it changes.
+  const sso = useMemo(() => team.getSso(), [team]);
+  return (
+    <section className="stack-section" aria-labelledby={`team-sso-${team.id}`} data-testid="team-sso">
+      <h3 id={`team-sso-${team.id}`}>{t("teams.sso")}</h3>
+      <p className="stack-hint">{t("teams.ssoIntro")}</p>
+      <SsoSetupPanel sso={sso} headingLevel={3} />
+    </section>
   );
 }
 

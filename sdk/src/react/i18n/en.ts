@@ -322,6 +322,9 @@ export const en = {
   "teams.enterName": "Enter a team name.",
   "teams.nameTooLong": "Team name must be at most {max} characters.",
   "teams.profile": "Team profile",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Single sign-on (SSO)",
+  "teams.ssoIntro": "Members sign in with your organization's identity provider. Set it up here, then verify your email domain.",
   "teams.name": "Team name",
   "teams.rename": "Rename team",
   "teams.renamed": "Team renamed.",

@@ -318,6 +318,9 @@ export const ar: Messages = {
   "teams.enterName": "أدخل اسمًا للفريق.",
   "teams.nameTooLong": "يجب ألا يزيد اسم الفريق على {max} حرفًا.",
   "teams.profile": "ملف الفريق",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "تسجيل الدخول الموحّد (SSO)",
+  "teams.ssoIntro": "يسجّل الأعضاء الدخول عبر مزوّد الهوية لدى مؤسستك. اضبطه هنا، ثم تحقّق من نطاق بريدك الإلكتروني.",
   "teams.name": "اسم الفريق",
   "teams.rename": "إعادة تسمية الفريق",
   "teams.renamed": "تمت إعادة تسمية الفريق.",

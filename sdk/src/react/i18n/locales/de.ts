@@ -322,6 +322,10 @@ export const de: Messages = {
   "teams.enterName": "Gib einen Teamnamen ein.",
   "teams.nameTooLong": "Der Teamname darf höchstens {max} Zeichen lang sein.",
   "teams.profile": "Teamprofil",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Single Sign-On (SSO)",
+  "teams.ssoIntro":
+    "Mitglieder melden sich über den Identitätsanbieter Ihrer Organisation an. Richten Sie ihn hier ein und bestätigen Sie dann Ihre E-Mail-Domain.",
   "teams.name": "Teamname",
   "teams.rename": "Team umbenennen",
   "teams.renamed": "Team umbenannt.",

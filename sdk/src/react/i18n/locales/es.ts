@@ -320,6 +320,10 @@ export const es: Messages = {
   "teams.enterName": "Introduce un nombre de equipo.",
   "teams.nameTooLong": "El nombre del equipo debe tener como máximo {max} caracteres.",
   "teams.profile": "Perfil del equipo",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Inicio de sesión único (SSO)",
+  "teams.ssoIntro":
+    "Los miembros inician sesión con el proveedor de identidad de tu organización. Configúralo aquí y después verifica tu dominio de correo.",
   "teams.name": "Nombre del equipo",
   "teams.rename": "Cambiar nombre",
   "teams.renamed": "Nombre del equipo cambiado.",

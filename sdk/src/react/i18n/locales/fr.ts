@@ -324,6 +324,10 @@ export const fr: Messages = {
   "teams.enterName": "Saisissez un nom d’équipe.",
   "teams.nameTooLong": "Le nom de l’équipe doit comporter au plus {max} caractères.",
   "teams.profile": "Profil de l’équipe",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Authentification unique (SSO)",
+  "teams.ssoIntro":
+    "Les membres se connectent avec le fournisseur d'identité de votre organisation. Configurez-le ici, puis vérifiez votre domaine de messagerie.",
   "teams.name": "Nom de l’équipe",
   "teams.rename": "Renommer l’équipe",
   "teams.renamed": "Équipe renommée.",

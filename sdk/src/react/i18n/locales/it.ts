@@ -320,6 +320,10 @@ export const it: Messages = {
   "teams.enterName": "Inserisci un nome per il team.",
   "teams.nameTooLong": "Il nome del team può contenere al massimo {max} caratteri.",
   "teams.profile": "Profilo del team",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Single sign-on (SSO)",
+  "teams.ssoIntro":
+    "I membri accedono con il provider di identità della tua organizzazione. Configuralo qui, poi verifica il tuo dominio email.",
   "teams.name": "Nome del team",
   "teams.rename": "Rinomina team",
   "teams.renamed": "Team rinominato.",

@@ -319,6 +319,9 @@ export const ja: Messages = {
   "teams.enterName": "チーム名を入力してください。",
   "teams.nameTooLong": "チーム名は{max}文字以内にしてください。",
   "teams.profile": "チームのプロフィール",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "シングルサインオン (SSO)",
+  "teams.ssoIntro": "メンバーは組織の ID プロバイダーでサインインします。ここで設定してから、メールドメインを確認してください。",
   "teams.name": "チーム名",
   "teams.rename": "チーム名を変更",
   "teams.renamed": "チーム名を変更しました。",

@@ -318,6 +318,9 @@ export const ko: Messages = {
   "teams.enterName": "팀 이름을 입력하세요.",
   "teams.nameTooLong": "팀 이름은 {max}자 이하여야 합니다.",
   "teams.profile": "팀 프로필",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "싱글 사인온(SSO)",
+  "teams.ssoIntro": "구성원은 조직의 ID 공급자로 로그인합니다. 여기에서 설정한 다음 이메일 도메인을 인증하세요.",
   "teams.name": "팀 이름",
   "teams.rename": "팀 이름 변경",
   "teams.renamed": "팀 이름을 변경했습니다.",

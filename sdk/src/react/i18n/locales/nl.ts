@@ -318,6 +318,10 @@ export const nl: Messages = {
   "teams.enterName": "Vul een teamnaam in.",
   "teams.nameTooLong": "De teamnaam mag hoogstens {max} tekens lang zijn.",
   "teams.profile": "Teamprofiel",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Single sign-on (SSO)",
+  "teams.ssoIntro":
+    "Leden melden zich aan met de identiteitsprovider van je organisatie. Stel die hier in en verifieer daarna je e-maildomein.",
   "teams.name": "Teamnaam",
   "teams.rename": "Team hernoemen",
   "teams.renamed": "Team hernoemd.",

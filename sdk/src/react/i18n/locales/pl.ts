@@ -319,6 +319,10 @@ export const pl: Messages = {
   "teams.enterName": "Podaj nazwę zespołu.",
   "teams.nameTooLong": "Nazwa zespołu może mieć najwyżej {max} znaków.",
   "teams.profile": "Profil zespołu",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Logowanie jednokrotne (SSO)",
+  "teams.ssoIntro":
+    "Członkowie logują się przez dostawcę tożsamości Twojej organizacji. Skonfiguruj go tutaj, a następnie zweryfikuj domenę e-mail.",
   "teams.name": "Nazwa zespołu",
   "teams.rename": "Zmień nazwę zespołu",
   "teams.renamed": "Zmieniono nazwę zespołu.",

@@ -318,6 +318,10 @@ export const ptBR: Messages = {
   "teams.enterName": "Informe um nome para a equipe.",
   "teams.nameTooLong": "O nome da equipe deve ter no máximo {max} caracteres.",
   "teams.profile": "Perfil da equipe",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Login único (SSO)",
+  "teams.ssoIntro":
+    "Os membros entram com o provedor de identidade da sua organização. Configure-o aqui e depois verifique seu domínio de e-mail.",
   "teams.name": "Nome da equipe",
   "teams.rename": "Renomear equipe",
   "teams.renamed": "Equipe renomeada.",

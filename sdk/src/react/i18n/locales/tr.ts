@@ -320,6 +320,9 @@ export const tr: Messages = {
   "teams.enterName": "Bir ekip adı girin.",
   "teams.nameTooLong": "Ekip adı en fazla {max} karakter olabilir.",
   "teams.profile": "Ekip profili",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "Çoklu oturum açma (SSO)",
+  "teams.ssoIntro": "Üyeler kuruluşunuzun kimlik sağlayıcısıyla oturum açar. Burada kurun, ardından e-posta alan adınızı doğrulayın.",
   "teams.name": "Ekip adı",
   "teams.rename": "Ekibi yeniden adlandır",
   "teams.renamed": "Ekip yeniden adlandırıldı.",

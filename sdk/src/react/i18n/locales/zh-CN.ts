@@ -317,6 +317,9 @@ export const zhCN: Messages = {
   "teams.enterName": "请输入团队名称。",
   "teams.nameTooLong": "团队名称最多 {max} 个字符。",
   "teams.profile": "团队资料",
+  // Enterprise SSO in team settings (issue 31): the section for members with $update_team.
+  "teams.sso": "单点登录 (SSO)",
+  "teams.ssoIntro": "成员使用你组织的身份提供商登录。在此完成设置，然后验证你的邮箱域名。",
   "teams.name": "团队名称",
   "teams.rename": "重命名团队",
   "teams.renamed": "团队已重命名。",
