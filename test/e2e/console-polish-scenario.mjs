@@ -140,6 +140,7 @@ export function defineConsolePolishSteps(runner, { page, origin, shots }) {
       "Permissions",
       "API keys",
       "Authorized apps",
+      "Enterprise SSO",
       "Project",
     ]);
     const types = await select
