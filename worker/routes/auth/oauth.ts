@@ -32,9 +32,8 @@ function clearedInnerStateCookie(innerState: string, https: boolean): string {
 const url = z.url().max(4096);
 const providerParams = z.strictObject({ provider: z.string() });
 
-// Unknown query keys are accepted here (wire §2); the bot_challenge_* ones are checked (services/protection/bot-challenge.ts).
-const authorizeQuery = z.looseObject({
-  ...botChallenge,
+/** The SDK's outer PKCE client parameters, shared by every sign-in that ends in an outer code (OAuth, enterprise SSO). */
+export const outerClientQuery = {
   client_id: z.string().min(1).max(256),
   client_secret: z.string().max(512),
   redirect_uri: url,
@@ -44,11 +43,22 @@ const authorizeQuery = z.looseObject({
   code_challenge: z.string().min(1).max(256),
   code_challenge_method: z.enum(["S256", "plain"]),
   response_type: z.literal("code"),
+};
+
+/** Where the browser goes on an error and after the callback (checked against the trusted domains). */
+export const outerReturnQuery = {
+  error_redirect_url: url.optional(),
+  after_callback_redirect_url: url.optional(),
+};
+
+// Unknown query keys are accepted here (wire §2); the bot_challenge_* ones are checked (services/protection/bot-challenge.ts).
+const authorizeQuery = z.looseObject({
+  ...botChallenge,
+  ...outerClientQuery,
   type: z.enum(["authenticate", "link"]).default("authenticate"),
   token: z.string().max(8192).optional(),
   provider_scope: z.string().max(2048).optional(),
-  error_redirect_url: url.optional(),
-  after_callback_redirect_url: url.optional(),
+  ...outerReturnQuery,
   stack_response_mode: z.enum(["json", "redirect"]).default("redirect"),
 });
 

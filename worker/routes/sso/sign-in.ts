@@ -12,23 +12,12 @@ import { addRoute, defineRoute, routeGroup } from "../../http/route";
 import { startSsoSignIn } from "../../services/sso/authorize";
 import { lookupSso } from "../../services/sso/lookup";
 import { completeOidcCallback } from "../../services/sso/oidc/callback";
-import { redirectProblem } from "../auth/oauth";
-
-const url = z.url().max(4096);
+import { outerClientQuery, outerReturnQuery, redirectProblem } from "../auth/oauth";
 
 // Unknown query keys are accepted (wire §2), as at /auth/oauth/authorize.
 const authorizeQuery = z.looseObject({
-  client_id: z.string().min(1).max(256),
-  client_secret: z.string().max(512),
-  redirect_uri: url,
-  scope: z.string().max(256),
-  state: z.string().min(1).max(1024),
-  grant_type: z.literal("authorization_code"),
-  code_challenge: z.string().min(1).max(256),
-  code_challenge_method: z.enum(["S256", "plain"]),
-  response_type: z.literal("code"),
-  error_redirect_url: url.optional(),
-  after_callback_redirect_url: url.optional(),
+  ...outerClientQuery,
+  ...outerReturnQuery,
   email: z.email().max(320).optional(),
   connection_id: z.string().min(1).max(64).optional(),
   stack_response_mode: z.enum(["json", "redirect"]).default("redirect"),

@@ -4,6 +4,7 @@
  * the connection must be the one in the URL and enabled, and the call counts against the connection's
  * rate limit (SCIM_PER_CONNECTION: IdPs batch their calls, so the limit is per connection, not per IP).
  */
+import { SCIM_TOKEN_PREFIX } from "@doorman/shared/wire-sso";
 import { sha256Hex } from "../../crypto/hash";
 import type { ProjectRow } from "../../db/queries/projects";
 import { findSsoConnectionByScimTokenHash } from "../../db/queries/scim-tokens";
@@ -16,8 +17,6 @@ import { type ScimProblem, scimProblem } from "./errors";
 
 export type ScimCaller = { project: ProjectRow; connection: SsoConnectionRow };
 
-/** The prefix of every SCIM token (issued by the connection's scim-token route). */
-export const SCIM_TOKEN_PREFIX = "dmscim_";
 const MAX_TOKEN_LENGTH = 256;
 
 const unauthorized = () => scimProblem(401, "A valid SCIM bearer token of this connection is required.");
