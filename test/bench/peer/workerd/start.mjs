@@ -8,6 +8,7 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { root } from "../../lib/doorman.mjs";
+import { doormanHashParams } from "../../lib/password-hash.mjs";
 import { generateSchemaSql } from "./schema.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,7 +46,9 @@ export async function startPeerWorker({ port, inspectorPort, secret, log = () =>
     stdio: "pipe",
   });
   const base = `http://127.0.0.1:${port}`;
-  const vars = { BASE_URL: base, BETTER_AUTH_SECRET: secret };
+  // Doorman's Argon2id parameters, read from worker/crypto/password.ts (index.mjs hashes with them).
+  const h = doormanHashParams(root);
+  const vars = { BASE_URL: base, BETTER_AUTH_SECRET: secret, ARGON2: [h.memoryKiB, h.passes, h.parallelism, h.keyLen].join(",") };
   const child = spawn(
     wrangler,
     [
