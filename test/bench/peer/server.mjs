@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The peer of `npm run bench:peer`: Better Auth with email and password, on Node's http server and
+// The Node peer of `npm run bench:peer`: Better Auth with email and password and its `jwt` plugin
+// (test/bench/peer/options.mjs, shared with the workerd peer), on Node's http server and
 // better-sqlite3, with its defaults except what a local benchmark needs (rate limits and telemetry
-// off). Creates its schema at start with Better Auth's own migration planner (what
+// off); its password hash is its own default (scrypt, node:crypto). Creates its schema at start with Better Auth's own migration planner (what
 // `npx @better-auth/cli migrate` runs), in the SQLite file PEER_DB, then listens on 127.0.0.1:PEER_PORT
 // and prints one JSON line {"ready":…} on stdout. Exits cleanly on SIGTERM/SIGINT, so that a
 // `--cpu-prof` profile is written.
@@ -11,6 +12,7 @@ import { betterAuth } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
 import { toNodeHandler } from "better-auth/node";
 import Database from "better-sqlite3";
+import { peerOptions } from "./options.mjs";
 
 const port = Number(process.env.PEER_PORT || 8798);
 const file = process.env.PEER_DB;
@@ -23,16 +25,13 @@ const db = new Database(file);
 db.pragma("journal_mode = WAL");
 
 const auth = betterAuth({
-  baseURL,
-  // The bench passes one random secret per run (a restarted peer keeps accepting its cookie);
-  // without it, a random one per process. Never a fixed string: nothing signed here outlives the run.
-  secret: process.env.PEER_SECRET || randomBytes(32).toString("hex"),
+  ...peerOptions({
+    baseURL,
+    // The bench passes one random secret per run (a restarted peer keeps accepting its cookie);
+    // without it, a random one per process. Never a fixed string: nothing signed here outlives the run.
+    secret: process.env.PEER_SECRET || randomBytes(32).toString("hex"),
+  }),
   database: db,
-  emailAndPassword: { enabled: true },
-  // Rate limits off, as for Doorman in this bench: all load comes from one loopback address.
-  rateLimit: { enabled: false },
-  telemetry: { enabled: false },
-  trustedOrigins: [baseURL],
 });
 
 const { runMigrations, toBeCreated } = await getMigrations(auth.options);
