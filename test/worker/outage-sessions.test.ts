@@ -168,6 +168,19 @@ describe("sign-outs and revocations around a D1 outage", () => {
     expect(await lastUsedAt(sessionId)).toBeNull();
   });
 
+  it("after the outage, a session its object holds as signed out is refused even while D1 still has its row", async () => {
+    const p = await createProjectWithKeys();
+    const user = await signUp(p.client);
+    const sessionId = claimsOf(user.accessToken).refresh_token_id as string;
+    fault.mode = "error";
+    expect((await refresh(p, user.refreshToken)).status).toBe(200);
+    fault.mode = "ok";
+    // As a sign-out during the outage leaves it: the object says revoked, D1's delete waits for the alarm.
+    await sessionObject(sessionId).markRevoked();
+    expect(await lastUsedAt(sessionId)).not.toBeNull();
+    expectNotFound(await refresh(p, user.refreshToken));
+  });
+
   it("a session signed out before the outage stays signed out during it", async () => {
     const p = await createProjectWithKeys();
     const user = await signUp(p.client);

@@ -76,6 +76,8 @@ export class SessionDO extends DurableObject<Env> {
     const joined = this.pending.get(key);
     if (joined) return joined;
     const step = this.serialised(async () => {
+      // Signed out here (maybe during a D1 outage whose delete has not reached D1 yet): nothing to refresh.
+      if (await this.isRevoked()) return { ok: false } as const;
       const result = await refreshSessionStep(depsFor(this.env, call), call.project, call.refreshToken, call.ipInfo);
       // A rotation is mirrored here, where it happens: the claims did not change, the token did.
       if (result.ok && result.refreshToken) await this.mirrorRotation(await sha256Hex(result.refreshToken), call.nowMs ?? Date.now());
@@ -107,6 +109,11 @@ export class SessionDO extends DurableObject<Env> {
         return !wasRevoked;
       }
     });
+  }
+
+  /** Signed out or revoked through this object (a sign-out during a D1 outage waits here until D1 has it). */
+  async isRevoked(): Promise<boolean> {
+    return (await this.ctx.storage.get<boolean>("revoked")) === true;
   }
 
   /** A session D1 has already ended: refuse outage refreshes from now on. */
@@ -189,7 +196,10 @@ export class SessionDO extends DurableObject<Env> {
       version: (pending?.version ?? 0) + 1,
     };
     await this.ctx.storage.put("pending", next);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(nextFlushAt(Date.now(), next));
+    // A delete may bring the alarm forward (it retries sooner than a stamp), never push it back.
+    const at = nextFlushAt(Date.now(), next);
+    const scheduled = await this.ctx.storage.getAlarm();
+    if (scheduled === null || scheduled > at) await this.ctx.storage.setAlarm(at);
   }
 
   private async mirrorRotation(newHash: string, now: number): Promise<void> {

@@ -15,7 +15,7 @@ import type { ProjectRow } from "../../db/queries/projects";
 import { findRetiredToken, findSessionByTokenHash } from "../../db/queries/sessions";
 import { callerAudit, type Deps } from "../deps";
 import { eventFor } from "../events";
-import { refreshFromMirror, withD1Fallback } from "../outage/session-mirror";
+import { refreshFromMirror, signedOutDuringOutage, withD1Fallback } from "../outage/session-mirror";
 import { readProjectConfig } from "../project-config/flat";
 import {
   finishRefresh,
@@ -63,6 +63,7 @@ export async function refreshThroughSession(deps: Deps, project: ProjectRow, ref
   const tokenHash = await sha256Hex(refreshToken);
   // D1 failing or slow: the session's object answers from its mirror (no extra call while D1 is fine).
   return withD1Fallback(
+    deps,
     `refresh in project ${project.id}`,
     () => refreshOnD1(deps, project, refreshToken, tokenHash, ipInfo),
     () => refreshFromMirror(deps, project, tokenHash, ipInfo),
@@ -77,7 +78,12 @@ async function refreshOnD1(
   ipInfo: IpInfo,
 ): Promise<RefreshResult> {
   // Only rotation needs the session's object to order its steps; without it one D1 batch does all.
-  if (!readProjectConfig(project.config).refresh_token_rotation) return refreshWithoutRotation(deps, project, tokenHash, ipInfo);
+  if (!readProjectConfig(project.config).refresh_token_rotation) {
+    const refreshed = await refreshWithoutRotation(deps, project, tokenHash, ipInfo);
+    // Only in an isolate that saw D1 away in the last minutes: a sign-out during the outage holds (services/outage/).
+    if (refreshed.ok && (await signedOutDuringOutage(deps, refreshed.sessionId))) return { ok: false };
+    return refreshed;
+  }
   const sessionId =
     (await findSessionByTokenHash(deps.db, project.id, tokenHash))?.id ??
     (await findRetiredToken(deps.db, project.id, tokenHash))?.sessionId;

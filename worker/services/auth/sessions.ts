@@ -223,7 +223,7 @@ export async function createSessionForUser(
   return { ok: true, accessToken, refreshToken: session.refreshToken, sessionId: session.sessionId };
 }
 
-export type RefreshResult = { ok: true; accessToken: string; refreshToken?: string; userId: string } | { ok: false };
+export type RefreshResult = { ok: true; accessToken: string; refreshToken?: string; userId: string; sessionId: string } | { ok: false };
 
 /** The session-state part of a refresh: which session, and the new refresh token under rotation; `facts` feed the outage mirror. */
 export type RefreshStep = { ok: true; sessionId: string; userId: string; refreshToken?: string; facts: SessionFacts } | { ok: false };
@@ -292,7 +292,7 @@ async function mintRefreshed(
   // Claims that changed since the session's object last stored them are written there after the answer (services/outage/).
   await mirrorIfChanged(deps, project, sessionId, facts, claims);
   const accessToken = await signAccessToken(deps.tokenKeys, deps.apiUrl, claims, deps.now(), deps.accessTokenTtlSeconds);
-  return { ok: true, accessToken, refreshToken, userId: record.user.id };
+  return { ok: true, accessToken, refreshToken, userId: record.user.id, sessionId };
 }
 
 /**

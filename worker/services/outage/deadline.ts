@@ -45,6 +45,32 @@ export async function withD1Deadline<T>(work: () => Promise<T>, deadlineMs = D1_
   }
 }
 
+/**
+ * What this isolate and this request know of the outage. A request whose auth lookup already found
+ * D1 away does not wait for the deadline again in its refresh (a stalled D1 would cost it twice).
+ * The isolate remembers when it last saw D1 away: for POST_OUTAGE_CHECK_MS after that, a refresh D1
+ * answered also asks the session's object whether it was signed out during the outage (its delete
+ * may not have reached D1 yet). Isolates that saw no outage never pay that call.
+ */
+const downInRequest = new WeakSet<object>();
+let lastSeenDownAt = Number.NEGATIVE_INFINITY;
+
+/** Why 5 minutes: the objects retry a pending delete at most 30 s apart, so D1 is caught up well within it. */
+export const POST_OUTAGE_CHECK_MS = 5 * 60_000;
+
+export function noteD1Down(deps: { now(): number }): void {
+  downInRequest.add(deps);
+  lastSeenDownAt = deps.now();
+}
+
+export function d1DownInThisRequest(deps: object): boolean {
+  return downInRequest.has(deps);
+}
+
+export function recentlySawD1Down(deps: { now(): number }): boolean {
+  return deps.now() - lastSeenDownAt < POST_OUTAGE_CHECK_MS;
+}
+
 /** The known 503 a request gets when it needs D1 and no fallback can answer it. */
 export function databaseUnavailable(): KnownError {
   return new KnownError("DATABASE_TEMPORARILY_UNAVAILABLE");

@@ -11,7 +11,7 @@ import type { KeyKind } from "../../db/queries/key-sets";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { Deps } from "../deps";
 import { readProjectConfig } from "../project-config/flat";
-import { databaseUnavailable, isD1Failure, withD1Deadline } from "./deadline";
+import { databaseUnavailable, isD1Failure, noteD1Down, withD1Deadline } from "./deadline";
 import { lastKnownAuthRows, noteAuthRows } from "./last-known-auth";
 
 /** The response header of an answer made from the access token's claims while D1 was away. */
@@ -35,6 +35,7 @@ export async function authRowsSurvivingOutage(
     return rows;
   } catch (err) {
     if (!isD1Failure(err)) throw err;
+    noteD1Down(deps);
     console.warn(`auth lookup of project ${args.projectId}: ${String(err)}; using the last-known-good copy`);
     const known = await lastKnownAuthRows(deps, args.projectId, args.key).catch(() => null);
     if (!known) throw databaseUnavailable();

@@ -96,13 +96,16 @@ export const FLUSH_FIRST_DELAY_MS = 5_000;
 const FLUSH_MAX_DELAY_MS = 5 * 60_000;
 
 /**
- * Why a sign-out waits at most 30 s: until its delete reaches D1, a refresh that D1 serves (the
- * normal path never asks the object) would still find the row; stamps can wait longer.
+ * Why a sign-out is retried every 2 s for its first minute, then every 30 s: until its delete
+ * reaches D1, a refresh D1 serves in an isolate that saw no outage (the others ask the object,
+ * deadline.ts POST_OUTAGE_CHECK_MS) would still find the row. Stamps can wait longer.
  */
-const REMOVE_MAX_DELAY_MS = 30_000;
+const REMOVE_RETRY_MS = 2_000;
+const REMOVE_FAST_ATTEMPTS = 30;
+const REMOVE_SLOW_RETRY_MS = 30_000;
 
 /** When the alarm tries again after `attempts` failed flushes. */
 export function nextFlushAt(now: number, pending: PendingFlush): number {
-  const cap = pending.remove ? REMOVE_MAX_DELAY_MS : FLUSH_MAX_DELAY_MS;
-  return now + Math.min(cap, FLUSH_FIRST_DELAY_MS * 2 ** pending.attempts);
+  if (pending.remove) return now + (pending.attempts < REMOVE_FAST_ATTEMPTS ? REMOVE_RETRY_MS : REMOVE_SLOW_RETRY_MS);
+  return now + Math.min(FLUSH_MAX_DELAY_MS, FLUSH_FIRST_DELAY_MS * 2 ** pending.attempts);
 }

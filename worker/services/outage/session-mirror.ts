@@ -31,7 +31,15 @@ import { setMirroredClaims } from "../../db/queries/sessions";
 import { sessionLimits } from "../auth/session-policy";
 import type { Deps } from "../deps";
 import { readProjectConfig } from "../project-config/flat";
-import { databaseUnavailable, isD1Failure, withD1Deadline } from "./deadline";
+import {
+  D1Unavailable,
+  d1DownInThisRequest,
+  databaseUnavailable,
+  isD1Failure,
+  noteD1Down,
+  recentlySawD1Down,
+  withD1Deadline,
+} from "./deadline";
 import type { MirrorSnapshot } from "./mirror-store";
 
 /** How long a rotated-out refresh token still works (the same as sessions.ts ROTATION_GRACE_MS; kept here to avoid a cycle). */
@@ -97,7 +105,7 @@ export function endMirroredSessions(deps: Deps, sessionIds: string[]): void {
   for (const id of sessionIds) deps.defer(sessionObject(deps, id).markRevoked());
 }
 
-export type OutageRefresh = { ok: true; accessToken: string; userId: string } | { ok: false };
+export type OutageRefresh = { ok: true; accessToken: string; userId: string; sessionId: string } | { ok: false };
 
 /**
  * The refresh while D1 is away: the token's pointer names the session, whose object decides and
@@ -123,22 +131,35 @@ export async function refreshFromMirror(
   if (answer === null) return null;
   if (!answer.ok) return { ok: false };
   const accessToken = await signAccessToken(deps.tokenKeys, deps.apiUrl, answer.claims, now, deps.accessTokenTtlSeconds);
-  return { ok: true, accessToken, userId: answer.claims.sub };
+  return { ok: true, accessToken, userId: answer.claims.sub, sessionId };
+}
+
+/**
+ * After D1 answered a refresh, in an isolate that saw D1 away within POST_OUTAGE_CHECK_MS: was the
+ * session signed out during the outage (its object knows; its delete may not have reached D1 yet)?
+ */
+export async function signedOutDuringOutage(deps: Deps, sessionId: string): Promise<boolean> {
+  if (!recentlySawD1Down(deps)) return false;
+  return sessionObject(deps, sessionId).isRevoked();
 }
 
 /**
  * `onD1()` within the D1 deadline; on a D1 failure or stall, `fallback()`. A fallback that cannot
- * answer (null) or fails itself gives the known 503, never a raw 500.
+ * answer (null) or fails itself gives the known 503, never a raw 500. A request that already found
+ * D1 away (its auth lookup) goes to the fallback at once.
  */
 export async function withD1Fallback<T>(
+  deps: Deps,
   label: string,
   onD1: () => Promise<T>,
   fallback: (cause: unknown) => Promise<T | null>,
 ): Promise<T> {
   try {
+    if (d1DownInThisRequest(deps)) throw new D1Unavailable("already unavailable in this request");
     return await withD1Deadline(onD1);
   } catch (err) {
     if (!isD1Failure(err)) throw err;
+    noteD1Down(deps);
     console.warn(`${label}: ${String(err)}; answering from the fallback`);
     let answer: T | null;
     try {
