@@ -20,7 +20,7 @@ export function guardFor(spec: Pick<RouteSpec, "access" | "user" | "missingUser"
     if (spec.access !== "public") {
       const auth = requireAccess(c.get("auth"), spec.access);
       // The reference's routes that declare `auth.user` defined in their request schema answer its validation error.
-      if (spec.user && !auth.user && spec.missingUser === "SCHEMA_ERROR") {
+      if (spec.user && !auth.user && !auth.degraded && spec.missingUser === "SCHEMA_ERROR") {
         const where = `${c.req.method} ${new URL(c.req.url).pathname}`;
         throw new KnownError("SCHEMA_ERROR", { message: `Request validation failed on ${where}:\n  - auth.user must be defined` });
       }

@@ -19,6 +19,9 @@
  *    The object keeps the last-used stamp and flushes it to D1 from its alarm, with backoff.
  * 4. Sign-outs during the outage: the object marks the session revoked at once (an outage refresh
  *    then fails as an unknown refresh token) and deletes the D1 row from its alarm when D1 is back.
+ *    Until then, an isolate that saw D1 away in the last minutes asks the object after a refresh D1
+ *    answered (signedOutDuringOutage; deadline.ts POST_OUTAGE_CHECK_MS), and a rotation step in the
+ *    object refuses a revoked session: the sign-out holds after the outage too.
  * 5. Authenticating the request itself: last-known-auth.ts keeps the project row and the valid key
  *    hashes in KV, read only when D1 fails. /users/me answers from the access token's claims with
  *    `x-doorman-degraded: d1-unavailable` where the project sets `degraded_reads_from_token`.
