@@ -98,6 +98,7 @@ import { teamsRoutes } from "./routes/teams";
 import { userActivityRoutes } from "./routes/user-activity";
 import { usersRoutes } from "./routes/users";
 import type { Deps } from "./services/deps";
+import { databaseUnavailable, isD1OutageError } from "./services/outage/deadline";
 
 const api = routeGroup()
   .route("/", apiIndexRoutes)
@@ -252,6 +253,8 @@ app.onError((err, c) => {
   // A misconfigured worker answers every request with the settings to fix; the log says it too.
   if (err instanceof ConfigError) console.error(err.message);
   if (err instanceof StatusError) return renderStatusError(err);
+  // D1 away or overloaded, on a path no outage fallback covers: the known 503, never a raw 500 (services/outage/).
+  if (isD1OutageError(err)) return renderKnownError(databaseUnavailable());
   const requestId = c.get("requestId") ?? "unknown";
   console.error(`[${requestId}] unhandled error`, err);
   // Only a development worker shows the stack; a misconfigured one (no deps) never does.

@@ -7,8 +7,8 @@
 // PROFILE_INSPECTOR_PORT (9242), PROFILE_ONLY (comma list of scenarios).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
 import { allRateLimitsOff, clientHeaders, post, root, startDoorman } from "./lib/doorman.mjs";
+import { inspector, summarise } from "./lib/inspector.mjs";
 import { cannon } from "./lib/load.mjs";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS || 6);
@@ -17,47 +17,6 @@ const PORT = Number(process.env.PROFILE_PORT || 8812);
 const INSPECTOR_PORT = Number(process.env.PROFILE_INSPECTOR_PORT || 9242);
 const ONLY = process.env.PROFILE_ONLY?.split(",");
 const log = (msg) => console.error(`[profile] ${msg}`);
-
-/** A CDP session on the worker's isolate. */
-async function inspector() {
-  const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
-  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  let id = 0;
-  const pending = new Map();
-  ws.on("message", (data) => {
-    const msg = JSON.parse(String(data));
-    pending.get(msg.id)?.(msg);
-    pending.delete(msg.id);
-  });
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => ws.close() };
-}
-
-/** Busy time and the top self-time functions of a profile, per request. */
-function summarise(profile, requests) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map();
-  let busy = 0;
-  profile.samples.forEach((nodeId, i) => {
-    const frame = byId.get(nodeId).callFrame;
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-    if (frame.functionName === "(idle)") return;
-    busy += ms;
-    const where = frame.url ? `${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}` : "";
-    const key = `${frame.functionName || "(anonymous)"} ${where}`.trim();
-    self.set(key, (self.get(key) ?? 0) + ms);
-  });
-  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
-  return { busyMsPerRequest: busy / requests, top: top.map(([name, ms]) => ({ name, usPerRequest: (ms / requests) * 1000 })) };
-}
 
 const server = await startDoorman({ port: PORT, inspectorPort: INSPECTOR_PORT, vars: allRateLimitsOff(), log });
 try {
@@ -101,7 +60,7 @@ try {
       connections: 4,
     },
   };
-  const cdp = await inspector();
+  const cdp = await inspector(INSPECTOR_PORT);
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   for (const [name, { connections = CONNECTIONS, ...request }] of Object.entries(scenarios)) {

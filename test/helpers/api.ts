@@ -22,6 +22,8 @@ export type CallOptions = {
   headers?: Record<string, string>;
   prefix?: "x-stack" | "x-hexclave";
   nowMs?: number;
+  /** Another env for worker.fetch (a D1 that fails: test/helpers/d1-fault.ts). */
+  env?: object;
 };
 
 export type CallResult = { status: number; headers: Headers; body: any; text: string };
@@ -48,11 +50,15 @@ export async function call(path: string, o: CallOptions = {}): Promise<CallResul
     headers["content-type"] ??= "application/json";
   }
   if (o.contentType) headers["content-type"] = o.contentType;
-  const res = await workerFetch(`http://localhost/api/v1${path}`, {
-    method: o.method ?? (body !== undefined ? "POST" : "GET"),
-    headers,
-    body,
-  });
+  const res = await workerFetch(
+    `http://localhost/api/v1${path}`,
+    {
+      method: o.method ?? (body !== undefined ? "POST" : "GET"),
+      headers,
+      body,
+    },
+    o.env,
+  );
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get("content-type") ?? "").includes("application/json")) parsed = JSON.parse(text);

@@ -10,10 +10,11 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../worker/index";
 
-export async function workerFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+/** `withEnv`: another env for this call (a wrapped D1: test/helpers/d1-fault.ts). */
+export async function workerFetch(input: string | URL | Request, init?: RequestInit, withEnv: object = env): Promise<Response> {
   const request = new Request(input, init);
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env as never, ctx);
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, withEnv as never, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

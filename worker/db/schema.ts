@@ -186,6 +186,11 @@ export const sessions = sqliteTable(
      * the OpenID provider's ID tokens carry it (issue 30). Null: a session from before, or one no sign-in made.
      */
     amr: text("amr", { mode: "json" }).$type<string[]>(),
+    /**
+     * A hash of the access-token claims the session's Durable Object last stored (services/outage/session-mirror.ts):
+     * a refresh whose claims hash the same writes nothing more. Null: never mirrored (a session from before migration 0028).
+     */
+    mirroredClaims: text("mirrored_claims"),
   },
   (t) => [
     uniqueIndex("sessions_refresh_token").on(t.refreshTokenHash),

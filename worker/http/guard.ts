@@ -15,16 +15,16 @@ export function requireAccess(auth: RequestAuth | null, allowed: readonly Access
 }
 
 /** Runs before validation, as the wire orders it: who may call comes before what they sent. */
-export function guardFor(spec: Pick<RouteSpec, "access" | "user" | "missingUser">): MiddlewareHandler<AppEnv> {
+export function guardFor(spec: Pick<RouteSpec, "access" | "user" | "missingUser" | "answersDegraded">): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (spec.access !== "public") {
       const auth = requireAccess(c.get("auth"), spec.access);
       // The reference's routes that declare `auth.user` defined in their request schema answer its validation error.
-      if (spec.user && !auth.user && spec.missingUser === "SCHEMA_ERROR") {
+      if (spec.user && !auth.user && !auth.degraded && spec.missingUser === "SCHEMA_ERROR") {
         const where = `${c.req.method} ${new URL(c.req.url).pathname}`;
         throw new KnownError("SCHEMA_ERROR", { message: `Request validation failed on ${where}:\n  - auth.user must be defined` });
       }
-      if (spec.user) requireUser(auth);
+      if (spec.user && !(auth.degraded && spec.answersDegraded)) requireUser(auth);
     }
     await next();
   };

@@ -7,6 +7,7 @@ import { KnownError } from "@doorman/shared/known-errors";
 import type { Hook } from "@hono/zod-openapi";
 import type { UserRecord } from "../db/queries/users";
 import { StatusError } from "../lib/errors";
+import { databaseUnavailable } from "../services/outage/deadline";
 import type { RequestAuth } from "../services/request-auth";
 import type { TeamActor } from "../services/teams";
 import type { AppEnv } from "./hono-env";
@@ -22,7 +23,8 @@ export const schemaErrorHook: Hook<unknown, AppEnv, string, unknown> = (result, 
 
 /** The signed-in user, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
 export function requireUser(auth: RequestAuth): AuthWithUser {
-  if (!auth.user) throw new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  // A request authenticated while D1 was away has a token but no user read: the known 503 (services/outage/).
+  if (!auth.user) throw auth.degraded ? databaseUnavailable() : new KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER");
   return auth as AuthWithUser;
 }
 

@@ -28,6 +28,8 @@ export type RouteSpec = {
    * (SCHEMA_ERROR "auth.user must be defined") instead of throwing CANNOT_GET_OWN_USER_WITHOUT_USER.
    */
   missingUser?: "SCHEMA_ERROR";
+  /** The handler answers a request authenticated while D1 was away (`auth.degraded`, services/outage/) itself. */
+  answersDegraded?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;

@@ -55,3 +55,23 @@ export function devOutboxKey(projectId: string, createdAt: number, emailId: stri
 export function emailIdOfDevInboxKey(key: string): string {
   return key.slice(key.lastIndexOf(":") + 1);
 }
+
+/**
+ * D1 outage (services/outage/): the last-known-good project row and valid key hashes,
+ * `outage:auth:{project id}` = `{row, keys: ["{kind}:{sha256}"]}`, read only when D1 fails; written
+ * only when it changed. No TTL: an outage may come long after the project's last change.
+ */
+export function outageAuthKey(projectId: string): string {
+  return `outage:auth:${projectId}`;
+}
+
+/**
+ * D1 outage: a revocation of many sessions at once, `outage:cut:user:{user id}` or
+ * `outage:cut:project:{project id}` = `{before, keep}` (sessions created at or before `before`, but
+ * `keep`, have ended). Kept longer than any session lives (367 days).
+ */
+export const OUTAGE_CUT_TTL_S = 400 * 24 * 3600;
+
+export function outageCutKey(scope: "user" | "project", id: string): string {
+  return `outage:cut:${scope}:${id}`;
+}

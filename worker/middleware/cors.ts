@@ -44,6 +44,8 @@ const EXPOSED_HEADERS = [
   "x-stack-request-id",
   "x-hexclave-request-id",
   "x-doorman-d1-bookmark",
+  // /users/me answered from the token's claims while D1 was away (services/outage/degraded.ts): a browser app may check it.
+  "x-doorman-degraded",
   // The OpenID provider's endpoints (routes/oauth-provider/) answer invalid_client / invalid_token with a challenge
   // a browser-based app (a public client) must be able to read.
   "www-authenticate",

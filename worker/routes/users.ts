@@ -8,6 +8,7 @@ import { problemError, unwrap } from "../http/problems";
 import { addRoute, defineRoute, routeGroup } from "../http/route";
 import { jsonValue, queryBool, userIdOrMe } from "../http/validate";
 import { StatusError } from "../lib/errors";
+import { degradedMe } from "../services/outage/degraded";
 import { readProjectConfig } from "../services/project-config/flat";
 import type { RequestAuth } from "../services/request-auth";
 import { fail } from "../services/result";
@@ -169,7 +170,10 @@ const getMe = defineRoute({
   summary: "The signed-in user",
   access: ["client", "server", "admin"],
   user: true,
+  // While D1 is away, from the access token's claims where the project allows it (services/outage/degraded.ts).
+  answersDegraded: true,
   response: userView,
+  errors: ["DATABASE_TEMPORARILY_UNAVAILABLE"],
 });
 
 const updateMe = defineRoute({
@@ -247,7 +251,11 @@ const deleteOne = defineRoute({
 });
 
 export const usersRoutes = routeGroup();
-addRoute(usersRoutes, getMe, (c, { auth }) => c.json(view(auth, auth.user)));
+addRoute(usersRoutes, getMe, (c, { auth }) => {
+  if (auth.user) return c.json(view(auth, auth.user));
+  const degraded = degradedMe(auth);
+  return c.json(degraded.body, 200, degraded.headers);
+});
 addRoute(usersRoutes, updateMe, async (c, { auth, body }) => {
   // An end user may set an inline image only, not a URL the browsers of others would fetch.
   if (auth.type === "client" && body.profile_image_url && !INLINE_IMAGE.test(body.profile_image_url)) {

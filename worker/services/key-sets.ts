@@ -2,6 +2,7 @@
 import { sha256Hex } from "../crypto/hash";
 import { findKeySet, insertKeySetStatement, type KeySetRow, listKeySets, updateKeySet } from "../db/queries/key-sets";
 import type { Deps } from "./deps";
+import { forgetLastKnownAuth } from "./outage/last-known-auth";
 
 export type NewKeySet = { row: KeySetRow; full: { publishable?: string; secret?: string; admin?: string } };
 
@@ -41,5 +42,7 @@ export const getProjectKeySet = (deps: Deps, projectId: string, id: string) => f
 
 /** Revocation is one-way: `revoked: true` stamps the time once; there is no un-revoke. */
 export function updateProjectKeySet(deps: Deps, projectId: string, id: string, input: { description?: string; revoked?: boolean }) {
+  // A revoked key must not outlive its revocation in the outage copy of the project's keys (services/outage/last-known-auth.ts).
+  if (input.revoked) forgetLastKnownAuth(deps, projectId);
   return updateKeySet(deps.db, projectId, id, { description: input.description, revokedAt: input.revoked ? deps.now() : undefined });
 }

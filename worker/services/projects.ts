@@ -18,6 +18,7 @@ import type { Deps } from "./deps";
 import { DEFAULT_EMAIL_THEMES, LEGACY_THEME_NAMES } from "./email/defaults";
 import { eventFor } from "./events";
 import { invalidProviderId } from "./oauth/providers";
+import { forgetLastKnownAuth } from "./outage/last-known-auth";
 import { defaultDefinitionStatements, hasTeamPermission } from "./permissions";
 import { leftoversOf, projectLeftovers } from "./production-checks";
 import { NEW_PROJECT_APPS } from "./project-config/apps";
@@ -330,6 +331,8 @@ export async function removeProject(deps: Deps, project: ProjectRow): Promise<{ 
   // The internal project is the dashboard itself; deleting it would lock every owner out.
   if (project.id === INTERNAL_PROJECT_ID) return fail("internal_project");
   await deleteProject(deps.db, project.id);
+  // A deleted project is not authenticated from the outage copy either (services/outage/last-known-auth.ts).
+  forgetLastKnownAuth(deps, project.id);
   return { ok: true };
 }
 

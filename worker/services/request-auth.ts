@@ -5,16 +5,17 @@
 
 import { INTERNAL_PROJECT_ID, PUBLIC_CLIENT_SENTINEL } from "@doorman/shared/constants";
 import { KnownError } from "@doorman/shared/known-errors";
-import { type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
+import { type AccessTokenClaims, type DecodedToken, verifyAccessToken } from "../crypto/access-tokens";
 import { sha256Hex } from "../crypto/hash";
 import { HOSTED_KEY_PREFIX, isHostedPagesKey } from "../crypto/hosted-key";
-import { type AuthRows, lookupAuthRows as lookupAuthRowsOnce } from "../db/queries/auth-lookup";
+import { lookupAuthRows as lookupAuthRowsOnce } from "../db/queries/auth-lookup";
 import type { KeyKind } from "../db/queries/key-sets";
 import { isProjectOwnedByUser, type ProjectRow } from "../db/queries/projects";
 import { findLiveSession } from "../db/queries/sessions";
 import { findUserRecord, type UserRecord } from "../db/queries/users";
 import { StatusError } from "../lib/errors";
 import type { Deps } from "./deps";
+import { authRowsSurvivingOutage, type OutageAuthRows } from "./outage/degraded";
 import { readProjectConfig } from "./project-config/flat";
 import { loadProject } from "./seed";
 
@@ -42,6 +43,8 @@ export type RequestAuth = {
   sessionId: string | null;
   /** Set when an owner's admin access token authenticated the request, at whatever access type (`type` is unchanged). */
   adminUserId: string | null;
+  /** D1 was away (services/outage/): the user was not read, and the access token's verified claims stand in for it. */
+  degraded?: AccessTokenClaims | null;
 };
 
 type ValidToken = Extract<DecodedToken, { ok: true }>["claims"];
@@ -123,6 +126,9 @@ export async function resolveRequestAuth(deps: Deps, headers: AuthHeaders): Prom
 
   if (h.branchId && h.branchId !== "main") throw new KnownError("BRANCH_DOES_NOT_EXIST", { branch_id: h.branchId });
 
+  // D1 is away (services/outage/degraded.ts): the user and the session were not read; the token's claims stand in.
+  if (rows.outage) return { type, project, user: null, sessionId: token?.refresh_token_id ?? null, adminUserId, degraded: token };
+
   // The user was deleted: the token names nobody, so the request goes on without a user, as the
   // wire's (a refresh then finds no session; `me` is CANNOT_GET_OWN_USER_WITHOUT_USER). It grants nothing.
   if (token && !rows.user) return { type, project, user: null, sessionId: null, adminUserId };
@@ -162,8 +168,11 @@ async function lookupAuthRows(
   userId: string | null,
   sessionId: string | null,
   seeded = false,
-): Promise<AuthRows> {
-  const rows = await lookupAuthRowsOnce(deps.db, { projectId, key, userId, sessionId, now: deps.now() });
+): Promise<OutageAuthRows> {
+  // On a D1 failure or stall: the last-known-good project and keys (services/outage/degraded.ts).
+  const rows = await authRowsSurvivingOutage(deps, { projectId, key }, () =>
+    lookupAuthRowsOnce(deps.db, { projectId, key, userId, sessionId, now: deps.now() }),
+  );
   if (!rows.project && !seeded && (await loadProject(deps, projectId)))
     return lookupAuthRows(deps, projectId, key, userId, sessionId, true);
   return rows;

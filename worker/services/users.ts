@@ -36,6 +36,7 @@ import { type PasswordProblem, vetNewPassword } from "./auth/password-rules";
 import type { Deps } from "./deps";
 import { eventIfChangedStatement, eventStatement, type SignInMethod } from "./events";
 import { isOAuthAccountViolation, linkStatements, type OAuthProviderProblem } from "./oauth/linked-accounts";
+import { cutUserSessions } from "./outage/revocation-cuts";
 import { defaultTeamGrantStatements, defaultUserGrantStatements } from "./permissions";
 import { readProjectConfig } from "./project-config/flat";
 import { fail, type Problem } from "./result";
@@ -337,7 +338,11 @@ export async function updateUser(
     }
   }
   // A new password ends every other session: whoever knew the old one is signed out.
-  if (passwordChanged) await deleteOtherSessionsOfUser(deps.db, userId, options.keepSessionId ?? null);
+  if (passwordChanged) {
+    await deleteOtherSessionsOfUser(deps.db, userId, options.keepSessionId ?? null);
+    // Their Durable Objects would still answer a refresh during a D1 outage (services/outage/revocation-cuts.ts).
+    cutUserSessions(deps, userId, options.keepSessionId ?? null);
+  }
   const record = await findUserRecord(deps.db, project.id, userId);
   return record ? { ok: true, record } : fail("user_not_found");
 }
@@ -453,6 +458,8 @@ export async function removeUser(deps: Deps, projectId: string, userId: string):
     deleteUserStatement(deps.db, projectId, userId),
     eventIfChangedStatement(deps, projectId, "user.deleted", { userId }, { team_ids: teamIds }),
   ]);
+  // The user's sessions went with it: their Durable Objects refuse outage refreshes too (services/outage/revocation-cuts.ts).
+  cutUserSessions(deps, userId);
   return (deleted as unknown[]).length > 0;
 }
 

@@ -25,6 +25,8 @@ export type ProjectConfig = {
   maxSessionsPerUser: number;
   /** Doorman: every user needs a second factor (TOTP); a user without one enrols at the next sign-in. */
   requireMfa: boolean;
+  /** Doorman: while the database is away, `/users/me` answers from the access token's claims (header `x-doorman-degraded`); off: a 503. */
+  degradedReadsFromToken: boolean;
   /** Users whose primary email is not verified are restricted (onboarding.requireEmailVerification) until they verify it. */
   requireEmailVerification: boolean;
   oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";

@@ -249,6 +249,8 @@ export const catalogue = {
   SSO_IDP_INITIATED_NOT_ALLOWED: e(403, "This SSO connection only accepts sign-ins started from the app."),
   SSO_PROTOCOL_NOT_SUPPORTED: e(400, "This SSO connection's protocol is not supported here.", ["protocol"]),
   SSO_IDENTITY_CONFLICT: e(409, "This account is linked to another identity of this SSO connection."),
+  // Doorman's own (issue 32, sessions that survive a D1 outage): the database is failing or slow and no fallback can answer.
+  DATABASE_TEMPORARILY_UNAVAILABLE: e(503, "The database is temporarily unavailable. Please try again shortly."),
 } satisfies Record<string, CatalogueEntry>;
 
 export type KnownErrorCode = keyof typeof catalogue;

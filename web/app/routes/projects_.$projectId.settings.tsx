@@ -1,11 +1,12 @@
 /**
  * `/projects/{id}/settings`: the project's name and description, production mode with its
- * checks, the session policy, signing out all users, the rate limits, the console assistant's model provider (#assistant), transfer to
+ * checks, the session policy, the answer to a database outage, signing out all users, the rate limits, the console assistant's model provider (#assistant), transfer to
  * another of the owner's teams, and delete (by typing the project's name).
  */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useNavigate } from "@remix-run/react";
 import { AssistantSettings } from "../components/assistant/assistant-settings";
+import { DegradedReadsToggle } from "../components/config/degraded-reads-toggle";
 import { ProductionModePanel } from "../components/config/production-mode-panel";
 import { ProjectDetailsForm } from "../components/config/project-details-form";
 import { RateLimitsForm } from "../components/config/rate-limits-form";
@@ -32,6 +33,7 @@ export default function SettingsRoute() {
       <ProjectDetailsForm displayName={project.displayName} description={project.description} />
       <ProductionModePanel project={project} />
       <SessionPolicyForm project={project} />
+      <DegradedReadsToggle project={project} />
       <SignOutAllPanel />
       <RateLimitsForm project={project} />
       <AssistantSettings />

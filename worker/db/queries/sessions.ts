@@ -44,7 +44,11 @@ export function trimSessionsStatement(db: Db, projectId: string, userId: string,
     .where(others)
     .orderBy(desc(sessions.createdAt), asc(sessions.id))
     .limit(Math.max(0, keep - 1));
-  return db.delete(sessions).where(and(others, notInArray(sessions.id, newest)));
+  // The ids it ended: their Durable Objects stop answering outage refreshes (services/outage/).
+  return db
+    .delete(sessions)
+    .where(and(others, notInArray(sessions.id, newest)))
+    .returning({ id: sessions.id });
 }
 
 export function insertSessionStatement(db: Db, row: typeof sessions.$inferInsert) {
@@ -104,6 +108,24 @@ export async function findSession(db: Db, projectId: string, id: string): Promis
   );
 }
 
+/** What a refresh's UPDATE … RETURNING answers: the session, and what its outage mirror needs (services/outage/). */
+const liveSessionFacts = {
+  id: sessions.id,
+  userId: sessions.userId,
+  createdAt: sessions.createdAt,
+  expiresAt: sessions.expiresAt,
+  refreshTokenHash: sessions.refreshTokenHash,
+  mirroredClaims: sessions.mirroredClaims,
+};
+export type LiveSessionFacts = {
+  id: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  refreshTokenHash: string;
+  mirroredClaims: string | null;
+};
+
 /**
  * Stamps use of a live (unexpired) session, found by id or by the hash of its refresh token;
  * null when none is live (a sign-out won, or it expired).
@@ -115,7 +137,7 @@ export async function touchLiveSession(
   now: number,
   ipInfo: unknown,
   limits: SessionLimits = NO_SESSION_LIMITS,
-): Promise<{ id: string; userId: string } | null> {
+): Promise<LiveSessionFacts | null> {
   const match = "id" in by ? eq(sessions.id, by.id) : eq(sessions.refreshTokenHash, by.tokenHash);
   const row = await db
     .update(sessions)
@@ -129,7 +151,7 @@ export async function touchLiveSession(
         gt(sessions.createdAt, limits.bornAfter),
       ),
     )
-    .returning({ id: sessions.id, userId: sessions.userId })
+    .returning(liveSessionFacts)
     .get();
   return row ?? null;
 }
@@ -146,14 +168,14 @@ export async function touchSessionReadingUser(
   now: number,
   ipInfo: unknown,
   limits: SessionLimits = NO_SESSION_LIMITS,
-): Promise<{ session: { id: string; userId: string }; record: UserRecord } | null> {
+): Promise<{ session: LiveSessionFacts; record: UserRecord } | null> {
   const [update, ...user] = touchAndUserQueries(db);
   const values = { projectId, tokenHash, now, ...limits, ipInfo: ipInfo == null ? null : JSON.stringify(ipInfo) };
   const [touched, ...userRows] = (await batchPrepared(
     db,
     [update!, ...user].map((query) => ({ query, values })),
   )) as unknown[][];
-  const session = touched?.[0] as { id: string; userId: string } | undefined;
+  const session = touched?.[0] as LiveSessionFacts | undefined;
   const record = userRecordFrom(userRows);
   return session && record ? { session, record } : null;
 }
@@ -176,7 +198,7 @@ const touchAndUserQueries = preparedOnce((db) => {
       // ipInfo arrives as JSON text (or null: keep the last one).
       .set({ lastUsedAt: sql`${p.now}`, lastIpInfo: sql`coalesce(${sql.placeholder("ipInfo")}, last_ip_info)` })
       .where(live)
-      .returning({ id: sessions.id, userId: sessions.userId }),
+      .returning(liveSessionFacts),
     ...userRecordQueries(db, p.projectId, userOfSession),
   ] as const;
 });
@@ -267,4 +289,20 @@ export async function listSessionsOfUser(db: Db, projectId: string, userId: stri
     .where(and(eq(sessions.projectId, projectId), eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
     .orderBy(desc(sessions.createdAt))
     .all();
+}
+
+/** Records the hash of the claims the session's Durable Object now mirrors (null: mirror again at the next refresh). */
+export async function setMirroredClaims(db: Db, projectId: string, id: string, hash: string | null): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ mirroredClaims: hash })
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));
+}
+
+/** A use stamped while D1 was away (services/outage/): never moves last_used_at back. */
+export async function stampSessionUse(db: Db, projectId: string, id: string, at: number, ipInfo: unknown): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ lastUsedAt: sql`max(${sessions.lastUsedAt}, ${at})`, lastIpInfo: ipInfo ?? sql`last_ip_info` })
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));
 }

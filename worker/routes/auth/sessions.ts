@@ -51,9 +51,11 @@ const signOut = defineRoute({
   summary: "Sign out: end the current session",
   access,
   user: true,
+  // A sign-out while D1 is away holds: the session's object refuses it at once (services/outage/).
+  answersDegraded: true,
   body: z.strictObject({}),
   response: successSchema,
-  errors: ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"],
+  errors: ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "DATABASE_TEMPORARILY_UNAVAILABLE"],
 });
 
 const refresh = defineRoute({
@@ -63,7 +65,8 @@ const refresh = defineRoute({
   access,
   body: z.strictObject({}),
   response: refreshedTokensSchema,
-  errors: ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"],
+  // During a D1 outage the session's object answers; only a session it does not know gets the 503.
+  errors: ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "DATABASE_TEMPORARILY_UNAVAILABLE"],
 });
 
 const revoke = defineRoute({
@@ -112,8 +115,8 @@ addRoute(sessionsRoutes, revokeAll, async (c, { auth, query }) => {
 });
 addRoute(sessionsRoutes, signOut, async (c, { auth }) => {
   if (!auth.sessionId) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-  const user = requireUser(auth);
-  const revoked = await revokeThroughSession(c.get("deps"), auth.project.id, { id: auth.sessionId, userId: user.user.user.id }, "sign_out");
+  const userId = auth.degraded?.sub ?? requireUser(auth).user.user.id;
+  const revoked = await revokeThroughSession(c.get("deps"), auth.project.id, { id: auth.sessionId, userId }, "sign_out");
   if (!revoked) throw new KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
   return c.json({ success: true });
 });

@@ -7,12 +7,15 @@
  * correct without the object (it only orders them), so a refresh still answers 200 or
  * "not found", and a sign-out still deletes the session or fails with an error. Only a D1 failure
  * can still surface as a 5xx, and then loudly.
+ * A D1 that fails or stalls past its deadline is a D1 outage: the refresh is then answered by the
+ * session's object from its mirror (services/outage/session-mirror.ts), and a sign-out holds there.
  */
 import { sha256Hex } from "../../crypto/hash";
 import type { ProjectRow } from "../../db/queries/projects";
 import { findRetiredToken, findSessionByTokenHash } from "../../db/queries/sessions";
 import { callerAudit, type Deps } from "../deps";
 import { eventFor } from "../events";
+import { refreshFromMirror, signedOutDuringOutage, withD1Fallback } from "../outage/session-mirror";
 import { readProjectConfig } from "../project-config/flat";
 import {
   finishRefresh,
@@ -58,8 +61,29 @@ async function throughObject<T>(sessionId: string, viaObject: () => Promise<T>, 
 export async function refreshThroughSession(deps: Deps, project: ProjectRow, refreshToken: string, ipInfo: IpInfo): Promise<RefreshResult> {
   if (!refreshToken || refreshToken === "undefined") return { ok: false };
   const tokenHash = await sha256Hex(refreshToken);
+  // D1 failing or slow: the session's object answers from its mirror (no extra call while D1 is fine).
+  return withD1Fallback(
+    deps,
+    `refresh in project ${project.id}`,
+    () => refreshOnD1(deps, project, refreshToken, tokenHash, ipInfo),
+    () => refreshFromMirror(deps, project, tokenHash, ipInfo),
+  );
+}
+
+async function refreshOnD1(
+  deps: Deps,
+  project: ProjectRow,
+  refreshToken: string,
+  tokenHash: string,
+  ipInfo: IpInfo,
+): Promise<RefreshResult> {
   // Only rotation needs the session's object to order its steps; without it one D1 batch does all.
-  if (!readProjectConfig(project.config).refresh_token_rotation) return refreshWithoutRotation(deps, project, tokenHash, ipInfo);
+  if (!readProjectConfig(project.config).refresh_token_rotation) {
+    const refreshed = await refreshWithoutRotation(deps, project, tokenHash, ipInfo);
+    // Only in an isolate that saw D1 away in the last minutes: a sign-out during the outage holds (services/outage/).
+    if (refreshed.ok && (await signedOutDuringOutage(deps, refreshed.sessionId))) return { ok: false };
+    return refreshed;
+  }
   const sessionId =
     (await findSessionByTokenHash(deps.db, project.id, tokenHash))?.id ??
     (await findRetiredToken(deps.db, project.id, tokenHash))?.sessionId;

@@ -29,6 +29,8 @@ import { findUserRecord, type UserRecord } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { notifyIfNewDevice } from "../email/notices";
 import { activityStatement, eventFor, eventIfChangedStatement, eventStatement, noteActivity, type SignInMethod } from "../events";
+import { cutProjectSessions, cutUserSessions } from "../outage/revocation-cuts";
+import { claimsHash, endMirroredSessions, mirrorIfChanged, mirrorNewSession, type SessionFacts } from "../outage/session-mirror";
 import { type FlatProjectConfig, readProjectConfig } from "../project-config/flat";
 import { fail, type Problem } from "../result";
 import { type SsoSignInOrigin, ssoSignedInStatement } from "../sso/session-origin";
@@ -44,6 +46,10 @@ export type IpInfo = Record<string, unknown> | null;
 export type NewSession = {
   sessionId: string;
   refreshToken: string;
+  /** SHA-256 of refreshToken, as stored. */
+  tokenHash: string;
+  createdAt: number;
+  expiresAt: number;
   statement: ReturnType<typeof insertSessionStatement>;
   /** Ends the user's oldest sessions beyond the project's maximum; run right after `statement`, in its batch. */
   trim: ReturnType<typeof trimSessionsStatement> | null;
@@ -61,27 +67,32 @@ export async function prepareSession(
     maxPerUser?: number;
     /** How the user authenticated, as RFC 8176 values (session-amr.ts); null when no sign-in made the session. */
     amr?: string[] | null;
+    /** The claims hash its Durable Object will mirror (services/outage/); null: mirrored at the first refresh. */
+    mirroredClaims?: string | null;
   } = {},
 ): Promise<NewSession> {
   const now = deps.now();
   // A caller may reserve the id in advance (CLI login: the id makes the hand-out one-shot).
   const sessionId = options.sessionId ?? deps.random.uuid();
   const refreshToken = deps.random.code(45);
+  // Only the SHA-256 is stored: a database leak does not leak live sessions.
+  const tokenHash = await sha256Hex(refreshToken);
+  const expiresAt = now + (options.expiresInMs ?? DEFAULT_SESSION_EXPIRY_MS);
   const statement = insertSessionStatement(deps.db, {
     id: sessionId,
     projectId,
     userId,
-    // Only the SHA-256 is stored: a database leak does not leak live sessions.
-    refreshTokenHash: await sha256Hex(refreshToken),
+    refreshTokenHash: tokenHash,
     createdAt: now,
-    expiresAt: now + (options.expiresInMs ?? DEFAULT_SESSION_EXPIRY_MS),
+    expiresAt,
     lastUsedAt: now,
     isImpersonation: options.isImpersonation ?? false,
     lastIpInfo: options.ipInfo ?? null,
     amr: options.amr ?? null,
+    mirroredClaims: options.mirroredClaims ?? null,
   });
   const trim = options.maxPerUser ? trimSessionsStatement(deps.db, projectId, userId, sessionId, options.maxPerUser) : null;
-  return { sessionId, refreshToken, statement, trim };
+  return { sessionId, refreshToken, tokenHash, createdAt: now, expiresAt, statement, trim };
 }
 
 export function accessTokenClaims(projectId: string, record: UserRecord, config: FlatProjectConfig, sessionId: string): AccessTokenClaims {
@@ -168,32 +179,54 @@ export async function createSessionForUser(
   const record = await findUserRecord(deps.db, project.id, userId);
   if (!record) return fail("user_not_found");
   const isImpersonation = "impersonation" in options.origin;
-  const maxPerUser = readProjectConfig(project.config).max_sessions_per_user;
+  const config = readProjectConfig(project.config);
+  // The session id is chosen first: the claims (and their hash, for the outage mirror) name it.
+  const sessionId = deps.random.uuid();
+  const claims = accessTokenClaims(project.id, record, config, sessionId);
+  const hash = await claimsHash(claims);
   const session = await prepareSession(deps, project.id, userId, {
     ...options,
+    sessionId,
     isImpersonation,
-    maxPerUser,
+    maxPerUser: config.max_sessions_per_user,
     amr: amrOfOrigin(options.origin),
+    mirroredClaims: hash,
   });
   const signedInAt = deps.now();
   // The maximum is kept in the insert's own batch (one transaction): concurrent sign-ins cannot exceed it.
-  await deps.db.batch([
+  const [, trimmed] = await deps.db.batch([
     session.statement,
     ...(session.trim ? [session.trim] : []),
     ...sessionEvents(deps, project.id, userId, session.sessionId, options.origin),
     ...(options.alongside ?? []),
   ]);
+  // Written through to the session's Durable Object after the answer, so a refresh survives a D1 outage (services/outage/).
+  mirrorNewSession(deps, {
+    sessionId,
+    projectId: project.id,
+    userId,
+    createdAt: session.createdAt,
+    expiresAt: session.expiresAt,
+    tokenHash: session.tokenHash,
+    claims,
+    claimsHash: hash,
+  });
+  if (session.trim)
+    endMirroredSessions(
+      deps,
+      (trimmed as { id: string }[]).map((r) => r.id),
+    );
   // A user's own sign-in from a new device gets a notice, after the response (one indexed query, then maybe an email).
   if ("signIn" in options.origin && !NO_DEVICE_NOTICE.has(options.origin.signIn.method))
     deps.defer(notifyIfNewDevice(deps, project, userId, signedInAt));
-  const accessToken = await mintAccessToken(deps, project, record, session.sessionId);
+  const accessToken = await signAccessToken(deps.tokenKeys, deps.apiUrl, claims, deps.now(), deps.accessTokenTtlSeconds);
   return { ok: true, accessToken, refreshToken: session.refreshToken, sessionId: session.sessionId };
 }
 
-export type RefreshResult = { ok: true; accessToken: string; refreshToken?: string; userId: string } | { ok: false };
+export type RefreshResult = { ok: true; accessToken: string; refreshToken?: string; userId: string; sessionId: string } | { ok: false };
 
-/** The session-state part of a refresh: which session, and the new refresh token under rotation. */
-export type RefreshStep = { ok: true; sessionId: string; userId: string; refreshToken?: string } | { ok: false };
+/** The session-state part of a refresh: which session, and the new refresh token under rotation; `facts` feed the outage mirror. */
+export type RefreshStep = { ok: true; sessionId: string; userId: string; refreshToken?: string; facts: SessionFacts } | { ok: false };
 
 /**
  * The state change of one refresh, as compare-and-set statements on D1: stamps use, or rotates the
@@ -210,14 +243,14 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
   if (!config.refresh_token_rotation) {
     // Common path: one compare-and-set UPDATE finds the live session and stamps its use.
     const touched = await touchLiveSession(deps.db, project.id, { tokenHash }, now, ipInfo, limits);
-    return touched ? { ok: true, sessionId: touched.id, userId: touched.userId } : { ok: false };
+    return touched ? { ok: true, sessionId: touched.id, userId: touched.userId, facts: touched } : { ok: false };
   }
   const session = await findSessionByTokenHash(deps.db, project.id, tokenHash);
   if (session) {
     if (session.expiresAt <= now || !withinSessionLimits(limits, session)) return { ok: false };
     const newRefreshToken = deps.random.code(45);
     const rotated = await rotateSessionToken(deps.db, session, tokenHash, await sha256Hex(newRefreshToken), now);
-    if (rotated) return { ok: true, sessionId: session.id, userId: session.userId, refreshToken: newRefreshToken };
+    if (rotated) return { ok: true, sessionId: session.id, userId: session.userId, refreshToken: newRefreshToken, facts: rotated };
     // Lost the swap to a concurrent refresh (or a sign-out): the token is now retired or gone.
   }
   const retired = await findRetiredToken(deps.db, project.id, tokenHash);
@@ -229,11 +262,12 @@ export async function refreshSessionStep(deps: Deps, project: ProjectRow, refres
     if (family) {
       const event = eventFor(deps, project.id, "session.token_reused", { userId: family.userId }, { session_id: family.id });
       await revokeSession(deps, project.id, family.id, event);
+      endMirroredSessions(deps, [family.id]);
     }
     return { ok: false };
   }
   const live = await touchLiveSession(deps.db, project.id, { id: retired.sessionId }, now, ipInfo, limits);
-  return live ? { ok: true, sessionId: live.id, userId: live.userId } : { ok: false };
+  return live ? { ok: true, sessionId: live.id, userId: live.userId, facts: live } : { ok: false };
 }
 
 /** Mints the access token for a refresh step; needs no serialisation. */
@@ -241,7 +275,7 @@ export async function finishRefresh(deps: Deps, project: ProjectRow, step: Refre
   if (!step.ok) return { ok: false };
   const record = await findUserRecord(deps.db, project.id, step.userId);
   if (!record) return { ok: false };
-  return mintRefreshed(deps, project, record, step.sessionId, step.refreshToken);
+  return mintRefreshed(deps, project, record, step.sessionId, step.facts, step.refreshToken);
 }
 
 async function mintRefreshed(
@@ -249,12 +283,16 @@ async function mintRefreshed(
   project: ProjectRow,
   record: UserRecord,
   sessionId: string,
+  facts: SessionFacts,
   refreshToken?: string,
 ): Promise<RefreshResult> {
   // After the answer: at most one user.active per user and day; a lost one only undercounts that day.
   noteActivity(deps, project.id, record.user.id);
-  const accessToken = await mintAccessToken(deps, project, record, sessionId);
-  return { ok: true, accessToken, refreshToken, userId: record.user.id };
+  const claims = accessTokenClaims(project.id, record, readProjectConfig(project.config), sessionId);
+  // Claims that changed since the session's object last stored them are written there after the answer (services/outage/).
+  await mirrorIfChanged(deps, project, sessionId, facts, claims);
+  const accessToken = await signAccessToken(deps.tokenKeys, deps.apiUrl, claims, deps.now(), deps.accessTokenTtlSeconds);
+  return { ok: true, accessToken, refreshToken, userId: record.user.id, sessionId };
 }
 
 /**
@@ -268,7 +306,7 @@ export async function refreshWithoutRotation(deps: Deps, project: ProjectRow, to
   const limits = sessionLimits(readProjectConfig(project.config), now);
   const hit = await touchSessionReadingUser(deps.db, project.id, tokenHash, now, ipInfo, limits);
   if (!hit) return { ok: false };
-  return mintRefreshed(deps, project, hit.record, hit.session.id);
+  return mintRefreshed(deps, project, hit.record, hit.session.id, hit.session);
 }
 
 /** Refreshes one session straight on D1 (compare-and-set); normally called through the SessionDO. */
@@ -303,6 +341,8 @@ export async function revokeSessionsOfUser(
   // Another project's (or no) user is not found, never a silent success.
   if (!(await findUserRecord(deps.db, projectId, userId))) return fail("user_not_found");
   const ended = await deleteSessionsOfUser(deps.db, projectId, userId, keepId);
+  // Their objects would still answer an outage refresh: a cut tells them (services/outage/revocation-cuts.ts).
+  cutUserSessions(deps, userId, keepId);
   const events = ended
     .slice(0, MAX_REVOKE_EVENTS)
     .map((id) => eventStatement(deps, projectId, "session.revoked", { userId }, { session_id: id, everywhere: true }));
@@ -322,6 +362,7 @@ export async function revokeAllSessionsOfProject(
   projectId: string,
 ): Promise<{ ok: true; ended: number } | Problem<"internal_project_sessions">> {
   if (projectId === INTERNAL_PROJECT_ID) return fail("internal_project_sessions");
+  cutProjectSessions(deps, projectId);
   const [deleted] = await deps.db.batch([
     deleteLiveSessionsOfProjectStatement(deps.db, projectId, deps.now()),
     eventIfChangedStatement(deps, projectId, "session.revoked", {}, { all_users: true }),

@@ -12,6 +12,7 @@ import { type IpInfo, mintAccessToken } from "../auth/sessions";
 import { finishFirstFactor } from "../auth/sign-in";
 import type { MfaRequired, SignInTokens } from "../auth/sign-in-tokens";
 import type { Deps } from "../deps";
+import { endMirroredSessions } from "../outage/session-mirror";
 import { fail, type Problem } from "../result";
 import type { SsoSignInOrigin } from "../sso/session-origin";
 import { CODE_LENGTH, redeemCode, spendCheckedCode } from "../verification-codes";
@@ -84,6 +85,7 @@ export async function exchangeAuthorizationCode(
   const after = await setCodeDataKey(deps.db, project.id, PURPOSE, codeHash, "granted_session_id", finished.sessionId);
   if (after?.replayed === true) {
     await deleteSession(deps.db, project.id, finished.sessionId);
+    endMirroredSessions(deps, [finished.sessionId]);
     return invalid;
   }
   return { ok: true, tokens: finished.tokens, afterCallbackRedirectUrl: data.after_callback_redirect_url };
@@ -110,6 +112,7 @@ async function exchangeHandoff(
   const after = await setCodeDataKey(deps.db, project.id, PURPOSE, o.codeHash, "granted_session_id", session.sessionId);
   if (after?.replayed === true) {
     await deleteSession(deps.db, project.id, session.sessionId);
+    endMirroredSessions(deps, [session.sessionId]);
     return invalid;
   }
   const accessToken = await mintAccessToken(deps, project, user, session.sessionId);
@@ -120,5 +123,8 @@ async function exchangeHandoff(
 /** Marks the code replayed and revokes whatever session it already granted. */
 async function revokeReplayedGrant(deps: Deps, projectId: string, codeHash: string): Promise<void> {
   const data = (await setCodeDataKey(deps.db, projectId, PURPOSE, codeHash, "replayed", true)) as CodeData | null;
-  if (data?.granted_session_id) await deleteSession(deps.db, projectId, data.granted_session_id);
+  if (data?.granted_session_id) {
+    await deleteSession(deps.db, projectId, data.granted_session_id);
+    endMirroredSessions(deps, [data.granted_session_id]);
+  }
 }

@@ -72,6 +72,8 @@ export const flatProjectConfigSchema = z.strictObject({
   refresh_token_rotation: z.boolean(),
   /** Doorman: every user needs a second factor (TOTP); one without enrols at the next sign-in before getting a session. */
   require_mfa: z.boolean(),
+  /** Doorman: while D1 is away, GET /users/me answers from the access token's claims (x-doorman-degraded); off: a 503. */
+  degraded_reads_from_token: z.boolean(),
   oauth_account_merge_strategy: z.enum(["link_method", "raise_error", "allow_duplicates"]),
   oauth_providers: z.array(oauthProviderSchema).max(64),
   domains: z.array(domainSchema).max(256),
@@ -113,6 +115,7 @@ export function defaultProjectConfig(): FlatProjectConfig {
     require_publishable_client_key: false,
     refresh_token_rotation: false,
     require_mfa: false,
+    degraded_reads_from_token: false,
     oauth_account_merge_strategy: "link_method",
     oauth_providers: [],
     domains: [],

@@ -54,6 +54,7 @@ export function flatUpdateToOverride(update: FlatProjectConfigUpdate): ConfigOve
     require_publishable_client_key: ["project.requirePublishableClientKey", full.project.requirePublishableClientKey],
     refresh_token_rotation: ["doorman.refreshTokenRotation", full.doorman.refreshTokenRotation],
     require_mfa: ["doorman.requireMfa", full.doorman.requireMfa],
+    degraded_reads_from_token: ["doorman.degradedReadsFromToken", full.doorman.degradedReadsFromToken],
     oauth_account_merge_strategy: ["auth.oauth.accountMergeStrategy", full.auth.oauth.accountMergeStrategy],
     oauth_providers: ["auth.oauth.providers", full.auth.oauth.providers],
     domains: ["domains.trustedDomains", full.domains.trustedDomains],

@@ -115,6 +115,8 @@ export const renderedConfigSchema = z.strictObject({
     refreshTokenRotation: bool,
     /** Every user needs a second factor: one without enrols TOTP at the next sign-in. */
     requireMfa: bool,
+    /** While D1 is away, /users/me answers from the access token's claims (services/outage/degraded.ts). */
+    degradedReadsFromToken: bool,
     /** The locale of built-in emails whose request named no supported language (services/email/locale.ts). */
     emails: z.strictObject({ defaultLocale: z.enum(EMAIL_LOCALES) }),
     /** Days the event log keeps events. */
@@ -204,6 +206,7 @@ export function toRenderedConfig(c: FlatProjectConfig): RenderedConfig {
       anonymous: { allowSignIn: c.anonymous_sign_up_enabled },
       refreshTokenRotation: c.refresh_token_rotation,
       requireMfa: c.require_mfa,
+      degradedReadsFromToken: c.degraded_reads_from_token,
       rateLimits: c.rate_limits,
       eventRetentionDays: c.event_retention_days,
       // The default email locale lives only in the overrides (read through renderConfig where an email is rendered).
@@ -271,6 +274,7 @@ export function toFlatProjectConfig(r: RenderedConfig): FlatProjectConfig {
     require_publishable_client_key: r.project.requirePublishableClientKey,
     refresh_token_rotation: r.doorman.refreshTokenRotation,
     require_mfa: r.doorman.requireMfa,
+    degraded_reads_from_token: r.doorman.degradedReadsFromToken,
     oauth_account_merge_strategy: r.auth.oauth.accountMergeStrategy,
     // A provider turned off for sign-in is kept in the override but not offered.
     oauth_providers: Object.values(r.auth.oauth.providers)

@@ -16,6 +16,7 @@ import { deleteSessionsOfUserStatement } from "../../db/queries/sessions";
 import { clearSelectedTeamStatement, deleteMembershipStatement, insertMembershipStatement } from "../../db/queries/teams";
 import type { Deps } from "../deps";
 import { eventIfChangedStatement } from "../events";
+import { cutUserSessions } from "../outage/revocation-cuts";
 import {
   type BatchItem,
   defaultTeamGrantStatements,
@@ -123,6 +124,8 @@ export function leaveTeamStatements(deps: Deps, caller: ScimCaller, member: Memb
   const { project, connection } = caller;
   const teamId = connection.teamId;
   const userId = member.userId;
+  // The sessions' Durable Objects refuse outage refreshes too (services/outage/revocation-cuts.ts; written after the answer).
+  cutUserSessions(deps, userId);
   return [
     deleteMembershipStatement(deps.db, project.id, teamId, userId),
     eventIfChangedStatement(deps, project.id, "team_membership.deleted", { teamId, userId }, { scim_connection_id: connection.id }),
