@@ -3,8 +3,8 @@
 // (production build) runs in workerd through Miniflare's own API with local D1 (test/bench/lib/miniflare.mjs), and
 // autocannon loads the worker's direct socket: `GET /users/me` and the refresh (`POST /auth/sessions/current/refresh`).
 // Per request it reports:
-//   - isolate CPU: busy time of the API worker's isolate from a V8 CPU profile (the inspector, 100 µs sampling),
-//     corrected for the waits for a core on a shared machine (see profiledRun);
+//   - isolate CPU: busy time of the API worker's isolate from a V8 CPU profile (the inspector, 100 µs sampling), each
+//     sample capped at twice the median interval (test/bench/lib/inspector.mjs summarise says why);
 //   - workerd CPU: utime+stime of the whole workerd process from /proc (test/bench/lib/proc.mjs), in a run without
 //     the profiler. That process also runs the local D1 (SQLite behind a Durable Object), KV, the HTTP server and
 //     the runtime, so workerd − isolate is "local D1 + runtime", which production spends elsewhere or not at all;
@@ -16,7 +16,7 @@
 // Env: NOPROXY_SECONDS (5 per run), NOPROXY_ROUNDS (3), NOPROXY_CONNECTIONS (10), NOPROXY_ONLY (users-me,refresh),
 //      NOPROXY_SAVE (tag for saved profiles), NOPROXY_TOP (self-time functions printed, 15). Flag: --write puts the
 //      section into docs/benchmarks.md (between the no-proxy-bench markers).
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
@@ -62,45 +62,26 @@ async function plainRun(server, request, seconds) {
   return { ...c, reqPerSec: c.ok / (wallMs / 1000), p50: r.latency.p50, p99: r.latency.p99, workerdMs: cpu() / Math.max(c.total, 1) };
 }
 
-/** Time on a CPU and time waiting for one (runnable, not running), in ms, of a thread (/proc/<pid>/task/<tid>/schedstat). */
-function schedstat(pid, tid = pid) {
-  try {
-    const [onCpu, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
-    return { onCpuMs: onCpu / 1e6, waitingMs: waiting / 1e6 };
-  } catch {
-    return { onCpuMs: 0, waitingMs: 0 };
-  }
-}
-
 /**
- * One bounded run under the profiler: the API isolate's busy time per answer and its profile. Busy time is wall time:
- * on a shared machine the thread also waits for a core while the isolate's code runs, and the profile counts that
- * wait. workerd runs every isolate on its main thread, so the kernel's schedstat of that thread gives the share of its
- * runnable time it actually ran (onCpu / (onCpu + waiting)); isolateMs is the busy time times that share (1 on a quiet
- * machine). The top functions are scaled the same way.
+ * One bounded run under the profiler: the API isolate's busy time per answer (lib/inspector.mjs summarise: samples
+ * capped at twice the median interval, so the local D1's time on the same thread is not folded in), the workerd CPU
+ * per answer during the run (the plain run's plus the profiler's own cost), and the profile.
  */
 async function profiledRun(server, cdp, request, seconds, top) {
-  const [pid] = server.workerdPids();
   await cdp.send("Profiler.start");
-  const before = schedstat(pid);
   const cpu = workerdCpu(server.workerdPids());
   const r = await cannon({ ...request, duration: seconds });
-  const after = schedstat(pid);
   const workerdMs = cpu();
   const { result } = await cdp.send("Profiler.stop");
   const c = counts(r);
-  const summary = summarise(result.profile, Math.max(c.total, 1), top);
-  const onCpu = after.onCpuMs - before.onCpuMs;
-  const waiting = after.waitingMs - before.waitingMs;
-  const ran = onCpu > 0 ? onCpu / (onCpu + waiting) : 1;
+  const n = Math.max(c.total, 1);
+  const summary = summarise(result.profile, n, top);
   return {
     ...c,
-    busyMs: summary.busyMsPerRequest,
-    ran,
-    // workerd's CPU in this run: above the plain run's by the profiler's own cost.
-    profiledWorkerdMs: workerdMs / Math.max(c.total, 1),
-    isolateMs: summary.busyMsPerRequest * ran,
-    top: summary.top.map((t) => ({ ...t, usPerRequest: t.usPerRequest * ran })),
+    isolateMs: summary.busyMsPerRequest,
+    rawBusyMs: summary.rawBusyMsPerRequest,
+    profiledWorkerdMs: workerdMs / n,
+    top: summary.top,
     profile: result.profile,
   };
 }
@@ -108,7 +89,7 @@ async function profiledRun(server, cdp, request, seconds, top) {
 const fmt = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 
 /**
- * Runs the bench and returns { markdown, figures }: figures[scenario] = { isolateMs, busyMs, ran,
+ * Runs the bench and returns { markdown, figures }: figures[scenario] = { isolateMs, rawBusyMs, profiledWorkerdMs,
  * workerdMs, d1RuntimeMs, reqPerSec, p50, p99, requests, failed, rounds, top }, figures.loadavg = [before, after].
  */
 export async function noProxyBench({ log = () => {} } = {}) {
@@ -151,7 +132,7 @@ export async function noProxyBench({ log = () => {} } = {}) {
         plain.push(await plainRun(server, request, SECONDS));
         profiled.push(await profiledRun(server, cdp, request, SECONDS, TOP));
         log(
-          `${name} round ${i + 1}: ${fmt(plain[i].reqPerSec, 0)} req/s, workerd ${fmt(plain[i].workerdMs)} ms/req, isolate ${fmt(profiled[i].isolateMs)} ms/req (busy ${fmt(profiled[i].busyMs)}, workerd ${fmt(profiled[i].profiledWorkerdMs)} when profiled, ran ${fmt(profiled[i].ran * 100, 0)}% of its runnable time), ${plain[i].bad + profiled[i].bad} failed`,
+          `${name} round ${i + 1}: ${fmt(plain[i].reqPerSec, 0)} req/s, workerd ${fmt(plain[i].workerdMs)} ms/req, isolate ${fmt(profiled[i].isolateMs)} ms/req (uncapped ${fmt(profiled[i].rawBusyMs)}; workerd ${fmt(profiled[i].profiledWorkerdMs)} when profiled), ${plain[i].bad + profiled[i].bad} failed`,
         );
       }
       const isolateMs = median(profiled.map((p) => p.isolateMs));
@@ -161,8 +142,7 @@ export async function noProxyBench({ log = () => {} } = {}) {
         isolateMs,
         workerdMs,
         d1RuntimeMs: workerdMs - isolateMs,
-        busyMs: median(profiled.map((p) => p.busyMs)),
-        ran: median(profiled.map((p) => p.ran)),
+        rawBusyMs: median(profiled.map((p) => p.rawBusyMs)),
         profiledWorkerdMs: median(profiled.map((p) => p.profiledWorkerdMs)),
         reqPerSec: median(plain.map((p) => p.reqPerSec)),
         p50: median(plain.map((p) => p.p50)),
@@ -171,7 +151,7 @@ export async function noProxyBench({ log = () => {} } = {}) {
         failed: plain.reduce((a, p) => a + p.bad, 0) + profiled.reduce((a, p) => a + p.bad, 0),
         rounds: {
           isolateMs: profiled.map((p) => p.isolateMs),
-          busyMs: profiled.map((p) => p.busyMs),
+          rawBusyMs: profiled.map((p) => p.rawBusyMs),
           workerdMs: plain.map((p) => p.workerdMs),
           reqPerSec: plain.map((p) => p.reqPerSec),
         },
@@ -200,16 +180,16 @@ function markdownOf(f) {
     .filter(([key]) => f[key])
     .map(([key, label]) => {
       const s = f[key];
-      return `| ${label} | **${fmt(s.isolateMs)}** | ${fmt(s.busyMs)} (${fmt(s.ran * 100, 0)}%) | ${fmt(s.workerdMs)} | ${fmt(s.d1RuntimeMs)} | ${fmt(s.reqPerSec, 0)} | ${s.p50} / ${s.p99} | ${s.failed} |`;
+      return `| ${label} | **${fmt(s.isolateMs)}** | ${fmt(s.workerdMs)} | ${fmt(s.d1RuntimeMs)} | ${fmt(s.reqPerSec, 0)} | ${s.p50} / ${s.p99} | ${s.failed} |`;
     });
   return [
     "<!-- no-proxy-bench:start -->",
     "## No-proxy bench (Miniflare, no wrangler proxy)",
     "",
-    `\`npm run bench:noproxy\`: the production build of the API worker in workerd through Miniflare ${versionOf("miniflare")}'s own API, local D1, loaded on its direct socket by autocannon (${f.connections} connections); medians of ${f.rounds} rounds of ${f.seconds} s. Isolate busy is the API isolate's busy time in a V8 CPU profile (100 µs sampling): wall time while its JavaScript, or the runtime's code on its behalf, runs, including waits for a core on a shared machine. Isolate CPU is that busy time times the share of its runnable time workerd's thread actually ran (the kernel's schedstat, in brackets; 100% on a quiet machine). Workerd CPU is the whole workerd process from /proc in the unprofiled runs; it also runs the local D1, KV and the HTTP server, so workerd − isolate is local D1 + runtime, which the worker does not spend in production. Load average ${load(f.loadavg[0])} before, ${load(f.loadavg[1])} after (2 cores).`,
+    `\`npm run bench:noproxy\`: the production build of the API worker in workerd through Miniflare ${versionOf("miniflare")}'s own API, local D1, loaded on its direct socket by autocannon (${f.connections} connections); medians of ${f.rounds} rounds of ${f.seconds} s. Isolate CPU is the API isolate's busy time in a V8 CPU profile (100 µs sampling; each sample counts for at most twice the median interval, because V8 folds the time the thread spends in other isolates, such as the local D1's Durable Object, into the isolate's next sample). Workerd CPU is the whole workerd process from /proc in the unprofiled runs; it also runs the local D1, KV and the HTTP server, so workerd − isolate is local D1 + runtime, which the worker does not spend in production. Load average ${load(f.loadavg[0])} before, ${load(f.loadavg[1])} after (2 cores).`,
     "",
-    "| operation | isolate CPU ms/req | isolate busy ms/req (thread ran) | workerd CPU ms/req | local D1 + runtime ms/req | req/s | p50 / p99 ms | failed |",
-    "|---|---|---|---|---|---|---|---|",
+    "| operation | isolate CPU ms/req | workerd CPU ms/req | local D1 + runtime ms/req | req/s | p50 / p99 ms | failed |",
+    "|---|---|---|---|---|---|---|",
     ...rows,
     "<!-- no-proxy-bench:end -->",
   ].join("\n");
