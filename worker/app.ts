@@ -12,7 +12,6 @@ import { addApiDocs, buildOpenApiDocument } from "./http/openapi";
 import { routeGroup } from "./http/route";
 import { renderKnownError, renderStatusError, StatusError } from "./lib/errors";
 import { authenticate } from "./middleware/auth";
-import { cors } from "./middleware/cors";
 import { requestContext } from "./middleware/request-context";
 import { responseHeaders } from "./middleware/response-headers";
 import { webhookDispatch } from "./middleware/webhook-dispatch";
@@ -215,9 +214,8 @@ app.use(`${BETA_VERSION_PREFIX}/*`, (c, next) =>
     return app.fetch(request, c.env, ctx);
   }),
 );
-// Outermost first: request id, config and deps; CORS (and preflights); the wire's response headers; then who is calling.
+// Outermost first: request id, config and deps; the wire's response headers and CORS (and preflights); then who is calling.
 app.use("*", requestContext);
-app.use("*", cors);
 app.use("*", responseHeaders);
 app.use("/api/*", authenticate);
 // After the response: the request's committed webhook events go to the queue.

@@ -2,6 +2,8 @@
 
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { type AccessTokenClaims, audienceFor, issuerFor, signAccessToken, verifyAccessToken } from "../../worker/crypto/access-tokens";
+import { getSigningKey } from "../../worker/crypto/signing-keys";
 import { call, createProjectWithKeys, internalClient, signUp } from "../helpers/api";
 import { workerFetch } from "../helpers/worker-fetch";
 
@@ -155,5 +157,67 @@ describe("token rejection", () => {
     });
     expect(refresh.status).toBe(401);
     expect(refresh.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+  });
+});
+
+describe("signing and verifying in the worker (crypto/access-tokens.ts)", () => {
+  const keys = { secret: "a-secret-only-this-test-signs-with-0123456789" };
+  const claims: AccessTokenClaims = {
+    sub: "3f1d7c2e-0000-4000-8000-000000000001",
+    project_id: "token-test-project",
+    branch_id: "main",
+    refresh_token_id: "3f1d7c2e-0000-4000-8000-000000000002",
+    role: "authenticated",
+    name: "Zoë 名前",
+    email: "zoe@example.com",
+    email_verified: false,
+    selected_team_id: null,
+    signed_up_at: 1_767_225_600_000,
+    is_anonymous: false,
+    is_restricted: true,
+    restricted_reason: { type: "email_not_verified" },
+    requires_totp_mfa: false,
+  };
+  const now = Date.UTC(2026, 0, 1, 12);
+
+  it("signs the same header and claims as jose's SignJWT, and jose verifies the signature", async () => {
+    const token = await signAccessToken(keys, "http://localhost", claims, now, 600);
+    const aud = audienceFor(claims.project_id, claims);
+    const key = await getSigningKey(keys.secret, aud);
+    const iat = Math.floor(now / 1000);
+    const { sub, ...rest } = claims;
+    const reference = await new SignJWT({ ...rest })
+      .setProtectedHeader({ alg: "ES256", kid: key.kid })
+      .setSubject(sub)
+      .setIssuer(issuerFor("http://localhost", claims.project_id, aud))
+      .setAudience(aud)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .sign(key.privateKey);
+    expect(token.split(".").slice(0, 2)).toEqual(reference.split(".").slice(0, 2));
+    const { payload, protectedHeader } = await jwtVerify(token, key.publicKey, { algorithms: ["ES256"], currentDate: new Date(now) });
+    expect(protectedHeader).toEqual({ alg: "ES256", kid: key.kid });
+    expect(payload).toMatchObject({ ...rest, sub, aud, iat, exp: iat + 600 });
+  });
+
+  it("a token verified before is still checked for expiry at each use, and only under the secret that verified it", async () => {
+    const token = await signAccessToken(keys, "http://localhost", claims, now, 600);
+    const first = await verifyAccessToken(keys, token, now);
+    expect(first.ok).toBe(true);
+    // The same token again (from the isolate's cache of verified tokens): same claims while valid, expired after exp.
+    expect(await verifyAccessToken(keys, token, now + 1000)).toEqual(first);
+    expect(await verifyAccessToken(keys, token, now + 600_000)).toMatchObject({ ok: false, reason: "expired" });
+    // Another secret (the old one no longer listed): the cached check does not count.
+    expect(await verifyAccessToken({ secret: "another-secret-entirely-0123456789" }, token, now)).toEqual({
+      ok: false,
+      reason: "unparsable",
+    });
+    // Kept as the previous secret: still valid.
+    expect((await verifyAccessToken({ secret: "another-secret-entirely-0123456789", previousSecret: keys.secret }, token, now)).ok).toBe(
+      true,
+    );
+    // A tampered signature is never taken from the cache.
+    const tampered = `${token.slice(0, -4)}${token.endsWith("AAAA") ? "BBBB" : "AAAA"}`;
+    expect(await verifyAccessToken(keys, tampered, now)).toEqual({ ok: false, reason: "unparsable" });
   });
 });

@@ -2,10 +2,13 @@
 
 const encoder = new TextEncoder();
 
+/** "00" … "ff": every request hashes its key (and a refresh its token), so no per-byte toString and padStart. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let out = "";
-  for (const b of view) out += b.toString(16).padStart(2, "0");
+  for (let i = 0; i < view.length; i++) out += HEX_BYTES[view[i]!];
   return out;
 }
 

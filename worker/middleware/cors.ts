@@ -1,11 +1,9 @@
 /**
- * CORS: any origin may call (the API authenticates by headers, never cookies); preflights answer here.
+ * CORS: any origin may call (the API authenticates by headers, never cookies). Preflights answer with `preflight`,
+ * every other answer gets `setCors`'s headers; both from middleware/response-headers.ts.
  * That includes the OpenID provider's public endpoints (discovery, token, userinfo, introspect, revoke,
  * and the origin's /.well-known forms): `*` without credentials, as browser-based apps and MCP clients need.
  */
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../http/hono-env";
-
 const ALLOWED_HEADERS = [
   "content-type",
   "authorization",
@@ -51,7 +49,8 @@ const EXPOSED_HEADERS = [
   "www-authenticate",
 ].join(", ");
 
-function setCors(headers: Headers) {
+/** The CORS headers of every answer (set by middleware/response-headers.ts). */
+export function setCors(headers: Headers) {
   // Any origin may call: the API authenticates by headers, never by cookies (credentials: omit).
   headers.set("access-control-allow-origin", "*");
   headers.set("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
@@ -60,14 +59,9 @@ function setCors(headers: Headers) {
   headers.set("access-control-max-age", "86400");
 }
 
-export const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === "OPTIONS") {
-    const headers = new Headers({ "x-stack-request-id": c.get("requestId") });
-    setCors(headers);
-    return new Response(null, { status: 204, headers });
-  }
-  await next();
-  const headers = new Headers(c.res.headers);
+/** The answer to a preflight (OPTIONS): 204 with the CORS headers and the request id, before any route. */
+export function preflight(requestId: string): Response {
+  const headers = new Headers({ "x-stack-request-id": requestId });
   setCors(headers);
-  c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
-};
+  return new Response(null, { status: 204, headers });
+}

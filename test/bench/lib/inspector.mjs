@@ -31,22 +31,36 @@ export async function inspector(port, target) {
 }
 
 /**
- * Busy time (every sample but "(idle)"; "(program)" and "(garbage collector)" count) and the top self-time
- * functions of a profile, per request.
+ * Busy time (every sample but "(idle)"; "(program)" and "(garbage collector)" count) and the top self-time functions
+ * of a profile, per request. Each sample stands for the time since the previous one, capped at twice the profile's
+ * median interval: V8 takes no sample of an isolate while its thread runs another isolate (workerd runs the local D1's
+ * Durable Object, KV and every worker of the process on one thread), so without the cap the isolate's next sample
+ * (typically the code resuming after a D1 call) would absorb the D1's own time; the same holds while the thread waits
+ * for a core. `rawBusyMsPerRequest` is the uncapped sum.
  */
 export function summarise(profile, requests, topN = 15) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const sorted = profile.timeDeltas.filter((d) => d > 0).sort((a, b) => a - b);
+  const cap = 2 * (sorted[Math.floor(sorted.length / 2)] ?? 0);
   const self = new Map();
   let busy = 0;
+  let raw = 0;
   profile.samples.forEach((nodeId, i) => {
     const frame = byId.get(nodeId).callFrame;
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    const delta = profile.timeDeltas[i] ?? 0;
     if (frame.functionName === "(idle)") return;
+    const ms = Math.min(delta, cap) / 1000;
+    raw += delta / 1000;
     busy += ms;
     const where = frame.url ? `${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}` : "";
     const key = `${frame.functionName || "(anonymous)"} ${where}`.trim();
     self.set(key, (self.get(key) ?? 0) + ms);
   });
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, topN);
-  return { busyMsPerRequest: busy / requests, top: top.map(([name, ms]) => ({ name, usPerRequest: (ms / requests) * 1000 })) };
+  return {
+    busyMsPerRequest: busy / requests,
+    rawBusyMsPerRequest: raw / requests,
+    sampleCapUs: cap,
+    top: top.map(([name, ms]) => ({ name, usPerRequest: (ms / requests) * 1000 })),
+  };
 }

@@ -15,7 +15,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { root } from "./doorman.mjs";
@@ -116,7 +116,7 @@ export async function startMiniflareWorker({ vars = {}, inspectorPort, wrapDb, p
     workers.push({
       name: WRAPPER_WORKER,
       modules: true,
-      scriptPath: wrapDb,
+      scriptPath: resolve(root, wrapDb), // a relative path is the repository's
       // No compatibility date or flags: a wrapped binding runs with those of the worker that has it.
       // The same database as the API's DB (same id, same persisted file).
       d1Databases: { INNER: d1Databases.DB },

@@ -1,6 +1,7 @@
 /** Data access for users, their primary email and selected team. */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { aliasedColumns } from "../prepared";
 import { contactChannels, oauthAccounts, teamMembers, teams, users } from "../schema";
 
 export type UserRow = typeof users.$inferSelect;
@@ -75,8 +76,57 @@ export function userRecordQueries(db: Db, projectId: string | Placeholder, userI
       .from(teams)
       .where(inArray(teams.id, db.select({ id: users.selectedTeamId }).from(users).where(userIdIs(users.id, userId))))
       .limit(1),
-    oauthProviderRefsQuery(db, userIdIs(oauthAccounts.userId, userId)),
+    userOAuthRefsQuery(db, userId),
   ] as const;
+}
+
+const userColumns = aliasedColumns(users, "u_");
+const primaryEmailColumns = aliasedColumns(contactChannels, "c_");
+const selectedTeamColumns = aliasedColumns(teams, "t_");
+
+/**
+ * The user record's user, primary email and selected team as ONE joined row (the same rows userRecordQueries' first
+ * three selects read), for rawPreparedOnce (db/prepared.ts): the hot read path (db/queries/auth-lookup.ts) asks D1
+ * one statement instead of three and decodes it without drizzle's mapping. `extra`: more columns of the same row, which
+ * the caller reads from `row`. Pair it with userOAuthRefsQuery and assemble with userRecordFromRow.
+ */
+export function userRecordRowQuery(db: Db, projectId: string | Placeholder, userId: UserIdRef, extra: Record<string, SQL.Aliased> = {}) {
+  const query = db
+    .select({ ...userColumns.fields, ...primaryEmailColumns.fields, ...selectedTeamColumns.fields, ...extra })
+    .from(users)
+    .leftJoin(
+      contactChannels,
+      and(eq(contactChannels.userId, users.id), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")),
+    )
+    .leftJoin(teams, eq(teams.id, users.selectedTeamId))
+    .where(and(eq(users.projectId, projectId), userIdIs(users.id, userId)))
+    .limit(1);
+  const decode = (row: Record<string, unknown>) => ({
+    user: userColumns.decode(row),
+    primaryEmail: primaryEmailColumns.decode(row),
+    selectedTeam: selectedTeamColumns.decode(row),
+    row,
+  });
+  return { query, decode };
+}
+
+/** The OAuth account refs of one user (userRecordQueries' fourth select). */
+export function userOAuthRefsQuery(db: Db, userId: UserIdRef) {
+  return oauthProviderRefsQuery(db, userIdIs(oauthAccounts.userId, userId));
+}
+
+/** A user record from userRecordRowQuery's decoded row (or none) and userOAuthRefsQuery's rows. */
+export function userRecordFromRow(
+  decoded: { user: UserRow | null; primaryEmail: ContactChannelRow | null; selectedTeam: TeamRow | null } | undefined,
+  oauthRows: readonly unknown[],
+): UserRecord | null {
+  if (!decoded?.user) return null;
+  return {
+    user: decoded.user,
+    primaryEmail: decoded.primaryEmail,
+    selectedTeam: decoded.selectedTeam,
+    oauthProviders: refsOf(oauthRows as Parameters<typeof refsOf>[0], decoded.user.id),
+  };
 }
 
 export function userRecordFrom(results: readonly unknown[][]): UserRecord | null {
