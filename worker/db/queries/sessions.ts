@@ -1,10 +1,10 @@
 /** Data access for sessions (one row per sign-in; the refresh token is stored as SHA-256). */
 import { and, asc, desc, eq, gt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { batchPrepared, preparedOnce } from "../prepared";
+import { batchPrepared, preparedOnce, rawPreparedOnce } from "../prepared";
 import { retiredRefreshTokens, sessions } from "../schema";
 import { insertEventIfChangedStatement, type NewEvent } from "./events";
-import { type UserRecord, userRecordFrom, userRecordQueries } from "./users";
+import { type UserRecord, userOAuthRefsQuery, userRecordFromRow, userRecordRowQuery } from "./users";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -169,39 +169,43 @@ export async function touchSessionReadingUser(
   ipInfo: unknown,
   limits: SessionLimits = NO_SESSION_LIMITS,
 ): Promise<{ session: LiveSessionFacts; record: UserRecord } | null> {
-  const [update, ...user] = touchAndUserQueries(db);
   const values = { projectId, tokenHash, now, ...limits, ipInfo: ipInfo == null ? null : JSON.stringify(ipInfo) };
-  const [touched, ...userRows] = (await batchPrepared(
-    db,
-    [update!, ...user].map((query) => ({ query, values })),
-  )) as unknown[][];
+  const [touched, userRows, oauthRows] = (await batchPrepared(db, [
+    { query: touchQuery(db), values },
+    { query: userOfSessionQuery(db), values },
+    { query: oauthRefsOfSessionQuery(db), values },
+  ])) as unknown[][];
   const session = touched?.[0] as LiveSessionFacts | undefined;
-  const record = userRecordFrom(userRows);
+  const record = userRecordFromRow(
+    (userRows as ReturnType<ReturnType<typeof userRecordRowQuery>["decode"]>[] | undefined)?.[0],
+    oauthRows ?? [],
+  );
   return session && record ? { session, record } : null;
 }
 
-/** The statements of touchSessionReadingUser, prepared once (the refresh hot path). */
-const touchAndUserQueries = preparedOnce((db) => {
-  const p = { projectId: sql.placeholder("projectId"), tokenHash: sql.placeholder("tokenHash"), now: sql.placeholder("now") };
-  const live = and(
-    eq(sessions.projectId, p.projectId),
-    eq(sessions.refreshTokenHash, p.tokenHash),
-    gt(sessions.expiresAt, p.now),
-    // The project's idle timeout and absolute lifetime (-1: none).
-    gt(sessions.lastUsedAt, sql.placeholder("idleSince")),
-    gt(sessions.createdAt, sql.placeholder("bornAfter")),
-  );
-  const userOfSession = sql`SELECT ${sessions.userId} FROM ${sessions} WHERE ${live}`;
-  return [
-    db
-      .update(sessions)
-      // ipInfo arrives as JSON text (or null: keep the last one).
-      .set({ lastUsedAt: sql`${p.now}`, lastIpInfo: sql`coalesce(${sql.placeholder("ipInfo")}, last_ip_info)` })
-      .where(live)
-      .returning(liveSessionFacts),
-    ...userRecordQueries(db, p.projectId, userOfSession),
-  ] as const;
-});
+// The statements of touchSessionReadingUser, prepared once (the refresh hot path): the stamp, then the session's
+// user record as one joined row (decoded without drizzle's mapping, db/prepared.ts rawPreparedOnce) and its OAuth refs.
+const placeholders = { projectId: sql.placeholder("projectId"), tokenHash: sql.placeholder("tokenHash"), now: sql.placeholder("now") };
+const liveByToken = and(
+  eq(sessions.projectId, placeholders.projectId),
+  eq(sessions.refreshTokenHash, placeholders.tokenHash),
+  gt(sessions.expiresAt, placeholders.now),
+  // The project's idle timeout and absolute lifetime (-1: none).
+  gt(sessions.lastUsedAt, sql.placeholder("idleSince")),
+  gt(sessions.createdAt, sql.placeholder("bornAfter")),
+);
+// Read after the stamp in the same batch: the stamped session is still live, an ended one names nobody.
+const userOfSession = sql`SELECT ${sessions.userId} FROM ${sessions} WHERE ${liveByToken}`;
+const touchQuery = preparedOnce((db) =>
+  db
+    .update(sessions)
+    // ipInfo arrives as JSON text (or null: keep the last one).
+    .set({ lastUsedAt: sql`${placeholders.now}`, lastIpInfo: sql`coalesce(${sql.placeholder("ipInfo")}, last_ip_info)` })
+    .where(liveByToken)
+    .returning(liveSessionFacts),
+);
+const userOfSessionQuery = rawPreparedOnce((db) => userRecordRowQuery(db, placeholders.projectId, userOfSession));
+const oauthRefsOfSessionQuery = preparedOnce((db) => userOAuthRefsQuery(db, userOfSession));
 
 /**
  * Replaces the refresh token only if `oldHash` is still current (compare-and-set), retiring the old
