@@ -5,7 +5,8 @@
  * (a developer's `npm start`, `npm run bench:idle`, `npm run compat:reference`) never rewrite each
  * other's files: wrangler reloads a worker when its config file changes.
  *   - a Worker: `wrangler deploy --dry-run --outdir` (the same bundle a deploy uploads), run from a config
- *     with `main` at that bundle and `no_bundle = true`: wrangler then starts no esbuild at all;
+ *     with `main` at that bundle and `no_bundle = true`: wrangler then runs no bundler watch (only a one-off
+ *     esbuild pass over the entry's exports);
  *   - the web app's Pages Functions: `wrangler pages functions build --outdir` (the Worker Pages deploys),
  *     run as a Worker with the web app's static assets (web/build/client) as its ASSETS binding, the
  *     Functions' fallback, and `run_worker_first` so every request reaches the Functions first, as on Pages.

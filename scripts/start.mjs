@@ -23,14 +23,17 @@
 // and esbuild's watcher polls by re-reading every file of the bundle several times a second. For the
 // Pages Functions that is a 6.6 MB bundle of the Remix server build: 20-25% of a core with nobody using
 // the server, on every developer's laptop and under every local benchmark. wrangler has no flag to turn
-// that watcher off; a config with `no_bundle = true` (and no `build.processEntrypoint`, which `pages dev`
-// always sets) starts no esbuild at all. So this runs prebuilt bundles, and nothing rebuilds while idle:
-// all processes together stay under 1% of a core (`npm run bench:idle` measures it). After changing the
-// code, restart `npm start` (it rebuilds everything), or use a watch mode:
+// that watcher off. A config with `no_bundle = true` runs its `main` as is: no bundler watch, only a
+// one-off esbuild pass that reads the entry's exports. `pages dev` cannot do that for Functions (it always
+// bundles them, and 4.86 fails on `--no-bundle` with a `_worker.js` folder: "No such module
+// wrangler:modules-watch"), hence the web app runs here as the Worker its Functions build into, with the
+// same ASSETS fallback Pages gives it. So nothing rebuilds while idle: all processes together stay under
+// 1% of a core (`npm run bench:idle` measures it). After changing the code, restart `npm start` (it
+// rebuilds everything), or use a watch mode:
 //   - `npm start -- --watch`: the same stack, but the API worker is bundled by wrangler from worker/ and
-//     rebuilt when its sources change (its esbuild watcher then polls those files: a little idle CPU);
-//   - `npm run dev`: the API alone under `wrangler dev` on :8787, rebuilt on change, beside
-//     `npm run dev:web` (the web app under Vite with hot reload, /api proxied to :8787).
+//     rebuilt when its sources change (its esbuild watcher then polls those files: about 2% of a core idle);
+//   - `npm run dev`: the API alone under `wrangler dev` on :8787, rebuilt on change.
+// The e2e stack (test/e2e/stack.mjs) still runs `wrangler pages dev` itself, so Pages' own serving stays tested.
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
