@@ -12,12 +12,17 @@
  *  - the vitest pool: `serviceBindings: { EMAIL_RENDERER: { external: { address, http: {} } } }`
  *    (vitest.config.ts), at the port this was started on.
  * Offline: `wrangler dev` needs no login or network. stop() kills the process group.
+ *
+ * With `buildDir` (npm start), the renderer is bundled once into that folder and run from the bundle
+ * with no watcher (scripts/start-bundles.mjs): wrangler dev's esbuild watcher otherwise re-reads the
+ * 1.4 MB sandbox library and the wasm several times a second, about 1% of a core while nothing happens.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { bundleWorker, writeConfig } from "./start-bundles.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 export const RENDERER_CONFIG = join(root, "worker", "email-render", "wrangler.toml");
@@ -66,9 +71,10 @@ async function warmUp(url) {
 
 /**
  * Starts the renderer; resolves once its GET /health answers and a first render has booted its sandbox.
- * @param {{ port?: number, registryPath?: string, timeoutMs?: number }} [options]
+ * @param {{ port?: number, registryPath?: string, timeoutMs?: number, buildDir?: string }} [options]
  *   port: where it listens (default: a free one); registryPath: the dev registry folder (default: a new
- *   temp folder, removed by stop()). Its output is kept (the last 20 KB) for log().
+ *   temp folder, removed by stop()); buildDir: bundle once into this folder and run without a watcher
+ *   (default: `wrangler dev` of the sources, rebuilt on change). Its output is kept (the last 20 KB) for log().
  */
 export async function startEmailRenderer(options = {}) {
   const port = options.port ?? (await freePort());
@@ -83,7 +89,13 @@ export async function startEmailRenderer(options = {}) {
     ...registryEnv,
   };
   const wrangler = join(root, "node_modules", ".bin", "wrangler");
-  const args = ["dev", "-c", RENDERER_CONFIG, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)];
+  const config = options.buildDir
+    ? writeConfig(
+        join(options.buildDir, "wrangler.toml"),
+        await bundleWorker({ config: RENDERER_CONFIG, outDir: join(options.buildDir, "bundle") }),
+      )
+    : RENDERER_CONFIG;
+  const args = ["dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)];
   const child = spawn(wrangler, args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   const keep = (d) => {
@@ -118,7 +130,7 @@ export async function startEmailRenderer(options = {}) {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new Error(`the email renderer (wrangler dev -c worker/email-render/wrangler.toml) exited early:\n${log}`);
+      throw new Error(`the email renderer (wrangler dev -c ${config}) exited early:\n${log}`);
     }
     try {
       const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });

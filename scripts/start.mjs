@@ -1,27 +1,47 @@
 #!/usr/bin/env node
-// `npm start`: the whole product on one origin, offline.
+// `npm start`: the whole product on one origin, offline, built once and run without a watcher.
 //   1. apply the D1 migrations to the local state in .wrangler/state
-//   2. build the Remix web app (web/build); meanwhile start the email renderer Worker
-//      (worker/email-render/wrangler.toml) in a workerd process of its own, on a loopback port, so a
-//      hostile template cannot stall the API's thread (scripts/email-renderer-process.mjs)
-//   3. run `wrangler pages dev` in web/ with the API worker's config as a second config,
-//      so the pages and /api/* (forwarded to the worker via the API service binding) share
-//      http://localhost:$PORT (default 8788); the API reaches the renderer (EMAIL_RENDERER) through
-//      a private wrangler dev registry (WRANGLER_REGISTRY_PATH)
-//      (in development mode: a generated wrangler.dev.toml sets ENVIRONMENT = "development"; without
+//   2. build, once, into this run's folder .wrangler/start/<port>/ (scripts/start-bundles.mjs):
+//      - the Remix web app (web/build), then its Pages Functions (web/functions, with the server build
+//        they import) as one Worker bundle (`wrangler pages functions build`);
+//      - the API worker (`wrangler deploy --dry-run`: the bundle a deploy uploads);
+//      - the email renderer Worker (worker/email-render), started in a workerd process of its own on a
+//        loopback port, so a hostile template cannot stall the API's thread (scripts/email-renderer-process.mjs)
+//   3. run both bundles with `wrangler dev -c <web> -c <api>` from generated configs with `no_bundle`:
+//      the web Worker (the Pages Functions, with web/build/client as its ASSETS, every request to the
+//      Functions first as on Pages) and the API worker share http://localhost:$PORT (default 8788); /api/*
+//      goes to the API through the web app's API service binding (web/functions/[[path]].ts), as on Pages.
+//      The API reaches the renderer (EMAIL_RENDERER) through a private wrangler dev registry
+//      (WRANGLER_REGISTRY_PATH). The API's config is development mode (ENVIRONMENT = "development"; without
 //      STRIPE_SECRET_KEY it also points the worker at the local Stripe fake, scripts/stripe-dev-server.mjs,
 //      started here, with a test key)
 //   4. wait for GET /api/v1/health (the first /api request seeds the internal project in
 //      development), then print the URLs and the internal project's dev keys.
-//   5. run the worker's cron jobs (pages dev never fires them): the daily retention now and
+//   5. run the worker's cron jobs (wrangler dev never fires them): the daily retention now and
 //      every 24 h, the webhook sweep every 10 minutes.
+// Why built once (issue 32): `wrangler dev` and `wrangler pages dev` bundle with esbuild in watch mode,
+// and esbuild's watcher polls by re-reading every file of the bundle several times a second. For the
+// Pages Functions that is a 6.6 MB bundle of the Remix server build: 20-25% of a core with nobody using
+// the server, on every developer's laptop and under every local benchmark. wrangler has no flag to turn
+// that watcher off. A config with `no_bundle = true` runs its `main` as is: no bundler watch, only a
+// one-off esbuild pass that reads the entry's exports. `pages dev` cannot do that for Functions (it always
+// bundles them, and 4.86 fails on `--no-bundle` with a `_worker.js` folder: "No such module
+// wrangler:modules-watch"), hence the web app runs here as the Worker its Functions build into, with the
+// same ASSETS fallback Pages gives it. So nothing rebuilds while idle: all processes together stay under
+// 1% of a core (`npm run bench:idle` measures it). After changing the code, restart `npm start` (it
+// rebuilds everything), or use a watch mode:
+//   - `npm start -- --watch`: the same stack, but the API worker is bundled by wrangler from worker/ and
+//     rebuilt when its sources change (its esbuild watcher then polls those files: about 2% of a core idle);
+//   - `npm run dev`: the API alone under `wrangler dev` on :8787, rebuilt on change.
+// The e2e stack (test/e2e/stack.mjs) still runs `wrangler pages dev` itself, so Pages' own serving stays tested.
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmailRenderer } from "./email-renderer-process.mjs";
+import { buildProcesses, bundleWebApp, bundleWorker, replaceTopLevel, runFolder, tomlString, writeConfig } from "./start-bundles.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 8788);
@@ -30,6 +50,9 @@ const probeOrigin = `http://127.0.0.1:${port}`;
 // Where the local D1/KV/DO state lives (relative to the repo). DOORMAN_STATE_DIR gives a run its own
 // state, e.g. `npm run compat:reference`, so a test run never touches a developer's data.
 const stateDir = process.env.DOORMAN_STATE_DIR || ".wrangler/state";
+// `npm start -- --watch`: the API worker is bundled by wrangler from its sources and rebuilt on change.
+const watch = process.argv.slice(2).includes("--watch");
+const unknown = process.argv.slice(2).filter((a) => a !== "--watch");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const env = {
@@ -39,9 +62,12 @@ const env = {
 };
 
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a TCP port number, got ${JSON.stringify(process.env.PORT)}`);
+if (unknown.length) fail(`unknown argument ${unknown.join(" ")} (npm start takes only --watch)`);
 if (!existsSync(wrangler)) fail("node_modules is missing: run `npm ci` first.");
 
-let current = null; // the running child process
+// This run's bundles and generated configs (scripts/start-bundles.mjs); removed when it stops.
+const runDir = runFolder(port);
+const children = new Set(); // the child processes started here, each in its own process group
 let renderer = null; // the email renderer's process (scripts/email-renderer-process.mjs)
 let stopping = false;
 
@@ -54,14 +80,20 @@ function fail(msg) {
   process.exit(1);
 }
 
+/** Starts a child in its own process group and keeps it in `children` until it exits. */
+function launch(cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit", detached: true, ...opts });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
 /** Runs a step to completion in its own process group; rejects on a non-zero exit. */
 function step(cmd, args, opts = {}) {
   return new Promise((res, rej) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit", detached: true, ...opts });
-    current = child;
+    const child = launch(cmd, args, opts);
     child.on("error", rej);
     child.on("exit", (code, signal) => {
-      current = null;
       if (code === 0) res();
       else rej(new Error(`${cmd} ${args.join(" ")} failed (${signal ?? `exit ${code}`})`));
     });
@@ -79,22 +111,33 @@ function killGroup(child, signal) {
   }
 }
 
+/** Stops every child (steps, bundlers, wrangler dev, the renderer), removes the run's folder, exits. */
+function stopAll(signal, code) {
+  const running = [...children, ...buildProcesses];
+  const exited = running.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once("exit", r))));
+  for (const c of running) killGroup(c, signal);
+  const hard = setTimeout(() => {
+    for (const c of running) killGroup(c, "SIGKILL");
+  }, 8000);
+  hard.unref();
+  return Promise.all([renderer?.stop(), ...exited]).then(() => {
+    clearTimeout(hard);
+    // workerd may outlive the wrangler process briefly; make sure each group is gone.
+    for (const c of running) {
+      try {
+        process.kill(-c.pid, "SIGKILL");
+      } catch {}
+    }
+    rmSync(runDir, { recursive: true, force: true });
+    process.exit(code);
+  });
+}
+
 function shutdown(signal) {
   if (stopping) return;
   stopping = true;
-  const child = current;
-  if (!child) process.exit(0);
   log(`stopping (${signal})…`);
-  void renderer?.stop();
-  killGroup(child, signal);
-  const hard = setTimeout(() => killGroup(child, "SIGKILL"), 8000);
-  hard.unref();
-  child.once("exit", () => {
-    clearTimeout(hard);
-    // workerd may outlive the wrangler process briefly; make sure the group is gone.
-    killGroup(child, "SIGKILL");
-    process.exit(0);
-  });
+  void stopAll(signal, 0);
 }
 process.on("SIGINT", () => shutdown("SIGINT"));
 process.on("SIGTERM", () => shutdown("SIGTERM"));
@@ -154,17 +197,19 @@ async function waitForHealth(child, timeoutMs) {
 }
 
 /**
- * The worker's config for this run: a generated copy of wrangler.toml, wrangler.dev.toml
- * (gitignored), because the worker behind `pages dev` reads vars only from its wrangler.toml, not
- * from .dev.vars or --var. It always sets ENVIRONMENT = "development" (the committed wrangler.toml
+ * The API worker's config for this run, generated into the run's folder from wrangler.toml: the
+ * prebuilt bundle with `no_bundle` (or, with --watch, the sources for wrangler to bundle and watch),
+ * plus vars, because the worker reads its vars only from its config here, not from .dev.vars or --var.
+ * It always sets ENVIRONMENT = "development" (the committed wrangler.toml
  * is production, which refuses the public dev keys). When the shell sets SHARED_SMTP_* (e.g. a local
  * mail catcher), SHARED_OAUTH_* (real shared OAuth keys), RATE_LIMIT_* (a deployment's rate limits,
  * worker/config.ts), STRIPE_API_URL/STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET, WEB_APP_URL (where purchase URLs point),
  * EMAIL_CAPACITY_PER_HOUR, NEW_PROJECT_DEVICE_VERIFICATION, STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING (development-only, for the
  * reference suite's recorded passkeys), and for OAUTH_MOCK_ISSUER (the bundled OpenID provider started
  * below), they are added too.
+ * @param {string} base the config's text (wrangler.toml's, or the prebuilt bundle's)
  */
-function workerConfigWithRelay() {
+function apiDevConfig(base) {
   const names = [
     "SHARED_SMTP_HOST",
     "SHARED_SMTP_PORT",
@@ -184,7 +229,6 @@ function workerConfigWithRelay() {
     ...Object.keys(process.env).filter((n) => /^RATE_LIMIT_[A-Z_]+$/.test(n)),
   ];
   const relay = names.filter((n) => process.env[n]);
-  const base = readFileSync(join(root, "wrangler.toml"), "utf8");
   if (/^ENVIRONMENT\s*=/m.test(base)) fail("wrangler.toml must not set ENVIRONMENT (npm start sets development itself).");
   const lines = [
     "# Added by npm start: development mode (seeds the internal project with the public dev keys).",
@@ -194,26 +238,48 @@ function workerConfigWithRelay() {
     ...(relay.length ? ["# Added by npm start from the shell environment."] : []),
     ...relay.map((n) => `${n} = ${JSON.stringify(process.env[n])}`),
   ].join("\n");
-  writeFileSync(join(root, "wrangler.dev.toml"), base.replace(/^\[vars\]$/m, `[vars]\n${lines}`));
+  // The generated config lives in the run's folder: its one relative path points back at the repo's.
+  const located = replaceTopLevel(base, "migrations_dir", [`migrations_dir = ${tomlString(join(root, "migrations"))}`]).replace(
+    /^\[vars\]$/m,
+    () => `[vars]\n${lines}`,
+  );
   if (process.env.SHARED_SMTP_HOST)
-    log(`relaying shared email to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT ?? "587"} (wrangler.dev.toml)`);
-  return "wrangler.dev.toml";
+    log(
+      `relaying shared email to ${process.env.SHARED_SMTP_HOST}:${process.env.SHARED_SMTP_PORT ?? "587"} (${join(runDir, "wrangler.dev.toml")})`,
+    );
+  return writeConfig(join(runDir, "wrangler.dev.toml"), located);
+}
+
+/** wrangler.toml with `main` made absolute, for wrangler to bundle and watch (--watch). */
+function sourceConfig() {
+  const base = readFileSync(join(root, "wrangler.toml"), "utf8");
+  const main = base.match(/^main\s*=\s*"([^"]+)"/m)?.[1];
+  if (!main) fail("wrangler.toml has no main.");
+  return replaceTopLevel(base, "main", [`main = ${tomlString(join(root, main))}`]);
 }
 
 async function main() {
   const started = Date.now();
   if (await portInUse(port)) fail(`port ${port} is already in use (another \`npm start\`?). Stop it, or run with PORT=<other port>.`);
+  rmSync(runDir, { recursive: true, force: true }); // a crashed run's leftovers on this port
 
   log(`applying D1 migrations to ${stateDir} …`);
   await step(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
     stdio: ["ignore", "inherit", "inherit"],
   });
 
-  // The email renderer starts while the web app builds (its own workerd process; see the header).
-  const rendererReady = startEmailRenderer();
+  // Built once, side by side: the email renderer (bundled, then started in its own workerd process; see
+  // the header), the API worker's bundle, the web app and then its Pages Functions bundle.
+  log(`building into ${runDir} (web app, API worker${watch ? " watched from worker/" : ""}, email renderer) …`);
+  const rendererReady = startEmailRenderer({ buildDir: join(runDir, "renderer") });
   rendererReady.catch(() => {});
-  log("building the web app (remix vite:build) …");
+  const apiBase = watch
+    ? Promise.resolve(sourceConfig())
+    : bundleWorker({ config: join(root, "wrangler.toml"), outDir: join(runDir, "api") });
+  apiBase.catch(() => {});
   await step(npm, ["run", "build", "--silent"]);
+  const webConfig = writeConfig(join(runDir, "web.toml"), await bundleWebApp({ outDir: join(runDir, "web") }));
+  const apiText = await apiBase;
   renderer = await rendererReady;
   log(`email renderer (worker/email-render) in its own workerd process on ${renderer.url}`);
 
@@ -243,20 +309,19 @@ async function main() {
     // Webhooks signed with it are accepted (a local tool or test posting Stripe-shaped events), unless the shell sets its own.
     process.env.STRIPE_WEBHOOK_SECRET ??= STRIPE_DEV_WEBHOOK_SECRET;
   }
-  const workerConfig = workerConfigWithRelay();
+  const apiConfig = apiDevConfig(apiText);
 
   // wrangler's inspector defaults to 9229; another wrangler (e.g. `npm run dev`) may hold it.
   const inspectorPort = (await portInUse(9229)) ? await freePort() : 9229;
-  log(`starting wrangler pages dev (web + API worker) on ${origin} …`);
-  const server = spawn(
+  log(`starting wrangler dev (web app + API worker${watch ? ", the API rebuilt on change" : ", no watcher"}) on ${origin} …`);
+  const server = launch(
     wrangler,
     [
-      "pages",
       "dev",
       "-c",
-      "wrangler.toml",
+      webConfig,
       "-c",
-      `../${workerConfig}`,
+      apiConfig,
       "--persist-to",
       resolve(root, stateDir),
       "--ip",
@@ -265,23 +330,23 @@ async function main() {
       String(port),
       "--inspector-port",
       String(inspectorPort),
+      "--show-interactive-dev-session=false",
     ],
-    { cwd: join(root, "web"), env: { ...env, ...renderer.registryEnv }, stdio: ["ignore", "inherit", "inherit"], detached: true },
+    { env: { ...env, ...renderer.registryEnv }, stdio: ["ignore", "inherit", "inherit"] },
   );
-  current = server;
   server.on("exit", (code, signal) => {
-    current = null;
     if (stopping) return;
-    console.error(`\x1b[31m[doorman]\x1b[0m wrangler pages dev exited (${signal ?? `exit ${code}`}).`);
-    killGroup(server, "SIGKILL");
-    process.exit(code || 1);
+    stopping = true;
+    console.error(`\x1b[31m[doorman]\x1b[0m wrangler dev exited (${signal ?? `exit ${code}`}).`);
+    void stopAll("SIGKILL", code || 1);
   });
 
   // Any /api/v1 request seeds the internal project in development; health is the first.
   if (!(await waitForHealth(server, 120_000))) {
     if (stopping) return;
-    killGroup(server, "SIGTERM");
-    fail(`the API did not answer ${origin}/api/v1/health within 120 s (see the log above).`);
+    stopping = true;
+    console.error(`\x1b[31m[doorman]\x1b[0m the API did not answer ${origin}/api/v1/health within 120 s (see the log above).`);
+    await stopAll("SIGTERM", 1);
   }
   const keys = devKeys();
   let seeded = "";
@@ -330,7 +395,7 @@ function inboxNote() {
 }
 
 /**
- * `wrangler pages dev` never fires the worker's cron triggers, so this does, through the worker's
+ * `wrangler dev` fires no cron triggers by itself, so this does, through the worker's
  * development-only trigger (worker/index.ts DEV_SCHEDULED_PATH): the daily jobs (event retention,
  * old webhook deliveries) now and every 24 h, the webhook sweep every 10 minutes.
  */
@@ -361,7 +426,7 @@ function runCrons() {
 
 main().catch((err) => {
   if (stopping) return;
+  stopping = true;
   console.error(`\x1b[31m[doorman]\x1b[0m ${err.message}`);
-  killGroup(current, "SIGTERM");
-  process.exit(1);
+  void stopAll("SIGTERM", 1);
 });
