@@ -95,6 +95,73 @@ describe("hash queue", () => {
     void stuck;
   });
 
+  it("a waiter whose request is aborted gives its place up at once: the next one runs, without timers", async () => {
+    const queue = createHashQueue({ limit: 1, sleep: neverPoll, yieldTurn: () => Promise.resolve() });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const [a, b, c] = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const gone = new AbortController();
+    const ra = queue.run(a!.work);
+    const rb = queue.run(b!.work, { signal: gone.signal });
+    const rc = queue.run(c!.work);
+    await settle();
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 2 });
+    // The client of b disconnects while b is at the head of the line: it leaves the line there and then.
+    gone.abort(new Error("client disconnected"));
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 1 });
+    await expect(rb).rejects.toThrow("client disconnected");
+    a!.finish();
+    await settle();
+    // c started on a's release alone (no poll, no stale-waiter timeout), and b's hash never ran.
+    expect(log).toEqual(["start 0", "end 0", "start 2"]);
+    c!.finish();
+    expect(await Promise.all([ra, rc])).toEqual([0, 2]);
+    expect(queue.stats()).toMatchObject({ active: 0, waiting: 0 });
+  });
+
+  it("a job whose request is aborted while it yields gives its slot back at once", async () => {
+    // The first yield never returns: a cancelled request's timer never fires (its continuations are dropped).
+    let yields = 0;
+    const yieldTurn = () => (yields++ === 0 ? new Promise<void>(() => {}) : Promise.resolve());
+    const queue = createHashQueue({ limit: 1, sleep: neverPoll, yieldTurn, maxRunMs: 60_000 });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const [a, b, c] = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const gone = new AbortController();
+    const ra = queue.run(a!.work);
+    const rb = queue.run(b!.work, { signal: gone.signal });
+    const rc = queue.run(c!.work);
+    await settle();
+    a!.finish();
+    await settle();
+    // b holds the slot, stuck in its yield; c waits behind it.
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 1 });
+    gone.abort();
+    await settle();
+    expect(log).toEqual(["start 0", "end 0", "start 2"]);
+    c!.finish();
+    expect(await Promise.all([ra, rc])).toEqual([0, 2]);
+    expect(queue.stats()).toMatchObject({ active: 0, waiting: 0 });
+    void rb;
+  });
+
+  it("a request already aborted does not queue", async () => {
+    const queue = createHashQueue({ limit: 1, sleep: neverPoll });
+    const gone = new AbortController();
+    gone.abort(new Error("gone"));
+    let ran = false;
+    await expect(
+      queue.run(
+        async () => {
+          ran = true;
+        },
+        { signal: gone.signal },
+      ),
+    ).rejects.toThrow("gone");
+    expect(ran).toBe(false);
+    expect(queue.stats()).toMatchObject({ active: 0, waiting: 0 });
+  });
+
   it("a failing job releases its slot", async () => {
     const queue = createHashQueue({ limit: 1, sleep: neverPoll, yieldTurn: () => Promise.resolve() });
     const failing = queue.run(async () => {

@@ -13,9 +13,12 @@
  *
  * The queue is shared by concurrent requests, and workerd drops the continuations of a request
  * the client gave up on. So a slot is never handed to another request: the waiter claims it in
- * its own context (woken by the releaser, or by its own poll), a waiter that stops polling is
- * dropped after STALE_WAITER_MS, and a job that never settles loses its slot after MAX_RUN_MS.
- * One cancelled request can stall the queue for seconds, never forever.
+ * its own context (woken by the releaser, or by its own poll). A caller passes its request's
+ * AbortSignal (aborted when the client disconnects: the enable_request_signal flag): on abort its
+ * waiter leaves the line, or its job gives the slot back, at once, and the next in line is woken.
+ * Without a signal (or a request cancelled some other way) the backstops remain: a waiter that
+ * stops polling is dropped after STALE_WAITER_MS, a job that never settles loses its slot after
+ * MAX_RUN_MS. A cancelled request can stall the queue for seconds at worst, never forever.
  */
 
 /** One slot: the isolate thread runs the hash synchronously anyway, and one keeps strict arrival order. */
@@ -25,9 +28,12 @@ const POLL_MS = 250;
 const STALE_WAITER_MS = 5_000;
 const MAX_RUN_MS = 10_000;
 
+/** `signal`: the request's; once aborted, its place in line (or its slot) goes to the next request. */
+export type HashQueueRunOptions = { signal?: AbortSignal };
+
 export type HashQueue = {
-  /** Runs `work` once a slot is free, in arrival order. */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `work` once a slot is free, in arrival order; rejects with the signal's reason once it aborts before `work` starts. */
+  run<T>(work: () => Promise<T>, options?: HashQueueRunOptions): Promise<T>;
   /** Hashes running now, requests waiting, and the most that ever ran at once (for tests and benches). */
   stats(): { active: number; waiting: number; peakActive: number };
 };
@@ -68,33 +74,52 @@ export function createHashQueue(options: HashQueueOptions): HashQueue {
   }
 
   return {
-    async run<T>(work: () => Promise<T>): Promise<T> {
+    async run<T>(work: () => Promise<T>, { signal }: HashQueueRunOptions = {}): Promise<T> {
+      signal?.throwIfAborted();
       const self: Waiter = { seenAt: now(), wake: () => {} };
       waiters.push(self);
-      let waited = false;
-      for (;;) {
-        prune(self);
-        if (waiters[0] === self && running.size < limit) break;
-        waited = true;
-        const woken = new Promise<void>((resolve) => {
-          self.wake = resolve;
-        });
-        await Promise.race([woken, sleep(pollMs)]);
-        self.seenAt = now();
-      }
-      waiters.shift();
-      const job: Job = { startedAt: now() };
-      running.add(job);
-      peakActive = Math.max(peakActive, running.size);
-      // A second free slot (limit > 1) belongs to the next in line.
-      if (running.size < limit) waiters[0]?.wake();
-      try {
-        if (waited) await yieldTurn();
-        return await work();
-      } finally {
-        running.delete(job);
-        // Only a wake-up: the oldest waiter claims the slot itself, in its own request.
+      let job: Job | null = null;
+      // Runs in the cancelled request's context while that context's own continuations never will:
+      // the place in line (or the slot) is given up here, and the next waiter is woken to claim it.
+      const giveUp = () => {
+        const at = waiters.indexOf(self);
+        if (at >= 0) waiters.splice(at, 1);
+        if (job) running.delete(job);
+        self.wake();
         waiters[0]?.wake();
+      };
+      signal?.addEventListener("abort", giveUp, { once: true });
+      try {
+        let waited = false;
+        for (;;) {
+          signal?.throwIfAborted();
+          prune(self);
+          if (waiters[0] === self && running.size < limit) break;
+          waited = true;
+          const woken = new Promise<void>((resolve) => {
+            self.wake = resolve;
+          });
+          await Promise.race([woken, sleep(pollMs)]);
+          self.seenAt = now();
+        }
+        waiters.shift();
+        job = { startedAt: now() };
+        running.add(job);
+        peakActive = Math.max(peakActive, running.size);
+        // A second free slot (limit > 1) belongs to the next in line.
+        if (running.size < limit) waiters[0]?.wake();
+        try {
+          if (waited) await yieldTurn();
+          // Cancelled while yielding: the slot is already the next waiter's (giveUp); no hash for nobody.
+          signal?.throwIfAborted();
+          return await work();
+        } finally {
+          running.delete(job);
+          // Only a wake-up: the oldest waiter claims the slot itself, in its own request.
+          waiters[0]?.wake();
+        }
+      } finally {
+        signal?.removeEventListener("abort", giveUp);
       }
     },
     stats: () => ({ active: running.size, waiting: waiters.length, peakActive }),
