@@ -254,12 +254,17 @@ export async function signInBench() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await signInBench();
   const load = (l) => l.map((x) => x.toFixed(2)).join(" ");
-  console.log(`\nPOST /auth/password/sign-in, no proxy, rate limits off. Load average ${load(r.loadavg[0])} before, ${load(r.loadavg[1])} after.`);
+  console.log(
+    `\nPOST /auth/password/sign-in, no proxy, rate limits off. Load average ${load(r.loadavg[0])} before, ${load(r.loadavg[1])} after.`,
+  );
   if (r.count) {
     const { before, after, sample } = r.count;
-    console.log(`D1 per sign-in (median of ${COUNT}): before the answer ${before.roundTrips} round trips, ${before.statements} statements;`);
+    console.log(
+      `D1 per sign-in (median of ${COUNT}): before the answer ${before.roundTrips} round trips, ${before.statements} statements;`,
+    );
     console.log(`  after it (deferred) ${after.roundTrips} round trips, ${after.statements} statements.`);
-    if (process.env.SIGN_IN_SQL) for (const s of sample) console.log(`  ${s.before ? "before" : "after "} ${s.kind} ${s.statements}: ${s.sql}`);
+    if (process.env.SIGN_IN_SQL)
+      for (const s of sample) console.log(`  ${s.before ? "before" : "after "} ${s.kind} ${s.statements}: ${s.sql}`);
   }
   if (r.cpu) {
     const c = r.cpu;

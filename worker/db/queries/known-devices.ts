@@ -19,7 +19,9 @@ export function listRecentDevices(db: Db, projectId: string, userId: string): Pr
  */
 export function recentDevicesQuery(db: Db, projectId: string | Placeholder, userId: string | Placeholder | SQL) {
   const user =
-    typeof userId === "string" || userId instanceof Placeholder ? eq(knownDevices.userId, userId) : sql`${knownDevices.userId} = (${userId})`;
+    typeof userId === "string" || userId instanceof Placeholder
+      ? eq(knownDevices.userId, userId)
+      : sql`${knownDevices.userId} = (${userId})`;
   return db
     .select()
     .from(knownDevices)

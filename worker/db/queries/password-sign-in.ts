@@ -31,7 +31,11 @@ const queries = preparedOnce((db) => {
     eq(contactChannels.value, p.email),
     eq(contactChannels.usedForAuth, true),
   )}`;
-  return [verifiedDomainQuery(db, p.projectId, p.domain), recentDevicesQuery(db, p.projectId, owner), ...userRecordQueries(db, p.projectId, owner)];
+  return [
+    verifiedDomainQuery(db, p.projectId, p.domain),
+    recentDevicesQuery(db, p.projectId, owner),
+    ...userRecordQueries(db, p.projectId, owner),
+  ];
 });
 
 /** `email`: normalised (trimmed, lower-cased), as the auth channels store it. */

@@ -1,8 +1,8 @@
 /** Password sign-up and sign-in, and anonymous sign-up (with in-place upgrade of anonymous users). */
 import { createHashQueue } from "../../crypto/hash-queue";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../crypto/password";
-import type { ProjectRow } from "../../db/queries/projects";
 import { readPasswordSignIn } from "../../db/queries/password-sign-in";
+import type { ProjectRow } from "../../db/queries/projects";
 import { emailDomain } from "../../db/queries/sso-domains";
 import { findUserRecord, type UserRecord, updateUserStatement } from "../../db/queries/users";
 import type { Deps } from "../deps";
@@ -124,10 +124,13 @@ export type SignInResult =
 const SIGN_IN_CONCURRENCY = 2;
 const signInGate = createHashQueue({ limit: SIGN_IN_CONCURRENCY });
 
+/** `signal`: the request's (aborted when the client disconnects): an abandoned sign-in leaves the hash queues at once. */
+type SignInInput = { email: string; password: string; ipInfo: IpInfo; signal?: AbortSignal };
+
 export async function signInWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo; botChallenge?: BotChallengeFields },
+  input: SignInInput & { botChallenge?: BotChallengeFields },
 ): Promise<SignInResult> {
   // Before the hash queue: a bot waits in no line and burns no Argon2 run. The gate also asks the
   // request's risk signals (failures for this address, a disposable domain, a Tor exit) whether a token is due.
@@ -135,14 +138,10 @@ export async function signInWithPassword(
     email: input.email,
   });
   if (!challenge.ok) return challenge;
-  return signInGate.run(() => signInWithPasswordNow(deps, project, input));
+  return signInGate.run(() => signInWithPasswordNow(deps, project, input), { signal: input.signal });
 }
 
-async function signInWithPasswordNow(
-  deps: Deps,
-  project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo },
-): Promise<SignInResult> {
+async function signInWithPasswordNow(deps: Deps, project: ProjectRow, input: SignInInput): Promise<SignInResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return fail("password_auth_disabled");
   const email = normaliseEmail(input.email);
@@ -153,11 +152,11 @@ async function signInWithPasswordNow(
   if (!enforced.ok) return enforced;
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
-    await burnPasswordCheck(input.password);
+    await burnPasswordCheck(input.password, { signal: input.signal });
     await passwordFailure(deps, project, record?.user.id ?? null, input.email);
     return fail("email_password_mismatch");
   }
-  const check = await verifyPassword(input.password, record.user.passwordHash);
+  const check = await verifyPassword(input.password, record.user.passwordHash, { signal: input.signal });
   if (!check.ok) {
     await passwordFailure(deps, project, record.user.id, input.email);
     return fail("email_password_mismatch");
