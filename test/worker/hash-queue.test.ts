@@ -145,6 +145,57 @@ describe("hash queue", () => {
     void rb;
   });
 
+  it("without a signal, a job that never comes back from its yield loses its slot after the waiters' short lease", async () => {
+    let clock = 0;
+    let yields = 0;
+    const yieldTurn = () => (yields++ === 0 ? new Promise<void>(() => {}) : Promise.resolve());
+    const queue = createHashQueue({
+      limit: 1,
+      now: () => clock,
+      sleep: () => settle().then(() => undefined),
+      yieldTurn,
+      staleWaiterMs: 1000,
+    });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const [a, b, c] = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const ra = queue.run(a!.work);
+    void queue.run(b!.work);
+    const rc = queue.run(c!.work);
+    await settle();
+    a!.finish();
+    await settle();
+    await settle();
+    expect(log).toEqual(["start 0", "end 0"]);
+    clock = 1001;
+    c!.finish();
+    // b's job is still in its yield (its request is gone): c's next poll takes the slot back, long before MAX_RUN_MS.
+    expect(await Promise.all([ra, rc])).toEqual([0, 2]);
+    expect(log).toEqual(["start 0", "end 0", "start 2", "end 2"]);
+  });
+
+  it("a live waiter dropped as stale (its isolate was busy) takes its place back in arrival order", async () => {
+    let clock = 0;
+    const queue = createHashQueue({ limit: 1, now: () => clock, sleep: () => settle().then(() => undefined), staleWaiterMs: 1000 });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const jobs = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const results = jobs.map((j) => queue.run(j.work));
+    await settle();
+    // Nobody polled for longer than the limit: the first poll drops the others, who come back on theirs.
+    clock = 5000;
+    await settle();
+    await settle();
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 2 });
+    for (const job of jobs) {
+      job.finish();
+      await settle();
+      await settle();
+    }
+    expect(await Promise.all(results)).toEqual([0, 1, 2]);
+    expect(log.filter((l) => l.startsWith("start"))).toEqual(["start 0", "start 1", "start 2"]);
+  });
+
   it("a request already aborted does not queue", async () => {
     const queue = createHashQueue({ limit: 1, sleep: neverPoll });
     const gone = new AbortController();
