@@ -2,9 +2,9 @@
 // `npm run bench:sign-in`: where a password sign-in's time goes, without the dev proxy (issue 32, part E). The
 // production build of the API worker runs in workerd through Miniflare's own API (test/bench/lib/miniflare.mjs),
 // every rate-limit rule off (as bench:peer runs Doorman), and the bench reports per sign-in:
-//   - D1 round trips and statements, before the answer and after it (deps.defer), from a run whose D1 is the
-//     counting wrapper test/bench/lib/d1-counter.mjs: SIGN_IN_COUNT sign-ins one at a time, each followed by a pause
-//     so its deferred work lands; a line is "before" when it reached this process before the response did;
+//   - D1 round trips and statements, from a run whose D1 is the counting wrapper test/bench/lib/d1-counter.mjs:
+//     SIGN_IN_COUNT sign-ins one at a time, each followed by a pause so its deferred work (deps.defer) lands too; a
+//     line is "before" when it reached this process before the response did (deferred work often starts before);
 //   - isolate CPU: the API isolate's busy time in a V8 CPU profile (100 µs sampling), corrected by the share of its
 //     runnable time workerd's thread actually ran (/proc schedstat: the machine is shared), and the same minus the
 //     password hash (samples under argon2idRaw or in WebAssembly), the "non-hash" figure bench:peer compares;
@@ -260,9 +260,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (r.count) {
     const { before, after, sample } = r.count;
     console.log(
-      `D1 per sign-in (median of ${COUNT}): before the answer ${before.roundTrips} round trips, ${before.statements} statements;`,
+      `D1 per sign-in (median of ${COUNT}): ${before.roundTrips + after.roundTrips} round trips, ${before.statements + after.statements} statements`,
     );
-    console.log(`  after it (deferred) ${after.roundTrips} round trips, ${after.statements} statements.`);
+    // Deferred work (deps.defer) starts as soon as it is deferred, often before the answer: the split is by arrival only.
+    console.log(
+      `  issued before the answer arrived: ${before.roundTrips} round trips, ${before.statements} statements; after: ${after.roundTrips}, ${after.statements}.`,
+    );
     if (process.env.SIGN_IN_SQL)
       for (const s of sample) console.log(`  ${s.before ? "before" : "after "} ${s.kind} ${s.statements}: ${s.sql}`);
   }
