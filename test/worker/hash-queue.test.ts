@@ -95,6 +95,124 @@ describe("hash queue", () => {
     void stuck;
   });
 
+  it("a waiter whose request is aborted gives its place up at once: the next one runs, without timers", async () => {
+    const queue = createHashQueue({ limit: 1, sleep: neverPoll, yieldTurn: () => Promise.resolve() });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const [a, b, c] = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const gone = new AbortController();
+    const ra = queue.run(a!.work);
+    const rb = queue.run(b!.work, { signal: gone.signal });
+    const rc = queue.run(c!.work);
+    await settle();
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 2 });
+    // The client of b disconnects while b is at the head of the line: it leaves the line there and then.
+    gone.abort(new Error("client disconnected"));
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 1 });
+    await expect(rb).rejects.toThrow("client disconnected");
+    a!.finish();
+    await settle();
+    // c started on a's release alone (no poll, no stale-waiter timeout), and b's hash never ran.
+    expect(log).toEqual(["start 0", "end 0", "start 2"]);
+    c!.finish();
+    expect(await Promise.all([ra, rc])).toEqual([0, 2]);
+    expect(queue.stats()).toMatchObject({ active: 0, waiting: 0 });
+  });
+
+  it("a job whose request is aborted while it yields gives its slot back at once", async () => {
+    // The first yield never returns: a cancelled request's timer never fires (its continuations are dropped).
+    let yields = 0;
+    const yieldTurn = () => (yields++ === 0 ? new Promise<void>(() => {}) : Promise.resolve());
+    const queue = createHashQueue({ limit: 1, sleep: neverPoll, yieldTurn, maxRunMs: 60_000 });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const [a, b, c] = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const gone = new AbortController();
+    const ra = queue.run(a!.work);
+    const rb = queue.run(b!.work, { signal: gone.signal });
+    const rc = queue.run(c!.work);
+    await settle();
+    a!.finish();
+    await settle();
+    // b holds the slot, stuck in its yield; c waits behind it.
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 1 });
+    gone.abort();
+    await settle();
+    expect(log).toEqual(["start 0", "end 0", "start 2"]);
+    c!.finish();
+    expect(await Promise.all([ra, rc])).toEqual([0, 2]);
+    expect(queue.stats()).toMatchObject({ active: 0, waiting: 0 });
+    void rb;
+  });
+
+  it("without a signal, a job that never comes back from its yield loses its slot after the waiters' short lease", async () => {
+    let clock = 0;
+    let yields = 0;
+    const yieldTurn = () => (yields++ === 0 ? new Promise<void>(() => {}) : Promise.resolve());
+    const queue = createHashQueue({
+      limit: 1,
+      now: () => clock,
+      sleep: () => settle().then(() => undefined),
+      yieldTurn,
+      staleWaiterMs: 1000,
+    });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const [a, b, c] = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const ra = queue.run(a!.work);
+    void queue.run(b!.work);
+    const rc = queue.run(c!.work);
+    await settle();
+    a!.finish();
+    await settle();
+    await settle();
+    expect(log).toEqual(["start 0", "end 0"]);
+    clock = 1001;
+    c!.finish();
+    // b's job is still in its yield (its request is gone): c's next poll takes the slot back, long before MAX_RUN_MS.
+    expect(await Promise.all([ra, rc])).toEqual([0, 2]);
+    expect(log).toEqual(["start 0", "end 0", "start 2", "end 2"]);
+  });
+
+  it("a live waiter dropped as stale (its isolate was busy) takes its place back in arrival order", async () => {
+    let clock = 0;
+    const queue = createHashQueue({ limit: 1, now: () => clock, sleep: () => settle().then(() => undefined), staleWaiterMs: 1000 });
+    const log: string[] = [];
+    const live = { now: 0, peak: 0 };
+    const jobs = [0, 1, 2].map((i) => deferredJob(i, log, live));
+    const results = jobs.map((j) => queue.run(j.work));
+    await settle();
+    // Nobody polled for longer than the limit: the first poll drops the others, who come back on theirs.
+    clock = 5000;
+    await settle();
+    await settle();
+    expect(queue.stats()).toMatchObject({ active: 1, waiting: 2 });
+    for (const job of jobs) {
+      job.finish();
+      await settle();
+      await settle();
+    }
+    expect(await Promise.all(results)).toEqual([0, 1, 2]);
+    expect(log.filter((l) => l.startsWith("start"))).toEqual(["start 0", "start 1", "start 2"]);
+  });
+
+  it("a request already aborted does not queue", async () => {
+    const queue = createHashQueue({ limit: 1, sleep: neverPoll });
+    const gone = new AbortController();
+    gone.abort(new Error("gone"));
+    let ran = false;
+    await expect(
+      queue.run(
+        async () => {
+          ran = true;
+        },
+        { signal: gone.signal },
+      ),
+    ).rejects.toThrow("gone");
+    expect(ran).toBe(false);
+    expect(queue.stats()).toMatchObject({ active: 0, waiting: 0 });
+  });
+
   it("a failing job releases its slot", async () => {
     const queue = createHashQueue({ limit: 1, sleep: neverPoll, yieldTurn: () => Promise.resolve() });
     const failing = queue.run(async () => {

@@ -7,7 +7,7 @@
 import { scrypt, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { type Argon2Params, argon2idRaw } from "./argon2id";
-import { passwordHashQueue } from "./hash-queue";
+import { type HashQueueRunOptions, passwordHashQueue } from "./hash-queue";
 
 // OWASP Password Storage Cheat Sheet, Argon2id option 2 (19 MiB, 2 passes, 1 lane): at about a
 // fifth of the CPU of the scrypt setting it replaces, for the same memory-hard resistance class.
@@ -23,7 +23,16 @@ function unb64(text: string): Uint8Array {
 }
 
 // Every Argon2id, scrypt and bcrypt run waits its turn in the isolate's FIFO queue (bounded memory, arrival order).
-function runScrypt(password: string, salt: Uint8Array, logN: number, r: number, p: number, len: number): Promise<Uint8Array> {
+// `queue.signal`: the request's AbortSignal; a client that disconnected gives its place in line up (hash-queue.ts).
+function runScrypt(
+  password: string,
+  salt: Uint8Array,
+  logN: number,
+  r: number,
+  p: number,
+  len: number,
+  queue: HashQueueRunOptions,
+): Promise<Uint8Array> {
   return passwordHashQueue.run(
     () =>
       new Promise((resolve, reject) => {
@@ -31,6 +40,7 @@ function runScrypt(password: string, salt: Uint8Array, logN: number, r: number, 
           err ? reject(err) : resolve(new Uint8Array(key)),
         );
       }),
+    queue,
   );
 }
 
@@ -39,14 +49,20 @@ export function normalisePassword(password: string): string {
   return password.normalize("NFKC");
 }
 
-function runArgon2id(password: string, salt: Uint8Array, params: Argon2Params, len: number): Promise<Uint8Array> {
+function runArgon2id(
+  password: string,
+  salt: Uint8Array,
+  params: Argon2Params,
+  len: number,
+  queue: HashQueueRunOptions,
+): Promise<Uint8Array> {
   const bytes = new TextEncoder().encode(password);
-  return passwordHashQueue.run(async () => argon2idRaw(bytes, salt, params, len));
+  return passwordHashQueue.run(async () => argon2idRaw(bytes, salt, params, len), queue);
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, queue: HashQueueRunOptions = {}): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = await runArgon2id(normalisePassword(password), salt, ARGON2, KEY_LEN);
+  const key = await runArgon2id(normalisePassword(password), salt, ARGON2, KEY_LEN, queue);
   return `$argon2id$v=19$m=${ARGON2.memoryKiB},t=${ARGON2.passes},p=${ARGON2.parallelism}$${b64(salt)}$${b64(key)}`;
 }
 
@@ -62,11 +78,18 @@ function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
 
 export type PasswordCheck = { ok: boolean; needsRehash: boolean };
 
-export async function verifyPassword(password: string, stored: string): Promise<PasswordCheck> {
+export async function verifyPassword(password: string, stored: string, queue: HashQueueRunOptions = {}): Promise<PasswordCheck> {
   const normalised = normalisePassword(password);
+  // A failed hash is a failed check; a request that went away is not (it rejects with the signal's reason).
+  const failed =
+    <T>(value: T) =>
+    (error: unknown) => {
+      if (queue.signal?.aborted) throw error;
+      return value;
+    };
   if (/^\$2[abxy]?\$/.test(stored)) {
     // Imported bcrypt hash: verify, then ask the caller to upgrade it to Argon2id.
-    const ok = await passwordHashQueue.run(() => bcrypt.compare(normalised, stored)).catch(() => false);
+    const ok = await passwordHashQueue.run(() => bcrypt.compare(normalised, stored), queue).catch(failed(false));
     return { ok, needsRehash: ok };
   }
   const argon = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored);
@@ -77,7 +100,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
       return { ok: false, needsRehash: false };
     }
     const expected = unb64(hashText!);
-    const actual = await runArgon2id(normalised, unb64(saltText!), params, expected.length);
+    const actual = await runArgon2id(normalised, unb64(saltText!), params, expected.length, queue);
     const ok = sameBytes(actual, expected);
     const current = params.memoryKiB === ARGON2.memoryKiB && params.passes === ARGON2.passes;
     return { ok, needsRehash: ok && !current };
@@ -88,7 +111,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [, ln, r, p, saltText, hashText] = match;
   const expected = unb64(hashText!);
   // Parameters over scrypt's 64 MiB maxmem are refused by node:crypto: a failed verification, not a 500.
-  const actual = await runScrypt(normalised, unb64(saltText!), Number(ln), Number(r), Number(p), expected.length).catch(() => null);
+  const actual = await runScrypt(normalised, unb64(saltText!), Number(ln), Number(r), Number(p), expected.length, queue).catch(
+    failed(null),
+  );
   const ok = actual !== null && sameBytes(actual, expected);
   return { ok, needsRehash: ok };
 }
@@ -105,7 +130,7 @@ export const MAX_BCRYPT_COST = 16;
 
 let dummyHash: Promise<string> | undefined;
 /** Spends the same work as a real check, so a missing user is not revealed by timing. */
-export async function burnPasswordCheck(password: string): Promise<void> {
+export async function burnPasswordCheck(password: string, queue: HashQueueRunOptions = {}): Promise<void> {
   dummyHash ??= hashPassword("doorman-timing-equaliser");
-  await verifyPassword(password, await dummyHash);
+  await verifyPassword(password, await dummyHash, queue);
 }

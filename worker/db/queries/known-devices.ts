@@ -1,5 +1,5 @@
 /** Data access for a user's known devices (new-device verification and the risk signals; services/protection/). */
-import { and, desc, eq, notInArray } from "drizzle-orm";
+import { and, desc, eq, notInArray, Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { knownDevices } from "../schema";
 
@@ -10,10 +10,22 @@ const RECENT_DEVICES = 20;
 
 /** The user's devices, the most recently seen first (one indexed read). */
 export function listRecentDevices(db: Db, projectId: string, userId: string): Promise<KnownDeviceRow[]> {
+  return recentDevicesQuery(db, projectId, userId);
+}
+
+/**
+ * listRecentDevices as a query for a batch: the user is an id, a placeholder, or a SQL subquery
+ * answering one (a password sign-in reads the devices of the address's user in its one batch).
+ */
+export function recentDevicesQuery(db: Db, projectId: string | Placeholder, userId: string | Placeholder | SQL) {
+  const user =
+    typeof userId === "string" || userId instanceof Placeholder
+      ? eq(knownDevices.userId, userId)
+      : sql`${knownDevices.userId} = (${userId})`;
   return db
     .select()
     .from(knownDevices)
-    .where(and(eq(knownDevices.projectId, projectId), eq(knownDevices.userId, userId)))
+    .where(and(eq(knownDevices.projectId, projectId), user))
     .orderBy(desc(knownDevices.lastSeenAt))
     .limit(RECENT_DEVICES);
 }

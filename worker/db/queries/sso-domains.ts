@@ -3,7 +3,7 @@
  * its team's connection, SSO enforcement, auto-join). Claiming, verifying and removing domains live
  * beside it, added by the feature that owns them.
  */
-import { and, asc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, ne, or, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { ssoDomains } from "../schema";
 
@@ -20,12 +20,17 @@ export function emailDomain(email: string): string | null {
 export async function findVerifiedDomainOfEmail(db: Db, projectId: string, email: string): Promise<SsoDomainRow | null> {
   const domain = emailDomain(email);
   if (!domain) return null;
-  const row = await db
+  const row = await verifiedDomainQuery(db, projectId, domain).get();
+  return row ?? null;
+}
+
+/** The verified claim on a domain (lower-cased), as a query for a batch (a password sign-in's reads). */
+export function verifiedDomainQuery(db: Db, projectId: string | Placeholder, domain: string | Placeholder) {
+  return db
     .select()
     .from(ssoDomains)
     .where(and(eq(ssoDomains.projectId, projectId), eq(ssoDomains.domain, domain), eq(ssoDomains.status, "verified")))
-    .get();
-  return row ?? null;
+    .limit(1);
 }
 
 // --- Claims, checks and settings (issue 31, ADMIN: the management API and the daily re-check) ---

@@ -161,6 +161,8 @@ addRoute(passwordRoutes, signIn, async (c, { auth, body }) => {
       password: body.password,
       ipInfo: ipInfoOf(c),
       botChallenge: body,
+      // Aborted when the client disconnects (enable_request_signal): its place in the hash queues goes to the next.
+      signal: c.req.raw.signal,
     }),
   );
   return c.json(passwordAnswer(result));

@@ -1,8 +1,10 @@
 /** Password sign-up and sign-in, and anonymous sign-up (with in-place upgrade of anonymous users). */
 import { createHashQueue } from "../../crypto/hash-queue";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../crypto/password";
+import { readPasswordSignIn } from "../../db/queries/password-sign-in";
 import type { ProjectRow } from "../../db/queries/projects";
-import { findUserRecord, findUserRecordByAuthEmail, type UserRecord, updateUserStatement } from "../../db/queries/users";
+import { emailDomain } from "../../db/queries/sso-domains";
+import { findUserRecord, type UserRecord, updateUserStatement } from "../../db/queries/users";
 import type { Deps } from "../deps";
 import { notifyPasswordChanged } from "../email/notices";
 import { sendVerificationEmail } from "../email/verification";
@@ -12,7 +14,7 @@ import { type BotChallengeFields, checkBotChallenge } from "../protection/bot-ch
 import { assessSignInRequest } from "../protection/risk";
 import { fail, type Problem } from "../result";
 import { checkSignUpRules } from "../sign-up-rules/gate";
-import { checkSsoEnforcement } from "../sso/enforcement";
+import { checkSsoEnforcement, ssoEnforcementOfDomain } from "../sso/enforcement";
 import { createUser, normaliseEmail, type PasswordProblem, type UpdateUserResult, updateUser, upgradeAnonymousUser } from "../users";
 import { vetNewPassword } from "./password-rules";
 import { createSessionForUser, type IpInfo } from "./sessions";
@@ -122,10 +124,13 @@ export type SignInResult =
 const SIGN_IN_CONCURRENCY = 2;
 const signInGate = createHashQueue({ limit: SIGN_IN_CONCURRENCY });
 
+/** `signal`: the request's (aborted when the client disconnects): an abandoned sign-in leaves the hash queues at once. */
+type SignInInput = { email: string; password: string; ipInfo: IpInfo; signal?: AbortSignal };
+
 export async function signInWithPassword(
   deps: Deps,
   project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo; botChallenge?: BotChallengeFields },
+  input: SignInInput & { botChallenge?: BotChallengeFields },
 ): Promise<SignInResult> {
   // Before the hash queue: a bot waits in no line and burns no Argon2 run. The gate also asks the
   // request's risk signals (failures for this address, a disposable domain, a Tor exit) whether a token is due.
@@ -133,34 +138,36 @@ export async function signInWithPassword(
     email: input.email,
   });
   if (!challenge.ok) return challenge;
-  return signInGate.run(() => signInWithPasswordNow(deps, project, input));
+  return signInGate.run(() => signInWithPasswordNow(deps, project, input), { signal: input.signal });
 }
 
-async function signInWithPasswordNow(
-  deps: Deps,
-  project: ProjectRow,
-  input: { email: string; password: string; ipInfo: IpInfo },
-): Promise<SignInResult> {
+async function signInWithPasswordNow(deps: Deps, project: ProjectRow, input: SignInInput): Promise<SignInResult> {
   const config = readProjectConfig(project.config);
   if (!config.credential_enabled) return fail("password_auth_disabled");
+  const email = normaliseEmail(input.email);
+  // One round trip (issue 32): the SSO claim on the address's domain, its user and that user's devices.
+  const { ssoDomain, record, devices } = await readPasswordSignIn(deps.db, project.id, email);
   // Before the password is checked (issue 31): an enforced domain's answer does not depend on the password.
-  const enforced = await checkSsoEnforcement(deps, project.id, input.email);
+  const enforced = await ssoEnforcementOfDomain(deps, project.id, email, ssoDomain);
   if (!enforced.ok) return enforced;
-  const record = await findUserRecordByAuthEmail(deps.db, project.id, normaliseEmail(input.email));
   if (!record?.user.passwordHash) {
     // Same work as a real check: response time does not reveal whether the email exists.
-    await burnPasswordCheck(input.password);
+    await burnPasswordCheck(input.password, { signal: input.signal });
     await passwordFailure(deps, project, record?.user.id ?? null, input.email);
     return fail("email_password_mismatch");
   }
-  const check = await verifyPassword(input.password, record.user.passwordHash);
+  const check = await verifyPassword(input.password, record.user.passwordHash, { signal: input.signal });
   if (!check.ok) {
     await passwordFailure(deps, project, record.user.id, input.email);
     return fail("email_password_mismatch");
   }
   // The user's primary email may be at an enforced domain though another address signed in (told only after the password).
-  const primaryEnforced = await checkSsoEnforcement(deps, project.id, record.primaryEmail?.value);
-  if (!primaryEnforced.ok) return primaryEnforced;
+  // Enforcement is per domain: the same domain as the typed address's was answered above.
+  const primary = record.primaryEmail?.value;
+  if (primary && emailDomain(primary) !== emailDomain(email)) {
+    const primaryEnforced = await checkSsoEnforcement(deps, project.id, primary);
+    if (!primaryEnforced.ok) return primaryEnforced;
+  }
   if (check.needsRehash) {
     const userId = record.user.id;
     deps.defer(hashPassword(input.password).then((passwordHash) => updateUserStatement(deps.db, project.id, userId, { passwordHash })));
@@ -170,6 +177,7 @@ async function signInWithPasswordNow(
     ipInfo: input.ipInfo,
     method: "password",
     email: input.email,
+    devices,
   });
   return finished.ok ? finished.tokens : finished;
 }

@@ -174,9 +174,11 @@ export async function createSessionForUser(
     origin: SessionOrigin;
     /** More statements for the session's batch (the sign-in's device: services/protection/devices.ts). */
     alongside?: BatchItem<"sqlite">[];
+    /** The user's record when the caller has just read it (a sign-in, issue 32): not read again. */
+    record?: UserRecord;
   },
 ): Promise<{ ok: true; accessToken: string; refreshToken: string; sessionId: string } | Problem<"user_not_found">> {
-  const record = await findUserRecord(deps.db, project.id, userId);
+  const record = options.record ?? (await findUserRecord(deps.db, project.id, userId));
   if (!record) return fail("user_not_found");
   const isImpersonation = "impersonation" in options.origin;
   const config = readProjectConfig(project.config);

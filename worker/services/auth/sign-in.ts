@@ -7,6 +7,7 @@
  * device may wait for an emailed code instead (DEVICE_VERIFICATION_REQUIRED, protection/device-verification.ts),
  * and a session records its device.
  */
+import type { KnownDeviceRow } from "../../db/queries/known-devices";
 import { hasUsablePasskey } from "../../db/queries/passkeys";
 import type { ProjectRow } from "../../db/queries/projects";
 import type { UserRecord } from "../../db/queries/users";
@@ -44,10 +45,12 @@ export async function finishFirstFactor(
     email?: string;
     /** An enterprise SSO sign-in's connection (method "sso"): travels with an MFA attempt to the session. */
     sso?: SsoSignInOrigin;
+    /** The user's recent devices, when the caller read them with the user (a password sign-in's one batch). */
+    devices?: KnownDeviceRow[];
   },
 ): Promise<FirstFactorResult> {
   // Risk first: its score travels with the sign-in (events, an MFA attempt) and may demand a device code.
-  const assessment = await assessSignIn(deps, project, { userId: user.user.id, email: options.email });
+  const assessment = await assessSignIn(deps, project, { userId: user.user.id, email: options.email, devices: options.devices });
   const risk = { score: assessment.score, signals: assessment.signals };
   const signIn = {
     method: options.method,
@@ -106,6 +109,8 @@ export async function finishFirstFactor(
     ipInfo: options.ipInfo,
     origin: { signIn },
     alongside: device.statements,
+    // Every caller read the user just before this: not read again for the access token.
+    record: user,
   });
   if (!session.ok) throw new Error("user vanished during sign-in");
   return {

@@ -39,7 +39,7 @@ function utcTime(ms: number): string {
 export async function notifyIfNewDevice(deps: Deps, project: ProjectRow, userId: string, signedInAt: number): Promise<boolean> {
   const device = { userAgent: deps.audit.userAgent, countryCode: deps.audit.countryCode };
   const history = await signInHistory(deps.db, project.id, userId, device, signedInAt);
-  if (history.count === 0 || history.seenDevice) return false;
+  if (!history.signedInBefore || history.seenDevice) return false;
   const record = await findUserRecord(deps.db, project.id, userId);
   const email = record?.primaryEmail?.value;
   if (!record || !email) return false;

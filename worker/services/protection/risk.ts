@@ -85,15 +85,17 @@ function isImpossibleTravel(deps: Deps, devices: KnownDeviceRow[]): boolean {
 /**
  * A sign-in's signals for `user`, from the request (deps.audit: device token, user agent, country,
  * coordinates) and `email` (the address a password sign-in was typed with: its failure counters).
+ * `devices`: the user's recent devices when the caller already read them (listRecentDevices).
  */
 export async function assessSignIn(
   deps: Deps,
   project: ProjectRow,
-  input: { userId: string; email?: string | null },
+  input: { userId: string; email?: string | null; devices?: KnownDeviceRow[] },
 ): Promise<SignInAssessment & { devices: KnownDeviceRow[] }> {
   const token = deps.audit.deviceToken ?? null;
   const [devices, deviceHash, request] = await Promise.all([
-    listRecentDevices(deps.db, project.id, input.userId),
+    // A password sign-in read them in its batch (db/queries/password-sign-in.ts).
+    input.devices ?? listRecentDevices(deps.db, project.id, input.userId),
     token ? deviceHashOf(token) : Promise.resolve(null),
     requestSignals(deps, project, input.email ?? null),
   ]);

@@ -6,7 +6,7 @@
  * continue with), which the SDK's sign-in page turns into its SSO step. SSO sign-in itself, sessions a
  * back end makes and admin impersonation never come through here.
  */
-import { findVerifiedDomainOfEmail } from "../../db/queries/sso-domains";
+import { findVerifiedDomainOfEmail, type SsoDomainRow } from "../../db/queries/sso-domains";
 import type { Deps } from "../deps";
 import { fail, type Problem } from "../result";
 import { routeEmail } from "./routing";
@@ -20,10 +20,20 @@ export async function checkSsoEnforcement(
   ...emails: (string | null | undefined)[]
 ): Promise<SsoEnforcement> {
   for (const email of new Set(emails.filter((e): e is string => !!e).map((e) => e.trim().toLowerCase()))) {
-    const domain = await findVerifiedDomainOfEmail(deps.db, projectId, email);
-    if (!domain?.enforceSso) continue;
-    const route = await routeEmail(deps, projectId, email);
-    return fail("sso_required", { connectionId: route?.connection?.id ?? null });
+    const enforced = await ssoEnforcementOfDomain(deps, projectId, email, await findVerifiedDomainOfEmail(deps.db, projectId, email));
+    if (!enforced.ok) return enforced;
   }
   return { ok: true };
+}
+
+/** The same for one email whose domain's verified claim (or null) the caller already read (a password sign-in's batch). */
+export async function ssoEnforcementOfDomain(
+  deps: Deps,
+  projectId: string,
+  email: string,
+  domain: SsoDomainRow | null,
+): Promise<SsoEnforcement> {
+  if (!domain?.enforceSso) return { ok: true };
+  const route = await routeEmail(deps, projectId, email.trim().toLowerCase());
+  return fail("sso_required", { connectionId: route?.connection?.id ?? null });
 }
