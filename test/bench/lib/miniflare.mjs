@@ -58,10 +58,13 @@ function entryOf(dir) {
   return join(dir, js[0]);
 }
 
-/** The workerd processes that are children of this node process right now. */
+/**
+ * The workerd processes that are direct children of this node process right now (Miniflare spawns its own; a
+ * `wrangler dev` this process started has its workerd one level down, so it is never taken for Miniflare's).
+ */
 function workerdChildren() {
   return processTree(process.pid)
-    .filter((p) => p.comm === "workerd")
+    .filter((p) => p.comm === "workerd" && p.ppid === process.pid)
     .map((p) => p.pid);
 }
 
