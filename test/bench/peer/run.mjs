@@ -209,8 +209,10 @@ function cleanup() {
   }
   rmSync(peerState, { recursive: true, force: true });
 }
+// Prepended: importing wrangler (test/bench/lib/miniflare.mjs does) adds a SIGINT handler that exits at once,
+// which would leave the servers running.
 for (const sig of ["SIGINT", "SIGTERM"]) {
-  process.on(sig, () => {
+  process.prependListener(sig, () => {
     cleanup();
     process.exit(130);
   });
