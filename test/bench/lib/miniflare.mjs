@@ -35,6 +35,8 @@ let builds = null;
 function buildOnce(log) {
   if (!builds) {
     const outDir = mkdtempSync(join(os.tmpdir(), "doorman-mf-build-"));
+    // Registered first, so that a failed build (e.g. the email sandbox not generated yet) leaves no folder behind.
+    process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
     const build = (args, dir) => {
       execFileSync(wrangler, ["deploy", "--dry-run", "--outdir", dir, ...args], { cwd: root, env: cliEnv, stdio: "pipe" });
       return dir;
@@ -46,7 +48,6 @@ function buildOnce(log) {
       renderer: build(["-c", "worker/email-render/wrangler.toml"], join(outDir, "renderer")),
     };
     log(`built the API and the email renderer in ${((Date.now() - started) / 1000).toFixed(1)} s (${outDir})`);
-    process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
   }
   return builds;
 }
@@ -58,10 +59,13 @@ function entryOf(dir) {
   return join(dir, js[0]);
 }
 
-/** The workerd processes that are children of this node process right now. */
+/**
+ * The workerd processes that are direct children of this node process right now (Miniflare spawns its own; a
+ * `wrangler dev` this process started has its workerd one level down, so it is never taken for Miniflare's).
+ */
 function workerdChildren() {
   return processTree(process.pid)
-    .filter((p) => p.comm === "workerd")
+    .filter((p) => p.comm === "workerd" && p.ppid === process.pid)
     .map((p) => p.pid);
 }
 
