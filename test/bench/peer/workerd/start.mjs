@@ -9,7 +9,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { root } from "../../lib/doorman.mjs";
 import { doormanHashParams } from "../../lib/password-hash.mjs";
-import { generateSchemaSql } from "./schema.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -26,6 +25,8 @@ export function stopAllPeerWorkers() {
  * pid is the group leader (wrangler's node process), whose tree also holds esbuild and workerd.
  */
 export async function startPeerWorker({ port, inspectorPort, secret, log = () => {} }) {
+  // Imported here, not at the top: schema.mjs imports better-auth, which run.mjs installs into test/bench/peer first.
+  const { generateSchemaSql } = await import("./schema.mjs");
   const stateDir = mkdtempSync(join(os.tmpdir(), "doorman-bench-peer-workerd-"));
   // NODE_ENV=production: wrangler bakes process.env.NODE_ENV into the bundle ("development" under
   // `wrangler dev` otherwise), and the Node peer runs Better Auth with NODE_ENV=production too.
