@@ -14,26 +14,15 @@
 // Also imported by test/bench/peer/run.mjs: measureIdle({ seconds, log }) → { markdown, … }.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { clientHeaders, root } from "./lib/doorman.mjs";
+import { freePort } from "./lib/free-port.mjs";
 import { cannon } from "./lib/load.mjs";
 import { cpuResolutionMs, processTree } from "./lib/proc.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const LOAD = { connections: 32, duration: 10 };
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-  });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");

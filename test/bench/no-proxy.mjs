@@ -17,11 +17,11 @@
 //      NOPROXY_SAVE (tag for saved profiles), NOPROXY_TOP (self-time functions printed, 15). Flag: --write puts the
 //      section into docs/benchmarks.md (between the no-proxy-bench markers).
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { writeMarkedSection } from "./lib/doc.mjs";
 import { allRateLimitsOff, clientHeaders, post, root, versionOf } from "./lib/doorman.mjs";
+import { freePort } from "./lib/free-port.mjs";
 import { inspector, summarise } from "./lib/inspector.mjs";
 import { cannon, counts } from "./lib/load.mjs";
 import { API_WORKER, startMiniflareWorker } from "./lib/miniflare.mjs";
@@ -33,17 +33,6 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-  });
-}
 
 /** CPU ms of the workerd processes between two snapshots. */
 function workerdCpu(pids) {

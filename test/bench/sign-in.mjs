@@ -14,10 +14,10 @@
 //      SIGN_IN_ONLY (count,cpu), SIGN_IN_SQL=1 prints each round trip's SQL of one sign-in, SIGN_IN_INCLUSIVE=1 the
 //      functions with the most inclusive time, SIGN_IN_SAVE=<path prefix> keeps each round's profile (.cpuprofile).
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { allRateLimitsOff, clientHeaders, post, root } from "./lib/doorman.mjs";
+import { freePort } from "./lib/free-port.mjs";
 import { inspector } from "./lib/inspector.mjs";
 import { cannon, counts } from "./lib/load.mjs";
 import { API_WORKER, startMiniflareWorker } from "./lib/miniflare.mjs";
@@ -37,17 +37,6 @@ const median = (xs) => {
 };
 const fmt = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 const log = (msg) => console.error(`[bench:sign-in] ${msg}`);
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-  });
-}
 
 function signInRequest(api, email) {
   return {
