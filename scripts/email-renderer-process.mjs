@@ -19,24 +19,13 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "./free-port.mjs";
 import { bundleWorker, writeConfig } from "./start-bundles.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 export const RENDERER_CONFIG = join(root, "worker", "email-render", "wrangler.toml");
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-  });
-}
 
 /** Signals the whole group, even after wrangler itself exited: its workerd may outlive it briefly. */
 function killGroup(child, signal) {

@@ -37,10 +37,11 @@
 // Data persists across restarts under .wrangler/state. Ctrl+C stops everything.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmailRenderer } from "./email-renderer-process.mjs";
+import { freePort } from "./free-port.mjs";
 import { buildProcesses, bundleWebApp, bundleWorker, replaceTopLevel, runFolder, tomlString, writeConfig } from "./start-bundles.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -151,18 +152,6 @@ function portInUse(p) {
       res(true);
     });
     sock.once("error", () => res(false));
-  });
-}
-
-/** A free loopback port chosen by the OS. */
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port: p } = srv.address();
-      srv.close(() => res(p));
-    });
   });
 }
 

@@ -16,8 +16,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../scripts/free-port.mjs";
 import { clientHeaders, root } from "./lib/doorman.mjs";
-import { freePort } from "./lib/free-port.mjs";
 import { cannon } from "./lib/load.mjs";
 import { cpuResolutionMs, processTree } from "./lib/proc.mjs";
 

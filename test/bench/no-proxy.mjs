@@ -19,9 +19,9 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../scripts/free-port.mjs";
 import { writeMarkedSection } from "./lib/doc.mjs";
-import { allRateLimitsOff, clientHeaders, post, root, versionOf } from "./lib/doorman.mjs";
-import { freePort } from "./lib/free-port.mjs";
+import { allRateLimitsOff, clientHeaders, post, readAndRefreshRequests, root, versionOf } from "./lib/doorman.mjs";
 import { inspector, summarise } from "./lib/inspector.mjs";
 import { cannon, counts } from "./lib/load.mjs";
 import { API_WORKER, startMiniflareWorker } from "./lib/miniflare.mjs";
@@ -98,15 +98,7 @@ export async function noProxyBench({ log = () => {} } = {}) {
     // The sign-up's own background work (its events, a welcome or verification email through the queue and the
     // renderer) finishes before any measured run.
     await sleep(3000);
-    const scenarios = {
-      "users-me": { url: `${server.api}/users/me`, headers: { ...clientHeaders, "x-stack-access-token": user.access_token } },
-      refresh: {
-        url: `${server.api}/auth/sessions/current/refresh`,
-        method: "POST",
-        headers: { ...clientHeaders, "content-type": "application/json", "x-stack-refresh-token": user.refresh_token },
-        body: "{}",
-      },
-    };
+    const scenarios = readAndRefreshRequests(server.api, user);
     const cdp = await inspector(inspectorPort, `core:user:${API_WORKER}`);
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });

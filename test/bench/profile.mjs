@@ -7,7 +7,7 @@
 // PROFILE_INSPECTOR_PORT (9242), PROFILE_ONLY (comma list of scenarios).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { allRateLimitsOff, clientHeaders, post, root, startDoorman } from "./lib/doorman.mjs";
+import { allRateLimitsOff, clientHeaders, post, readAndRefreshRequests, root, startDoorman } from "./lib/doorman.mjs";
 import { inspector, summarise } from "./lib/inspector.mjs";
 import { cannon } from "./lib/load.mjs";
 
@@ -25,13 +25,7 @@ try {
   let signUps = 0;
   const user = await post(server.api, "/auth/password/sign-up", clientHeaders, { email, password });
   const scenarios = {
-    "users-me": { url: `${server.api}/users/me`, headers: { ...clientHeaders, "x-stack-access-token": user.access_token } },
-    refresh: {
-      url: `${server.api}/auth/sessions/current/refresh`,
-      method: "POST",
-      headers: { ...clientHeaders, "content-type": "application/json", "x-stack-refresh-token": user.refresh_token },
-      body: "{}",
-    },
+    ...readAndRefreshRequests(server.api, user),
     "sign-in": {
       url: `${server.api}/auth/password/sign-in`,
       method: "POST",

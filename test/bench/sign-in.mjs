@@ -16,8 +16,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../scripts/free-port.mjs";
 import { allRateLimitsOff, clientHeaders, post, root } from "./lib/doorman.mjs";
-import { freePort } from "./lib/free-port.mjs";
 import { inspector } from "./lib/inspector.mjs";
 import { cannon, counts } from "./lib/load.mjs";
 import { API_WORKER, startMiniflareWorker } from "./lib/miniflare.mjs";

@@ -164,3 +164,16 @@ export async function post(api, path, headers, body, method = "POST") {
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text);
 }
+
+/** The autocannon requests of the read and refresh benches: `GET /users/me` with the user's access token, and the refresh. */
+export function readAndRefreshRequests(api, user) {
+  return {
+    "users-me": { url: `${api}/users/me`, headers: { ...clientHeaders, "x-stack-access-token": user.access_token } },
+    refresh: {
+      url: `${api}/auth/sessions/current/refresh`,
+      method: "POST",
+      headers: { ...clientHeaders, "content-type": "application/json", "x-stack-refresh-token": user.refresh_token },
+      body: "{}",
+    },
+  };
+}

@@ -1,4 +1,4 @@
-// A free loopback TCP port chosen by the OS, for the benches' servers (idle, no-proxy, sign-in).
+// A free loopback TCP port chosen by the OS (npm start, the email renderer process, the benches).
 import { createServer } from "node:net";
 
 export function freePort() {
